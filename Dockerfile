@@ -1,0 +1,24 @@
+# One image for both processes: `node dist/src/api/server.js` (API) or `node dist/src/worker.js` (worker).
+FROM node:20-bookworm-slim AS build
+WORKDIR /app
+COPY package.json package-lock.json ./
+RUN npm ci --no-audit --no-fund
+COPY tsconfig.json ./
+COPY src ./src
+COPY scripts ./scripts
+COPY test ./test
+COPY bench ./bench
+RUN npx tsc -p tsconfig.json \
+ && node -e "require('@temporalio/worker').bundleWorkflowCode({workflowsPath: require.resolve('./dist/src/workflows')}).then(({code}) => require('fs').writeFileSync('dist/workflow-bundle.js', code))" \
+ && npm prune --omit=dev
+
+FROM node:20-bookworm-slim
+WORKDIR /app
+ENV NODE_ENV=production WORKFLOW_BUNDLE_PATH=/app/dist/workflow-bundle.js
+COPY --from=build /app/package.json ./
+COPY --from=build /app/node_modules ./node_modules
+COPY --from=build /app/dist ./dist
+COPY demo ./demo
+USER node
+EXPOSE 3000
+CMD ["node", "dist/src/api/server.js"]

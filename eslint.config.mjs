@@ -1,0 +1,27 @@
+import tseslint from 'typescript-eslint';
+
+export default tseslint.config(
+  { ignores: ['dist/**', 'node_modules/**', '.data/**', 'eslint.config.mjs'] },
+  ...tseslint.configs.recommended,
+  {
+    files: ['**/*.ts'],
+    languageOptions: { parserOptions: { projectService: true, tsconfigRootDir: import.meta.dirname } },
+    rules: {
+      '@typescript-eslint/no-floating-promises': 'error',
+      '@typescript-eslint/no-misused-promises': ['error', { checksVoidReturn: false }],
+      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_' }],
+    },
+  },
+  {
+    // Workflow code runs in Temporal's deterministic sandbox: no Node built-ins, no client/worker/activity SDKs.
+    files: ['src/workflows/**/*.ts', 'src/billing/**/*.ts'],
+    rules: {
+      'no-restricted-imports': ['error', {
+        patterns: [
+          { group: ['node:*', 'fs', 'path', 'os', 'crypto', 'http', 'https', 'net', 'child_process', 'process', 'stream', 'events', 'timers'], message: 'Workflow code must stay deterministic: no Node built-ins.' },
+          { group: ['@temporalio/client', '@temporalio/worker', '@temporalio/activity', 'mongodb', 'koa'], message: 'Workflows may not do I/O; import activities with `import type`.' },
+        ],
+      }],
+    },
+  },
+);

@@ -1,0 +1,6 @@
+#!/usr/bin/env bash
+# The run command (`npm run dev`): installs and builds what is missing, then starts the whole stack.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+bash scripts/ensure-deps.sh
+exec node dist/scripts/dev.js

@@ -1,0 +1,115 @@
+/**
+ * `npm run dev`: the whole service on this machine. Starts the Temporal dev server (with its Web UI) and the
+ * store, then the API and the worker as separate processes, loads the demo project, prints where everything
+ * is, and stops it all on Ctrl-C.
+ */
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { join, resolve } from 'node:path';
+import { loadConfig } from '../src/config';
+import { mintToken } from '../src/api/auth';
+import { ensureEnvFile, readEnvFile } from './stack/env-file';
+import { freePort, startMongo, startTemporal, type RunningServer } from './stack/servers';
+
+const root = resolve(__dirname, '..', '..');
+const say = (msg: string) => process.stdout.write(`[dev] ${msg}\n`);
+
+async function waitReady(url: string, deadlineMs: number, children: ChildProcess[]): Promise<void> {
+  const deadline = Date.now() + deadlineMs;
+  while (Date.now() < deadline) {
+    const dead = children.find((c) => c.exitCode !== null);
+    if (dead) throw new Error(`a service process exited (code ${dead.exitCode}); see its log lines above`);
+    try {
+      const res = await fetch(url);
+      if (res.status === 200) return;
+    } catch {
+      /* not listening yet */
+    }
+    await new Promise((r) => setTimeout(r, 250));
+  }
+  throw new Error(`${url} did not answer 200 within ${deadlineMs} ms`);
+}
+
+async function main(): Promise<void> {
+  const envPath = join(root, '.env');
+  if (ensureEnvFile(envPath).created) say('wrote .env with fresh random secrets (JWT_SECRET, OPERATOR_WEBHOOK_AUTHORIZATION)');
+  const fileEnv = readEnvFile(envPath);
+  const dataDir = join(root, '.data');
+  const servers: RunningServer[] = [];
+  const children: ChildProcess[] = [];
+  let stopping = false;
+
+  const stopAll = async (code: number) => {
+    if (stopping) return;
+    stopping = true;
+    say('stopping…');
+    await Promise.all(children.map((c) => new Promise<void>((r) => {
+      if (c.exitCode !== null || c.signalCode !== null) return r();
+      c.once('exit', () => r());
+      c.kill('SIGTERM');
+      setTimeout(() => c.kill('SIGKILL'), 10_000).unref();
+    })));
+    for (const s of servers.reverse()) await s.stop();
+    say('stopped');
+    process.exit(code);
+  };
+  process.on('SIGINT', () => void stopAll(0));
+  process.on('SIGTERM', () => void stopAll(0));
+
+  try {
+    const env: Record<string, string> = { ...fileEnv, ...stripUndefined(process.env) };
+    if (!env.TEMPORAL_ADDRESS) {
+      const t = await startTemporal({ dataDir: join(dataDir, 'temporal'), persistent: true, port: 7233, uiPort: 8233 });
+      servers.push(t);
+      env.TEMPORAL_ADDRESS = t.address;
+      if (t.uiUrl) env.TEMPORAL_UI_URL ??= t.uiUrl;
+    }
+    if (!env.MONGODB_URI) {
+      const m = await startMongo({ dataDir: join(dataDir, 'mongo'), port: 27017 });
+      servers.push(m);
+      env.MONGODB_URI = m.uri;
+    }
+    env.PORT ??= String(await freePort(3000));
+    env.HOST ??= '127.0.0.1';
+    env.NODE_ENV ??= 'development';
+    const config = loadConfig(env);
+
+    for (const [name, script] of [['api', 'dist/src/api/server.js'], ['worker', 'dist/src/worker.js']] as const) {
+      const child = spawn(process.execPath, [join(root, script)], { env, stdio: ['ignore', 'inherit', 'inherit'] });
+      child.on('exit', (code, signal) => {
+        if (!stopping) {
+          say(`${name} exited (${signal ?? code}); stopping the stack`);
+          void stopAll(1);
+        }
+      });
+      children.push(child);
+    }
+    const base = `http://${config.http.host}:${config.http.port}`;
+    await waitReady(`${base}/readyz`, 60_000, children);
+
+    const seed = spawnSync(process.execPath, [join(root, 'dist/src/cli.js'), 'seed-demo'], { env, stdio: 'inherit' });
+    if (seed.status !== 0) say('loading the demo project failed (see above); the service runs without it');
+
+    const token = mintToken(config.jwt.secret!, { sub: 'dev-admin', projects: ['*'], apps: ['*'], roles: ['admin'] }, {
+      expiresInSeconds: 12 * 3600,
+      issuer: config.jwt.issuer,
+      audience: config.jwt.audience,
+    });
+    say('ready');
+    say(`  API           ${base}   (OpenAPI: ${base}/openapi.json, dashboard: ${base}/dashboard)`);
+    say(`  Temporal UI   ${config.temporal.uiUrl ?? '(external Temporal; see your cluster)'}`);
+    say(`  Temporal gRPC ${config.temporal.address}`);
+    say(`  MongoDB       ${config.mongo.uri}`);
+    say(`  admin token (12 h): export TOKEN=${token}`);
+    say(`  try: curl -s -H "Authorization: Bearer $TOKEN" ${base}/v1/agents/acme-web/skills`);
+    say('Ctrl-C stops everything.');
+  } catch (err) {
+    process.stderr.write(`[dev] ${err instanceof Error ? err.message : String(err)}\n`);
+    await stopAll(1);
+  }
+}
+
+function stripUndefined(env: NodeJS.ProcessEnv): Record<string, string> {
+  return Object.fromEntries(Object.entries(env).filter((e): e is [string, string] => e[1] !== undefined && e[1] !== ''));
+}
+
+void main();

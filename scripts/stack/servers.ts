@@ -1,0 +1,158 @@
+/**
+ * Starts the real servers the service and its tests talk to: the Temporal dev server (with its Web UI) and a
+ * MongoDB wire-protocol server (mongod if installed, else FerretDB). Loopback only; free ports unless told.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { createWriteStream, mkdirSync } from 'node:fs';
+import { createServer, Socket } from 'node:net';
+import { join } from 'node:path';
+import { ensureFerretBinary, ensureTemporalBinary, onPath } from './binaries';
+
+export const SEARCH_ATTRIBUTES = ['Project', 'Skill', 'BillingScope', 'SubscriberId', 'BillingStatus'] as const;
+
+const log = (msg: string) => process.stderr.write(`[stack] ${msg}\n`);
+
+export interface RunningServer {
+  name: string;
+  stop(): Promise<void>;
+}
+
+export async function freePort(preferred?: number): Promise<number> {
+  const tryPort = (port: number) =>
+    new Promise<number | null>((resolve) => {
+      const srv = createServer();
+      srv.once('error', () => resolve(null));
+      srv.listen(port, '127.0.0.1', () => {
+        const addr = srv.address();
+        srv.close(() => resolve(typeof addr === 'object' && addr ? addr.port : null));
+      });
+    });
+  if (preferred) {
+    const got = await tryPort(preferred);
+    if (got) return got;
+  }
+  const any = await tryPort(0);
+  if (!any) throw new Error('no free TCP port on 127.0.0.1');
+  return any;
+}
+
+export async function waitForPort(port: number, deadlineMs: number, child?: ChildProcess, name = 'server'): Promise<void> {
+  const deadline = Date.now() + deadlineMs;
+  while (Date.now() < deadline) {
+    if (child && child.exitCode !== null) throw new Error(`${name} exited with code ${child.exitCode} while starting`);
+    const open = await new Promise<boolean>((resolve) => {
+      const s = new Socket();
+      s.setTimeout(500);
+      s.once('connect', () => { s.destroy(); resolve(true); });
+      s.once('error', () => { s.destroy(); resolve(false); });
+      s.once('timeout', () => { s.destroy(); resolve(false); });
+      s.connect(port, '127.0.0.1');
+    });
+    if (open) return;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  throw new Error(`${name} did not open port ${port} within ${deadlineMs} ms`);
+}
+
+/** Spawns in its own process group so stop() takes down the server and anything it forked. */
+function spawnServer(cmd: string, args: string[], logFile: string): { child: ChildProcess; stop: () => Promise<void> } {
+  const out = createWriteStream(logFile, { flags: 'a' });
+  const child = spawn(cmd, args, { detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
+  child.stdout?.pipe(out);
+  child.stderr?.pipe(out);
+  const kill = (signal: NodeJS.Signals) => {
+    try {
+      if (child.pid) process.kill(-child.pid, signal);
+    } catch {
+      /* already gone */
+    }
+  };
+  const exitHook = () => kill('SIGKILL');
+  process.once('exit', exitHook);
+  const stop = async () => {
+    process.off('exit', exitHook);
+    if (child.exitCode !== null || child.signalCode !== null) return;
+    const exited = new Promise<void>((r) => child.once('exit', () => r()));
+    kill('SIGTERM');
+    const timer = setTimeout(() => kill('SIGKILL'), 5_000);
+    await exited;
+    clearTimeout(timer);
+    out.end();
+  };
+  return { child, stop };
+}
+
+export interface TemporalOptions {
+  dataDir: string;
+  /** Keep workflows across restarts (dev); tests use an in-memory store. */
+  persistent: boolean;
+  port?: number;
+  uiPort?: number;
+  headless?: boolean;
+  dynamicConfig?: Record<string, unknown>;
+}
+
+export interface RunningTemporal extends RunningServer {
+  address: string;
+  uiUrl: string | null;
+}
+
+export async function startTemporal(opts: TemporalOptions): Promise<RunningTemporal> {
+  const bin = await ensureTemporalBinary();
+  mkdirSync(opts.dataDir, { recursive: true });
+  const port = await freePort(opts.port);
+  const uiPort = opts.headless ? null : await freePort(opts.uiPort ?? port + 1000);
+  const args = ['server', 'start-dev', '--ip', '127.0.0.1', '--port', String(port), '--log-level', 'warn',
+    '--sqlite-pragma', 'journal_mode=WAL', '--sqlite-pragma', 'synchronous=NORMAL'];
+  if (opts.persistent) args.push('--db-filename', join(opts.dataDir, 'temporal.db'));
+  if (uiPort === null) args.push('--headless');
+  else args.push('--ui-port', String(uiPort), '--ui-ip', '127.0.0.1');
+  for (const sa of SEARCH_ATTRIBUTES) args.push('--search-attribute', `${sa}=Keyword`);
+  for (const [k, v] of Object.entries(opts.dynamicConfig ?? {})) args.push('--dynamic-config-value', `${k}=${JSON.stringify(v)}`);
+  log(`starting Temporal dev server on 127.0.0.1:${port}${uiPort ? ` (Web UI http://127.0.0.1:${uiPort})` : ''}`);
+  const { child, stop } = spawnServer(bin, args, join(opts.dataDir, 'temporal.log'));
+  try {
+    await waitForPort(port, 60_000, child, 'temporal');
+    if (uiPort) await waitForPort(uiPort, 30_000, child, 'temporal ui');
+  } catch (err) {
+    await stop();
+    throw err;
+  }
+  return { name: 'temporal', address: `127.0.0.1:${port}`, uiUrl: uiPort ? `http://127.0.0.1:${uiPort}` : null, stop };
+}
+
+export interface RunningMongo extends RunningServer {
+  uri: string;
+  kind: 'mongod' | 'ferretdb';
+}
+
+export async function startMongo(opts: { dataDir: string; port?: number }): Promise<RunningMongo> {
+  const port = await freePort(opts.port);
+  const mongod = onPath('mongod');
+  let started: { child: ChildProcess; stop: () => Promise<void> };
+  let kind: RunningMongo['kind'];
+  if (mongod) {
+    const dbPath = join(opts.dataDir, 'mongod');
+    mkdirSync(dbPath, { recursive: true });
+    log(`starting mongod on 127.0.0.1:${port}`);
+    started = spawnServer(mongod, ['--dbpath', dbPath, '--port', String(port), '--bind_ip', '127.0.0.1', '--quiet'], join(opts.dataDir, 'mongod.log'));
+    kind = 'mongod';
+  } else {
+    const bin = await ensureFerretBinary();
+    const dbPath = join(opts.dataDir, 'ferretdb');
+    mkdirSync(dbPath, { recursive: true });
+    log(`starting FerretDB (SQLite backend) on 127.0.0.1:${port}`);
+    started = spawnServer(bin, [
+      '--handler=sqlite', `--sqlite-url=file:${dbPath}/`, `--state-dir=${dbPath}`, `--listen-addr=127.0.0.1:${port}`,
+      '--debug-addr=-', '--telemetry=disable', '--log-level=warn', '--log-format=json',
+    ], join(opts.dataDir, 'ferretdb.log'));
+    kind = 'ferretdb';
+  }
+  try {
+    await waitForPort(port, 30_000, started.child, kind);
+  } catch (err) {
+    await started.stop();
+    throw err;
+  }
+  return { name: kind, kind, uri: `mongodb://127.0.0.1:${port}/`, stop: started.stop };
+}

@@ -1,0 +1,27 @@
+#!/usr/bin/env bash
+# The test command (`npm test`): typecheck, lint, unit tests, then integration tests against a real Temporal
+# dev server and a real MongoDB-wire server that the run starts itself (built once from Go modules if needed).
+set -uo pipefail
+cd "$(dirname "$0")/.."
+bash scripts/ensure-deps.sh || exit 1
+
+echo "[test] lint…"
+npx eslint . || exit 1
+
+tally=$(mktemp)
+export TEST_TALLY_FILE="$tally"
+status=0
+reporter=dist/test/support/reporter.js
+
+echo "[test] unit tests…"
+TEST_SUITE_LABEL=unit npx mocha --reporter "$reporter" 'dist/test/unit/**/*.test.js' || status=1
+
+echo "[test] integration tests (real Temporal, real MongoDB wire protocol, real SMTP)…"
+TEST_SUITE_LABEL=integration npx mocha --reporter "$reporter" --timeout 60000 \
+  --require dist/test/support/global-stack.js 'dist/test/integration/**/*.test.js' || status=1
+
+read -r passed failed skipped < <(awk '{p+=$1; f+=$2; s+=$3} END {print p+0, f+0, s+0}' "$tally")
+rm -f "$tally"
+if [ "$passed" -eq 0 ]; then echo "[test] no test ran"; status=1; fi
+echo "total: ${passed} passed, ${failed} failed, ${skipped} skipped"
+exit $status

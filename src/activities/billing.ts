@@ -1,0 +1,81 @@
+import type { Client } from '@temporalio/client';
+import { WorkflowExecutionAlreadyStartedError } from '@temporalio/client';
+import type { BillingTotals } from '../billing/metrics';
+import type { BillingEvent } from '../billing/provider-events';
+import { workflowIdFor, type BillingScope } from '../billing/subscriber-id';
+import type { SubscriberState } from '../billing/subscriber-state';
+import type { Entitlement as BillingEntitlement } from '../billing/subscriber-view';
+import { SEARCH_ATTRIBUTES } from '../search-attributes';
+import { BillingTotalsRepository } from '../store/billing-totals';
+import { ProjectRepository } from '../store/projects';
+import { SubscriberRepository } from '../store/subscribers';
+import { absorbSignal, mergeIntoSignal, metricsWorkflowId, providerEventSignal, type BillingSubscriberStart } from '../workflows/billing-messages';
+import type { ActivityDeps } from './deps';
+
+export type SubscriberMessage =
+  | { kind: 'event'; event: BillingEvent }
+  | { kind: 'mergeInto'; canonicalId: string }
+  | { kind: 'absorb'; state: SubscriberState };
+
+/** I/O of the billing workflows: the dashboard projection, operator entitlements, signals between workflows. */
+export function createBillingActivities(deps: ActivityDeps & { temporal: Client }) {
+  const subscribers = new SubscriberRepository(deps.db);
+  const totals = new BillingTotalsRepository(deps.db);
+  const projects = new ProjectRepository(deps.db);
+  const now = deps.now ?? (() => new Date());
+  const taskQueue = deps.config.temporal.taskQueue;
+
+  return {
+    async persistSubscriber(args: { state: SubscriberState; workflowId: string }): Promise<void> {
+      await subscribers.save(args.state, args.workflowId, now());
+    },
+
+    /** Operator scope: the subscriber id names an org or a project of this service; its entitlements land there. */
+    async applyOperatorEntitlements(args: { subscriberId: string; entitlements: BillingEntitlement[]; version: number }): Promise<void> {
+      const entitlements = args.entitlements.map((e) => ({
+        id: e.id,
+        productId: e.productId,
+        expiresAt: e.expiresAtMs === null ? null : new Date(e.expiresAtMs).toISOString(),
+      }));
+      const target = await projects.setEntitlements(args.subscriberId, entitlements, args.version, now());
+      if (!target) deps.logger.warn({ subscriberId: args.subscriberId }, 'operator billing event names no org or project; nothing entitled');
+    },
+
+    /** Delivers a message to another subscriber's workflow, starting it if needed. Redelivery is harmless there. */
+    async signalSubscriber(args: { scope: BillingScope; subscriberId: string; message: SubscriberMessage }): Promise<void> {
+      const start: BillingSubscriberStart = { scope: args.scope, subscriberId: args.subscriberId };
+      const common = {
+        workflowId: workflowIdFor(args.scope, args.subscriberId),
+        taskQueue,
+        args: [start] as [BillingSubscriberStart],
+        typedSearchAttributes: [
+          { key: SEARCH_ATTRIBUTES.BillingScope, value: args.scope },
+          { key: SEARCH_ATTRIBUTES.SubscriberId, value: args.subscriberId },
+        ],
+        staticSummary: `Billing subscriber ${args.subscriberId} (${args.scope})`,
+      };
+      const m = args.message;
+      if (m.kind === 'event') await deps.temporal.workflow.signalWithStart('billingSubscriber', { ...common, signal: providerEventSignal, signalArgs: [m.event] });
+      else if (m.kind === 'mergeInto') await deps.temporal.workflow.signalWithStart('billingSubscriber', { ...common, signal: mergeIntoSignal, signalArgs: [m.canonicalId] });
+      else await deps.temporal.workflow.signalWithStart('billingSubscriber', { ...common, signal: absorbSignal, signalArgs: [m.state] });
+    },
+
+    async ensureBillingMetricsWorkflow(scope: BillingScope): Promise<void> {
+      try {
+        await deps.temporal.workflow.start('billingMetrics', {
+          workflowId: metricsWorkflowId(scope),
+          taskQueue,
+          args: [{ scope }],
+          typedSearchAttributes: [{ key: SEARCH_ATTRIBUTES.BillingScope, value: scope }],
+          staticSummary: `Billing totals of ${scope}`,
+        });
+      } catch (err) {
+        if (!(err instanceof WorkflowExecutionAlreadyStartedError)) throw err;
+      }
+    },
+
+    async writeBillingTotals(args: { scope: BillingScope; seq: number; totals: BillingTotals }): Promise<void> {
+      await totals.write(args.scope, args.seq, args.totals, now());
+    },
+  };
+}

@@ -1,0 +1,17 @@
+import type { Client } from '@temporalio/client';
+import type { Db } from 'mongodb';
+import type { Config } from '../config';
+import type { Logger } from '../logger';
+import type { Mailer } from '../mail';
+
+/** Everything activities may touch, injected by the worker's composition root. */
+export interface ActivityDeps {
+  db: Db;
+  config: Config;
+  logger: Logger;
+  /** For activities that signal or start other workflows (billing merges, the metrics workflow). */
+  temporal: Client;
+  /** Null when no SMTP relay is configured: mail is then kept in the outbox. */
+  mailer: Mailer | null;
+  now?: () => Date;
+}

@@ -1,0 +1,15 @@
+import { createBillingActivities } from './billing';
+import type { ActivityDeps } from './deps';
+import { createEmailActivities } from './email';
+import { createSkillActivities } from './skills';
+
+export type { ActivityDeps } from './deps';
+
+/** All activities, built from injected dependencies: the per-domain factories merged. */
+export function createActivities(deps: ActivityDeps) {
+  return {
+    ...createSkillActivities(deps),
+    ...createBillingActivities(deps),
+    ...createEmailActivities(deps),
+  };
+}

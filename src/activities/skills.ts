@@ -1,0 +1,63 @@
+import { ApplicationFailure } from '@temporalio/activity';
+import { retrievalPlan, selectAndDraft } from '../skills/run';
+import { resolveQueries } from '../skills/retrieval-plan';
+import type { ProjectDocument } from '../skills/documents';
+import { DocumentRepository } from '../store/documents';
+import { InvocationContextRepository } from '../store/invocation-contexts';
+import { InvocationRepository, TOTAL_STEPS } from '../store/invocations';
+import type { ActivityDeps } from './deps';
+import type { DraftOutcome, ProgressUpdate, SkillContextRef, SkillInvocationInput } from './skill-types';
+
+/** I/O of the skill-invocation workflow: read the project's documents, draft, write the record. */
+export function createSkillActivities(deps: ActivityDeps) {
+  const invocations = new InvocationRepository(deps.db);
+  const documents = new DocumentRepository(deps.db);
+  const contexts = new InvocationContextRepository(deps.db);
+  const now = deps.now ?? (() => new Date());
+
+  return {
+    async recordInvocationProgress(update: ProgressUpdate): Promise<void> {
+      await invocations.advance(
+        update.invocationId,
+        update.seq,
+        {
+          status: update.status,
+          progress: { step: update.status, completedSteps: update.completedSteps, totalSteps: TOTAL_STEPS },
+          ...(update.error ? { error: update.error } : {}),
+          ...(update.status === 'failed' || update.status === 'cancelled' ? { completedAt: now() } : {}),
+        },
+        now(),
+      );
+    },
+
+    async retrieveSkillContext(input: SkillInvocationInput): Promise<SkillContextRef> {
+      const plan = retrievalPlan(input.skill, input.inputs as never);
+      const fetched: ProjectDocument[] = [];
+      for (const step of plan.steps) {
+        const results = await Promise.all(resolveQueries(step, fetched).map((q) => documents.find(input.project, q)));
+        fetched.push(...results.flat());
+      }
+      await contexts.save(input.invocationId, fetched, now());
+      return { contextId: input.invocationId, fetched: fetched.length };
+    },
+
+    async draftSkillDocument(input: SkillInvocationInput, context: SkillContextRef): Promise<DraftOutcome> {
+      const docs = await contexts.load(context.contextId);
+      if (!docs) {
+        throw ApplicationFailure.create({ type: 'ContextLost', message: 'retrieved documents are missing; retrieval must run again' });
+      }
+      return { result: selectAndDraft(input.skill, input.inputs as never, docs, input.requestedAt) };
+    },
+
+    async storeSkillResult(args: { invocationId: string; seq: number; result: DraftOutcome['result'] }): Promise<void> {
+      const at = now();
+      await invocations.advance(
+        args.invocationId,
+        args.seq,
+        { status: 'completed', progress: { step: 'completed', completedSteps: TOTAL_STEPS, totalSteps: TOTAL_STEPS }, result: args.result, completedAt: at },
+        at,
+      );
+      await contexts.remove(args.invocationId);
+    },
+  };
+}

@@ -1,0 +1,61 @@
+import Router from '@koa/router';
+import Koa from 'koa';
+import type { AppDeps } from './deps';
+import { createMetrics } from './metrics';
+import { errorMiddleware } from './middleware/errors';
+import { requestContext } from './middleware/request-context';
+import type { Paths } from './openapi/common';
+import { openApiDocument } from './openapi/document';
+import { healthPaths } from './openapi/health';
+import { projectPaths } from './openapi/projects';
+import { skillCatalogPaths } from './openapi/skills';
+import { documentPaths } from './openapi/documents';
+import { invocationPaths } from './openapi/invocations';
+import { billingPaths } from './openapi/billing';
+import { healthRoutes } from './routes/health';
+import { projectRoutes } from './routes/projects';
+import { skillCatalogRoutes } from './routes/skills';
+import { documentRoutes } from './routes/documents';
+import { invocationRoutes } from './routes/invocations';
+import { appRoutes } from './routes/apps';
+import { webhookRoutes } from './routes/webhooks';
+import { billingDashboardRoutes } from './routes/billing-dashboard';
+import { EventForwarder } from './event-forwarder';
+
+
+export const OPENAPI_PATHS: Paths[] = [healthPaths, projectPaths, documentPaths, skillCatalogPaths, invocationPaths, billingPaths];
+
+/**
+ * Builds the Koa application. Never listens: server.ts does (and starts the forwarder's sweep); tests serve
+ * `app.callback()` themselves.
+ */
+export function createApp(deps: AppDeps) {
+  const app = new Koa({ proxy: deps.config.http.trustProxy });
+  const metrics = createMetrics();
+  const forwarder = new EventForwarder(deps.db, deps.temporal.client, deps.config.temporal.taskQueue, deps.logger, deps.now);
+  const routers: Router[] = [
+    healthRoutes(deps, metrics),
+    projectRoutes(deps),
+    documentRoutes(deps),
+    skillCatalogRoutes(deps),
+    invocationRoutes(deps),
+    appRoutes(deps),
+    webhookRoutes(deps, forwarder, metrics),
+    billingDashboardRoutes(deps),
+  ];
+
+  const spec = openApiDocument(OPENAPI_PATHS, deps.config.http.publicBaseUrl);
+  const docs = new Router();
+  docs.get('/openapi.json', (ctx) => {
+    ctx.body = spec;
+  });
+  routers.push(docs);
+
+  app.use(errorMiddleware(deps.logger));
+  app.use(requestContext(deps.logger, metrics.observeRequest));
+  for (const router of routers) {
+    app.use(router.routes());
+    app.use(router.allowedMethods({ throw: true }));
+  }
+  return { app, metrics, routers, forwarder };
+}

@@ -1,0 +1,70 @@
+import jwt from 'jsonwebtoken';
+import type { Config } from '../config';
+
+/** What a verified bearer token lets its holder do. */
+export interface Principal {
+  sub: string;
+  projects: string[];
+  apps: string[];
+  roles: string[];
+}
+
+export class TokenError extends Error {}
+
+type JwtSettings = Config['jwt'];
+
+/**
+ * Verifies a bearer token. The algorithm list is always explicit (so `alg: none` and HS/RS confusion are
+ * refused) and `exp` is mandatory: a token without an expiry would be valid forever.
+ */
+export function verifyToken(token: string, settings: JwtSettings): Principal {
+  const decoded = jwt.decode(token, { complete: true });
+  if (!decoded || typeof decoded !== 'object' || !decoded.header) throw new TokenError('malformed token');
+  const alg = decoded.header.alg as string;
+  if (!(settings.algorithms as string[]).includes(alg)) throw new TokenError(`algorithm ${alg} is not accepted`);
+  const key = alg === 'HS256' ? settings.secret : settings.publicKey;
+  if (!key) throw new TokenError(`algorithm ${alg} is not configured`);
+  let payload: string | jwt.JwtPayload;
+  try {
+    payload = jwt.verify(token, key, {
+      algorithms: [alg as jwt.Algorithm],
+      ...(settings.issuer ? { issuer: settings.issuer } : {}),
+      ...(settings.audience ? { audience: settings.audience } : {}),
+    });
+  } catch (err) {
+    throw new TokenError((err as Error).message);
+  }
+  if (typeof payload === 'string') throw new TokenError('token payload must be a JSON object');
+  if (typeof payload.exp !== 'number') throw new TokenError('token has no exp claim');
+  if (typeof payload.sub !== 'string' || payload.sub === '') throw new TokenError('token has no sub claim');
+  return {
+    sub: payload.sub,
+    projects: stringList(payload.projects),
+    apps: stringList(payload.apps),
+    roles: stringList(payload.roles),
+  };
+}
+
+function stringList(value: unknown): string[] {
+  return Array.isArray(value) ? value.filter((v): v is string => typeof v === 'string') : [];
+}
+
+export const isAdmin = (p: Principal): boolean => p.roles.includes('admin');
+export const canUseProject = (p: Principal, project: string): boolean =>
+  isAdmin(p) || p.projects.includes('*') || p.projects.includes(project);
+export const canReadApp = (p: Principal, slug: string): boolean =>
+  isAdmin(p) || p.apps.includes('*') || p.apps.includes(slug);
+
+/** Mints a token (CLI and tests). HS256 only: RS/ES keys are signed by an identity provider, not by us. */
+export function mintToken(
+  secret: string,
+  claims: { sub: string; projects?: string[]; apps?: string[]; roles?: string[] },
+  options: { expiresInSeconds: number; issuer?: string | null; audience?: string | null },
+): string {
+  return jwt.sign({ projects: [], apps: [], roles: [], ...claims }, secret, {
+    algorithm: 'HS256',
+    expiresIn: options.expiresInSeconds,
+    ...(options.issuer ? { issuer: options.issuer } : {}),
+    ...(options.audience ? { audience: options.audience } : {}),
+  });
+}

@@ -1,0 +1,14 @@
+import type { Client, Connection } from '@temporalio/client';
+import type { Db } from 'mongodb';
+import type { Config } from '../config';
+import type { Logger } from '../logger';
+
+/** What the HTTP layer needs, injected by server.ts (production) or by tests. */
+export interface AppDeps {
+  config: Config;
+  logger: Logger;
+  db: Db;
+  temporal: { client: Client; connection: Connection };
+  /** Injected clock so tests can pin time-dependent answers. */
+  now?: () => Date;
+}

@@ -1,0 +1,31 @@
+import type { Context, Next } from 'koa';
+import type { Config } from '../../config';
+import { TokenError, verifyToken, type Principal } from '../auth';
+import { unauthorized } from '../problem';
+
+/**
+ * Bearer-token authentication. Verification happens inside the try and `next()` outside it, so an error
+ * thrown by a route (a 403, say) is never mistaken for a bad token.
+ */
+export function authenticate(settings: Config['jwt']) {
+  return async function requireBearer(ctx: Context, next: Next): Promise<void> {
+    const header = ctx.get('Authorization');
+    const match = /^Bearer\s+([A-Za-z0-9_\-.=]+)$/i.exec(header);
+    if (!match) throw unauthorized(header ? 'Authorization header is not a Bearer token' : 'Missing bearer token');
+    let principal: Principal;
+    try {
+      principal = verifyToken(match[1]!, settings);
+    } catch (err) {
+      if (err instanceof TokenError) throw unauthorized(`Invalid token: ${err.message}`);
+      throw err;
+    }
+    ctx.state.principal = principal;
+    await next();
+  };
+}
+
+export function principalOf(ctx: Context): Principal {
+  const p = ctx.state.principal as Principal | undefined;
+  if (!p) throw new Error('principalOf called on an unauthenticated route');
+  return p;
+}

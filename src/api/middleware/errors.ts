@@ -1,0 +1,41 @@
+import type { Context, Next } from 'koa';
+import type { Logger } from '../../logger';
+import { HttpProblem, problemBody } from '../problem';
+
+/**
+ * First middleware: turns anything thrown below into application/problem+json. Internal errors are logged
+ * with their stack and leave as a bare 500 so no internals reach a client.
+ */
+export function errorMiddleware(logger: Logger) {
+  return async function handleErrors(ctx: Context, next: Next): Promise<void> {
+    try {
+      await next();
+      if (ctx.status === 404 && ctx.body === undefined) {
+        throw new HttpProblem(404, 'not_found', `No route for ${ctx.method} ${ctx.path}`);
+      }
+    } catch (err) {
+      const log = (ctx.state.log as Logger | undefined) ?? logger;
+      if (err instanceof HttpProblem) {
+        ctx.status = err.status;
+        ctx.set(err.headers);
+        ctx.body = err.toBody();
+      } else if (isExposedHttpError(err)) {
+        // Errors raised by Koa or @koa/router themselves (405, 501), with their own safe messages.
+        ctx.status = err.status;
+        if (err.headers) ctx.set(err.headers);
+        ctx.body = problemBody(err.status, err.status === 405 ? 'method_not_allowed' : 'http_error', err.message);
+      } else {
+        log.error({ err }, 'unhandled error');
+        ctx.status = 500;
+        ctx.body = problemBody(500, 'internal_error', 'An unexpected error occurred. It has been logged.');
+      }
+      ctx.type = 'application/problem+json';
+    }
+  };
+}
+
+function isExposedHttpError(err: unknown): err is { status: number; message: string; headers?: Record<string, string> } {
+  if (!err || typeof err !== 'object') return false;
+  const e = err as { status?: unknown; expose?: unknown };
+  return typeof e.status === 'number' && e.status >= 400 && e.status < 500 && e.expose === true;
+}

@@ -1,0 +1,109 @@
+import { ENVELOPE_SCHEMA } from '../../billing/provider-events';
+import { APP_BODY_SCHEMA } from '../routes/apps';
+import { APP_WEBHOOK_PATH, OPERATOR_WEBHOOK_PATH } from '../routes/webhooks';
+import { authErrors, bearer, json, jsonBody, pathParam, problemRef, queryParam, type Paths } from './common';
+
+const ack = json('Durably accepted (exactly 200)', {
+  type: 'object',
+  required: ['received', 'eventId', 'duplicate', 'ignored'],
+  properties: { received: { const: true }, eventId: { type: 'string' }, duplicate: { type: 'boolean' }, ignored: { type: 'boolean' } },
+});
+
+const webhookResponses = {
+  200: ack,
+  400: problemRef('Malformed JSON, or no event.id / event.type'),
+  401: problemRef('Missing or wrong Authorization (no hint which)'),
+  413: problemRef('Body over 256 KiB'),
+  415: problemRef('Body is not application/json'),
+  503: problemRef('Could not be stored; the provider retries'),
+};
+
+export const billingPaths: Paths = {
+  [APP_WEBHOOK_PATH]: {
+    post: {
+      summary: "Billing-provider webhook for a customer app's subscribers",
+      tags: ['billing'],
+      security: [{ webhookAuthorization: [] }],
+      parameters: [queryParam('app', 'The app slug', { type: 'string' }, true)],
+      requestBody: jsonBody(ENVELOPE_SCHEMA),
+      responses: webhookResponses,
+    },
+  },
+  [OPERATOR_WEBHOOK_PATH]: {
+    post: {
+      summary: "Billing-provider webhook for the operator's own subscriptions (orgs and projects)",
+      tags: ['billing'],
+      security: [{ webhookAuthorization: [] }],
+      requestBody: jsonBody(ENVELOPE_SCHEMA),
+      responses: webhookResponses,
+    },
+  },
+  '/v1/apps': {
+    post: {
+      summary: 'Connect a customer app; the webhook authorization value is shown this once (admin)',
+      tags: ['billing'],
+      security: bearer,
+      requestBody: jsonBody(APP_BODY_SCHEMA),
+      responses: { 201: json('The app, its webhookUrl and authorization'), 400: problemRef('Invalid body'), ...authErrors, 409: problemRef('Slug taken') },
+    },
+    get: { summary: 'Connected apps (admin)', tags: ['billing'], security: bearer, responses: { 200: json('The apps'), ...authErrors } },
+  },
+  '/v1/apps/{slug}': {
+    get: {
+      summary: 'One app (admin)',
+      tags: ['billing'],
+      security: bearer,
+      parameters: [pathParam('slug', 'App slug')],
+      responses: { 200: json('The app'), ...authErrors, 404: problemRef('Unknown app') },
+    },
+    delete: {
+      summary: 'Disconnect an app: its webhook stops authorizing (admin)',
+      tags: ['billing'],
+      security: bearer,
+      parameters: [pathParam('slug', 'App slug')],
+      responses: { 204: { description: 'Removed' }, ...authErrors, 404: problemRef('Unknown app') },
+    },
+  },
+  '/v1/apps/{slug}/webhook-authorization/rotate': {
+    post: {
+      summary: 'New webhook authorization value; the previous keeps working until previousValidUntil (admin)',
+      tags: ['billing'],
+      security: bearer,
+      parameters: [pathParam('slug', 'App slug')],
+      responses: { 200: json('The new value (shown once) and previousValidUntil'), ...authErrors, 404: problemRef('Unknown app') },
+    },
+  },
+  '/v1/billing/metrics': {
+    get: {
+      summary: 'MRR and counts of a scope (no app = operator scope, admins only)',
+      tags: ['billing'],
+      security: bearer,
+      parameters: [queryParam('app', 'App slug; omit for the operator scope')],
+      responses: { 200: json('The totals'), ...authErrors, 404: problemRef('Unknown app') },
+    },
+  },
+  '/v1/billing/customers': {
+    get: {
+      summary: 'Customers of a scope',
+      tags: ['billing'],
+      security: bearer,
+      parameters: [
+        queryParam('app', 'App slug; omit for the operator scope'),
+        queryParam('flagged', 'true: only customers with a billing issue', { enum: ['true', 'false'] }),
+        queryParam('status', 'active | cancelled | expired | none'),
+        queryParam('limit', '1-200 (default 50)', { type: 'integer' }),
+        queryParam('cursor', 'nextCursor of the previous page'),
+      ],
+      responses: { 200: json('A page of customers'), 400: problemRef('Bad filter'), ...authErrors, 404: problemRef('Unknown app') },
+    },
+  },
+  '/v1/billing/customers/{id}': {
+    get: {
+      summary: 'One customer; any alias resolves to the merged customer',
+      tags: ['billing'],
+      security: bearer,
+      parameters: [pathParam('id', 'Any app user id or alias'), queryParam('app', 'App slug; omit for the operator scope')],
+      responses: { 200: json('The customer'), ...authErrors, 404: problemRef('Unknown app or customer') },
+    },
+  },
+};

@@ -1,0 +1,44 @@
+import { DOCUMENT_SCHEMA } from '../../skills/documents';
+import { DOCUMENT_KINDS } from '../../skills/types';
+import { MAX_DOCUMENTS_PER_REQUEST } from '../routes/documents';
+import { authErrors, bearer, json, jsonBody, pathParam, problemRef, queryParam, type Paths } from './common';
+
+export const documentPaths: Paths = {
+  '/v1/projects/{project}/documents': {
+    post: {
+      summary: 'Upsert documents by (kind, externalId); a bad document is rejected alone',
+      tags: ['projects'],
+      security: bearer,
+      parameters: [pathParam('project', 'Project id')],
+      requestBody: jsonBody({
+        type: 'object',
+        required: ['documents'],
+        properties: { documents: { type: 'array', maxItems: MAX_DOCUMENTS_PER_REQUEST, items: DOCUMENT_SCHEMA } },
+      }),
+      responses: {
+        200: json('Counts, and each rejected document with its errors', {
+          type: 'object',
+          properties: { inserted: { type: 'integer' }, updated: { type: 'integer' }, rejected: { type: 'array' } },
+        }),
+        400: problemRef('Not a { documents: [...] } body'),
+        ...authErrors,
+        404: problemRef('Unknown project'),
+        413: problemRef('Body over 64 KiB'),
+        415: problemRef('Body is not application/json'),
+      },
+    },
+    get: {
+      summary: "A page of the project's documents, newest first",
+      tags: ['projects'],
+      security: bearer,
+      parameters: [
+        pathParam('project', 'Project id'),
+        queryParam('kind', 'Document kind', { enum: [...DOCUMENT_KINDS] }),
+        queryParam('q', 'Case-insensitive text in title or body'),
+        queryParam('limit', '1-200 (default 50)', { type: 'integer' }),
+        queryParam('cursor', 'nextCursor of the previous page'),
+      ],
+      responses: { 200: json('A page of documents'), 400: problemRef('Bad filter'), ...authErrors, 404: problemRef('Unknown project') },
+    },
+  },
+};

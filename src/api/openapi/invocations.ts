@@ -1,0 +1,90 @@
+import { SKILLS } from '../../skills/catalog';
+import { authErrors, bearer, json, jsonBody, pathParam, problemRef, queryParam, type Paths } from './common';
+
+const invocationSchema = {
+  type: 'object',
+  required: ['id', 'project', 'skill', 'status', 'createdAt'],
+  properties: {
+    id: { type: 'string' },
+    project: { type: 'string' },
+    skill: { type: 'string' },
+    inputs: { type: 'object' },
+    status: { enum: ['queued', 'retrieving', 'drafting', 'completed', 'failed', 'cancelled'] },
+    progress: { type: 'object', properties: { step: { type: 'string' }, completedSteps: { type: 'integer' }, totalSteps: { type: 'integer' } } },
+    createdAt: { type: 'string', format: 'date-time' },
+    updatedAt: { type: 'string', format: 'date-time' },
+    completedAt: { type: ['string', 'null'], format: 'date-time' },
+    result: { type: ['object', 'null'] },
+    error: { type: ['object', 'null'] },
+  },
+};
+
+export const invocationPaths: Paths = {
+  '/v1/agents/{project}/skills/{skill}': {
+    post: {
+      summary: 'Invoke a skill (starts a durable workflow; poll the Location)',
+      tags: ['skills'],
+      security: bearer,
+      parameters: [
+        pathParam('project', 'Project id'),
+        { name: 'skill', in: 'path', required: true, schema: { enum: SKILLS.map((s) => s.name) } },
+        { name: 'Idempotency-Key', in: 'header', required: false, schema: { type: 'string', maxLength: 255 }, description: 'Same key + same body within 24 h → the same invocation' },
+        { name: 'Prefer', in: 'header', required: false, schema: { type: 'string', example: 'wait=10' }, description: 'wait=N (N ≤ 60): hold the answer until the invocation finishes' },
+      ],
+      requestBody: jsonBody({ oneOf: SKILLS.map((s) => s.inputSchema) }),
+      responses: {
+        200: json('Finished within Prefer: wait (the whole invocation)', invocationSchema),
+        202: json('Accepted; Location names the invocation', invocationSchema),
+        400: problemRef('Inputs do not match the skill schema (errors[] has JSON pointers)'),
+        ...authErrors,
+        402: problemRef('The project is not entitled to this skill'),
+        404: problemRef('Unknown project or skill'),
+        409: problemRef('Idempotency-Key reused with a different body'),
+        413: problemRef('Body over 64 KiB'),
+        415: problemRef('Body is not application/json'),
+        422: problemRef('Valid shape but impossible for this project'),
+        429: problemRef('Rate limited; see Retry-After'),
+        503: problemRef('Temporal unreachable; nothing was started'),
+      },
+    },
+  },
+  '/v1/agents/{project}/invocations': {
+    get: {
+      summary: 'Invocations, newest first',
+      tags: ['skills'],
+      security: bearer,
+      parameters: [
+        pathParam('project', 'Project id'),
+        queryParam('skill', 'Filter by skill'),
+        queryParam('status', 'Filter by status'),
+        queryParam('limit', '1-100 (default 20)', { type: 'integer' }),
+        queryParam('cursor', 'nextCursor of the previous page'),
+      ],
+      responses: { 200: json('A page of invocations'), 400: problemRef('Bad filter or cursor'), ...authErrors, 404: problemRef('Unknown project') },
+    },
+  },
+  '/v1/agents/{project}/invocations/{id}': {
+    get: {
+      summary: 'One invocation: status, progress, result with citations',
+      tags: ['skills'],
+      security: bearer,
+      parameters: [pathParam('project', 'Project id'), pathParam('id', 'Invocation id')],
+      responses: { 200: json('The invocation', invocationSchema), ...authErrors, 404: problemRef('Unknown project or invocation') },
+    },
+  },
+  '/v1/agents/{project}/invocations/{id}/cancel': {
+    post: {
+      summary: 'Cancel a running invocation',
+      tags: ['skills'],
+      security: bearer,
+      parameters: [pathParam('project', 'Project id'), pathParam('id', 'Invocation id')],
+      responses: {
+        202: json('Cancellation accepted; status is cancelled', invocationSchema),
+        ...authErrors,
+        404: problemRef('Unknown project or invocation'),
+        409: problemRef('The invocation already finished'),
+        503: problemRef('Temporal unreachable'),
+      },
+    },
+  },
+};

@@ -1,0 +1,77 @@
+import Router from '@koa/router';
+import { AppRepository, type AppRecord } from '../../store/apps';
+import type { AppDeps } from '../deps';
+import { checkId } from '../ids';
+import { API_BODY_LIMIT } from '../limits';
+import { authenticate } from '../middleware/authenticate';
+import { jsonBody } from '../middleware/json-body';
+import { conflict, notFound } from '../problem';
+import { validate } from '../validation';
+import { requireAdmin } from './projects';
+import { APP_WEBHOOK_PATH } from './webhooks';
+
+export const APP_BODY_SCHEMA = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['slug', 'name'],
+  properties: {
+    slug: { type: 'string', pattern: '^[a-z0-9][a-z0-9._-]{0,62}$' },
+    name: { type: 'string', minLength: 1, maxLength: 200 },
+  },
+} as const;
+
+/** Customer apps connected to the billing provider (admin). No response ever carries a stored secret. */
+export function appRoutes(deps: AppDeps): Router {
+  const apps = new AppRepository(deps.db);
+  const now = deps.now ?? (() => new Date());
+  const graceMs = deps.config.webhooks.rotationGraceHours * 3600 * 1000;
+  const webhookUrl = (slug: string) => `${deps.config.http.publicBaseUrl}${APP_WEBHOOK_PATH}?app=${encodeURIComponent(slug)}`;
+  const present = (a: AppRecord) => ({
+    slug: a._id,
+    name: a.name,
+    webhookUrl: webhookUrl(a._id),
+    createdAt: a.createdAt,
+    authorizationRotatedAt: a.rotatedAt,
+    previousAuthorizationValidUntil: a.previousValidUntil && a.previousValidUntil > now() ? a.previousValidUntil : null,
+  });
+  const router = new Router();
+  router.use('/v1/apps', authenticate(deps.config.jwt));
+  router.use('/v1/apps', async (ctx, next) => {
+    requireAdmin(ctx);
+    await next();
+  });
+  router.use('/v1/apps', jsonBody(API_BODY_LIMIT));
+
+  router.post('/v1/apps', async (ctx) => {
+    const body = validate<{ slug: string; name: string }>(APP_BODY_SCHEMA, ctx.state.body);
+    const created = await apps.create(body.slug, body.name, now());
+    if (!created) throw conflict('app_exists', `An app with slug "${body.slug}" already exists`);
+    ctx.status = 201;
+    ctx.set('Location', `/v1/apps/${body.slug}`);
+    // The only time the value is ever shown: paste it into the provider's webhook Authorization header field.
+    ctx.body = { ...present(created.app), authorization: created.authorization };
+  });
+
+  router.get('/v1/apps', async (ctx) => {
+    ctx.body = { apps: (await apps.list()).map(present) };
+  });
+
+  router.get('/v1/apps/:slug', async (ctx) => {
+    const app = await apps.get(checkId(ctx.params.slug!, 'slug'));
+    if (!app) throw notFound('unknown_app', `App "${ctx.params.slug}" does not exist`);
+    ctx.body = present(app);
+  });
+
+  router.delete('/v1/apps/:slug', async (ctx) => {
+    if (!(await apps.remove(checkId(ctx.params.slug!, 'slug')))) throw notFound('unknown_app', `App "${ctx.params.slug}" does not exist`);
+    ctx.status = 204;
+  });
+
+  router.post('/v1/apps/:slug/webhook-authorization/rotate', async (ctx) => {
+    const rotated = await apps.rotate(checkId(ctx.params.slug!, 'slug'), graceMs, now());
+    if (!rotated) throw notFound('unknown_app', `App "${ctx.params.slug}" does not exist`);
+    ctx.body = { authorization: rotated.authorization, previousValidUntil: rotated.previousValidUntil, webhookUrl: webhookUrl(ctx.params.slug!) };
+  });
+
+  return router;
+}

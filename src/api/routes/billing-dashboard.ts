@@ -1,0 +1,106 @@
+import Router from '@koa/router';
+import type { Context } from 'koa';
+import { mrrAmount } from '../../billing/metrics';
+import { appScope, type BillingScope } from '../../billing/subscriber-id';
+import { AppRepository } from '../../store/apps';
+import { BillingTotalsRepository } from '../../store/billing-totals';
+import { SubscriberRepository, type SubscriberRecord } from '../../store/subscribers';
+import { canReadApp, isAdmin } from '../auth';
+import { decodeCursor, encodeCursor, parseLimit } from '../cursor';
+import type { AppDeps } from '../deps';
+import { authenticate, principalOf } from '../middleware/authenticate';
+import { badRequest, forbidden, notFound } from '../problem';
+
+/** The billing dashboard's data: a token with the app in `apps` (or an admin); no `app` means the operator scope, admins only. */
+export function billingDashboardRoutes(deps: AppDeps): Router {
+  const apps = new AppRepository(deps.db);
+  const totals = new BillingTotalsRepository(deps.db);
+  const subscribers = new SubscriberRepository(deps.db);
+  const uiBase = deps.config.temporal.uiUrl;
+  const router = new Router();
+  router.use('/v1/billing', authenticate(deps.config.jwt));
+
+  async function scopeOf(ctx: Context): Promise<BillingScope> {
+    const principal = principalOf(ctx);
+    const app = ctx.query.app;
+    if (app === undefined) {
+      if (!isAdmin(principal)) throw forbidden('The operator scope (no app parameter) is for administrators');
+      return 'operator';
+    }
+    if (typeof app !== 'string' || app === '') throw badRequest('invalid_input', 'app must be a single app slug');
+    if (!canReadApp(principal, app)) throw forbidden(`Your token does not grant app "${app}"`);
+    if (!(await apps.get(app))) throw notFound('unknown_app', `App "${app}" does not exist`);
+    return appScope(app);
+  }
+
+  const workflowLink = (workflowId: string) =>
+    uiBase ? `${uiBase}/namespaces/${encodeURIComponent(deps.config.temporal.namespace)}/workflows/${encodeURIComponent(workflowId)}` : null;
+
+  const present = (r: SubscriberRecord) => ({
+    scope: r.scope,
+    id: r.subscriberId,
+    aliases: r.view.aliases.filter((a) => a !== r.subscriberId),
+    mergedInto: r.mergedInto,
+    status: r.status,
+    entitlements: r.view.entitlements.map((e) => ({
+      id: e.id,
+      productId: e.productId,
+      expiresAt: e.expiresAtMs === null ? null : new Date(e.expiresAtMs).toISOString(),
+    })),
+    flags: r.view.flags.map((f) => ({ type: f.type, since: new Date(f.sinceMs).toISOString(), eventId: f.eventId })),
+    scheduledDowngrade: r.view.scheduledDowngrade
+      ? { at: new Date(r.view.scheduledDowngrade.atMs).toISOString(), reason: r.view.scheduledDowngrade.reason }
+      : null,
+    mrrContribution: r.view.mrrContribution,
+    lastEvent: r.view.lastEvent ? { id: r.view.lastEvent.id, type: r.view.lastEvent.type, at: new Date(r.view.lastEvent.atMs).toISOString() } : null,
+    subscriptions: r.view.subscriptions,
+    summary: r.summary,
+    workflowId: r.workflowId,
+    workflowUrl: workflowLink(r.workflowId),
+    updatedAt: r.updatedAt,
+  });
+
+  router.get('/v1/billing/metrics', async (ctx) => {
+    const scope = await scopeOf(ctx);
+    const { totals: t, updatedAt } = await totals.get(scope);
+    ctx.body = {
+      scope,
+      mrr: mrrAmount(t),
+      activeSubscriptions: t.activeSubscriptions,
+      activeTrials: t.activeTrials,
+      flaggedCustomers: t.flaggedCustomers,
+      scheduledDowngrades: t.scheduledDowngrades,
+      updatedAt,
+      metricsWorkflowUrl: workflowLink(`billing-metrics/${scope}`),
+    };
+  });
+
+  router.get('/v1/billing/customers', async (ctx) => {
+    const scope = await scopeOf(ctx);
+    const { flagged, status } = ctx.query;
+    if (flagged !== undefined && flagged !== 'true' && flagged !== 'false') throw badRequest('invalid_input', 'flagged must be true or false');
+    if (status !== undefined && !['active', 'cancelled', 'expired', 'none'].includes(String(status))) {
+      throw badRequest('invalid_input', 'status must be one of active, cancelled, expired, none');
+    }
+    const limit = parseLimit(ctx.query.limit, 50, 200);
+    const cursor = decodeCursor(typeof ctx.query.cursor === 'string' ? ctx.query.cursor : undefined, ['after'] as const);
+    const rows = await subscribers.list(scope, {
+      flagged: flagged === undefined ? undefined : flagged === 'true',
+      status: status as string | undefined,
+      limit: limit + 1,
+      after: cursor?.after,
+    });
+    const page = rows.slice(0, limit);
+    const last = page[page.length - 1];
+    ctx.body = { customers: page.map(present), nextCursor: rows.length > limit && last ? encodeCursor({ after: last._id }) : null };
+  });
+
+  router.get('/v1/billing/customers/:id', async (ctx) => {
+    const scope = await scopeOf(ctx);
+    const record = await subscribers.resolve(scope, ctx.params.id!);
+    if (!record) throw notFound('unknown_customer', `No customer "${ctx.params.id}" in ${scope}`);
+    ctx.body = present(record);
+  });
+
+  return router;
+}

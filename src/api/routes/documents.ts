@@ -1,0 +1,85 @@
+import Router from '@koa/router';
+import type { ProjectDocument } from '../../skills/documents';
+import { DOCUMENT_KIND_SCHEMAS } from '../../skills/documents';
+import { DOCUMENT_KINDS, type DocumentKind } from '../../skills/types';
+import { DocumentRepository } from '../../store/documents';
+import { ProjectRepository } from '../../store/projects';
+import { decodeCursor, encodeCursor, parseLimit } from '../cursor';
+import type { AppDeps } from '../deps';
+import { API_BODY_LIMIT } from '../limits';
+import { jsonBody } from '../middleware/json-body';
+import { authenticate } from '../middleware/authenticate';
+import { badRequest, type ProblemFieldError } from '../problem';
+import { projectForCaller } from '../project-access';
+import { check, validate } from '../validation';
+
+export const MAX_DOCUMENTS_PER_REQUEST = 500;
+
+export const DOCUMENTS_BODY_SCHEMA = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['documents'],
+  properties: { documents: { type: 'array', minItems: 1, maxItems: MAX_DOCUMENTS_PER_REQUEST, items: { type: 'object' } } },
+} as const;
+
+/** A project's data: bulk upsert (a bad document is rejected alone) and a paged listing. */
+export function documentRoutes(deps: AppDeps): Router {
+  const projects = new ProjectRepository(deps.db);
+  const documents = new DocumentRepository(deps.db);
+  const now = deps.now ?? (() => new Date());
+  const router = new Router();
+  router.use('/v1/projects/:project/documents', authenticate(deps.config.jwt));
+  // Authenticate first, then read the body: an anonymous caller learns nothing from body errors.
+  router.use('/v1/projects/:project/documents', jsonBody(API_BODY_LIMIT));
+
+  router.post('/v1/projects/:project/documents', async (ctx) => {
+    const project = await projectForCaller(ctx, projects, ctx.params.project!);
+    const body = validate<{ documents: unknown[] }>(DOCUMENTS_BODY_SCHEMA, ctx.state.body);
+    const accepted: ProjectDocument[] = [];
+    const rejected: { index: number; errors: ProblemFieldError[] }[] = [];
+    const seen = new Map<string, number>();
+    body.documents.forEach((doc, index) => {
+      const kind = (doc as { kind?: unknown }).kind;
+      if (typeof kind !== 'string' || !(DOCUMENT_KINDS as readonly string[]).includes(kind)) {
+        rejected.push({ index, errors: [{ path: '/kind', message: `must be one of ${DOCUMENT_KINDS.join(', ')}` }] });
+        return;
+      }
+      const errors = check(DOCUMENT_KIND_SCHEMAS[kind as DocumentKind], doc);
+      if (errors.length > 0) {
+        rejected.push({ index, errors });
+        return;
+      }
+      const typed = doc as ProjectDocument;
+      // The same (kind, externalId) twice in one request: the later one wins, as two requests would.
+      const key = `${typed.kind}\u0000${typed.externalId}`;
+      const previous = seen.get(key);
+      if (previous !== undefined) accepted[previous] = typed;
+      else {
+        seen.set(key, accepted.length);
+        accepted.push(typed);
+      }
+    });
+    const { inserted, updated } = await documents.upsertMany(project._id, accepted, now());
+    ctx.body = { inserted, updated, rejected };
+  });
+
+  router.get('/v1/projects/:project/documents', async (ctx) => {
+    const project = await projectForCaller(ctx, projects, ctx.params.project!);
+    const { kind, q } = ctx.query;
+    if (kind !== undefined && (typeof kind !== 'string' || !(DOCUMENT_KINDS as readonly string[]).includes(kind))) {
+      throw badRequest('invalid_input', `kind must be one of ${DOCUMENT_KINDS.join(', ')}`, [{ path: '/kind', message: 'unknown kind' }]);
+    }
+    if (q !== undefined && (typeof q !== 'string' || q.length > 200)) throw badRequest('invalid_input', 'q must be a string of at most 200 characters');
+    const limit = parseLimit(ctx.query.limit, 50, 200);
+    const cursor = decodeCursor(typeof ctx.query.cursor === 'string' ? ctx.query.cursor : undefined, ['createdAt', 'externalId'] as const);
+    const rows = await documents.list(project._id, { kind: kind as DocumentKind | undefined, text: q as string | undefined, limit: limit + 1, after: cursor });
+    const page = rows.slice(0, limit);
+    const last = page[page.length - 1];
+    ctx.body = {
+      documents: page.map(({ project: _p, updatedAt: _u, versionKey: _v, fixVersionKey: _f, ...doc }) => doc),
+      nextCursor: rows.length > limit && last ? encodeCursor({ createdAt: last.createdAt, externalId: last.externalId }) : null,
+    };
+  });
+
+  return router;
+}

@@ -1,0 +1,59 @@
+import Router from '@koa/router';
+import type { AppDeps } from '../deps';
+import { pingStore } from '../../store/mongo';
+import type { AppMetrics } from '../metrics';
+import { problemBody } from '../problem';
+
+const READY_TIMEOUT_MS = 2_000;
+
+/** Liveness, readiness (MongoDB and Temporal both answer), and Prometheus metrics. */
+export function healthRoutes(deps: AppDeps, metrics: AppMetrics): Router {
+  const router = new Router();
+
+  router.get('/healthz', (ctx) => {
+    ctx.body = { status: 'ok' };
+  });
+
+  router.get('/readyz', async (ctx) => {
+    const [mongo, temporal] = await Promise.all([
+      probe(() => pingStore(deps.db)),
+      probe(() =>
+        deps.temporal.connection.withDeadline(Date.now() + READY_TIMEOUT_MS, () => deps.temporal.connection.healthService.check({})),
+      ),
+    ]);
+    const checks = { mongodb: mongo, temporal };
+    const down = Object.entries(checks).filter(([, c]) => c.status !== 'up').map(([name]) => name);
+    if (down.length === 0) {
+      ctx.body = { status: 'ready', checks };
+    } else {
+      ctx.status = 503;
+      ctx.type = 'application/problem+json';
+      ctx.set('Retry-After', '5');
+      ctx.body = problemBody(503, 'not_ready', `Not ready: ${down.join(' and ')} did not answer`, undefined, { checks });
+    }
+  });
+
+  router.get('/metrics', async (ctx) => {
+    ctx.type = metrics.registry.contentType;
+    ctx.body = await metrics.registry.metrics();
+  });
+
+  return router;
+}
+
+async function probe(fn: () => Promise<unknown>): Promise<{ status: 'up' | 'down'; ms: number }> {
+  const started = Date.now();
+  try {
+    await withTimeout(fn(), READY_TIMEOUT_MS);
+    return { status: 'up', ms: Date.now() - started };
+  } catch {
+    return { status: 'down', ms: Date.now() - started };
+  }
+}
+
+function withTimeout<T>(p: Promise<T>, ms: number): Promise<T> {
+  return new Promise<T>((resolve, reject) => {
+    const t = setTimeout(() => reject(new Error('timeout')), ms);
+    p.then((v) => { clearTimeout(t); resolve(v); }, (e: unknown) => { clearTimeout(t); reject(e as Error); });
+  });
+}

@@ -1,0 +1,242 @@
+import Router from '@koa/router';
+import type { WorkflowHandle } from '@temporalio/client';
+import { createHash } from 'node:crypto';
+import type { Context } from 'koa';
+import { ulid } from 'ulid';
+import type { SkillInvocationInput } from '../../activities/skill-types';
+import { findSkill } from '../../skills/catalog';
+import type { SkillName } from '../../skills/types';
+import { IdempotencyRepository } from '../../store/idempotency';
+import { INVOCATION_STATUSES, InvocationRepository, TERMINAL_STATUSES, TOTAL_STEPS, type InvocationRecord } from '../../store/invocations';
+import { ProjectRepository } from '../../store/projects';
+import { SEARCH_ATTRIBUTES } from '../../temporal';
+import { decodeCursor, encodeCursor, parseLimit } from '../cursor';
+import type { AppDeps } from '../deps';
+import { checkInvocationAgainstData } from '../invocation-rules';
+import { API_BODY_LIMIT } from '../limits';
+import { jsonBody } from '../middleware/json-body';
+import { authenticate, principalOf } from '../middleware/authenticate';
+import { HttpProblem, badRequest, conflict, notFound } from '../problem';
+import { projectForCaller } from '../project-access';
+import { RateLimiter } from '../rate-limit';
+import { TEMPORAL_CALL_TIMEOUT_MS, isAlreadyStarted, mapTemporalError } from '../temporal-errors';
+import { validate } from '../validation';
+import { missingEntitlement } from './skills';
+
+const MAX_WAIT_SECONDS = 60;
+const IDEMPOTENCY_KEY = /^[\x21-\x7e]{1,255}$/;
+
+export const skillWorkflowId = (project: string, id: string) => `skill/${project}/${id}`;
+
+/** Invoking a skill (a durable workflow), polling it, listing and cancelling invocations. */
+export function invocationRoutes(deps: AppDeps): Router {
+  const projects = new ProjectRepository(deps.db);
+  const invocations = new InvocationRepository(deps.db);
+  const keys = new IdempotencyRepository(deps.db);
+  const limiter = new RateLimiter(deps.config.skills.invocationsPerMinute, 60_000);
+  const now = deps.now ?? (() => new Date());
+  const { client } = deps.temporal;
+  const router = new Router();
+  router.use('/v1/agents', authenticate(deps.config.jwt));
+  // Authenticate first, then read the body: an anonymous caller learns nothing from body errors.
+  router.use('/v1/agents', jsonBody(API_BODY_LIMIT));
+
+  router.post('/v1/agents/:project/skills/:skill', async (ctx) => {
+    const principal = principalOf(ctx);
+    const project = await projectForCaller(ctx, projects, ctx.params.project!);
+    const skill = findSkill(ctx.params.skill!);
+    if (!skill) throw notFound('unknown_skill', `Skill "${ctx.params.skill}" does not exist; GET /v1/agents/${project._id}/skills lists them`);
+
+    const retryAfter = limiter.hit(`${principal.sub}\u0000${project._id}`, now().getTime());
+    if (retryAfter !== null) {
+      throw new HttpProblem(429, 'rate_limited', `More than ${deps.config.skills.invocationsPerMinute} invocations a minute`, {
+        headers: { 'Retry-After': String(retryAfter) },
+      });
+    }
+
+    if (ctx.state.body === undefined) throw badRequest('invalid_input', 'A JSON object with the skill inputs is required');
+    const inputs = validate<Record<string, unknown>>(skill.inputSchema, ctx.state.body, 'Skill inputs');
+
+    const missing = missingEntitlement(skill.name, deps.config.skills.entitlements, await projects.effectiveEntitlements(project, now()));
+    if (missing) throw new HttpProblem(402, 'not_entitled', `Project "${project._id}" is not entitled to "${missing}", which ${skill.name} requires`);
+
+    await checkInvocationAgainstData(deps.db, project._id, skill.name as SkillName, inputs);
+
+    const id = `inv_${ulid()}`;
+    const rawKey = ctx.get('Idempotency-Key');
+    let idempotencyKey: string | null = null;
+    if (rawKey) {
+      if (!IDEMPOTENCY_KEY.test(rawKey)) throw badRequest('invalid_idempotency_key', 'Idempotency-Key must be 1-255 printable ASCII characters');
+      idempotencyKey = `${project._id}\u0000${principal.sub}\u0000${skill.name}\u0000${rawKey}`;
+      const bodyHash = createHash('sha256').update(stableJson(inputs)).digest('hex');
+      const claim = await keys.claim(idempotencyKey, bodyHash, id, now());
+      if (claim.kind === 'mismatch') throw conflict('idempotency_key_reused', 'This Idempotency-Key was used with a different body in the last 24 hours');
+      if (claim.kind === 'replay') {
+        const existing = await invocations.get(project._id, claim.invocationId);
+        if (existing) return respond(ctx, await waitFor(ctx, existing));
+        // The first request claimed the key but never got as far as a record: it failed, so start afresh.
+        await keys.release(idempotencyKey, claim.invocationId);
+        await keys.claim(idempotencyKey, bodyHash, id, now());
+      }
+    }
+
+    const createdAt = now();
+    const record: InvocationRecord = {
+      _id: id,
+      project: project._id,
+      skill: skill.name,
+      inputs,
+      status: 'queued',
+      progress: { step: 'queued', completedSteps: 0, totalSteps: TOTAL_STEPS },
+      createdAt,
+      updatedAt: createdAt,
+      completedAt: null,
+      result: null,
+      error: null,
+      workflowId: skillWorkflowId(project._id, id),
+      requestedBy: principal.sub,
+      seq: 0,
+    };
+    // The record exists before the workflow so a client can poll at once, even while no worker runs.
+    await invocations.create(record);
+    const input: SkillInvocationInput = { invocationId: id, project: project._id, skill: skill.name as SkillName, inputs, requestedAt: createdAt.toISOString() };
+    try {
+      await client.connection.withDeadline(Date.now() + TEMPORAL_CALL_TIMEOUT_MS, () =>
+        client.workflow.start('skillInvocation', {
+          taskQueue: deps.config.temporal.taskQueue,
+          workflowId: record.workflowId,
+          args: [input],
+          typedSearchAttributes: [
+            { key: SEARCH_ATTRIBUTES.Project, value: project._id },
+            { key: SEARCH_ATTRIBUTES.Skill, value: skill.name },
+          ],
+          staticSummary: `${skill.title} for ${project._id}: ${summarizeInputs(inputs)}`,
+        }),
+      );
+    } catch (err) {
+      if (!isAlreadyStarted(err)) {
+        // Nothing was started: remove the record and free the key so the client's retry starts cleanly.
+        await invocations.remove(id);
+        if (idempotencyKey) await keys.release(idempotencyKey, id);
+        throw mapTemporalError(err, `Invocation ${id}`);
+      }
+    }
+    ctx.state.log.info({ invocationId: id, skill: skill.name, project: project._id }, 'skill invocation started');
+    return respond(ctx, await waitFor(ctx, record));
+  });
+
+  router.get('/v1/agents/:project/invocations', async (ctx) => {
+    const project = await projectForCaller(ctx, projects, ctx.params.project!);
+    const { skill, status } = ctx.query;
+    if (skill !== undefined && (typeof skill !== 'string' || !findSkill(skill))) throw badRequest('invalid_input', 'skill must name a skill');
+    if (status !== undefined && (typeof status !== 'string' || !(INVOCATION_STATUSES as readonly string[]).includes(status))) {
+      throw badRequest('invalid_input', `status must be one of ${INVOCATION_STATUSES.join(', ')}`);
+    }
+    const limit = parseLimit(ctx.query.limit, 20, 100);
+    const cursor = decodeCursor(typeof ctx.query.cursor === 'string' ? ctx.query.cursor : undefined, ['createdAt', 'id'] as const);
+    const rows = await invocations.list(project._id, {
+      skill: skill as string | undefined,
+      status: status as string | undefined,
+      limit: limit + 1,
+      before: cursor ? { createdAt: new Date(cursor.createdAt), id: cursor.id } : undefined,
+    });
+    const page = rows.slice(0, limit);
+    const last = page[page.length - 1];
+    ctx.body = {
+      invocations: page.map(present),
+      nextCursor: rows.length > limit && last ? encodeCursor({ createdAt: last.createdAt.toISOString(), id: last._id }) : null,
+    };
+  });
+
+  router.get('/v1/agents/:project/invocations/:id', async (ctx) => {
+    const project = await projectForCaller(ctx, projects, ctx.params.project!);
+    const record = await invocations.get(project._id, ctx.params.id!);
+    if (!record) throw notFound('unknown_invocation', `Invocation "${ctx.params.id}" does not exist in project "${project._id}"`);
+    ctx.body = present(record);
+  });
+
+  router.post('/v1/agents/:project/invocations/:id/cancel', async (ctx) => {
+    const project = await projectForCaller(ctx, projects, ctx.params.project!);
+    const record = await invocations.get(project._id, ctx.params.id!);
+    if (!record) throw notFound('unknown_invocation', `Invocation "${ctx.params.id}" does not exist in project "${project._id}"`);
+    if ((TERMINAL_STATUSES as readonly string[]).includes(record.status)) {
+      throw conflict('invocation_finished', `Invocation is already ${record.status}`);
+    }
+    const handle: WorkflowHandle = client.workflow.getHandle(record.workflowId);
+    try {
+      await client.connection.withDeadline(Date.now() + TEMPORAL_CALL_TIMEOUT_MS, () => handle.cancel());
+    } catch (err) {
+      throw mapTemporalError(err, `Invocation ${record._id}`);
+    }
+    // The cancellation is durable in Temporal; record it now so pollers see it even before a worker acts.
+    await invocations.markCancelled(record._id, now());
+    ctx.status = 202;
+    ctx.body = present((await invocations.get(project._id, record._id)) ?? record);
+  });
+
+  /** Prefer: wait=N — hold the answer up to N seconds for a terminal status. */
+  async function waitFor(ctx: Context, record: InvocationRecord): Promise<{ record: InvocationRecord; waited: number | null }> {
+    const m = /(?:^|[,;\s])wait=(\d+)/.exec(ctx.get('Prefer'));
+    if (!m) return { record, waited: null };
+    const seconds = Math.min(Number(m[1]), MAX_WAIT_SECONDS);
+    const deadline = Date.now() + seconds * 1000;
+    let current = record;
+    let interval = 25;
+    while (!(TERMINAL_STATUSES as readonly string[]).includes(current.status) && Date.now() < deadline) {
+      await new Promise((r) => setTimeout(r, Math.min(interval, Math.max(0, deadline - Date.now()))));
+      interval = Math.min(interval * 2, 250);
+      current = (await invocations.get(record.project, record._id)) ?? current;
+    }
+    return { record: current, waited: seconds };
+  }
+
+  function respond(ctx: Context, outcome: { record: InvocationRecord; waited: number | null }): void {
+    const { record, waited } = outcome;
+    const self = `/v1/agents/${record.project}/invocations/${record._id}`;
+    ctx.set('Location', self);
+    if (waited !== null && (TERMINAL_STATUSES as readonly string[]).includes(record.status)) {
+      ctx.set('Preference-Applied', `wait=${waited}`);
+      ctx.status = 200;
+      ctx.body = present(record);
+      return;
+    }
+    ctx.status = 202;
+    ctx.body = { id: record._id, project: record.project, skill: record.skill, status: record.status, createdAt: record.createdAt, links: { self } };
+  }
+
+  return router;
+}
+
+function present(r: InvocationRecord) {
+  return {
+    id: r._id,
+    project: r.project,
+    skill: r.skill,
+    inputs: r.inputs,
+    status: r.status,
+    progress: r.progress,
+    createdAt: r.createdAt,
+    updatedAt: r.updatedAt,
+    completedAt: r.completedAt,
+    result: r.result,
+    error: r.error,
+    workflowId: r.workflowId,
+    links: { self: `/v1/agents/${r.project}/invocations/${r._id}`, cancel: `/v1/agents/${r.project}/invocations/${r._id}/cancel` },
+  };
+}
+
+/** Key order must not change the idempotency hash of the same body. */
+function stableJson(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(stableJson).join(',')}]`;
+  if (value && typeof value === 'object') {
+    return `{${Object.keys(value).sort().map((k) => `${JSON.stringify(k)}:${stableJson((value as Record<string, unknown>)[k])}`).join(',')}}`;
+  }
+  return JSON.stringify(value);
+}
+
+function summarizeInputs(inputs: Record<string, unknown>): string {
+  return Object.entries(inputs)
+    .map(([k, v]) => `${k}=${Array.isArray(v) ? `[${v.length}]` : String(v)}`)
+    .join(', ')
+    .slice(0, 200);
+}

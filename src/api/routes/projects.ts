@@ -1,0 +1,92 @@
+import Router from '@koa/router';
+import type { Context } from 'koa';
+import { ProjectRepository } from '../../store/projects';
+import { canUseProject, isAdmin } from '../auth';
+import type { AppDeps } from '../deps';
+import { checkId } from '../ids';
+import { API_BODY_LIMIT } from '../limits';
+import { jsonBody } from '../middleware/json-body';
+import { authenticate, principalOf } from '../middleware/authenticate';
+import { forbidden, notFound } from '../problem';
+import { validate } from '../validation';
+
+export const ORG_BODY_SCHEMA = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['name', 'ownerEmail'],
+  properties: {
+    name: { type: 'string', minLength: 1, maxLength: 200 },
+    ownerEmail: { type: 'string', format: 'email', maxLength: 320 },
+  },
+} as const;
+
+export const PROJECT_BODY_SCHEMA = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['name', 'org'],
+  properties: {
+    name: { type: 'string', minLength: 1, maxLength: 200 },
+    org: { type: 'string', pattern: '^[a-z0-9][a-z0-9._-]{0,62}$' },
+  },
+} as const;
+
+export function requireAdmin(ctx: Context): void {
+  if (!isAdmin(principalOf(ctx))) throw forbidden('This endpoint is for administrators (roles: ["admin"])');
+}
+
+/** Orgs and projects: admins create them; project members read their project. */
+export function projectRoutes(deps: AppDeps): Router {
+  const repo = new ProjectRepository(deps.db);
+  const now = deps.now ?? (() => new Date());
+  const router = new Router();
+  router.use(['/v1/orgs', '/v1/projects'], authenticate(deps.config.jwt));
+  // Authenticate first, then read the body: an anonymous caller learns nothing from body errors.
+  router.use(['/v1/orgs', '/v1/projects'], jsonBody(API_BODY_LIMIT));
+
+  router.put('/v1/orgs/:org', async (ctx) => {
+    requireAdmin(ctx);
+    const id = checkId(ctx.params.org!, 'org');
+    const body = validate<{ name: string; ownerEmail: string }>(ORG_BODY_SCHEMA, ctx.state.body);
+    const { org, created } = await repo.upsertOrg(id, body, now());
+    ctx.status = created ? 201 : 200;
+    ctx.body = presentOrg(org);
+  });
+
+  router.get('/v1/orgs/:org', async (ctx) => {
+    requireAdmin(ctx);
+    const org = await repo.getOrg(ctx.params.org!);
+    if (!org) throw notFound('unknown_org', `Org "${ctx.params.org}" does not exist`);
+    ctx.body = presentOrg(org);
+  });
+
+  router.put('/v1/projects/:project', async (ctx) => {
+    requireAdmin(ctx);
+    const id = checkId(ctx.params.project!, 'project');
+    const body = validate<{ name: string; org: string }>(PROJECT_BODY_SCHEMA, ctx.state.body);
+    if (!(await repo.getOrg(body.org))) {
+      throw notFound('unknown_org', `Org "${body.org}" does not exist; create it with PUT /v1/orgs/${body.org} first`);
+    }
+    const { project, created } = await repo.upsertProject(id, body, now());
+    ctx.status = created ? 201 : 200;
+    ctx.body = presentProject(project);
+  });
+
+  router.get('/v1/projects/:project', async (ctx) => {
+    const principal = principalOf(ctx);
+    const id = ctx.params.project!;
+    if (!canUseProject(principal, id)) throw forbidden(`Your token does not grant project "${id}"`);
+    const project = await repo.getProject(id);
+    if (!project) throw notFound('unknown_project', `Project "${id}" does not exist`);
+    ctx.body = { ...presentProject(project), effectiveEntitlements: await repo.effectiveEntitlements(project, now()) };
+  });
+
+  return router;
+}
+
+function presentOrg(o: { _id: string; name: string; ownerEmail: string; entitlements: unknown[]; createdAt: Date; updatedAt: Date }) {
+  return { id: o._id, name: o.name, ownerEmail: o.ownerEmail, entitlements: o.entitlements, createdAt: o.createdAt, updatedAt: o.updatedAt };
+}
+
+function presentProject(p: { _id: string; name: string; org: string; entitlements: unknown[]; createdAt: Date; updatedAt: Date }) {
+  return { id: p._id, name: p.name, org: p.org, entitlements: p.entitlements, createdAt: p.createdAt, updatedAt: p.updatedAt };
+}

@@ -1,0 +1,86 @@
+import Router from '@koa/router';
+import type { Context } from 'koa';
+import { ENVELOPE_SCHEMA, isKnownEventType, type BillingEnvelope } from '../../billing/provider-events';
+import { appScope, resolveSubscriberIds, workflowIdFor, type BillingScope } from '../../billing/subscriber-id';
+import { AppRepository, appAuthorizes, digestMatches, digestOf } from '../../store/apps';
+import { WebhookEventRepository, eventKey, type WebhookEventRecord } from '../../store/webhook-events';
+import type { AppDeps } from '../deps';
+import type { EventForwarder } from '../event-forwarder';
+import { WEBHOOK_BODY_LIMIT } from '../limits';
+import type { AppMetrics } from '../metrics';
+import { readJsonBody } from '../middleware/json-body';
+import { HttpProblem, badRequest, serviceUnavailable } from '../problem';
+import { check } from '../validation';
+
+export const APP_WEBHOOK_PATH = '/api/saas/iap/billingprovider/webhook';
+export const OPERATOR_WEBHOOK_PATH = '/api/billing/billingprovider/webhook';
+
+// One message for every authorization failure: the caller must not learn whether the slug exists.
+const denied = () => new HttpProblem(401, 'unauthorized', 'The Authorization header does not authorize this webhook');
+
+/**
+ * The billing provider's two receivers. Order: which app → who is calling → the body. The answer is exactly 200
+ * once the event is durably in the inbox (never lost after that), 503 if it could not be stored (the
+ * provider retries), and a redelivery is 200 with duplicate: true and no second effect.
+ */
+export function webhookRoutes(deps: AppDeps, forwarder: EventForwarder, metrics: AppMetrics): Router {
+  const apps = new AppRepository(deps.db);
+  const events = new WebhookEventRepository(deps.db);
+  const now = deps.now ?? (() => new Date());
+  const operatorDigest = deps.config.webhooks.operatorAuthorization ? digestOf(deps.config.webhooks.operatorAuthorization).toString('hex') : null;
+  const router = new Router();
+
+  router.post(APP_WEBHOOK_PATH, async (ctx) => {
+    const slug = ctx.query.app;
+    if (typeof slug !== 'string' || slug === '') throw badRequest('missing_app', 'The app query parameter is required: ?app={slug}');
+    const app = slug.length <= 64 ? await apps.get(slug) : null;
+    if (!appAuthorizes(app, ctx.get('Authorization'), now())) throw denied();
+    await receive(ctx, appScope(slug), 'app');
+  });
+
+  router.post(OPERATOR_WEBHOOK_PATH, async (ctx) => {
+    // Unconfigured operator value: nothing authorizes (digestMatches(…, null) is false).
+    if (!digestMatches(ctx.get('Authorization'), operatorDigest)) throw denied();
+    await receive(ctx, 'operator', 'operator');
+  });
+
+  async function receive(ctx: Context, scope: BillingScope, label: 'app' | 'operator'): Promise<void> {
+    const body = await readJsonBody(ctx, WEBHOOK_BODY_LIMIT);
+    const errors = check(ENVELOPE_SCHEMA, body);
+    if (errors.length > 0) {
+      metrics.webhookEvents.inc({ scope: label, outcome: 'rejected' });
+      throw badRequest('invalid_event', `Not a billing-provider event: ${errors.map((e) => `${e.path || '/'} ${e.message}`).join('; ')}`, errors);
+    }
+    const { event } = body as BillingEnvelope;
+    const ids = resolveSubscriberIds(event);
+    // Unknown types and events that name nobody (TEST) are recorded and acknowledged, with no effect.
+    const ignored = !isKnownEventType(event.type) || event.type === 'TEST' || ids === null;
+    const record: WebhookEventRecord = {
+      _id: eventKey(scope, event.id),
+      scope,
+      eventId: event.id,
+      type: event.type,
+      workflowId: ignored ? null : workflowIdFor(scope, ids!.primary),
+      subscriberId: ignored ? null : ids!.primary,
+      eventJson: JSON.stringify(event),
+      receivedAt: now(),
+      forwardedAt: null,
+      ignored,
+      deliveries: 1,
+    };
+    let fresh: boolean;
+    try {
+      fresh = await events.accept(record);
+    } catch (err) {
+      ctx.state.log.error({ err, eventId: event.id }, 'webhook event could not be stored');
+      metrics.webhookEvents.inc({ scope: label, outcome: 'unavailable' });
+      throw serviceUnavailable('store_unavailable', 'The event could not be stored; retry later');
+    }
+    if (fresh && !ignored) forwarder.forwardSoon(record);
+    metrics.webhookEvents.inc({ scope: label, outcome: fresh ? (ignored ? 'ignored' : 'accepted') : 'duplicate' });
+    ctx.status = 200;
+    ctx.body = { received: true, eventId: event.id, duplicate: !fresh, ignored };
+  }
+
+  return router;
+}

@@ -1,0 +1,44 @@
+import { createServer } from 'node:http';
+import { loadConfig } from '../config';
+import { createLogger } from '../logger';
+import { ensureIndexes } from '../store/indexes';
+import { connectStore } from '../store/mongo';
+import { connectTemporalLazy } from '../temporal';
+import { createApp } from './app';
+
+/** Composition root of the API process: config, one Mongo client, one Temporal client, then listen. */
+async function main(): Promise<void> {
+  const config = loadConfig(process.env);
+  const logger = createLogger(config, 'api');
+  const store = await connectStore(config.mongo.uri, config.mongo.dbName, 'api');
+  await ensureIndexes(store.db);
+  const temporal = connectTemporalLazy(config.temporal);
+  const { app, forwarder } = createApp({ config, logger, db: store.db, temporal });
+  forwarder.start();
+
+  const server = createServer(app.callback());
+  // The billing provider gives up after 60 s; keep-alive beyond a proxy's idle timeout avoids reset races.
+  server.keepAliveTimeout = 65_000;
+  server.requestTimeout = 60_000;
+  await new Promise<void>((resolve) => server.listen(config.http.port, config.http.host, resolve));
+  const addr = server.address();
+  logger.info({ address: typeof addr === 'object' && addr ? `http://${addr.address}:${addr.port}` : addr }, 'api listening');
+
+  let stopping = false;
+  const shutdown = async (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    logger.info({ signal }, 'api shutting down');
+    await new Promise<void>((resolve) => server.close(() => resolve()));
+    await forwarder.stop();
+    await Promise.allSettled([temporal.close(), store.close()]);
+    process.exit(0);
+  };
+  process.on('SIGTERM', () => void shutdown('SIGTERM'));
+  process.on('SIGINT', () => void shutdown('SIGINT'));
+}
+
+main().catch((err: unknown) => {
+  process.stderr.write(`api failed to start: ${err instanceof Error ? err.message : String(err)}\n`);
+  process.exit(1);
+});

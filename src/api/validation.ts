@@ -1,0 +1,70 @@
+import Ajv2020, { type ErrorObject, type ValidateFunction } from 'ajv/dist/2020';
+import addFormats from 'ajv-formats';
+import { badRequest, type ProblemFieldError } from './problem';
+
+/** One ajv instance per process: schemas compile once and are cached by identity. */
+const ajv = new Ajv2020({ allErrors: true, strict: false, useDefaults: true });
+addFormats(ajv);
+const compiled = new WeakMap<object, ValidateFunction>();
+
+function compile(schema: object): ValidateFunction {
+  let fn = compiled.get(schema);
+  if (!fn) {
+    fn = ajv.compile(schema);
+    compiled.set(schema, fn);
+  }
+  return fn;
+}
+
+/**
+ * Validates `value` against a JSON Schema and returns it typed, or throws a 400 listing every problem with
+ * its JSON-pointer path. Defaults from the schema are filled in (that is how `tone` becomes `neutral`).
+ */
+export function validate<T>(schema: object, value: unknown, what = 'Request body'): T {
+  const errors = check(schema, value);
+  if (errors.length > 0) {
+    throw badRequest('invalid_input', `${what} does not match the schema: ${errors.map((e) => `${e.path || '/'} ${e.message}`).join('; ')}`, errors);
+  }
+  return value as T;
+}
+
+export function check(schema: object, value: unknown): ProblemFieldError[] {
+  const fn = compile(schema);
+  if (fn(value)) return [];
+  return (fn.errors ?? []).map((e) => describe(e, schema));
+}
+
+function describe(e: ErrorObject, rootSchema: object): ProblemFieldError {
+  if (e.keyword === 'additionalProperties') {
+    const name = String((e.params as { additionalProperty: string }).additionalProperty);
+    const known = knownProperties(rootSchema, e.schemaPath);
+    const caseTwin = known.find((k) => k.toLowerCase() === name.toLowerCase());
+    return {
+      path: `${e.instancePath}/${escapePointer(name)}`,
+      message: caseTwin
+        ? `unknown member "${name}" (member names are case-sensitive: did you mean "${caseTwin}"?)`
+        : `unknown member "${name}"${known.length ? ` (allowed: ${known.join(', ')})` : ''}`,
+    };
+  }
+  if (e.keyword === 'required') {
+    const name = String((e.params as { missingProperty: string }).missingProperty);
+    return { path: `${e.instancePath}/${escapePointer(name)}`, message: 'is required' };
+  }
+  if (e.keyword === 'enum') {
+    const allowed = (e.params as { allowedValues: unknown[] }).allowedValues;
+    return { path: e.instancePath, message: `must be one of ${allowed.map((v) => JSON.stringify(v)).join(', ')}` };
+  }
+  return { path: e.instancePath, message: e.message ?? 'is invalid' };
+}
+
+/** The `properties` names of the sub-schema an additionalProperties error came from. */
+function knownProperties(rootSchema: object, schemaPath: string): string[] {
+  const parts = schemaPath.replace(/^#\/?/, '').split('/').filter(Boolean);
+  parts.pop(); // drop "additionalProperties"
+  let node: unknown = rootSchema;
+  for (const p of parts) node = (node as Record<string, unknown> | undefined)?.[p.replace(/~1/g, '/').replace(/~0/g, '~')];
+  const props = (node as { properties?: Record<string, unknown> } | undefined)?.properties;
+  return props ? Object.keys(props) : [];
+}
+
+const escapePointer = (s: string) => s.replace(/~/g, '~0').replace(/\//g, '~1');

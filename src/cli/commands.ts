@@ -1,0 +1,8 @@
+import type { CliCommand } from './command';
+import { mintTokenCommand } from './mint-token';
+import { setupTemporalCommand } from './setup-temporal';
+
+export const COMMANDS: Record<string, CliCommand> = {
+  'mint-token': mintTokenCommand,
+  'setup-temporal': setupTemporalCommand,
+};

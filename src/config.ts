@@ -1,0 +1,150 @@
+/**
+ * Configuration, validated once. `loadConfig(env)` is pure: it reads only the object it is given and
+ * throws one ConfigError that lists every bad variable, so an operator fixes them all in one go.
+ */
+
+export type JwtAlgorithm = 'HS256' | 'RS256' | 'ES256';
+
+export interface Config {
+  env: 'development' | 'test' | 'production';
+  http: { host: string; port: number; publicBaseUrl: string; trustProxy: boolean };
+  logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
+  temporal: { address: string; namespace: string; taskQueue: string; uiUrl: string | null };
+  mongo: { uri: string; dbName: string };
+  jwt: {
+    secret: string | null;
+    publicKey: string | null;
+    algorithms: JwtAlgorithm[];
+    issuer: string | null;
+    audience: string | null;
+  };
+  webhooks: { operatorAuthorization: string | null; rotationGraceHours: number };
+  smtp: { url: string | null; from: string };
+  llm: { baseUrl: string | null; apiKey: string | null; model: string | null; timeoutMs: number };
+  skills: { entitlements: Record<string, string>; invocationsPerMinute: number };
+  worker: { maxCachedWorkflows: number; maxConcurrentActivities: number };
+}
+
+export class ConfigError extends Error {
+  constructor(readonly problems: string[]) {
+    super(`Invalid configuration:\n  - ${problems.join('\n  - ')}`);
+    this.name = 'ConfigError';
+  }
+}
+
+type Env = Record<string, string | undefined>;
+
+export function loadConfig(env: Env): Config {
+  const problems: string[] = [];
+  const str = (name: string): string | null => {
+    const v = env[name];
+    return v === undefined || v.trim() === '' ? null : v.trim();
+  };
+  const required = (name: string, hint: string): string => {
+    const v = str(name);
+    if (v === null) problems.push(`${name} is required (${hint})`);
+    return v ?? '';
+  };
+  const int = (name: string, fallback: number, min: number, max: number): number => {
+    const v = str(name);
+    if (v === null) return fallback;
+    const n = Number(v);
+    if (!Number.isInteger(n) || n < min || n > max) {
+      problems.push(`${name} must be an integer between ${min} and ${max}, got "${v}"`);
+      return fallback;
+    }
+    return n;
+  };
+  const oneOf = <T extends string>(name: string, allowed: readonly T[], fallback: T): T => {
+    const v = str(name);
+    if (v === null) return fallback;
+    if (!(allowed as readonly string[]).includes(v)) {
+      problems.push(`${name} must be one of ${allowed.join(', ')}, got "${v}"`);
+      return fallback;
+    }
+    return v as T;
+  };
+  const url = (name: string, protocols: string[]): string | null => {
+    const v = str(name);
+    if (v === null) return null;
+    try {
+      const u = new URL(v);
+      if (!protocols.includes(u.protocol)) problems.push(`${name} must use ${protocols.join(' or ')}, got "${u.protocol}"`);
+    } catch {
+      problems.push(`${name} must be a URL`);
+    }
+    return v;
+  };
+
+  const nodeEnv = oneOf('NODE_ENV', ['development', 'test', 'production'] as const, 'development');
+  const host = str('HOST') ?? '127.0.0.1';
+  const port = int('PORT', 3000, 0, 65535);
+
+  const secret = str('JWT_SECRET');
+  const publicKey = str('JWT_PUBLIC_KEY')?.replace(/\\n/g, '\n') ?? null;
+  if (!secret && !publicKey) problems.push('JWT_SECRET or JWT_PUBLIC_KEY is required (no default secret is ever used)');
+  if (secret && secret.length < 32) problems.push('JWT_SECRET must be at least 32 characters');
+  const defaultAlgs: JwtAlgorithm[] = secret ? ['HS256'] : ['RS256', 'ES256'];
+  const algorithms = (str('JWT_ALGORITHMS')?.split(',').map((a) => a.trim()) ?? defaultAlgs) as JwtAlgorithm[];
+  for (const a of algorithms) {
+    if (!['HS256', 'RS256', 'ES256'].includes(a)) problems.push(`JWT_ALGORITHMS: unsupported algorithm "${a}"`);
+    if (a === 'HS256' && !secret) problems.push('JWT_ALGORITHMS includes HS256 but JWT_SECRET is not set');
+    if (a !== 'HS256' && !publicKey) problems.push(`JWT_ALGORITHMS includes ${a} but JWT_PUBLIC_KEY is not set`);
+  }
+
+  const operatorAuthorization = str('OPERATOR_WEBHOOK_AUTHORIZATION');
+  if (operatorAuthorization && operatorAuthorization.length < 16) {
+    problems.push('OPERATOR_WEBHOOK_AUTHORIZATION must be at least 16 characters');
+  }
+
+  let entitlements: Record<string, string> = {};
+  const rawEntitlements = str('SKILL_ENTITLEMENTS');
+  if (rawEntitlements) {
+    try {
+      const parsed: unknown = JSON.parse(rawEntitlements);
+      if (!parsed || typeof parsed !== 'object' || Array.isArray(parsed) || Object.values(parsed).some((v) => typeof v !== 'string')) {
+        throw new Error('not a map');
+      }
+      entitlements = parsed as Record<string, string>;
+    } catch {
+      problems.push('SKILL_ENTITLEMENTS must be a JSON object mapping skill name to entitlement id, e.g. {"incident_rca":"pro"}');
+    }
+  }
+
+  const llmBaseUrl = url('LLM_BASE_URL', ['http:', 'https:']);
+  const llmModel = str('LLM_MODEL');
+  if (llmBaseUrl && !llmModel) problems.push('LLM_MODEL is required when LLM_BASE_URL is set');
+
+  const config: Config = {
+    env: nodeEnv,
+    http: {
+      host,
+      port,
+      publicBaseUrl: (url('PUBLIC_BASE_URL', ['http:', 'https:']) ?? `http://${host}:${port}`).replace(/\/$/, ''),
+      trustProxy: str('TRUST_PROXY') === 'true',
+    },
+    logLevel: oneOf('LOG_LEVEL', ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const, 'info'),
+    temporal: {
+      address: required('TEMPORAL_ADDRESS', 'host:port of the Temporal frontend, e.g. 127.0.0.1:7233'),
+      namespace: str('TEMPORAL_NAMESPACE') ?? 'default',
+      taskQueue: str('TEMPORAL_TASK_QUEUE') ?? 'skills-billing',
+      uiUrl: url('TEMPORAL_UI_URL', ['http:', 'https:'])?.replace(/\/$/, '') ?? null,
+    },
+    mongo: {
+      uri: required('MONGODB_URI', 'e.g. mongodb://127.0.0.1:27017'),
+      dbName: str('MONGODB_DB') ?? 'skills_billing',
+    },
+    jwt: { secret, publicKey, algorithms, issuer: str('JWT_ISSUER'), audience: str('JWT_AUDIENCE') },
+    webhooks: { operatorAuthorization, rotationGraceHours: int('WEBHOOK_ROTATION_GRACE_HOURS', 24, 0, 24 * 30) },
+    smtp: { url: url('SMTP_URL', ['smtp:', 'smtps:']), from: str('MAIL_FROM') ?? 'billing@localhost' },
+    llm: { baseUrl: llmBaseUrl, apiKey: str('LLM_API_KEY'), model: llmModel, timeoutMs: int('LLM_TIMEOUT_MS', 30_000, 100, 600_000) },
+    skills: { entitlements, invocationsPerMinute: int('SKILL_INVOCATIONS_PER_MINUTE', 60, 1, 1_000_000) },
+    worker: {
+      // Explicit cap: the SDK derives a default from the heap limit that can exhaust the workflow isolate on small machines.
+      maxCachedWorkflows: int('WORKER_MAX_CACHED_WORKFLOWS', 500, 0, 100_000),
+      maxConcurrentActivities: int('WORKER_MAX_CONCURRENT_ACTIVITIES', 100, 1, 10_000),
+    },
+  };
+  if (problems.length > 0) throw new ConfigError(problems);
+  return config;
+}

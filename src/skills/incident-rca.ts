@@ -1,0 +1,24 @@
+import type { SkillDefinition } from './types';
+
+export const incidentRca: SkillDefinition = {
+  name: 'incident_rca',
+  version: '1.0.0',
+  title: 'Incident root-cause analysis',
+  description:
+    'Reconstructs an incident from its record, linked error-tracking issues and runbooks: timeline with durations, root cause, contributing factors, fix and follow-up actions.',
+  inputSchema: {
+    $schema: 'https://json-schema.org/draft/2020-12/schema',
+    type: 'object',
+    additionalProperties: false,
+    required: ['incidentId', 'severity'],
+    properties: {
+      incidentId: { type: 'string', minLength: 1, maxLength: 200 },
+      severity: { type: 'string', enum: ['SEV-1', 'SEV-2', 'SEV-3'] },
+    },
+  },
+  output: {
+    format: 'markdown',
+    sections: ['Summary', 'Impact', 'Timeline', 'Root cause', 'Contributing factors', 'Fix', 'Follow-up actions'],
+  },
+  retrievalScope: ['incident', 'error_issue', 'runbook'],
+};

@@ -1,0 +1,27 @@
+import type { SkillDefinition } from './types';
+
+const SEMVER = '^(0|[1-9]\\d*)\\.(0|[1-9]\\d*)\\.(0|[1-9]\\d*)$';
+
+export const releaseNotesComposer: SkillDefinition = {
+  name: 'release_notes_composer',
+  version: '1.0.0',
+  title: 'Release notes composer',
+  description:
+    'Drafts user-facing release notes for a version range from the commits, merged pull requests and resolved tickets it contains, citing each one.',
+  inputSchema: {
+    $schema: 'https://json-schema.org/draft/2020-12/schema',
+    type: 'object',
+    additionalProperties: false,
+    required: ['fromVersion', 'toVersion'],
+    properties: {
+      fromVersion: { type: 'string', pattern: SEMVER, description: 'Exclusive lower bound, major.minor.patch' },
+      toVersion: { type: 'string', pattern: SEMVER, description: 'Inclusive upper bound, major.minor.patch' },
+      tone: { type: 'string', enum: ['casual', 'neutral', 'formal'], default: 'neutral' },
+    },
+  },
+  output: {
+    format: 'markdown',
+    sections: ['Highlights', 'Breaking changes', 'New features', 'Improvements', 'Fixes', 'Other changes', 'Contributors', 'Full changelog'],
+  },
+  retrievalScope: ['commit', 'pull_request', 'ticket', 'release'],
+};

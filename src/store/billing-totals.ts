@@ -1,0 +1,36 @@
+import type { Db } from 'mongodb';
+import { ZERO_TOTALS, type BillingTotals } from '../billing/metrics';
+import type { BillingScope } from '../billing/subscriber-id';
+import { COLLECTIONS } from './collections';
+import { isDuplicateKeyError } from './mongo';
+
+interface TotalsRecord extends BillingTotals {
+  _id: BillingScope;
+  seq: number;
+  updatedAt: Date;
+}
+
+/** The store copy of each scope's totals, kept by the scope's billingMetrics workflow. */
+export class BillingTotalsRepository {
+  constructor(private readonly db: Db) {}
+
+  private get coll() {
+    return this.db.collection<TotalsRecord>(COLLECTIONS.billingMetrics);
+  }
+
+  /** Sequence-guarded: a retried write of an older sequence number changes nothing. */
+  async write(scope: BillingScope, seq: number, totals: BillingTotals, now: Date): Promise<void> {
+    try {
+      await this.coll.updateOne({ _id: scope, seq: { $lt: seq } }, { $set: { ...totals, seq, updatedAt: now } }, { upsert: true });
+    } catch (err) {
+      if (!isDuplicateKeyError(err)) throw err;
+    }
+  }
+
+  async get(scope: BillingScope): Promise<{ totals: BillingTotals; updatedAt: Date | null }> {
+    const r = await this.coll.findOne({ _id: scope });
+    if (!r) return { totals: { ...ZERO_TOTALS }, updatedAt: null };
+    const { mrrMicros, activeSubscriptions, activeTrials, flaggedCustomers, scheduledDowngrades } = r;
+    return { totals: { mrrMicros, activeSubscriptions, activeTrials, flaggedCustomers, scheduledDowngrades }, updatedAt: r.updatedAt };
+  }
+}

@@ -1,0 +1,15 @@
+/** Collection names, in one place so indexes, repositories and tests agree. */
+export const COLLECTIONS = {
+  orgs: 'orgs',
+  projects: 'projects',
+  documents: 'documents',
+  invocations: 'invocations',
+  invocationContexts: 'invocation_contexts',
+  idempotencyKeys: 'idempotency_keys',
+  apps: 'apps',
+  webhookEvents: 'webhook_events',
+  subscribers: 'billing_subscribers',
+  subscriberAliases: 'billing_subscriber_aliases',
+  billingMetrics: 'billing_metrics',
+  outbox: 'mail_outbox',
+} as const;

@@ -1,0 +1,89 @@
+import type { AnyBulkWriteOperation, Db, Document, Filter, Sort, IndexDescription } from 'mongodb';
+import type { ProjectDocument } from '../skills/documents';
+import { indexFields } from '../skills/index-fields';
+import type { DocumentQuery } from '../skills/retrieval-plan';
+import type { DocumentKind } from '../skills/types';
+import { COLLECTIONS } from './collections';
+
+type StoredDocument = ProjectDocument & { project: string; updatedAt: Date; versionKey?: string; fixVersionKey?: string };
+
+/** A project's documents (the skills' retrieval sources), upserted by (project, kind, externalId). */
+export class DocumentRepository {
+  constructor(private readonly db: Db) {}
+
+  private get coll() {
+    return this.db.collection<Document>(COLLECTIONS.documents);
+  }
+
+  /** Bulk upsert. Unordered, so one failing write does not stop the others. */
+  async upsertMany(project: string, docs: ProjectDocument[], now: Date): Promise<{ inserted: number; updated: number }> {
+    if (docs.length === 0) return { inserted: 0, updated: 0 };
+    const ops: AnyBulkWriteOperation<Document>[] = docs.map((doc) => ({
+      replaceOne: {
+        filter: { project, kind: doc.kind, externalId: doc.externalId },
+        replacement: { ...doc, ...indexFields(doc), project, updatedAt: now },
+        upsert: true,
+      },
+    }));
+    const res = await this.coll.bulkWrite(ops, { ordered: false });
+    return { inserted: res.upsertedCount, updated: res.matchedCount };
+  }
+
+  /** Runs one planned query (see retrieval-plan.ts) inside a project. */
+  async find(project: string, query: DocumentQuery): Promise<ProjectDocument[]> {
+    const filter: Filter<Document> = { project, kind: query.kind };
+    for (const c of query.where) {
+      if (c.op === 'eq') filter[c.field] = c.value;
+      else if (c.op === 'in') filter[c.field] = { $in: c.value };
+      else filter[c.field] = Object.fromEntries(Object.entries(c.value).map(([op, v]) => [`$${op}`, v]));
+    }
+    const sort: Sort = Object.fromEntries((query.sort ?? []).map((s) => [s.field, s.order === 'asc' ? 1 : -1]));
+    const rows = await this.coll.find(filter, { projection: { _id: 0, project: 0, updatedAt: 0, versionKey: 0, fixVersionKey: 0 } })
+      .sort(sort)
+      .limit(query.limit)
+      .toArray();
+    return rows as unknown as ProjectDocument[];
+  }
+
+  count(project: string, kind: DocumentKind): Promise<number> {
+    return this.coll.countDocuments({ project, kind });
+  }
+
+  /** Distinct release versions known to the project (releases, and versions stamped on commits). */
+  async knownVersions(project: string): Promise<string[]> {
+    const [releases, commits] = await Promise.all([
+      this.coll.distinct('version', { project, kind: 'release' }),
+      this.coll.distinct('version', { project, kind: { $in: ['commit', 'pull_request'] } }),
+    ]);
+    return [...new Set([...releases, ...commits].filter((v): v is string => typeof v === 'string'))];
+  }
+
+  async exists(project: string, kind: DocumentKind, field: string, value: string): Promise<boolean> {
+    return (await this.coll.countDocuments({ project, kind, [field]: value }, { limit: 1 })) > 0;
+  }
+
+  /** Paged listing for people: newest first, optional kind and case-insensitive title/body substring. */
+  async list(project: string, q: { kind?: DocumentKind; text?: string; limit: number; after?: { createdAt: string; externalId: string } }): Promise<StoredDocument[]> {
+    const filter: Filter<Document> = { project };
+    if (q.kind) filter.kind = q.kind;
+    if (q.text) {
+      const re = new RegExp(q.text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'), 'i');
+      filter.$or = [{ title: re }, { body: re }];
+    }
+    if (q.after) {
+      filter.$and = [{ $or: [{ createdAt: { $lt: q.after.createdAt } }, { createdAt: q.after.createdAt, externalId: { $lt: q.after.externalId } }] }];
+    }
+    const rows = await this.coll.find(filter, { projection: { _id: 0 } }).sort({ createdAt: -1, externalId: -1 }).limit(q.limit).toArray();
+    return rows as unknown as StoredDocument[];
+  }
+}
+
+export const DOCUMENT_INDEXES: IndexDescription[] = [
+  { key: { project: 1, kind: 1, externalId: 1 }, name: 'upsert_key', unique: true },
+  { key: { project: 1, kind: 1, versionKey: 1 }, name: 'by_version' },
+  { key: { project: 1, kind: 1, fixVersionKey: 1 }, name: 'by_fix_version' },
+  { key: { project: 1, kind: 1, incidentId: 1 }, name: 'by_incident_id' },
+  { key: { project: 1, kind: 1, issueId: 1 }, name: 'by_issue_id' },
+  { key: { project: 1, kind: 1, service: 1 }, name: 'by_service' },
+  { key: { project: 1, createdAt: -1, externalId: -1 }, name: 'by_project_newest' },
+];

@@ -1,0 +1,24 @@
+import type { Db, IndexDescription } from 'mongodb';
+import { COLLECTIONS } from './collections';
+import { DOCUMENT_INDEXES } from './documents';
+import { INVOCATION_INDEXES } from './invocations';
+import { SUBSCRIBER_INDEXES } from './subscribers';
+import { WEBHOOK_EVENT_INDEXES } from './webhook-events';
+
+/**
+ * Every index the service relies on, created idempotently at start-up by the worker and the API (createIndexes
+ * is a no-op when they exist). Unique indexes double as idempotency guards.
+ */
+export const INDEXES: Record<string, IndexDescription[]> = {
+  [COLLECTIONS.projects]: [{ key: { org: 1 }, name: 'by_org' }],
+  [COLLECTIONS.documents]: DOCUMENT_INDEXES,
+  [COLLECTIONS.invocations]: INVOCATION_INDEXES,
+  [COLLECTIONS.webhookEvents]: WEBHOOK_EVENT_INDEXES,
+  [COLLECTIONS.subscribers]: SUBSCRIBER_INDEXES,
+};
+
+export async function ensureIndexes(db: Db): Promise<void> {
+  for (const [collection, indexes] of Object.entries(INDEXES)) {
+    if (indexes.length > 0) await db.collection(collection).createIndexes(indexes);
+  }
+}

@@ -1,0 +1,81 @@
+import type { Db, Filter, IndexDescription } from 'mongodb';
+import { COLLECTIONS } from './collections';
+
+export const INVOCATION_STATUSES = ['queued', 'retrieving', 'drafting', 'completed', 'failed', 'cancelled'] as const;
+export type InvocationStatus = (typeof INVOCATION_STATUSES)[number];
+export const TERMINAL_STATUSES: readonly InvocationStatus[] = ['completed', 'failed', 'cancelled'];
+export const TOTAL_STEPS = 3;
+
+export interface InvocationRecord {
+  _id: string;
+  project: string;
+  skill: string;
+  inputs: Record<string, unknown>;
+  status: InvocationStatus;
+  progress: { step: InvocationStatus; completedSteps: number; totalSteps: number };
+  createdAt: Date;
+  updatedAt: Date;
+  completedAt: Date | null;
+  result: unknown | null;
+  error: { code: string; message: string } | null;
+  workflowId: string;
+  requestedBy: string;
+  /** Bumped by every write from the workflow so a late, retried write never overwrites a newer one. */
+  seq: number;
+}
+
+/**
+ * The invocation record clients poll. The API creates it (queued) before starting the workflow; the
+ * workflow's activities move it forward. Writes are sequence-guarded: an activity retried after a later
+ * step already wrote cannot move the record backwards, and a terminal status is final.
+ */
+export class InvocationRepository {
+  constructor(private readonly db: Db) {}
+
+  private get coll() {
+    return this.db.collection<InvocationRecord>(COLLECTIONS.invocations);
+  }
+
+  async create(record: InvocationRecord): Promise<void> {
+    await this.coll.insertOne(record);
+  }
+
+  get(project: string, id: string): Promise<InvocationRecord | null> {
+    return this.coll.findOne({ _id: id, project });
+  }
+
+  async advance(id: string, seq: number, update: Partial<Pick<InvocationRecord, 'status' | 'progress' | 'result' | 'error' | 'completedAt'>>, now: Date): Promise<boolean> {
+    const res = await this.coll.updateOne(
+      { _id: id, seq: { $lt: seq }, status: { $nin: [...TERMINAL_STATUSES] } },
+      { $set: { ...update, seq, updatedAt: now } },
+    );
+    return res.modifiedCount > 0;
+  }
+
+  async remove(id: string): Promise<void> {
+    await this.coll.deleteOne({ _id: id });
+  }
+
+  /** Cancellation requested through the API: final unless the workflow already finished. */
+  async markCancelled(id: string, now: Date): Promise<void> {
+    await this.coll.updateOne(
+      { _id: id, status: { $nin: [...TERMINAL_STATUSES] } },
+      { $set: { status: 'cancelled', 'progress.step': 'cancelled', completedAt: now, updatedAt: now } },
+    );
+  }
+
+  async list(project: string, q: { skill?: string; status?: string; limit: number; before?: { createdAt: Date; id: string } }): Promise<InvocationRecord[]> {
+    const filter: Filter<InvocationRecord> = { project };
+    if (q.skill) filter.skill = q.skill;
+    if (q.status) filter.status = q.status as InvocationStatus;
+    if (q.before) {
+      filter.$or = [{ createdAt: { $lt: q.before.createdAt } }, { createdAt: q.before.createdAt, _id: { $lt: q.before.id } }];
+    }
+    return this.coll.find(filter).sort({ createdAt: -1, _id: -1 }).limit(q.limit).toArray();
+  }
+}
+
+export const INVOCATION_INDEXES: IndexDescription[] = [
+  { key: { project: 1, createdAt: -1, _id: -1 }, name: 'by_project_newest' },
+  { key: { project: 1, skill: 1, status: 1, createdAt: -1 }, name: 'by_project_skill_status' },
+];

@@ -1,0 +1,98 @@
+import type { Db, Filter, IndexDescription } from 'mongodb';
+import { contributionOf, type BillingTotals } from '../billing/metrics';
+import type { BillingScope } from '../billing/subscriber-id';
+import type { SubscriberState } from '../billing/subscriber-state';
+import { canonicalView, type CanonicalView } from '../billing/subscriber-view';
+import { summary } from '../billing/summary';
+import { COLLECTIONS } from './collections';
+import { isDuplicateKeyError } from './mongo';
+
+/** The dashboard's copy of a subscriber, written by its workflow after every change. */
+export interface SubscriberRecord {
+  _id: string;
+  scope: BillingScope;
+  subscriberId: string;
+  view: CanonicalView;
+  /** Denormalised for filters and indexes. */
+  aliases: string[];
+  mergedInto: string | null;
+  status: CanonicalView['status'];
+  flagged: boolean;
+  /** What this subscriber adds to the scope totals (the full recompute sums these). */
+  contribution: BillingTotals;
+  summary: string;
+  workflowId: string;
+  version: number;
+  updatedAt: Date;
+}
+
+export const subscriberKey = (scope: BillingScope, id: string) => `${scope}|${id}`;
+
+export class SubscriberRepository {
+  constructor(private readonly db: Db) {}
+
+  private get coll() {
+    return this.db.collection<SubscriberRecord>(COLLECTIONS.subscribers);
+  }
+
+  /**
+   * Version-guarded upsert: a retried or late write of an older state is a no-op. (The upsert of a key that
+   * exists with a newer version fails on the unique _id; that is the guard doing its job.)
+   */
+  async save(state: SubscriberState, workflowId: string, now: Date): Promise<void> {
+    const view = canonicalView(state);
+    const doc: Omit<SubscriberRecord, '_id'> = {
+      scope: state.scope,
+      subscriberId: state.id,
+      view,
+      aliases: state.aliases,
+      mergedInto: state.mergedInto,
+      status: state.status,
+      flagged: state.flags.length > 0,
+      contribution: contributionOf(state),
+      summary: summary(state),
+      workflowId,
+      version: state.version,
+      updatedAt: now,
+    };
+    try {
+      await this.coll.updateOne({ _id: subscriberKey(state.scope, state.id), version: { $lt: state.version } }, { $set: doc }, { upsert: true });
+    } catch (err) {
+      if (!isDuplicateKeyError(err)) throw err;
+    }
+  }
+
+  /** The customer an id names: its own record, else the record holding it as an alias; merges are followed. */
+  async resolve(scope: BillingScope, id: string): Promise<SubscriberRecord | null> {
+    let record = (await this.coll.findOne({ _id: subscriberKey(scope, id) })) ??
+      (await this.coll.findOne({ scope, aliases: id, mergedInto: null }));
+    for (let hops = 0; record?.mergedInto && hops < 10; hops++) {
+      record = await this.coll.findOne({ _id: subscriberKey(scope, record.mergedInto) });
+    }
+    return record;
+  }
+
+  async list(scope: BillingScope, q: { flagged?: boolean; status?: string; limit: number; after?: string }): Promise<SubscriberRecord[]> {
+    const filter: Filter<SubscriberRecord> = { scope, mergedInto: null };
+    if (q.flagged !== undefined) filter.flagged = q.flagged;
+    if (q.status) filter.status = q.status as SubscriberRecord['status'];
+    if (q.after) filter._id = { $gt: q.after };
+    return this.coll.find(filter).sort({ _id: 1 }).limit(q.limit).toArray();
+  }
+
+  /** The full recompute: sums every stored contribution of a scope. A scan, so only for checks, never per event. */
+  async sumContributions(scope: BillingScope): Promise<{ totals: BillingTotals; subscribers: number }> {
+    const totals: BillingTotals = { mrrMicros: 0, activeSubscriptions: 0, activeTrials: 0, flaggedCustomers: 0, scheduledDowngrades: 0 };
+    let subscribers = 0;
+    for await (const r of this.coll.find({ scope }, { projection: { contribution: 1 } })) {
+      subscribers += 1;
+      for (const k of Object.keys(totals) as (keyof BillingTotals)[]) totals[k] += r.contribution[k];
+    }
+    return { totals, subscribers };
+  }
+}
+
+export const SUBSCRIBER_INDEXES: IndexDescription[] = [
+  { key: { scope: 1, aliases: 1 }, name: 'by_alias' },
+  { key: { scope: 1, mergedInto: 1, flagged: 1, status: 1, _id: 1 }, name: 'dashboard_filters' },
+];

@@ -1,0 +1,82 @@
+import type { Client } from '@temporalio/client';
+import { NativeConnection, Worker, type WorkerOptions } from '@temporalio/worker';
+import type { Db } from 'mongodb';
+import { createActivities, type ActivityDeps } from './activities';
+import { loadConfig, type Config } from './config';
+import { createLogger, type Logger } from './logger';
+import { createMailer, type Mailer } from './mail';
+import { connectTemporal } from './temporal';
+import { ensureIndexes } from './store/indexes';
+import { connectStore } from './store/mongo';
+
+export interface WorkerSetup {
+  config: Config;
+  connection: NativeConnection;
+  db: Db;
+  logger: Logger;
+  /** The process's Temporal client, for activities that signal or start other workflows. */
+  client: Client;
+  mailer: Mailer | null;
+  /** A prebuilt workflow bundle (production, tests); else the workflows are bundled at start-up. */
+  workflowBundlePath?: string;
+  /** Overrides for tests (e.g. a fake clock in an activity dependency). */
+  activityDeps?: Partial<ActivityDeps>;
+}
+
+/** Builds the worker from injected dependencies: the composition the process below and the tests share. */
+export async function createWorker(setup: WorkerSetup): Promise<Worker> {
+  const deps: ActivityDeps = {
+    db: setup.db,
+    config: setup.config,
+    logger: setup.logger,
+    temporal: setup.client,
+    mailer: setup.mailer,
+    ...setup.activityDeps,
+  };
+  const options: WorkerOptions = {
+    connection: setup.connection,
+    namespace: setup.config.temporal.namespace,
+    taskQueue: setup.config.temporal.taskQueue,
+    activities: createActivities(deps),
+    maxCachedWorkflows: setup.config.worker.maxCachedWorkflows,
+    maxConcurrentActivityTaskExecutions: setup.config.worker.maxConcurrentActivities,
+    ...(setup.workflowBundlePath
+      ? { workflowBundle: { codePath: setup.workflowBundlePath } }
+      : { workflowsPath: require.resolve('./workflows') }),
+  };
+  return Worker.create(options);
+}
+
+async function main(): Promise<void> {
+  const config = loadConfig(process.env);
+  const logger = createLogger(config, 'worker');
+  const store = await connectStore(config.mongo.uri, config.mongo.dbName, 'worker');
+  await ensureIndexes(store.db);
+  const connection = await NativeConnection.connect({ address: config.temporal.address });
+  const temporal = await connectTemporal(config.temporal);
+  const mailer = createMailer(config.smtp.url, config.smtp.from);
+  const worker = await createWorker({
+    config,
+    connection,
+    db: store.db,
+    logger,
+    client: temporal.client,
+    mailer,
+    workflowBundlePath: process.env.WORKFLOW_BUNDLE_PATH || undefined,
+  });
+  logger.info({ taskQueue: config.temporal.taskQueue, namespace: config.temporal.namespace }, 'worker started');
+  // Worker.run() resolves after the SDK's own SIGINT/SIGTERM handling has drained in-flight tasks.
+  await worker.run();
+  mailer?.close();
+  await temporal.close();
+  await connection.close();
+  await store.close();
+  logger.info('worker stopped');
+}
+
+if (require.main === module) {
+  main().catch((err: unknown) => {
+    process.stderr.write(`worker failed: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`);
+    process.exit(1);
+  });
+}

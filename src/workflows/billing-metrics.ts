@@ -1,0 +1,47 @@
+import { allHandlersFinished, condition, continueAsNew, proxyActivities, setCurrentDetails, setHandler, workflowInfo } from '@temporalio/workflow';
+import { addTotals, mrrAmount, ZERO_TOTALS, type BillingTotals } from '../billing/metrics';
+import type { BillingScope } from '../billing/subscriber-id';
+import type { createActivities } from '../activities';
+import { totalsDeltaSignal, totalsQuery } from './billing-messages';
+
+type Activities = ReturnType<typeof createActivities>;
+
+const { writeBillingTotals } = proxyActivities<Activities>({
+  startToCloseTimeout: '15s',
+  retry: { initialInterval: '200ms', maximumInterval: '30s' },
+});
+
+export interface BillingMetricsInput {
+  scope: BillingScope;
+  carried?: { totals: BillingTotals; seq: number; pending: BillingTotals[] };
+}
+
+/**
+ * The running totals of one billing scope (`billing-metrics/{scope}`): MRR, active subscriptions, trials,
+ * flagged customers, scheduled downgrades. Subscriber workflows send their contribution deltas as signals,
+ * which Temporal delivers exactly once, so the totals never need a scan of the subscribers; the store copy is
+ * written with a sequence number so a retried write never regresses it.
+ */
+export async function billingMetrics(input: BillingMetricsInput): Promise<void> {
+  let totals = input.carried?.totals ?? { ...ZERO_TOTALS };
+  let seq = input.carried?.seq ?? 0;
+  const pending: BillingTotals[] = [...(input.carried?.pending ?? [])];
+  setHandler(totalsDeltaSignal, (delta) => void pending.push(delta));
+  setHandler(totalsQuery, () => ({ totals, seq }));
+
+  for (;;) {
+    await condition(() => pending.length > 0 || workflowInfo().continueAsNewSuggested);
+    if (pending.length > 0) {
+      // Every delta that arrived in this batch becomes one store write.
+      totals = pending.splice(0).reduce(addTotals, totals);
+      seq += 1;
+      await writeBillingTotals({ scope: input.scope, seq, totals });
+      const mrr = mrrAmount(totals);
+      setCurrentDetails(`MRR $${mrr.amount.toFixed(2)} · ${totals.activeSubscriptions} active · ${totals.flaggedCustomers} flagged`);
+    }
+    if (workflowInfo().continueAsNewSuggested) {
+      await condition(allHandlersFinished);
+      await continueAsNew<typeof billingMetrics>({ scope: input.scope, carried: { totals, seq, pending } });
+    }
+  }
+}

@@ -1,0 +1,159 @@
+import {
+  allHandlersFinished,
+  condition,
+  continueAsNew,
+  getExternalWorkflowHandle,
+  proxyActivities,
+  setCurrentDetails,
+  setHandler,
+  upsertSearchAttributes,
+  workflowInfo,
+} from '@temporalio/workflow';
+import { contributionOf, diffContribution, ZERO_TOTALS, type BillingTotals } from '../billing/metrics';
+import type { BillingEvent } from '../billing/provider-events';
+import { absorb, applyDowngrade, applyEvent, initialState, mergeInto, type SubscriberState, type Transition } from '../billing/subscriber-state';
+import { searchStatus, summary } from '../billing/summary';
+import type { createActivities } from '../activities';
+import { SEARCH_ATTRIBUTES } from '../search-attributes';
+import {
+  absorbSignal,
+  mergeIntoSignal,
+  metricsWorkflowId,
+  providerEventSignal,
+  subscriberStateQuery,
+  totalsDeltaSignal,
+  type BillingSubscriberStart,
+} from './billing-messages';
+
+type Activities = ReturnType<typeof createActivities>;
+
+// Store writes and signals to other workflows are idempotent: retry them for as long as it takes.
+const { persistSubscriber, applyOperatorEntitlements, signalSubscriber, ensureBillingMetricsWorkflow } = proxyActivities<Activities>({
+  startToCloseTimeout: '15s',
+  retry: { initialInterval: '200ms', maximumInterval: '30s' },
+});
+// Mail goes through an SMTP relay that may be slow; the outbox makes retries send at most one mail per event.
+const { sendBillingIssueEmail } = proxyActivities<Activities>({
+  startToCloseTimeout: '1m',
+  retry: { initialInterval: '2s', maximumInterval: '5m' },
+});
+
+type Message =
+  | { kind: 'event'; event: BillingEvent }
+  | { kind: 'mergeInto'; canonicalId: string }
+  | { kind: 'absorb'; state: SubscriberState };
+
+export interface BillingSubscriberInput extends BillingSubscriberStart {
+  /** Set by continue-as-new: the state, the messages not yet applied, and what the scope totals already count. */
+  carried?: { state: SubscriberState; inbox: Message[]; counted: BillingTotals };
+}
+
+/**
+ * One entity workflow per subscriber (`billing/{scope}/{id}`): applies provider events one at a time with the
+ * pure reducer, sleeps on a durable timer until a scheduled downgrade, and carries out the reducer's effects
+ * through activities. Continues as new when Temporal suggests it, carrying state, unapplied messages and the
+ * pending timer (which is re-derived from the state's scheduled downgrade).
+ */
+export async function billingSubscriber(input: BillingSubscriberInput): Promise<void> {
+  const { scope, subscriberId } = input;
+  let state = input.carried?.state ?? initialState(scope, subscriberId);
+  const inbox: Message[] = [...(input.carried?.inbox ?? [])];
+  // What this subscriber currently adds to the scope totals; deltas against it go to the metrics workflow.
+  let counted = input.carried?.counted ?? { ...ZERO_TOTALS };
+
+  setHandler(providerEventSignal, (event) => void inbox.push({ kind: 'event', event }));
+  setHandler(mergeIntoSignal, (canonicalId) => void inbox.push({ kind: 'mergeInto', canonicalId }));
+  setHandler(absorbSignal, (other) => void inbox.push({ kind: 'absorb', state: other }));
+  setHandler(subscriberStateQuery, () => state);
+
+  if (!input.carried) await ensureBillingMetricsWorkflow(scope);
+
+  for (;;) {
+    const timerAt = state.mergedInto === null ? (state.scheduledDowngrade?.atMs ?? null) : null;
+    const ready = () => inbox.length > 0 || workflowInfo().continueAsNewSuggested;
+    // A durable timer to the downgrade, cancelled by condition() itself when a message arrives first.
+    const woke = timerAt === null ? (await condition(ready), true) : await condition(ready, Math.max(1, timerAt - Date.now()));
+
+    const before = state;
+    if (!woke) await carryOut(applyDowngrade(state, Date.now()), null);
+    while (inbox.length > 0) {
+      const message = inbox.shift()!;
+      await carryOut(reduce(state, message), message);
+    }
+    if (state !== before) await publish();
+
+    if (workflowInfo().continueAsNewSuggested) {
+      await condition(allHandlersFinished);
+      if (inbox.length === 0) {
+        await continueAsNew<typeof billingSubscriber>({ scope, subscriberId, carried: { state, inbox, counted } });
+      }
+    }
+  }
+
+  function reduce(current: SubscriberState, message: Message): Transition {
+    const now = Date.now();
+    switch (message.kind) {
+      case 'event':
+        return applyEvent(current, message.event, now);
+      case 'mergeInto':
+        return mergeInto(current, message.canonicalId, now);
+      case 'absorb':
+        return absorb(current, message.state, now);
+    }
+  }
+
+  /** Adopts the transition's state and runs its effects. Timers need no action: the loop re-derives them. */
+  async function carryOut(transition: Transition, message: Message | null): Promise<void> {
+    state = transition.state;
+    for (const effect of transition.effects) {
+      switch (effect.kind) {
+        case 'entitlements_changed':
+          if (scope === 'operator') await applyOperatorEntitlements({ subscriberId, entitlements: effect.entitlements, version: state.version });
+          break;
+        case 'email_billing_issue':
+          await sendBillingIssueEmail({ eventId: effect.eventId, subscriberId: effect.subscriberId });
+          break;
+        case 'merge':
+          for (const from of effect.from) await signalSubscriber({ scope, subscriberId: from, message: { kind: 'mergeInto', canonicalId: subscriberId } });
+          break;
+        case 'transfer_out':
+          await signalSubscriber({ scope, subscriberId: effect.to, message: { kind: 'absorb', state } });
+          break;
+        case 'forward':
+          // This record was merged: what it is given belongs to the canonical record.
+          if (message && message.kind !== 'mergeInto') await signalSubscriber({ scope, subscriberId: effect.to, message });
+          break;
+        case 'schedule_downgrade':
+        case 'cancel_downgrade':
+          break;
+      }
+    }
+  }
+
+  /** Writes the projection the dashboard reads, updates the Temporal UI, and sends the totals delta. */
+  async function publish(): Promise<void> {
+    await persistSubscriber({ state, workflowId: workflowInfo().workflowId });
+    setCurrentDetails(summary(state));
+    const status = searchStatus(state);
+    if (workflowInfo().typedSearchAttributes.get(SEARCH_ATTRIBUTES.BillingStatus) !== status) {
+      upsertSearchAttributes([{ key: SEARCH_ATTRIBUTES.BillingStatus, value: status }]);
+    }
+    const now = contributionOf(state);
+    const delta = diffContribution(counted, now);
+    if (Object.values(delta).some((v) => v !== 0)) {
+      await signalMetrics(delta);
+      counted = now;
+    }
+  }
+
+  async function signalMetrics(delta: BillingTotals): Promise<void> {
+    const handle = getExternalWorkflowHandle(metricsWorkflowId(scope));
+    try {
+      await handle.signal(totalsDeltaSignal, delta);
+    } catch {
+      // The metrics workflow is gone (terminated by an operator, say): start it again, then deliver.
+      await ensureBillingMetricsWorkflow(scope);
+      await handle.signal(totalsDeltaSignal, delta);
+    }
+  }
+}

@@ -1,0 +1,3 @@
+export { skillInvocation } from './skill-invocation';
+export { billingSubscriber } from './billing-subscriber';
+export { billingMetrics } from './billing-metrics';

@@ -1,0 +1,86 @@
+import {
+  ApplicationFailure,
+  CancellationScope,
+  isCancellation,
+  proxyActivities,
+  setCurrentDetails,
+  workflowInfo,
+} from '@temporalio/workflow';
+import type { createActivities } from '../activities';
+import type { SkillInvocationInput } from '../activities/skill-types';
+
+type Activities = ReturnType<typeof createActivities>;
+
+// Bookkeeping writes are cheap and must eventually land: retry them for as long as the workflow lives.
+const { recordInvocationProgress } = proxyActivities<Activities>({
+  startToCloseTimeout: '10s',
+  retry: { initialInterval: '500ms', maximumInterval: '30s' },
+});
+
+// Retrieval reads the store: transient failures retry; a business error (unknown incident) does not.
+const { retrieveSkillContext } = proxyActivities<Activities>({
+  startToCloseTimeout: '30s',
+  retry: { initialInterval: '1s', maximumAttempts: 5, nonRetryableErrorTypes: ['InvalidSkillInput'] },
+});
+
+// Drafting may call a model: heartbeats let a cancellation reach it mid-call; rate limits back off.
+const { draftSkillDocument } = proxyActivities<Activities>({
+  startToCloseTimeout: '3m',
+  heartbeatTimeout: '30s',
+  retry: { initialInterval: '2s', backoffCoefficient: 2, maximumInterval: '1m', maximumAttempts: 4 },
+});
+
+const { storeSkillResult } = proxyActivities<Activities>({
+  startToCloseTimeout: '30s',
+  retry: { initialInterval: '500ms', maximumInterval: '30s' },
+});
+
+export interface SkillInvocationOutcome {
+  status: 'completed' | 'failed';
+  generator?: string;
+}
+
+/**
+ * retrieve → draft → store. Each step is an activity with its own timeout and retry policy; progress is
+ * written to the invocation record, so clients can poll even while no worker runs. Deterministic and thin:
+ * the skill logic lives in src/skills, the I/O in src/activities.
+ */
+export async function skillInvocation(input: SkillInvocationInput): Promise<SkillInvocationOutcome> {
+  const { invocationId } = input;
+  // A strictly increasing sequence number orders the record's writes even when an activity is retried late.
+  let seq = 0;
+  const record = (status: 'retrieving' | 'drafting' | 'failed' | 'cancelled', completedSteps: number, error?: { code: string; message: string }) =>
+    recordInvocationProgress({ invocationId, seq: ++seq, status, completedSteps, error: error ?? null });
+
+  try {
+    setCurrentDetails(`retrieving · ${input.skill} for ${input.project}`);
+    await record('retrieving', 0);
+    const context = await retrieveSkillContext(input);
+
+    setCurrentDetails(`drafting · ${context.fetched} documents retrieved`);
+    await record('drafting', 1);
+    const draft = await draftSkillDocument(input, context);
+
+    await storeSkillResult({ invocationId, seq: ++seq, result: draft.result });
+    setCurrentDetails(`completed · ${draft.result.generator}`);
+    return { status: 'completed', generator: draft.result.generator };
+  } catch (err) {
+    if (isCancellation(err)) {
+      // The scope is cancelled; the final write must still happen.
+      await CancellationScope.nonCancellable(() => record('cancelled', seq - 1));
+      setCurrentDetails('cancelled');
+      throw err;
+    }
+    const failure = describeFailure(err);
+    await record('failed', Math.max(0, seq - 1), failure);
+    setCurrentDetails(`failed · ${failure.code}`);
+    return { status: 'failed' };
+  }
+}
+
+function describeFailure(err: unknown): { code: string; message: string } {
+  const cause = (err as { cause?: unknown }).cause;
+  if (cause instanceof ApplicationFailure) return { code: cause.type ?? 'activity_failed', message: cause.message };
+  if (err instanceof ApplicationFailure) return { code: err.type ?? 'failed', message: err.message };
+  return { code: 'internal_error', message: `The invocation failed (workflow ${workflowInfo().workflowId}); see the Temporal UI` };
+}

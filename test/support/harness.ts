@@ -1,0 +1,137 @@
+import { NativeConnection, Runtime, type Worker } from '@temporalio/worker';
+import { createServer, type Server } from 'node:http';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { join } from 'node:path';
+import type { Db } from 'mongodb';
+import { createApp } from '../../src/api/app';
+import type { EventForwarder } from '../../src/api/event-forwarder';
+import type { Config } from '../../src/config';
+import { createLogger } from '../../src/logger';
+import { createMailer } from '../../src/mail';
+import { ensureIndexes } from '../../src/store/indexes';
+import { connectStore, type Store } from '../../src/store/mongo';
+import { connectTemporalLazy, type TemporalHandle } from '../../src/temporal';
+import { createWorker } from '../../src/worker';
+import type { ActivityDeps } from '../../src/activities';
+import { workflowBundlePath } from './bundle';
+import { testConfig } from './config';
+
+let runtimeQuieted = false;
+
+export interface Harness {
+  config: Config;
+  forwarder: EventForwarder;
+  store: Store;
+  db: Db;
+  temporal: TemporalHandle;
+  baseUrl: string;
+  /** Starts an in-process worker (stopped by close()). */
+  startWorker(activityDeps?: Partial<ActivityDeps>): Promise<Worker>;
+  /** Starts `node dist/src/worker.js` as a real child process, for crash tests (SIGKILL it). */
+  spawnWorkerProcess(): Promise<ChildProcess>;
+  request(method: string, path: string, opts?: { token?: string; body?: unknown; raw?: string; headers?: Record<string, string> }): Promise<TestResponse>;
+  close(): Promise<void>;
+}
+
+export interface TestResponse {
+  status: number;
+  headers: Headers;
+  body: any; // eslint-disable-line @typescript-eslint/no-explicit-any -- tests read arbitrary JSON
+  text: string;
+}
+
+/** A real stack for one suite: the API on an ephemeral loopback port, a fresh database, a private task queue. */
+export async function startHarness(overrides: Record<string, string> = {}): Promise<Harness> {
+  if (!runtimeQuieted) {
+    Runtime.install({ logger: { trace: () => {}, debug: () => {}, info: () => {}, warn: () => {}, error: () => {}, log: () => {} } });
+    runtimeQuieted = true;
+  }
+  const config = testConfig(overrides);
+  const logger = createLogger(config, 'test');
+  const store = await connectStore(config.mongo.uri, config.mongo.dbName, 'test');
+  await ensureIndexes(store.db);
+  // Lazy, as in server.ts: a suite may point at a Temporal that is down on purpose.
+  const temporal = connectTemporalLazy(config.temporal);
+  const { app, forwarder } = createApp({ config, logger, db: store.db, temporal });
+  forwarder.start();
+  const server: Server = createServer(app.callback());
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  const addr = server.address();
+  const baseUrl = `http://127.0.0.1:${typeof addr === 'object' && addr ? addr.port : 0}`;
+
+  const workers: { worker: Worker; done: Promise<void>; connection: NativeConnection }[] = [];
+  const children: ChildProcess[] = [];
+
+  return {
+    config,
+    forwarder,
+    store,
+    db: store.db,
+    temporal,
+    baseUrl,
+    async startWorker(activityDeps) {
+      const connection = await NativeConnection.connect({ address: config.temporal.address });
+      const worker = await createWorker({
+        config,
+        connection,
+        db: store.db,
+        logger,
+        client: temporal.client,
+        mailer: createMailer(config.smtp.url, config.smtp.from),
+        workflowBundlePath: await workflowBundlePath(),
+        activityDeps,
+      });
+      const done = worker.run();
+      workers.push({ worker, done, connection });
+      return worker;
+    },
+    async spawnWorkerProcess() {
+      const env = {
+        ...process.env,
+        NODE_ENV: 'test',
+        LOG_LEVEL: 'warn',
+        TEMPORAL_ADDRESS: config.temporal.address,
+        TEMPORAL_TASK_QUEUE: config.temporal.taskQueue,
+        MONGODB_URI: config.mongo.uri,
+        MONGODB_DB: config.mongo.dbName,
+        JWT_SECRET: config.jwt.secret ?? '',
+        WORKFLOW_BUNDLE_PATH: await workflowBundlePath(),
+        ...overrides,
+      };
+      const child = spawn(process.execPath, [join(__dirname, '..', '..', 'src', 'worker.js')], { env, stdio: ['ignore', 'ignore', 'inherit'] });
+      children.push(child);
+      return child;
+    },
+    async request(method, path, opts = {}) {
+      const headers: Record<string, string> = { ...(opts.headers ?? {}) };
+      if (opts.token) headers.Authorization = `Bearer ${opts.token}`;
+      let body: string | undefined = opts.raw;
+      if (opts.body !== undefined) {
+        body = JSON.stringify(opts.body);
+        headers['Content-Type'] ??= 'application/json';
+      }
+      const res = await fetch(`${baseUrl}${path}`, { method, headers, body });
+      const text = await res.text();
+      let parsed: unknown = undefined;
+      try {
+        parsed = text ? JSON.parse(text) : undefined;
+      } catch {
+        parsed = undefined;
+      }
+      return { status: res.status, headers: res.headers, body: parsed, text };
+    },
+    async close() {
+      for (const child of children) if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+      for (const w of workers) {
+        if (w.worker.getState() === 'RUNNING') w.worker.shutdown();
+        await w.done.catch(() => undefined);
+        await w.connection.close();
+      }
+      await new Promise<void>((r) => server.close(() => r()));
+      await forwarder.stop();
+      await temporal.close();
+      await store.db.dropDatabase().catch(() => undefined);
+      await store.close();
+    },
+  };
+}

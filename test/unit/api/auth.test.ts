@@ -1,0 +1,54 @@
+import assert from 'node:assert/strict';
+import { generateKeyPairSync } from 'node:crypto';
+import jwt from 'jsonwebtoken';
+import { TokenError, canReadApp, canUseProject, mintToken, verifyToken } from '../../../src/api/auth';
+
+const secret = 's'.repeat(40);
+const hs = { secret, publicKey: null, algorithms: ['HS256' as const], issuer: null, audience: null };
+
+describe('verifyToken', () => {
+  it('accepts a valid HS256 token and reads its claims', () => {
+    const token = mintToken(secret, { sub: 'ann', projects: ['p1'], apps: ['a1'], roles: ['admin'] }, { expiresInSeconds: 60 });
+    assert.deepEqual(verifyToken(token, hs), { sub: 'ann', projects: ['p1'], apps: ['a1'], roles: ['admin'] });
+  });
+
+  it('refuses alg none, a missing exp, an expired token and a wrong signature', () => {
+    const exp = Math.floor(Date.now() / 1000) + 60;
+    const cases = [
+      jwt.sign({ sub: 'x', exp }, '', { algorithm: 'none' }),
+      jwt.sign({ sub: 'x' }, secret, { algorithm: 'HS256' }),
+      jwt.sign({ sub: 'x', exp: Math.floor(Date.now() / 1000) - 10 }, secret, { algorithm: 'HS256' }),
+      jwt.sign({ sub: 'x', exp }, 'other'.repeat(10), { algorithm: 'HS256' }),
+      'not.a.token',
+    ];
+    for (const token of cases) assert.throws(() => verifyToken(token, hs), TokenError);
+  });
+
+  it('refuses an RS256 token when only HS256 is configured (no algorithm confusion)', () => {
+    const { privateKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
+    const token = jwt.sign({ sub: 'x', exp: Math.floor(Date.now() / 1000) + 60 }, privateKey, { algorithm: 'RS256' });
+    assert.throws(() => verifyToken(token, hs), /RS256 is not accepted/);
+  });
+
+  it('verifies RS256 with a configured public key, and checks iss and aud', () => {
+    const { privateKey, publicKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
+    const pem = publicKey.export({ type: 'spki', format: 'pem' }).toString();
+    const settings = { secret: null, publicKey: pem, algorithms: ['RS256' as const], issuer: 'idp', audience: 'svc' };
+    const good = jwt.sign({ sub: 'x', exp: Math.floor(Date.now() / 1000) + 60, iss: 'idp', aud: 'svc' }, privateKey, { algorithm: 'RS256' });
+    assert.equal(verifyToken(good, settings).sub, 'x');
+    const wrongAud = jwt.sign({ sub: 'x', exp: Math.floor(Date.now() / 1000) + 60, iss: 'idp', aud: 'else' }, privateKey, { algorithm: 'RS256' });
+    assert.throws(() => verifyToken(wrongAud, settings), /audience/);
+  });
+});
+
+describe('rights', () => {
+  const member = { sub: 'm', projects: ['p1'], apps: ['a1'], roles: [] };
+  it('grants listed projects and apps, wildcards, and everything to admins', () => {
+    assert.equal(canUseProject(member, 'p1'), true);
+    assert.equal(canUseProject(member, 'p2'), false);
+    assert.equal(canReadApp(member, 'a1'), true);
+    assert.equal(canReadApp(member, 'a2'), false);
+    assert.equal(canUseProject({ ...member, projects: ['*'] }, 'p9'), true);
+    assert.equal(canReadApp({ ...member, roles: ['admin'] }, 'a9'), true);
+  });
+});

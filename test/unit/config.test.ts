@@ -1,0 +1,51 @@
+import assert from 'node:assert/strict';
+import { ConfigError, loadConfig } from '../../src/config';
+
+const base = {
+  TEMPORAL_ADDRESS: '127.0.0.1:7233',
+  MONGODB_URI: 'mongodb://127.0.0.1:27017',
+  JWT_SECRET: 'x'.repeat(40),
+};
+
+describe('loadConfig', () => {
+  it('applies documented defaults', () => {
+    const c = loadConfig(base);
+    assert.equal(c.http.port, 3000);
+    assert.equal(c.http.host, '127.0.0.1');
+    assert.equal(c.temporal.namespace, 'default');
+    assert.deepEqual(c.jwt.algorithms, ['HS256']);
+    assert.equal(c.webhooks.operatorAuthorization, null);
+    assert.equal(c.webhooks.rotationGraceHours, 24);
+    assert.deepEqual(c.skills.entitlements, {});
+  });
+
+  it('lists every bad variable in one error', () => {
+    try {
+      loadConfig({ PORT: 'eighty', JWT_SECRET: 'short', LOG_LEVEL: 'loud', SKILL_ENTITLEMENTS: '[1]' });
+      assert.fail('expected ConfigError');
+    } catch (err) {
+      assert.ok(err instanceof ConfigError);
+      const text = err.problems.join('\n');
+      for (const name of ['TEMPORAL_ADDRESS', 'MONGODB_URI', 'PORT', 'JWT_SECRET', 'LOG_LEVEL', 'SKILL_ENTITLEMENTS']) {
+        assert.match(text, new RegExp(name), `${name} should be reported`);
+      }
+    }
+  });
+
+  it('has no default secret: a missing JWT key is an error', () => {
+    assert.throws(() => loadConfig({ TEMPORAL_ADDRESS: 'a:1', MONGODB_URI: 'mongodb://a' }), /JWT_SECRET or JWT_PUBLIC_KEY is required/);
+  });
+
+  it('refuses an algorithm whose key is not configured', () => {
+    assert.throws(() => loadConfig({ ...base, JWT_ALGORITHMS: 'HS256,RS256' }), /RS256 but JWT_PUBLIC_KEY is not set/);
+  });
+
+  it('requires a model name with an LLM endpoint', () => {
+    assert.throws(() => loadConfig({ ...base, LLM_BASE_URL: 'http://127.0.0.1:9/v1' }), /LLM_MODEL is required/);
+    assert.equal(loadConfig({ ...base, LLM_BASE_URL: 'http://127.0.0.1:9/v1', LLM_MODEL: 'm' }).llm.model, 'm');
+  });
+
+  it('parses the skill entitlement map', () => {
+    assert.deepEqual(loadConfig({ ...base, SKILL_ENTITLEMENTS: '{"incident_rca":"pro"}' }).skills.entitlements, { incident_rca: 'pro' });
+  });
+});
