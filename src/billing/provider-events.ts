@@ -1,0 +1,170 @@
+/**
+ * The billing provider's webhook envelope (RevenueCat webhooks, see docs/billing-provider.md): its types, the
+ * list of event types, which of them change state, and the JSON Schema the receivers validate with.
+ * Pure and workflow-safe.
+ */
+
+/** Every type the provider documents. Others may appear at any time and are accepted as well. */
+export const KNOWN_EVENT_TYPES = [
+  'TEST',
+  'INITIAL_PURCHASE',
+  'RENEWAL',
+  'CANCELLATION',
+  'UNCANCELLATION',
+  'NON_RENEWING_PURCHASE',
+  'SUBSCRIPTION_PAUSED',
+  'EXPIRATION',
+  'BILLING_ISSUE',
+  'PRODUCT_CHANGE',
+  'TRANSFER',
+  'SUBSCRIBER_ALIAS',
+  'SUBSCRIPTION_EXTENDED',
+  'TEMPORARY_ENTITLEMENT_GRANT',
+  'REFUND_REVERSED',
+  'INVOICE_ISSUANCE',
+  'VIRTUAL_CURRENCY_TRANSACTION',
+  'EXPERIMENT_ENROLLMENT',
+] as const;
+export type KnownEventType = (typeof KNOWN_EVENT_TYPES)[number];
+
+/**
+ * The types with a rule in the effects table. Every other type, known or not (PRODUCT_CHANGE,
+ * NON_RENEWING_PURCHASE, SUBSCRIPTION_EXTENDED, ...), is acknowledged and recorded as the last event only.
+ */
+export const EFFECT_EVENT_TYPES = [
+  'INITIAL_PURCHASE',
+  'RENEWAL',
+  'UNCANCELLATION',
+  'CANCELLATION',
+  'EXPIRATION',
+  'BILLING_ISSUE',
+  'SUBSCRIBER_ALIAS',
+  'TRANSFER',
+] as const;
+export type EffectEventType = (typeof EFFECT_EVENT_TYPES)[number];
+
+export interface SubscriberAttribute {
+  value: string;
+  updated_at_ms: number;
+  [member: string]: unknown;
+}
+
+/**
+ * One provider event. Only `id` and `type` are guaranteed; every other member may be absent or null, and
+ * members not listed here are kept as they came.
+ */
+export interface BillingEvent {
+  /** Unique; a retry keeps the same id and event_timestamp_ms. */
+  id: string;
+  type: string;
+  app_id?: string | null;
+  event_timestamp_ms?: number | null;
+  /** Absent on TRANSFER. */
+  app_user_id?: string | null;
+  original_app_user_id?: string | null;
+  /** Every id the subscriber has used. */
+  aliases?: string[] | null;
+  subscriber_attributes?: Record<string, SubscriberAttribute> | null;
+  /** SANDBOX | PRODUCTION */
+  environment?: string | null;
+  product_id?: string | null;
+  entitlement_ids?: string[] | null;
+  /** Deprecated upstream: read only when entitlement_ids is absent. */
+  entitlement_id?: string | null;
+  /** TRIAL | INTRO | NORMAL | PROMOTIONAL | PREPAID */
+  period_type?: string | null;
+  purchased_at_ms?: number | null;
+  /** Null for purchases that are not subscriptions. */
+  expiration_at_ms?: number | null;
+  store?: string | null;
+  /** USD; 0 for trials, negative for refunds. */
+  price?: number | null;
+  currency?: string | null;
+  price_in_purchased_currency?: number | null;
+  transaction_id?: string | null;
+  original_transaction_id?: string | null;
+  is_family_share?: boolean | null;
+  country_code?: string | null;
+  renewal_number?: number | null;
+  /** CANCELLATION: UNSUBSCRIBE | BILLING_ERROR | DEVELOPER_INITIATED | PRICE_INCREASE | CUSTOMER_SUPPORT | UNKNOWN */
+  cancel_reason?: string | null;
+  /** EXPIRATION: the cancel reasons plus SUBSCRIPTION_PAUSED */
+  expiration_reason?: string | null;
+  grace_period_expiration_at_ms?: number | null;
+  is_trial_conversion?: boolean | null;
+  transferred_from?: string[] | null;
+  transferred_to?: string[] | null;
+  new_product_id?: string | null;
+  [member: string]: unknown;
+}
+
+export interface BillingEnvelope {
+  api_version?: string;
+  event: BillingEvent;
+  [member: string]: unknown;
+}
+
+export function isKnownEventType(type: string): type is KnownEventType {
+  return (KNOWN_EVENT_TYPES as readonly string[]).includes(type);
+}
+
+export function hasEffect(type: string): type is EffectEventType {
+  return (EFFECT_EVENT_TYPES as readonly string[]).includes(type);
+}
+
+/** A refund ends access at once instead of at the period end. */
+export function isRefund(event: BillingEvent): boolean {
+  if (event.type !== 'CANCELLATION' && event.type !== 'EXPIRATION') return false;
+  const reason = event.type === 'CANCELLATION' ? event.cancel_reason : event.expiration_reason;
+  return reason === 'CUSTOMER_SUPPORT' || (typeof event.price === 'number' && event.price < 0);
+}
+
+type Schema = { [keyword: string]: unknown };
+
+// The provider sends null for absent values, so every optional member accepts null. `anyOf` rather than a type
+// array keeps the schema valid under ajv's `strict: true` (which refuses union types by default).
+const orNull = (schema: Schema): Schema => ({ anyOf: [schema, { type: 'null' }] });
+const members = (names: readonly string[], schema: Schema): [string, Schema][] =>
+  names.map((name) => [name, orNull(schema)]);
+
+const STRING_MEMBERS = [
+  'app_id', 'app_user_id', 'original_app_user_id', 'environment', 'product_id', 'entitlement_id', 'period_type',
+  'store', 'currency', 'transaction_id', 'original_transaction_id', 'country_code', 'cancel_reason',
+  'expiration_reason', 'new_product_id',
+] as const;
+const NUMBER_MEMBERS = [
+  'event_timestamp_ms', 'purchased_at_ms', 'expiration_at_ms', 'grace_period_expiration_at_ms', 'price',
+  'price_in_purchased_currency', 'renewal_number',
+] as const;
+const BOOLEAN_MEMBERS = ['is_family_share', 'is_trial_conversion'] as const;
+const STRING_ARRAY_MEMBERS = ['aliases', 'entitlement_ids', 'transferred_from', 'transferred_to'] as const;
+
+/**
+ * JSON Schema (draft 2020-12, for ajv 8's `Ajv2020`) of a webhook body. It requires `event.id` and
+ * `event.type`, accepts unknown members and unknown types, and checks the type of each member this service
+ * reads when it is present. No `$id`, so callers may compile it more than once.
+ */
+export const ENVELOPE_SCHEMA: Schema = {
+  $schema: 'https://json-schema.org/draft/2020-12/schema',
+  title: 'Billing provider webhook',
+  type: 'object',
+  required: ['event'],
+  properties: {
+    api_version: { type: 'string' },
+    event: {
+      type: 'object',
+      required: ['id', 'type'],
+      properties: {
+        id: { type: 'string', minLength: 1 },
+        type: { type: 'string', minLength: 1 },
+        ...Object.fromEntries([
+          ...members(STRING_MEMBERS, { type: 'string' }),
+          ...members(NUMBER_MEMBERS, { type: 'number' }),
+          ...members(BOOLEAN_MEMBERS, { type: 'boolean' }),
+          ...members(STRING_ARRAY_MEMBERS, { type: 'array', items: { type: 'string' } }),
+          ...members(['subscriber_attributes'], { type: 'object' }),
+        ]),
+      },
+    },
+  },
+};

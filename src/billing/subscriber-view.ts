@@ -1,0 +1,206 @@
+/**
+ * What a subscriber's facts mean at a point in time: status, entitlements, flags, the scheduled downgrade and
+ * the MRR contribution; and the canonical view that the dashboard reads and tests compare. Pure.
+ */
+import { microsToUsd, mrrOf, type MrrResult } from './mrr';
+import type { BillingScope } from './subscriber-id';
+import type { SubscriberState } from './subscriber-state';
+import {
+  NO_END_MS,
+  compareText,
+  isEntitling,
+  subscriptionStatus,
+  type EventStamp,
+  type Subscription,
+  type SubscriptionStatus,
+} from './subscription';
+
+export type SubscriberStatus = 'active' | 'cancelled' | 'expired' | 'none';
+
+export interface Entitlement {
+  id: string;
+  productId: string | null;
+  /** Null: no end (a non-renewing purchase). */
+  expiresAtMs: number | null;
+}
+
+export interface BillingFlag {
+  type: 'billing_issue';
+  sinceMs: number;
+  eventId: string;
+  subscriptionKey: string;
+}
+
+export interface ScheduledDowngrade {
+  atMs: number;
+  /** The event type that scheduled it: CANCELLATION or EXPIRATION. */
+  reason: string;
+  eventId: string;
+  subscriptionKey: string;
+}
+
+export interface SubscriberView {
+  status: SubscriberStatus;
+  entitlements: Entitlement[];
+  flags: BillingFlag[];
+  scheduledDowngrade: ScheduledDowngrade | null;
+  /** Integer micro-dollars per month. */
+  mrrContributionMicros: number;
+}
+
+/** One subscription as it stands at a point in time. */
+export interface SubscriptionLine {
+  subscription: Subscription;
+  status: SubscriptionStatus;
+  /** Null when the subscription does not entitle (nothing to count). */
+  mrr: MrrResult | null;
+}
+
+export function subscriptionLines(subscriptions: readonly Subscription[], asOfMs: number): SubscriptionLine[] {
+  return subscriptions.map((subscription) => {
+    const status = subscriptionStatus(subscription, asOfMs);
+    const mrr = isEntitling(status) && subscription.info !== null ? mrrOf(subscription.info) : null;
+    return { subscription, status, mrr };
+  });
+}
+
+const MERGED_VIEW: SubscriberView = {
+  status: 'none',
+  entitlements: [],
+  flags: [],
+  scheduledDowngrade: null,
+  mrrContributionMicros: 0,
+};
+
+/**
+ * A merged record shows nothing of its own: its history lives on in the canonical record, and counting it
+ * here too would count it twice.
+ */
+export function deriveView(subscriptions: readonly Subscription[], asOfMs: number, merged: boolean): SubscriberView {
+  if (merged) return { ...MERGED_VIEW };
+  const lines = subscriptionLines(subscriptions, asOfMs);
+  const entitled = lines.filter((line) => isEntitling(line.status));
+  return {
+    status: statusOf(lines),
+    entitlements: entitlementsOf(entitled.map((line) => line.subscription)),
+    flags: flagsOf(subscriptions),
+    scheduledDowngrade: downgradeOf(entitled.filter((line) => line.status === 'cancelled')),
+    mrrContributionMicros: lines.reduce((sum, line) => sum + (line.mrr?.micros ?? 0), 0),
+  };
+}
+
+function statusOf(lines: SubscriptionLine[]): SubscriberStatus {
+  if (lines.some((line) => line.status === 'active')) return 'active';
+  if (lines.some((line) => line.status === 'cancelled')) return 'cancelled';
+  return lines.some((line) => line.subscription.info !== null) ? 'expired' : 'none';
+}
+
+// Several subscriptions may grant the same entitlement: it lasts as long as the longest of them.
+function entitlementsOf(subscriptions: Subscription[]): Entitlement[] {
+  const byId = new Map<string, Entitlement>();
+  for (const sub of subscriptions) {
+    for (const id of sub.info?.entitlementIds ?? []) {
+      const candidate = { id, productId: sub.info?.productId ?? null, until: sub.accessUntilMs ?? NO_END_MS };
+      const known = byId.get(id);
+      const knownUntil = known ? (known.expiresAtMs ?? NO_END_MS) : -Infinity;
+      const wins =
+        candidate.until > knownUntil ||
+        (candidate.until === knownUntil && compareText(candidate.productId ?? '', known?.productId ?? '') < 0);
+      if (wins) {
+        byId.set(id, {
+          id,
+          productId: candidate.productId,
+          expiresAtMs: candidate.until === NO_END_MS ? null : candidate.until,
+        });
+      }
+    }
+  }
+  return [...byId.values()].sort((a, b) => compareText(a.id, b.id));
+}
+
+function flagsOf(subscriptions: readonly Subscription[]): BillingFlag[] {
+  return subscriptions
+    .filter((sub): sub is Subscription & { billingIssue: EventStamp } => sub.billingIssue !== null)
+    .map((sub) => ({
+      type: 'billing_issue' as const,
+      sinceMs: sub.billingIssue.atMs,
+      eventId: sub.billingIssue.id,
+      subscriptionKey: sub.key,
+    }))
+    .sort((a, b) => a.sinceMs - b.sinceMs || compareText(a.subscriptionKey, b.subscriptionKey));
+}
+
+// One timer per subscriber: the earliest pending downgrade; the next one is re-armed when it fires.
+function downgradeOf(cancelled: SubscriptionLine[]): ScheduledDowngrade | null {
+  const pending = cancelled
+    .map(({ subscription: sub }) => ({
+      atMs: sub.accessUntilMs ?? 0,
+      reason: sub.endings[0].type,
+      eventId: sub.endings[0].id,
+      subscriptionKey: sub.key,
+    }))
+    .sort((a, b) => a.atMs - b.atMs || compareText(a.subscriptionKey, b.subscriptionKey));
+  return pending[0] ?? null;
+}
+
+export interface CanonicalSubscription {
+  key: string;
+  status: SubscriptionStatus;
+  productId: string | null;
+  entitlementIds: string[];
+  periodType: string | null;
+  store: string | null;
+  environment: string | null;
+  isFamilyShare: boolean;
+  priceUsd: number | null;
+  purchasedAtMs: number | null;
+  /** Null: no end. */
+  expiresAtMs: number | null;
+  mrrMicros: number;
+}
+
+export interface CanonicalView extends SubscriberView {
+  scope: BillingScope;
+  id: string;
+  aliases: string[];
+  mergedInto: string | null;
+  /** USD per month, rounded to the cent. */
+  mrrContribution: number;
+  lastEvent: EventStamp | null;
+  subscriptions: CanonicalSubscription[];
+}
+
+/**
+ * Everything that describes the subscriber, without delivery bookkeeping (which ids were applied, in which
+ * order, how many transitions). Two deliveries of the same history in different orders, with duplicates, give
+ * deep-equal canonical views; the dashboard shows this.
+ */
+export function canonicalView(state: SubscriberState): CanonicalView {
+  return {
+    scope: state.scope,
+    id: state.id,
+    aliases: state.aliases,
+    mergedInto: state.mergedInto,
+    status: state.status,
+    entitlements: state.entitlements,
+    flags: state.flags,
+    scheduledDowngrade: state.scheduledDowngrade,
+    mrrContributionMicros: state.mrrContributionMicros,
+    mrrContribution: microsToUsd(state.mrrContributionMicros),
+    lastEvent: state.lastEvent,
+    subscriptions: subscriptionLines(state.subscriptions, state.asOfMs).map(({ subscription: sub, status, mrr }) => ({
+      key: sub.key,
+      status,
+      productId: sub.info?.productId ?? null,
+      entitlementIds: sub.info?.entitlementIds ?? [],
+      periodType: sub.info?.periodType ?? null,
+      store: sub.info?.store ?? null,
+      environment: sub.info?.environment ?? null,
+      isFamilyShare: sub.info?.isFamilyShare ?? false,
+      priceUsd: sub.info?.priceUsd ?? null,
+      purchasedAtMs: sub.info?.purchasedAtMs ?? null,
+      expiresAtMs: sub.accessUntilMs === NO_END_MS ? null : sub.accessUntilMs,
+      mrrMicros: mrr?.micros ?? 0,
+    })),
+  };
+}

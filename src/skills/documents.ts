@@ -1,0 +1,123 @@
+/**
+ * Project documents: the retrieval sources of the skills, in the shapes of api.md "Project data".
+ * Timestamps are ISO 8601 strings; versions are semver strings without a leading "v".
+ */
+import type { DocumentKind } from './types';
+
+export { DOCUMENT_SCHEMA, DOCUMENT_KIND_SCHEMAS } from './document-schema';
+export { citationId } from './citation-id';
+
+interface DocumentBase<K extends DocumentKind> {
+  kind: K;
+  /** Upsert key within (project, kind). */
+  externalId: string;
+  title: string;
+  body: string;
+  url?: string;
+  createdAt: string;
+}
+
+export interface CommitDocument extends DocumentBase<'commit'> {
+  sha: string;
+  author: string;
+  committedAt: string;
+  /** The first release containing the commit; absent while unreleased. */
+  version?: string;
+  prNumber?: number;
+  ticketKeys?: string[];
+}
+
+export interface PullRequestDocument extends DocumentBase<'pull_request'> {
+  number: number;
+  labels?: string[];
+  author: string;
+  /** Absent while the pull request is open or when it was closed unmerged. */
+  mergedAt?: string;
+  mergeCommitSha?: string;
+  version?: string;
+  ticketKeys?: string[];
+}
+
+export interface TicketDocument extends DocumentBase<'ticket'> {
+  key: string;
+  /** bug, feature, story, improvement, task, chore, ... */
+  type: string;
+  status: string;
+  resolvedAt?: string;
+  fixVersion?: string;
+  labels?: string[];
+}
+
+export interface ReleaseDocument extends DocumentBase<'release'> {
+  version: string;
+  tag?: string;
+  sha?: string;
+  releasedAt: string;
+}
+
+/** Wins, case studies and sales notes share one shape. */
+export interface EvidenceDocument<K extends 'win' | 'case_study' | 'sales_note' = 'win' | 'case_study' | 'sales_note'>
+  extends DocumentBase<K> {
+  customer: string;
+  industry: string;
+  outcome?: string;
+  metrics?: string[];
+  /** When the win, study or note happened; drives recency. */
+  date: string;
+}
+
+export interface TimelineNote {
+  at: string;
+  text: string;
+}
+
+export interface IncidentDocument extends DocumentBase<'incident'> {
+  incidentId: string;
+  severity: string;
+  status: string;
+  startedAt: string;
+  detectedAt?: string;
+  mitigatedAt?: string;
+  resolvedAt?: string;
+  services: string[];
+  errorIssueIds?: string[];
+  runbookIds?: string[];
+  timeline?: TimelineNote[];
+}
+
+export interface ErrorIssueDocument extends DocumentBase<'error_issue'> {
+  issueId: string;
+  /** The code location the error tracker blames, e.g. "payments/capture.ts in captureWithRetry". */
+  culprit?: string;
+  level?: string;
+  firstSeen: string;
+  lastSeen: string;
+  count: number;
+  userCount?: number;
+  /** The release the issue first appeared in. */
+  release?: string;
+  service?: string;
+}
+
+export interface RunbookDocument extends DocumentBase<'runbook'> {
+  service: string;
+  steps: string[];
+}
+
+export type ProjectDocument =
+  | CommitDocument
+  | PullRequestDocument
+  | TicketDocument
+  | ReleaseDocument
+  | EvidenceDocument<'win'>
+  | EvidenceDocument<'case_study'>
+  | EvidenceDocument<'sales_note'>
+  | IncidentDocument
+  | ErrorIssueDocument
+  | RunbookDocument;
+
+export type DocumentOfKind<K extends DocumentKind> = Extract<ProjectDocument, { kind: K }>;
+
+export function isKind<K extends DocumentKind>(kind: K) {
+  return (doc: ProjectDocument): doc is DocumentOfKind<K> => doc.kind === kind;
+}

@@ -1,0 +1,118 @@
+/**
+ * Relevance of wins, case studies and sales notes to a prospect: BM25 (minisearch) per pain point,
+ * boosted for the same industry and for recency, behind a relevance gate so that a document sharing one
+ * common word with a pain point is not passed off as evidence.
+ */
+import MiniSearch from 'minisearch';
+import { citationId } from '../citation-id';
+import type { EvidenceDocument } from '../documents';
+import { compareText } from '../text';
+import { DAY_MS, toMillis } from '../time';
+import { processTerm, termsOf, tokenize } from './terms';
+
+/**
+ * The gate: the share of a pain point's information (IDF-weighted terms, words the library never uses
+ * included) that a document matches. Below it the document is "not relevant" to that pain point. 0.4 keeps
+ * a case study that matches "checkout", "slow" and "peak" for "checkout pages slow down during seasonal
+ * peaks", and drops one that only shares "data" and "system" with "loyalty program data lives in a
+ * separate system".
+ */
+export const MIN_COVERAGE = 0.4;
+
+const SAME_INDUSTRY_BOOST = 1.5;
+/** Evidence loses half its recency weight per year of age, down to half its score. */
+const RECENCY_HALF_LIFE_DAYS = 365;
+/** Outcomes with metrics prove more than a win, a win more than a sales team's notes. */
+const KIND_WEIGHT = { case_study: 1, win: 0.9, sales_note: 0.7 } as const;
+
+export interface ScoredEvidence {
+  doc: EvidenceDocument;
+  /** BM25 × industry × recency × kind; orders the relevant documents. */
+  score: number;
+  /** The gate value, 0..1. */
+  coverage: number;
+}
+
+export interface Profile {
+  customerName: string;
+  industry?: string;
+}
+
+export interface Ranking {
+  /** Relevant documents per pain point, best first (same order as the input pain points). */
+  byPainPoint: ScoredEvidence[][];
+  /** Documents related to the prospect itself (same industry or same customer), best first. */
+  profile: EvidenceDocument[];
+}
+
+const round = (x: number) => Math.round(x * 1e9) / 1e9;
+
+function byScore(a: ScoredEvidence, b: ScoredEvidence): number {
+  return b.score - a.score || compareText(citationId(a.doc), citationId(b.doc));
+}
+
+export function isSameIndustry(doc: EvidenceDocument, industry: string | undefined): boolean {
+  if (!industry) return false;
+  const wanted = new Set(termsOf(industry));
+  return termsOf(doc.industry).some((t) => wanted.has(t));
+}
+
+export function rankEvidence(docs: readonly EvidenceDocument[], profile: Profile, painPoints: readonly string[], now: string): Ranking {
+  const byId = new Map(docs.map((d) => [citationId(d), d]));
+  const index = new MiniSearch<EvidenceDocument>({
+    fields: ['title', 'body', 'industry', 'outcome', 'customer', 'metrics'],
+    idField: 'citationId',
+    extractField: (doc, field) => {
+      if (field === 'citationId') return citationId(doc);
+      if (field === 'metrics') return (doc.metrics ?? []).join(' ; ');
+      return String((doc as unknown as Record<string, unknown>)[field] ?? '');
+    },
+    tokenize,
+    processTerm,
+    searchOptions: { boost: { title: 2, outcome: 2, metrics: 1.5 }, combineWith: 'OR', prefix: false, fuzzy: false },
+  });
+  index.addAll(docs);
+
+  // Document frequencies for the gate, over the same fields and terms as the index.
+  const df = new Map<string, number>();
+  for (const doc of docs) {
+    for (const t of termsOf([doc.title, doc.body, doc.industry, doc.outcome ?? '', doc.customer, ...(doc.metrics ?? [])].join('\n'))) df.set(t, (df.get(t) ?? 0) + 1);
+  }
+  const n = docs.length;
+  const idf = (term: string) => {
+    const k = df.get(term) ?? 0;
+    return Math.log(1 + (n - k + 0.5) / (k + 0.5));
+  };
+
+  const nowMs = toMillis(now);
+  const prior = (doc: EvidenceDocument) => {
+    const ageDays = Math.max(0, (nowMs - toMillis(doc.date)) / DAY_MS);
+    const recency = 0.5 + 0.5 * Math.pow(2, -ageDays / RECENCY_HALF_LIFE_DAYS);
+    return (isSameIndustry(doc, profile.industry) ? SAME_INDUSTRY_BOOST : 1) * recency * KIND_WEIGHT[doc.kind];
+  };
+
+  const byPainPoint = painPoints.map((painPoint) => {
+    const queryTerms = termsOf(painPoint);
+    const total = queryTerms.reduce((sum, t) => sum + idf(t), 0);
+    if (total === 0) return [];
+    return index
+      .search(painPoint)
+      .map((r) => {
+        const doc = byId.get(String(r.id))!;
+        const matched = new Set(r.terms);
+        const coverage = round(queryTerms.filter((t) => matched.has(t)).reduce((sum, t) => sum + idf(t), 0) / total);
+        return { doc, coverage, score: round(r.score * prior(doc)) };
+      })
+      .filter((e) => e.coverage >= MIN_COVERAGE)
+      .sort(byScore);
+  });
+
+  const customer = profile.customerName.trim().toLowerCase();
+  const profileDocs = docs
+    .filter((d) => isSameIndustry(d, profile.industry) || d.customer.trim().toLowerCase() === customer)
+    .map((doc) => ({ doc, coverage: 0, score: round(prior(doc)) }))
+    .sort(byScore)
+    .map((e) => e.doc);
+
+  return { byPainPoint, profile: profileDocs };
+}

@@ -1,0 +1,66 @@
+/** Which evidence a proposal uses, per pain point and per format, and why the rest is left out. */
+import { citationId } from '../citation-id';
+import type { EvidenceDocument, ProjectDocument } from '../documents';
+import type { ProposalFormat, ProposalInputs } from '../inputs';
+import { rankEvidence } from './rank';
+
+/** How much evidence each format has room for. */
+const ROOM: Record<ProposalFormat, { perPainPoint: number; proof: number }> = {
+  email: { perPainPoint: 1, proof: 3 },
+  'one-pager': { perPainPoint: 2, proof: 4 },
+  'full-deck': { perPainPoint: 2, proof: 5 },
+};
+
+export interface PainPointAnswer {
+  painPoint: string;
+  /** Best first; empty when no document backs the pain point. */
+  evidence: EvidenceDocument[];
+}
+
+export interface ProposalSelection {
+  answers: PainPointAnswer[];
+  /** Every document the proposal uses, in order of first use. */
+  proof: EvidenceDocument[];
+  /** True when the proof is the prospect's industry or own history rather than answers to pain points. */
+  proofIsProfileOnly: boolean;
+  reasons: Map<string, string>;
+}
+
+const isEvidence = (d: ProjectDocument): d is EvidenceDocument => d.kind === 'win' || d.kind === 'case_study' || d.kind === 'sales_note';
+
+export const NOT_RELEVANT = 'not relevant';
+
+export function selectProposalEvidence(inputs: ProposalInputs, docs: readonly ProjectDocument[], now: string): ProposalSelection {
+  const room = ROOM[inputs.format];
+  const evidence = docs.filter(isEvidence);
+  const painPoints = (inputs.painPoints ?? []).map((p) => p.trim()).filter(Boolean);
+  const ranking = rankEvidence(evidence, { customerName: inputs.customerName, industry: inputs.industry }, painPoints, now);
+
+  // Every backed pain point gets its best document first, whatever the room; further ones only while room lasts.
+  const proof: EvidenceDocument[] = [];
+  const answers: PainPointAnswer[] = painPoints.map((painPoint, i) => ({ painPoint, evidence: ranking.byPainPoint[i].slice(0, 1).map((e) => e.doc) }));
+  for (const a of answers) for (const d of a.evidence) if (!proof.includes(d)) proof.push(d);
+  for (let rank = 1; rank < room.perPainPoint; rank++) {
+    answers.forEach((a, i) => {
+      const next = ranking.byPainPoint[i][rank]?.doc;
+      if (!next) return;
+      if (!proof.includes(next)) {
+        if (proof.length >= room.proof) return;
+        proof.push(next);
+      }
+      a.evidence.push(next);
+    });
+  }
+
+  // Without answers to pain points, the prospect's own industry (or history with us) is the only related evidence.
+  const proofIsProfileOnly = proof.length === 0;
+  if (proofIsProfileOnly) proof.push(...ranking.profile.slice(0, Math.min(room.proof, 2)));
+
+  const relevant = new Set<EvidenceDocument>([...ranking.byPainPoint.flat().map((e) => e.doc), ...ranking.profile]);
+  const reasons = new Map<string, string>();
+  for (const doc of evidence) {
+    if (proof.includes(doc)) continue;
+    reasons.set(citationId(doc), relevant.has(doc) ? `relevant, but ranked below the evidence used (room for ${room.proof} in a ${inputs.format})` : NOT_RELEVANT);
+  }
+  return { answers, proof, proofIsProfileOnly, reasons };
+}

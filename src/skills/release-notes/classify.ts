@@ -1,0 +1,98 @@
+/**
+ * Which group a change belongs in, or why users would never see it. Explicit signals (conventional type,
+ * labels, ticket type, breaking markers) decide; the wording of the title is only a fallback for
+ * repositories that do not use conventions.
+ */
+import { breakingNote, isBot, isMergeCommit, parseHeader } from './conventional';
+import { changeDocuments, type Change } from './changes';
+
+export type Category = 'breaking' | 'feature' | 'improvement' | 'fix' | 'other';
+export type Classification = { category: Category } | { excluded: string };
+
+/** Stronger first: when members disagree, a change is listed where users notice it most. */
+const USER_CATEGORIES: Category[] = ['feature', 'fix', 'improvement'];
+
+const TYPE_CATEGORY: Record<string, Category> = { feat: 'feature', feature: 'feature', fix: 'fix', bugfix: 'fix', perf: 'improvement', revert: 'other' };
+const INTERNAL_TYPES = new Set(['chore', 'ci', 'build', 'test', 'tests', 'refactor', 'style']);
+
+const LABEL_CATEGORY: Record<string, Category> = {
+  bug: 'fix',
+  bugfix: 'fix',
+  feature: 'feature',
+  'new feature': 'feature',
+  enhancement: 'improvement',
+  improvement: 'improvement',
+  performance: 'improvement',
+};
+const SKIP_LABELS = new Set(['skip-changelog', 'no-changelog', 'skip-release-notes', 'internal']);
+const BREAKING_LABELS = new Set(['breaking', 'breaking-change', 'breaking change', 'semver-major']);
+
+const TICKET_CATEGORY: Record<string, Category> = {
+  bug: 'fix',
+  defect: 'fix',
+  feature: 'feature',
+  'new feature': 'feature',
+  story: 'feature',
+  improvement: 'improvement',
+  enhancement: 'improvement',
+};
+
+const INTERNAL_DOC_SCOPES = new Set(['internal', 'dev', 'contributing', 'readme', 'adr', 'architecture', 'ci', 'repo']);
+const INTERNAL_DOC_WORDS = /\b(contributing|readme|adr|internal|developer|architecture decision|runbook|onboarding for engineers)\b/i;
+
+const DEPENDENCY_WORDS = /\b(bump|bumps|update|updates|upgrade|upgrades|pin|lock ?file)\b|\bdeps?\b|dependenc/i;
+
+/** Wording fallback: a title that starts like a fix, a feature or an improvement. */
+const VERB_CATEGORY: [RegExp, Category][] = [
+  [/^(fix|fixed|fixes|resolve|resolved|correct|corrected|prevent|prevented|stop|stopped|handle|handled)\b/i, 'fix'],
+  [/^(add|added|adds|introduce|introduced|support|allow|allowed|enable|enabled|new)\b/i, 'feature'],
+  [/^(improve|improved|speed up|sped up|reduce|reduced|optimi[sz]e|optimi[sz]ed|make|made|increase|increased|enhance|enhanced|polish|polished|update|updated|show|showed)\b/i, 'improvement'],
+];
+
+const labelsOf = (change: Change) => [...change.pullRequests.flatMap((p) => p.labels ?? []), ...change.tickets.flatMap((t) => t.labels ?? [])].map((l) => l.trim().toLowerCase());
+
+/** The titles that speak for a change, most authoritative first: pull requests, then commits. */
+function headerTitles(change: Change): string[] {
+  return [...change.pullRequests.map((p) => p.title), ...change.commits.filter((c) => !isMergeCommit(c.title)).map((c) => c.title)];
+}
+
+export function isBreaking(change: Change): boolean {
+  return (
+    headerTitles(change).some((t) => parseHeader(t)?.breaking) ||
+    [...change.pullRequests, ...change.commits].some((d) => breakingNote(d.body) !== undefined) ||
+    labelsOf(change).some((l) => BREAKING_LABELS.has(l))
+  );
+}
+
+function isBotDependencyBump(change: Change): boolean {
+  const authored = [...change.pullRequests, ...change.commits];
+  return authored.length > 0 && authored.every((d) => isBot(d.author)) && authored.some((d) => DEPENDENCY_WORDS.test(d.title) || labelsOf(change).includes('dependencies'));
+}
+
+export function classify(change: Change, displayTitle: string): Classification {
+  const labels = labelsOf(change);
+  const skip = labels.find((l) => SKIP_LABELS.has(l));
+  if (skip) return { excluded: `labelled ${skip}` };
+  if (isBotDependencyBump(change)) return { excluded: 'dependency bump by a bot' };
+  if (isBreaking(change)) return { category: 'breaking' };
+
+  const headers = headerTitles(change).map(parseHeader).filter((h) => h !== undefined);
+  const explicit = new Set<Category>([
+    ...headers.map((h) => TYPE_CATEGORY[h.type]).filter((c) => c !== undefined),
+    ...labels.map((l) => LABEL_CATEGORY[l]).filter((c) => c !== undefined),
+    ...change.tickets.map((t) => TICKET_CATEGORY[t.type.trim().toLowerCase()]).filter((c) => c !== undefined),
+  ]);
+  const userCategory = USER_CATEGORIES.find((c) => explicit.has(c));
+  if (userCategory) return { category: userCategory };
+
+  const internal = headers.find((h) => INTERNAL_TYPES.has(h.type));
+  if (internal) return { excluded: internal.type === 'tests' ? 'test' : internal.type };
+  const docs = headers.find((h) => h.type === 'docs');
+  if (docs) {
+    const internalDocs = (docs.scope !== undefined && INTERNAL_DOC_SCOPES.has(docs.scope.toLowerCase())) || INTERNAL_DOC_WORDS.test(docs.description);
+    return internalDocs ? { excluded: 'internal docs' } : { category: 'other' };
+  }
+  if (explicit.has('other')) return { category: 'other' };
+  if (changeDocuments(change).every((d) => d.kind === 'commit' && isMergeCommit(d.title))) return { excluded: 'merge commit' };
+  return { category: VERB_CATEGORY.find(([re]) => re.test(displayTitle))?.[1] ?? 'other' };
+}

@@ -1,0 +1,147 @@
+/** The deterministic release notes: sections in the catalog's order, every entry citing its documents. */
+import { assembleResult } from '../assemble';
+import type { ProjectDocument, ReleaseDocument } from '../documents';
+import type { ReleaseNotesInputs, Tone } from '../inputs';
+import { bulletList, cite, citeAll, escapeText, renderDocument, section } from '../markdown';
+import type { ResultSection, SkillResult } from '../result';
+import { joinList, plural } from '../text';
+import { formatDate } from '../time';
+import type { DocumentKind } from '../types';
+import { changeDocuments } from './changes';
+import type { Category } from './classify';
+import type { Entry, ReleaseNotesSelection } from './select';
+import { emptyGroup, entrySentence, formalize, groupNoun, inTone, PHRASES } from './tone';
+
+export const RELEASE_NOTES_HEADINGS = ['Highlights', 'Breaking changes', 'New features', 'Improvements', 'Fixes', 'Other changes', 'Contributors', 'Full changelog'];
+
+const HIGHLIGHTS = 3;
+
+function title(tone: Tone, version: string): string {
+  if (tone === 'casual') return `What's new in ${version}`;
+  if (tone === 'formal') return `Release Notes: Version ${version}`;
+  return `Release notes: ${version}`;
+}
+
+interface Context {
+  tone: Tone;
+  inputs: ReleaseNotesInputs;
+  /** More than one release in the range: entries name the release they first appear in. */
+  multiRelease: boolean;
+}
+
+function entryLine(ctx: Context, entry: Entry): string {
+  const sentence = entrySentence(ctx.tone, entry.category, escapeText(entry.title));
+  const where = ctx.multiRelease ? ` (${entry.version})` : '';
+  const sources = citeAll(changeDocuments(entry.change));
+  if (entry.category !== 'breaking') return `${sentence}${where} ${sources}`;
+  const action = entry.migration ? inTone(ctx.tone, escapeText(entry.migration)) : PHRASES.noMigration[ctx.tone];
+  return `**${sentence}**${where} ${PHRASES.actionLabel[ctx.tone]} ${action} ${sources}`;
+}
+
+function groupSection(ctx: Context, heading: string, category: Category, entries: Entry[]): ResultSection {
+  const mine = entries.filter((e) => e.category === category);
+  if (mine.length === 0) return section(heading, emptyGroup(ctx.tone, category));
+  const list = bulletList(mine.map((e) => entryLine(ctx, e)));
+  return section(heading, category === 'breaking' ? `${PHRASES.breakingIntro[ctx.tone]}\n\n${list}` : list);
+}
+
+function countsSentence(ctx: Context, entries: Entry[]): string {
+  const n = (c: Category) => entries.filter((e) => e.category === c).length;
+  const parts = [
+    n('breaking') ? plural(n('breaking'), 'breaking change') : '',
+    n('feature') ? groupNoun('feature', n('feature')) : '',
+    n('improvement') ? groupNoun('improvement', n('improvement')) : '',
+    n('fix') ? groupNoun('fix', n('fix')) : '',
+    n('other') ? plural(n('other'), 'other change') : '',
+  ].filter(Boolean);
+  const from = ctx.inputs.fromVersion;
+  if (parts.length === 0) {
+    if (ctx.tone === 'casual') return `Nothing users would notice has changed since ${from}.`;
+    return ctx.tone === 'formal' ? `Since version ${from}, no user-facing changes have been made.` : `No user-facing changes since ${from}.`;
+  }
+  if (ctx.tone === 'casual') return `Here's what changed since ${from}: ${joinList(parts)}.`;
+  if (ctx.tone === 'formal') return `Since version ${from}, this release includes ${joinList(parts)}.`;
+  return `Since ${from}: ${joinList(parts)}.`;
+}
+
+function highlights(ctx: Context, sel: ReleaseNotesSelection): ResultSection {
+  const to = ctx.inputs.toVersion;
+  const release = sel.releases.find((r) => r.version === to);
+  const released = !release
+    ? ''
+    : ctx.tone === 'casual'
+      ? `${to} is out, released on ${formatDate(release.releasedAt)} ${cite(release)}. `
+      : `Version ${to} was released on ${formatDate(release.releasedAt)} ${cite(release)}. `;
+  const top = sel.entries.filter((e) => e.category !== 'other').slice(0, HIGHLIGHTS);
+  const bullets = top.map((e) => `${entrySentence(ctx.tone, e.category, escapeText(e.title))} ${citeAll(changeDocuments(e.change))}`);
+  return section('Highlights', `${released}${countsSentence(ctx, sel.entries)}${bullets.length ? `\n\n${bulletList(bullets)}` : ''}`);
+}
+
+function otherChanges(ctx: Context, entries: Entry[]): ResultSection {
+  const others = entries.filter((e) => e.category === 'other');
+  if (others.length === 0) return section('Other changes', emptyGroup(ctx.tone, 'other'));
+  const sources = citeAll(others.flatMap((e) => changeDocuments(e.change)));
+  const n = others.length;
+  if (ctx.tone === 'casual') return section('Other changes', `Plus ${plural(n, 'smaller change')} ${sources}`);
+  if (ctx.tone === 'formal') return section('Other changes', `This release also contains ${plural(n, 'other change')} that ${n === 1 ? 'is' : 'are'} not listed individually ${sources}`);
+  return section('Other changes', `${plural(n, 'other change')}, not listed individually ${sources}`);
+}
+
+function contributors(ctx: Context, sel: ReleaseNotesSelection): ResultSection {
+  if (sel.contributors.length === 0) {
+    return section('Contributors', ctx.tone === 'formal' ? 'No contributors are recorded for the changes listed.' : 'No contributors recorded for the changes listed.');
+  }
+  const list = bulletList(sel.contributors.map((c) => `${escapeText(c.name)} ${citeAll(c.credits)}`));
+  return section('Contributors', `${PHRASES.contributorsIntro[ctx.tone]}\n\n${list}`);
+}
+
+/** A GitHub compare link when both releases link to GitHub release pages of the same repository. */
+function compareUrl(from: ReleaseDocument | undefined, to: ReleaseDocument | undefined): string | undefined {
+  const re = /^(https:\/\/github\.com\/[^/]+\/[^/]+)\/releases\/tag\/([^/?#]+)$/;
+  const [a, b] = [from?.url && re.exec(from.url), to?.url && re.exec(to.url)];
+  return a && b && a[1] === b[1] ? `${a[1]}/compare/${a[2]}...${b[2]}` : undefined;
+}
+
+function fullChangelog(ctx: Context, sel: ReleaseNotesSelection): ResultSection {
+  const { fromVersion: from, toVersion: to } = ctx.inputs;
+  const fromRelease = sel.releases.find((r) => r.version === from);
+  const toRelease = sel.releases.find((r) => r.version === to);
+  const url = compareUrl(fromRelease, toRelease);
+  const range = url ? `[${from}...${to}](${url})` : `${from}...${to}`;
+  const ends = citeAll([fromRelease, toRelease].filter((r): r is ReleaseDocument => r !== undefined));
+  const line = `**Full changelog:** ${range}${ends ? ` ${ends}` : ''}`;
+  const between = sel.releases.filter((r) => r.version !== from && r.version !== to);
+  if (between.length === 0) return section('Full changelog', line);
+  const label = ctx.tone === 'formal' ? 'The range also includes the following releases:' : 'Releases in between:';
+  return section('Full changelog', `${line}\n\n${label} ${between.map((r) => `${r.version} (${formatDate(r.releasedAt)}) ${cite(r)}`).join(', ')}`);
+}
+
+export function draftReleaseNotes(
+  inputs: ReleaseNotesInputs,
+  sel: ReleaseNotesSelection,
+  documents: readonly ProjectDocument[],
+  searchedKinds: readonly DocumentKind[],
+): SkillResult {
+  const tone = inputs.tone ?? 'neutral';
+  const versions = new Set(sel.entries.map((e) => e.version));
+  const ctx: Context = { tone, inputs, multiRelease: versions.size > 1 };
+  const sections = [
+    highlights(ctx, sel),
+    groupSection(ctx, 'Breaking changes', 'breaking', sel.entries),
+    groupSection(ctx, 'New features', 'feature', sel.entries),
+    groupSection(ctx, 'Improvements', 'improvement', sel.entries),
+    groupSection(ctx, 'Fixes', 'fix', sel.entries),
+    otherChanges(ctx, sel.entries),
+    contributors(ctx, sel),
+    fullChangelog(ctx, sel),
+  ].map((s) => (tone === 'formal' ? { ...s, markdown: formalize(s.markdown) } : s));
+  return assembleResult({
+    title: title(tone, inputs.toVersion),
+    sections,
+    render: renderDocument,
+    documents,
+    searchedKinds,
+    reasons: sel.reasons,
+    generator: 'deterministic',
+  });
+}

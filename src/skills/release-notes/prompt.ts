@@ -1,0 +1,18 @@
+import type { ReleaseNotesInputs } from '../inputs';
+
+const TONE_RULES = {
+  casual: 'casual: friendly, talk to the reader as "you"; short sentences.',
+  neutral: 'neutral: plain, factual, no marketing words.',
+  formal: 'formal: complete sentences, no contractions, no exclamation marks.',
+};
+
+/** What the model must do for release notes, beyond the rules every skill shares. */
+export function releaseNotesInstructions(inputs: ReleaseNotesInputs): string {
+  return [
+    `You are writing user-facing release notes for the changes after ${inputs.fromVersion} up to and including ${inputs.toVersion}.`,
+    `Tone, ${TONE_RULES[inputs.tone ?? 'neutral']} Tone changes wording only: every entry, count, version and citation stays.`,
+    'Keep one entry per change, in the group the draft put it in. Do not add, merge, split or drop entries.',
+    'Write for users: no conventional-commit prefixes (feat:, fix(scope):), no scopes, no ticket keys or PR numbers in the prose; turn titles into sentences.',
+    'Each breaking change keeps what users must do. "Other changes" stays a count. Keep every contributor and the "Full changelog" line with both versions.',
+  ].join('\n');
+}

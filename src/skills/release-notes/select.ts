@@ -1,0 +1,149 @@
+/**
+ * Release notes selection: which retrieved documents become entries, in which group, and why the others
+ * are left out. Pure; the order of the input never changes the output.
+ */
+import { citationId } from '../citation-id';
+import type { CommitDocument, ProjectDocument, PullRequestDocument, ReleaseDocument, TicketDocument } from '../documents';
+import type { ReleaseNotesInputs } from '../inputs';
+import { compareSemver, inVersionRange, isSemver } from '../semver';
+import { compareText } from '../text';
+import { groupChanges, changeDocuments, type Change } from './changes';
+import { classify, type Category } from './classify';
+import { breakingNote, coAuthors, isBot, isMergeCommit, tidyTitle } from './conventional';
+
+export interface Entry {
+  category: Category;
+  change: Change;
+  /** The change in users' words, before tone: prefixes, scopes, ticket keys and PR references removed. */
+  title: string;
+  /** What users must do, from a BREAKING CHANGE footer; breaking entries only. */
+  migration?: string;
+  /** The first release containing the change. */
+  version: string;
+}
+
+export interface Contributor {
+  name: string;
+  /** What they are credited for: a pull request, or the commit when the change has none. */
+  credits: ProjectDocument[];
+}
+
+export interface ReleaseNotesSelection {
+  entries: Entry[];
+  contributors: Contributor[];
+  /** Release records from fromVersion to toVersion inclusive, in version order. */
+  releases: ReleaseDocument[];
+  /** Why each left-out document was left out, by citation id. */
+  reasons: Map<string, string>;
+}
+
+const RESOLVED_STATUSES = new Set(['done', 'resolved', 'closed', 'fixed', 'released', 'complete', 'completed', 'shipped']);
+
+function isResolved(ticket: TicketDocument): boolean {
+  return ticket.resolvedAt !== undefined || RESOLVED_STATUSES.has(ticket.status.trim().toLowerCase());
+}
+
+const versionOf = (d: CommitDocument | PullRequestDocument | TicketDocument) => (d.kind === 'ticket' ? d.fixVersion : d.version);
+
+function changeVersion(change: Change): string {
+  const versions = changeDocuments(change)
+    .map(versionOf)
+    .filter((v): v is string => v !== undefined);
+  return versions.sort(compareSemver)[0];
+}
+
+function changeTime(change: Change): string {
+  const times = [
+    ...change.pullRequests.map((p) => p.mergedAt),
+    ...change.commits.map((c) => c.committedAt),
+    ...change.tickets.map((t) => t.resolvedAt),
+  ].filter((t): t is string => t !== undefined);
+  return times.sort()[0] ?? '';
+}
+
+/** The title that speaks for the change: its pull request's, else its commit's, else its ticket's. */
+function sourceTitle(change: Change): string {
+  const pr = change.pullRequests.find((p) => !isMergeCommit(p.title));
+  const commit = change.commits.find((c) => !isMergeCommit(c.title));
+  return (pr ?? commit ?? change.tickets[0] ?? change.commits[0]).title;
+}
+
+function ticketKeysOf(change: Change): string[] {
+  return [...change.tickets.map((t) => t.key), ...change.pullRequests.flatMap((p) => p.ticketKeys ?? []), ...change.commits.flatMap((c) => c.ticketKeys ?? [])];
+}
+
+function migrationOf(change: Change): string | undefined {
+  return [...change.pullRequests, ...change.commits].map((d) => breakingNote(d.body)).find((n) => n !== undefined);
+}
+
+const CATEGORY_ORDER: Category[] = ['breaking', 'feature', 'improvement', 'fix', 'other'];
+
+function compareEntries(a: Entry, b: Entry): number {
+  return (
+    CATEGORY_ORDER.indexOf(a.category) - CATEGORY_ORDER.indexOf(b.category) ||
+    compareSemver(a.version, b.version) ||
+    compareText(changeTime(a.change), changeTime(b.change)) ||
+    compareText(a.title, b.title)
+  );
+}
+
+function creditContributors(entries: Entry[]): Contributor[] {
+  const byName = new Map<string, Contributor>();
+  const credit = (name: string, doc: ProjectDocument) => {
+    if (isBot(name)) return;
+    const key = name.trim().toLowerCase();
+    const c = byName.get(key) ?? { name: name.trim(), credits: [] };
+    if (!c.credits.includes(doc)) c.credits.push(doc);
+    byName.set(key, c);
+  };
+  for (const { change } of entries) {
+    const prAuthors = new Set(change.pullRequests.map((p) => p.author.trim().toLowerCase()));
+    for (const pr of change.pullRequests) credit(pr.author, pr);
+    // A commit is cited for the people its pull request does not already credit (its author, co-authors).
+    for (const commit of change.commits) {
+      for (const name of [commit.author, ...coAuthors(commit.body)]) if (!prAuthors.has(name.trim().toLowerCase())) credit(name, commit);
+    }
+  }
+  return [...byName.values()].sort((a, b) => compareText(a.name, b.name));
+}
+
+export function selectReleaseNotes(inputs: ReleaseNotesInputs, docs: readonly ProjectDocument[]): ReleaseNotesSelection {
+  const { fromVersion: from, toVersion: to } = inputs;
+  const reasons = new Map<string, string>();
+  const inRange = (v: string | undefined) => v !== undefined && isSemver(v) && inVersionRange(v, from, to);
+  const keep = <T extends ProjectDocument>(doc: T, ok: boolean, reason: string): boolean => {
+    if (!ok) reasons.set(citationId(doc), reason);
+    return ok;
+  };
+
+  const commits = docs
+    .filter((d): d is CommitDocument => d.kind === 'commit')
+    .filter((c) => keep(c, inRange(c.version), 'version outside the requested range'))
+    .sort((a, b) => compareText(a.committedAt, b.committedAt) || compareText(a.sha, b.sha));
+  const pullRequests = docs
+    .filter((d): d is PullRequestDocument => d.kind === 'pull_request')
+    .filter((p) => keep(p, inRange(p.version), 'version outside the requested range') && keep(p, p.mergedAt !== undefined, 'not merged'))
+    .sort((a, b) => a.number - b.number);
+  const tickets = docs
+    .filter((d): d is TicketDocument => d.kind === 'ticket')
+    .filter((t) => keep(t, inRange(t.fixVersion), 'fix version outside the requested range') && keep(t, isResolved(t), `not resolved (status: ${t.status})`))
+    .sort((a, b) => compareText(a.key, b.key));
+  const releases = docs
+    .filter((d): d is ReleaseDocument => d.kind === 'release')
+    .filter((r) => keep(r, isSemver(r.version) && compareSemver(r.version, from) >= 0 && compareSemver(r.version, to) <= 0, 'version outside the requested range'))
+    .sort((a, b) => compareSemver(a.version, b.version));
+
+  const entries: Entry[] = [];
+  for (const change of groupChanges(commits, pullRequests, tickets)) {
+    const title = tidyTitle(sourceTitle(change), ticketKeysOf(change));
+    const verdict = classify(change, title);
+    if ('excluded' in verdict) {
+      for (const doc of changeDocuments(change)) reasons.set(citationId(doc), verdict.excluded);
+      continue;
+    }
+    const migration = verdict.category === 'breaking' ? migrationOf(change) : undefined;
+    entries.push({ category: verdict.category, change, title, version: changeVersion(change), ...(migration ? { migration } : {}) });
+  }
+  entries.sort(compareEntries);
+  return { entries, contributors: creditContributors(entries), releases, reasons };
+}
