@@ -95,27 +95,23 @@ function statusOf(lines: SubscriptionLine[]): SubscriberStatus {
   return lines.some((line) => line.subscription.info !== null) ? 'expired' : 'none';
 }
 
-// Several subscriptions may grant the same entitlement: it lasts as long as the longest of them.
-function entitlementsOf(subscriptions: Subscription[]): Entitlement[] {
-  const byId = new Map<string, Entitlement>();
-  for (const sub of subscriptions) {
+// Several subscriptions may grant the same entitlement: it lasts as long as the longest of them (ties: the
+// smaller product id, so that the choice does not depend on the order subscriptions were learned in).
+function entitlementsOf(entitled: Subscription[]): Entitlement[] {
+  const byId = new Map<string, { productId: string | null; untilMs: number }>();
+  for (const sub of entitled) {
+    const productId = sub.info?.productId ?? null;
+    const untilMs = sub.accessUntilMs ?? NO_END_MS; // never null on an entitling subscription
     for (const id of sub.info?.entitlementIds ?? []) {
-      const candidate = { id, productId: sub.info?.productId ?? null, until: sub.accessUntilMs ?? NO_END_MS };
       const known = byId.get(id);
-      const knownUntil = known ? (known.expiresAtMs ?? NO_END_MS) : -Infinity;
-      const wins =
-        candidate.until > knownUntil ||
-        (candidate.until === knownUntil && compareText(candidate.productId ?? '', known?.productId ?? '') < 0);
-      if (wins) {
-        byId.set(id, {
-          id,
-          productId: candidate.productId,
-          expiresAtMs: candidate.until === NO_END_MS ? null : candidate.until,
-        });
-      }
+      const longer = known === undefined || untilMs > known.untilMs;
+      const tieWinner = known !== undefined && untilMs === known.untilMs && compareText(productId ?? '', known.productId ?? '') < 0;
+      if (longer || tieWinner) byId.set(id, { productId, untilMs });
     }
   }
-  return [...byId.values()].sort((a, b) => compareText(a.id, b.id));
+  return [...byId]
+    .sort(([a], [b]) => compareText(a, b))
+    .map(([id, { productId, untilMs }]) => ({ id, productId, expiresAtMs: untilMs === NO_END_MS ? null : untilMs }));
 }
 
 function flagsOf(subscriptions: readonly Subscription[]): BillingFlag[] {
@@ -134,7 +130,7 @@ function flagsOf(subscriptions: readonly Subscription[]): BillingFlag[] {
 function downgradeOf(cancelled: SubscriptionLine[]): ScheduledDowngrade | null {
   const pending = cancelled
     .map(({ subscription: sub }) => ({
-      atMs: sub.accessUntilMs ?? 0,
+      atMs: sub.accessUntilMs ?? NO_END_MS, // never null on an entitling subscription
       reason: sub.endings[0].type,
       eventId: sub.endings[0].id,
       subscriptionKey: sub.key,

@@ -1,0 +1,128 @@
+import assert from 'node:assert/strict';
+import { contributionOf } from '../../../src/billing/metrics';
+import { absorb, applyDowngrade, applyEvent, mergeInto } from '../../../src/billing/subscriber-state';
+import { canonicalView } from '../../../src/billing/subscriber-view';
+import { searchStatus, summary } from '../../../src/billing/summary';
+import { ANON, DAY, T0, USER, aliasEvent, monthly, subEvent, transferEvent } from './fixtures';
+import { deliver, fresh, kinds } from './helpers';
+
+const LEGACY = 'legacy-user-77';
+const NOW = T0 + 10 * DAY;
+
+describe('merging subscriber records', () => {
+  describe('SUBSCRIBER_ALIAS', () => {
+    it('adds the new ids to the aliases and asks their records to merge here', () => {
+      const base = deliver([subEvent('INITIAL_PURCHASE', 'ip', T0, monthly(0))], T0).state;
+      const { state, effects } = applyEvent(base, aliasEvent('al1', T0 + DAY, ANON, [ANON, USER, LEGACY]), T0 + DAY);
+      assert.deepEqual(state.aliases, [ANON, LEGACY, USER].sort());
+      assert.deepEqual(effects, [{ kind: 'merge', from: [LEGACY] }]);
+      assert.equal(state.status, 'active');
+      const again = applyEvent(state, aliasEvent('al2', T0 + 2 * DAY, ANON, [ANON, LEGACY]), T0 + 2 * DAY);
+      assert.deepEqual(again.effects, [], 'ids already known need no merge');
+      assert.deepEqual(again.state.lastEvent?.id, 'al2');
+    });
+  });
+
+  describe('mergeInto and absorb', () => {
+    const sameSubscription = [subEvent('INITIAL_PURCHASE', 'ip', T0, monthly(0))];
+
+    it('makes the merged record point to the canonical one, show nothing and forward everything', () => {
+      const legacy = deliver(sameSubscription, NOW, fresh('app:acme', LEGACY)).state;
+      const merged = mergeInto(legacy, ANON, NOW);
+      assert.equal(merged.state.mergedInto, ANON);
+      assert.equal(merged.state.status, 'none');
+      assert.deepEqual(merged.state.entitlements, []);
+      assert.equal(merged.state.subscriptions.length, 1, 'the history is kept');
+      assert.deepEqual(merged.effects, [
+        { kind: 'transfer_out', to: ANON, entitlementIds: ['pro'] },
+        { kind: 'entitlements_changed', entitlements: [] },
+      ]);
+      assert.equal(searchStatus(merged.state), 'merged');
+      assert.equal(summary(merged.state), `merged into ${ANON}`);
+
+      const forwarded = applyEvent(merged.state, subEvent('RENEWAL', 'r1', T0 + 30 * DAY, monthly(1)), NOW);
+      assert.deepEqual(forwarded.effects, [{ kind: 'forward', to: ANON }]);
+      assert.equal(forwarded.state, merged.state);
+      assert.deepEqual(absorb(merged.state, fresh(), NOW).effects, [{ kind: 'forward', to: ANON }]);
+      assert.deepEqual(applyDowngrade(merged.state, NOW + 40 * DAY).effects, []);
+      assert.deepEqual(mergeInto(merged.state, 'someone-else', NOW).effects, [], 'the first merge wins');
+      assert.deepEqual(mergeInto(fresh(), ANON, NOW).effects, [], 'a record never merges into itself');
+    });
+
+    it('never counts a subscription known to both records twice', () => {
+      const canonical = deliver(sameSubscription, NOW).state;
+      const legacy = deliver(sameSubscription, NOW, fresh('app:acme', LEGACY)).state;
+      const merged = mergeInto(legacy, ANON, NOW).state;
+      const absorbed = absorb(canonical, merged, NOW);
+      assert.equal(absorbed.state.subscriptions.length, 1);
+      assert.equal(contributionOf(absorbed.state).mrrMicros + contributionOf(merged).mrrMicros, 9_990_000);
+      assert.deepEqual(absorbed.state.aliases, [ANON, LEGACY, USER].sort());
+      assert.deepEqual(absorbed.effects, []);
+    });
+
+    it('gives the same record as receiving every event in one place, and absorbing twice changes nothing', () => {
+      const events = [
+        subEvent('INITIAL_PURCHASE', 'ip', T0, monthly(0)),
+        subEvent('BILLING_ISSUE', 'b1', T0 + 30 * DAY, monthly(0)),
+        subEvent('RENEWAL', 'r1', T0 + 30 * DAY + 1, monthly(1)),
+        subEvent('CANCELLATION', 'c1', T0 + 40 * DAY, monthly(1), { cancel_reason: 'UNSUBSCRIBE' }),
+        subEvent('INITIAL_PURCHASE', 'ip-year', T0 + 5 * DAY, { purchasedAt: T0 + 5 * DAY, expiresAt: T0 + 370 * DAY }, { original_transaction_id: 'Y1', price: 99.99 }),
+      ];
+      const now = T0 + 45 * DAY;
+      const whole = deliver(events, now).state;
+      const canonical = deliver([events[0], events[3]], now).state;
+      const legacy = mergeInto(deliver([events[1], events[2], events[4]], now, fresh('app:acme', LEGACY)).state, ANON, now).state;
+      const once = absorb(canonical, legacy, now).state;
+      const twice = absorb(once, legacy, now).state;
+      const withoutAliases = (view: ReturnType<typeof canonicalView>) => ({ ...view, aliases: [] });
+      assert.deepEqual(withoutAliases(canonicalView(once)), withoutAliases(canonicalView(whole)));
+      assert.deepEqual(canonicalView(twice), canonicalView(once));
+      assert.equal(once.status, 'active');
+      assert.equal(once.scheduledDowngrade?.subscriptionKey, '1000000000000001');
+    });
+  });
+
+  describe('TRANSFER', () => {
+    const SOURCE = '$RCAnonymousID:0ldd3v1ce';
+    const DEST = 'new-login-42';
+    const asSource = { app_user_id: SOURCE, original_app_user_id: SOURCE, aliases: [SOURCE] };
+    const sourceEvents = [
+      subEvent('INITIAL_PURCHASE', 's-active', T0, monthly(0), { ...asSource, original_transaction_id: 'A', entitlement_ids: ['pro'] }),
+      subEvent('INITIAL_PURCHASE', 's-refunded', T0, monthly(0), { ...asSource, original_transaction_id: 'R', entitlement_ids: ['extra'] }),
+      subEvent('CANCELLATION', 's-refund', T0 + DAY, monthly(0), { ...asSource, original_transaction_id: 'R', cancel_reason: 'CUSTOMER_SUPPORT', price: -9.99 }),
+      subEvent('INITIAL_PURCHASE', 's-old', T0 - 60 * DAY, { purchasedAt: T0 - 60 * DAY, expiresAt: T0 - 30 * DAY }, { ...asSource, original_transaction_id: 'X', entitlement_ids: ['old'] }),
+    ];
+    const transfer = transferEvent('tr1', T0 + 2 * DAY, [SOURCE], [DEST]);
+
+    it('moves live entitlements from the sources to the destination, never re-activating refunded or expired ones', () => {
+      const source = deliver(sourceEvents, NOW, fresh('app:acme', SOURCE)).state;
+      assert.deepEqual(source.entitlements.map((e) => e.id), ['pro']);
+
+      const destination = applyEvent(fresh('app:acme', DEST), transfer, NOW);
+      assert.deepEqual(destination.effects, [{ kind: 'merge', from: [SOURCE] }]);
+      assert.deepEqual(destination.state.aliases, [SOURCE, DEST].sort());
+
+      const handedOver = mergeInto(source, DEST, NOW);
+      assert.deepEqual(handedOver.effects[0], { kind: 'transfer_out', to: DEST, entitlementIds: ['pro'] });
+      assert.deepEqual(handedOver.state.entitlements, [], 'the source loses the moved entitlements');
+      assert.equal(contributionOf(handedOver.state).mrrMicros, 0);
+
+      const gained = absorb(destination.state, handedOver.state, NOW);
+      assert.deepEqual(gained.state.entitlements.map((e) => e.id), ['pro']);
+      assert.deepEqual(kinds(gained.effects), ['entitlements_changed']);
+      const statuses = Object.fromEntries(canonicalView(gained.state).subscriptions.map((s) => [s.key, s.status]));
+      assert.deepEqual(statuses, { A: 'active', R: 'refunded', X: 'expired' });
+      assert.equal(contributionOf(gained.state).mrrMicros, 9_990_000);
+      assert.equal(gained.state.lastEvent?.id, 'tr1');
+    });
+
+    it('routes to the destination even when the destination record already has its own subscription', () => {
+      const own = subEvent('INITIAL_PURCHASE', 'd-own', T0, monthly(0), { app_user_id: DEST, original_app_user_id: DEST, aliases: [DEST], original_transaction_id: 'D', entitlement_ids: ['team'] });
+      const destination = deliver([own, transfer], NOW, fresh('app:acme', DEST)).state;
+      const source = mergeInto(deliver(sourceEvents, NOW, fresh('app:acme', SOURCE)).state, DEST, NOW).state;
+      const gained = absorb(destination, source, NOW).state;
+      assert.deepEqual(gained.entitlements.map((e) => e.id), ['pro', 'team']);
+      assert.equal(gained.mrrContributionMicros, 2 * 9_990_000);
+    });
+  });
+});
