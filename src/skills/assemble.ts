@@ -5,6 +5,7 @@
  */
 import { citationId } from './citation-id';
 import type { ProjectDocument } from './documents';
+import { linkDefinitions } from './markdown';
 import type { ResultSection, SkillResult } from './result';
 import { compareText } from './text';
 import { DOCUMENT_KINDS, type DocumentKind } from './types';
@@ -27,7 +28,7 @@ export function prepareDocuments(docs: readonly ProjectDocument[]): ProjectDocum
 export interface AssembleInput {
   title: string;
   sections: ResultSection[];
-  /** Renders the whole markdown document from title and sections (it differs per format). */
+  /** Renders the whole markdown document from title and sections (it differs per format); link definitions are appended. */
   render: (title: string, sections: readonly ResultSection[]) => string;
   /** What retrieval returned, as prepared by prepareDocuments. */
   documents: readonly ProjectDocument[];
@@ -39,7 +40,7 @@ export interface AssembleInput {
 }
 
 /** Reason given to a retrieved document that the selection kept but the text does not cite. */
-export const NOT_CITED = 'not cited in the result';
+const NOT_CITED = 'not cited in the result';
 
 export function assembleResult(input: AssembleInput): SkillResult {
   const byId = new Map(input.documents.map((d) => [citationId(d), d]));
@@ -60,7 +61,7 @@ export function assembleResult(input: AssembleInput): SkillResult {
   return {
     format: 'markdown',
     title: input.title,
-    markdown: input.render(input.title, input.sections),
+    markdown: input.render(input.title, input.sections) + linkDefinitions(citations),
     sections: input.sections,
     citations,
     generator: input.generator,

@@ -115,9 +115,3 @@ export type ProjectDocument =
   | IncidentDocument
   | ErrorIssueDocument
   | RunbookDocument;
-
-export type DocumentOfKind<K extends DocumentKind> = Extract<ProjectDocument, { kind: K }>;
-
-export function isKind<K extends DocumentKind>(kind: K) {
-  return (doc: ProjectDocument): doc is DocumentOfKind<K> => doc.kind === kind;
-}

@@ -1,5 +1,4 @@
 /** Inputs of each skill after schema validation (api.md "Skills"; schemas in the catalog entries). */
-import type { SkillName } from './types';
 
 export type Tone = 'casual' | 'neutral' | 'formal';
 
@@ -31,5 +30,3 @@ export interface SkillInputs {
   proposal_writer: ProposalInputs;
   incident_rca: IncidentRcaInputs;
 }
-
-export type InputsOf<S extends SkillName> = SkillInputs[S];

@@ -7,6 +7,7 @@ import { assembleResult, prepareDocuments } from './assemble';
 import { checkResult, type Violation } from './check-result';
 import { citationId } from './citation-id';
 import type { ProjectDocument } from './documents';
+import { extractCitationIds } from './markdown';
 import type { ResultSection, SkillResult } from './result';
 import type { DocumentKind } from './types';
 
@@ -30,7 +31,9 @@ function answerSections(answer: unknown): ResultSection[] | undefined {
   for (const s of sections) {
     const { heading, markdown, citations } = (s ?? {}) as Record<string, unknown>;
     if (typeof heading !== 'string' || typeof markdown !== 'string' || !Array.isArray(citations) || !citations.every((c) => typeof c === 'string')) return undefined;
-    out.push({ heading, markdown: markdown.trim(), citations: [...new Set(citations as string[])] });
+    // The ids a section cites are its inline markers plus any it lists: bookkeeping slips are not worth a fallback.
+    const body = markdown.trim();
+    out.push({ heading, markdown: body, citations: [...new Set([...extractCitationIds(body), ...(citations as string[])])] });
   }
   return out;
 }

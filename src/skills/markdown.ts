@@ -1,18 +1,24 @@
 /**
  * Markdown building blocks shared by the drafters. A fact cites its sources inline with markers such as
- * [pr:12](https://...) or [ticket:WEB-7] (no URL known); a section's `citations` are read back from its
- * markers, so the list can never disagree with the prose.
+ * [pr:12] or [ticket:WEB-7]; a section's `citations` are read back from its markers, so the list can never
+ * disagree with the prose. The whole document ends with link reference definitions ([pr:12]: https://...),
+ * which turn the markers into links without cluttering the prose; a section shown alone keeps plain markers.
  */
 import { CITATION_PREFIXES, citationId } from './citation-id';
 import type { ProjectDocument } from './documents';
-import type { ResultSection } from './result';
+import type { ResultCitation, ResultSection } from './result';
 
 const MARKER_RE = new RegExp(`\\[((?:${CITATION_PREFIXES.join('|')}):[^\\]\\s]+)\\]`, 'g');
 
 /** The inline citation marker of a document. */
 export function cite(doc: ProjectDocument): string {
-  const id = citationId(doc);
-  return doc.url ? `[${id}](${doc.url.replace(/[()\s]/g, encodeURIComponent)})` : `[${id}]`;
+  return `[${citationId(doc)}]`;
+}
+
+/** Link reference definitions for the cited documents that have a URL, to end the whole document with. */
+export function linkDefinitions(citations: readonly ResultCitation[]): string {
+  const lines = citations.filter((c) => c.url).map((c) => `[${c.id}]: <${c.url!.replace(/[<>\s]/g, encodeURIComponent)}>`);
+  return lines.length ? `\n${lines.join('\n')}\n` : '';
 }
 
 /** Markers of several documents, space-separated, without repeats. */

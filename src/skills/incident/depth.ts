@@ -17,9 +17,5 @@ export const DEPTH: Record<Severity, Depth> = {
   'SEV-3': { issues: 2, runbooks: 1, followUps: 3, issueEventsInTimeline: false, customerSummary: false },
 };
 
-export const RCA_HEADINGS = ['Summary', 'Impact', 'Timeline', 'Root cause', 'Contributing factors', 'Fix', 'Follow-up actions'];
+/** The section SEV-1 adds after the seven every RCA has. */
 export const CUSTOMER_SUMMARY = 'Customer-facing summary';
-
-export function rcaHeadings(severity: Severity): string[] {
-  return DEPTH[severity].customerSummary ? [...RCA_HEADINGS, CUSTOMER_SUMMARY] : RCA_HEADINGS;
-}

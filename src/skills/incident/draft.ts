@@ -5,7 +5,7 @@ import type { IncidentRcaInputs } from '../inputs';
 import { bulletList, cellText, cite, citeAll, escapeText, oneLine, renderDocument, section } from '../markdown';
 import type { ResultSection, SkillResult } from '../result';
 import { asSentence, firstSentence, formatCount, joinList } from '../text';
-import { formatClock, formatDuration, formatTimestamp, toMillis } from '../time';
+import { formatClock, formatDate, formatDuration, formatTimestamp, toMillis } from '../time';
 import type { DocumentKind } from '../types';
 import { CUSTOMER_SUMMARY, DEPTH, type Depth } from './depth';
 import { followUps } from './follow-ups';
@@ -41,10 +41,15 @@ function relativeToStart(ctx: Context, at: string): string {
 
 function summary(ctx: Context): string {
   const { incident } = ctx.sel;
-  const lasted = ctx.durations.resolve !== undefined ? `resolved after ${formatDuration(ctx.durations.resolve)}` : `not resolved as of ${formatTimestamp(ctx.now)}`;
+  const d = ctx.durations;
+  const milestones = [
+    d.detect !== undefined ? `detected after ${formatDuration(d.detect)}` : '',
+    d.mitigate !== undefined ? `mitigated after ${formatDuration(d.mitigate)}` : '',
+    d.resolve !== undefined ? `resolved after ${formatDuration(d.resolve)}` : `not resolved as of ${formatTimestamp(ctx.now)}`,
+  ].filter(Boolean);
   const lines = [
     `**${escapeText(incident.incidentId)}: ${escapeText(asSentence(oneLine(incident.title)))}** ${escapeText(incident.severity)}, status ${escapeText(incident.status)}. ` +
-      `Started ${formatTimestamp(incident.startedAt)} on ${escapeText(joinList(incident.services))}; ${lasted}. ${cite(incident)}`,
+      `Started ${formatTimestamp(incident.startedAt)} on ${escapeText(joinList(incident.services))}; ${joinList(milestones)}. ${cite(incident)}`,
   ];
   const top = linkedIssues(ctx)[0] ?? ctx.sel.issues[0];
   if (ctx.story.rootCause) lines.push(`Root cause: ${escapeText(firstSentence(ctx.story.rootCause))} ${cite(incident)}`);
@@ -163,11 +168,14 @@ function followUpActions(ctx: Context): string {
 
 function customerSummary(ctx: Context): string {
   const { incident } = ctx.sel;
-  const lines = [`On ${formatTimestamp(incident.startedAt).slice(0, 10)}, starting at ${formatClock(incident.startedAt)} UTC, some of our services were disrupted.`];
+  const day = formatDate(incident.startedAt);
+  // Times on the day the incident started read as times; a later day is named.
+  const when = (at: string) => (formatDate(at) === day ? `${formatClock(at)} UTC` : formatTimestamp(at));
+  const lines = [`On ${day}, starting at ${formatClock(incident.startedAt)} UTC, some of our services were disrupted.`];
   if (incident.mitigatedAt && incident.resolvedAt) {
-    lines.push(`Service was restored at ${formatTimestamp(incident.mitigatedAt)}, and the incident was fully resolved at ${formatTimestamp(incident.resolvedAt)}.`);
-  } else if (incident.mitigatedAt) lines.push(`Service was restored at ${formatTimestamp(incident.mitigatedAt)}.`);
-  else if (incident.resolvedAt) lines.push(`The incident was resolved at ${formatTimestamp(incident.resolvedAt)}.`);
+    lines.push(`Service was restored at ${when(incident.mitigatedAt)}, and the incident was fully resolved at ${when(incident.resolvedAt)}.`);
+  } else if (incident.mitigatedAt) lines.push(`Service was restored at ${when(incident.mitigatedAt)}.`);
+  else if (incident.resolvedAt) lines.push(`The incident was resolved at ${when(incident.resolvedAt)}.`);
   const what = ctx.story.impact ? `\n\nWhat you may have noticed: ${escapeText(ctx.story.impact)} ${cite(incident)}` : '';
   const cause = !ctx.story.rootCause
     ? 'We are still confirming the cause.'

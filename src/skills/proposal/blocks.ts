@@ -3,10 +3,10 @@ import { cite, citeAll, escapeText } from '../markdown';
 import type { ProposalInputs } from '../inputs';
 import { asSentence, joinList, plural } from '../text';
 import type { ProposalSelection } from './select';
-import { approachQuote, customerLabel, metricsText, outcomeText, provenance } from './wording';
+import { approachQuote, bestFact, customerLabel, inSentence, metricsText, outcomeText, provenance } from './wording';
 import type { EvidenceDocument } from '../documents';
 
-export const NOT_BACKED = 'not yet backed by evidence';
+const NOT_BACKED = 'not yet backed by evidence';
 
 export function proposalTitle(inputs: ProposalInputs): string {
   return `Proposal for ${escapeText(inputs.customerName.trim())}`;
@@ -35,7 +35,10 @@ export function summary(inputs: ProposalInputs, sel: ProposalSelection): string 
 export function challenges(sel: ProposalSelection): string {
   if (sel.answers.length === 0) return 'No specific challenges were shared yet; the first step below is to agree on them.';
   return sel.answers
-    .map((a) => `- **${escapeText(a.painPoint)}**: ${a.evidence.length ? `backed by evidence ${citeAll(a.evidence)}` : NOT_BACKED}`)
+    .map((a) => {
+      const facts = a.evidence.map((d) => `${customerLabel(d)}: ${inSentence(bestFact(d, a.painPoint))} ${cite(d)}`);
+      return `- **${escapeText(a.painPoint)}**: ${facts.length ? facts.join('; ') : NOT_BACKED}`;
+    })
     .join('\n');
 }
 

@@ -7,7 +7,7 @@ import { approach, challenges, proofPoint } from './blocks';
 import type { ProposalSelection } from './select';
 import { inSentence } from './wording';
 
-export const PROOF_SLIDE = 'Proof';
+const PROOF_SLIDE = 'Proof';
 
 function titleSlide(inputs: ProposalInputs, now: string): string {
   const industry = inputs.industry ? `${escapeText(inputs.industry)} · ` : '';

@@ -4,9 +4,7 @@ import type { ProposalInputs } from '../inputs';
 import type { ResultSection } from '../result';
 import { countWords, joinList, plural } from '../text';
 import type { PainPointAnswer, ProposalSelection } from './select';
-import { customerLabel, outcomeText } from './wording';
-
-export const EMAIL_HEADINGS = ['Subject', 'Body'];
+import { bestFact, customerLabel, inSentence } from './wording';
 
 /** Room for the body; the subject and greeting come on top and the whole stays under ~200 words. */
 const BODY_WORDS = 170;
@@ -20,7 +18,7 @@ const quoted = (a: PainPointAnswer) => `“${escapeText(a.painPoint)}”`;
 
 function answerLine(a: PainPointAnswer): string {
   const doc = a.evidence[0];
-  return `- **${escapeText(a.painPoint)}**: ${customerLabel(doc)}, ${outcomeText(doc).replace(/\.$/, '')} ${cite(doc)}`;
+  return `- **${escapeText(a.painPoint)}**: at ${customerLabel(doc)}, ${inSentence(bestFact(doc, a.painPoint))} ${cite(doc)}`;
 }
 
 function body(inputs: ProposalInputs, sel: ProposalSelection): string {

@@ -4,8 +4,6 @@ import type { ResultSection } from '../result';
 import { approach, challenges, proofPoint, summary } from './blocks';
 import type { ProposalSelection } from './select';
 
-export const ONE_PAGER_HEADINGS = ['Summary', 'Your challenges', 'Our approach', 'Proof', 'Next steps'];
-
 function proof(sel: ProposalSelection): string {
   if (sel.proof.length === 0) return 'No documented results match these challenges yet.';
   return sel.proof
@@ -16,12 +14,15 @@ function proof(sel: ProposalSelection): string {
     .join('\n');
 }
 
-const NEXT_STEPS = [
-  '1. A 30-minute call to confirm these challenges and how you would measure success.',
-  '2. A written plan with scope and timeline, starting where the evidence is strongest.',
-  '',
-  'Reply to book the call.',
-].join('\n');
+function nextSteps(sel: ProposalSelection): string {
+  const call = sel.answers.length ? 'confirm these challenges' : 'learn about your challenges';
+  return [
+    `1. A 30-minute call to ${call} and how you would measure success.`,
+    '2. A written plan with scope and timeline, starting where the evidence is strongest.',
+    '',
+    'Reply to book the call.',
+  ].join('\n');
+}
 
 export function onePagerSections(inputs: ProposalInputs, sel: ProposalSelection): ResultSection[] {
   return [
@@ -29,6 +30,6 @@ export function onePagerSections(inputs: ProposalInputs, sel: ProposalSelection)
     section('Your challenges', challenges(sel)),
     section('Our approach', approach(sel)),
     section('Proof', proof(sel)),
-    section('Next steps', NEXT_STEPS),
+    section('Next steps', nextSteps(sel)),
   ];
 }

@@ -51,7 +51,7 @@ function byScore(a: ScoredEvidence, b: ScoredEvidence): number {
   return b.score - a.score || compareText(citationId(a.doc), citationId(b.doc));
 }
 
-export function isSameIndustry(doc: EvidenceDocument, industry: string | undefined): boolean {
+function isSameIndustry(doc: EvidenceDocument, industry: string | undefined): boolean {
   if (!industry) return false;
   const wanted = new Set(termsOf(industry));
   return termsOf(doc.industry).some((t) => wanted.has(t));

@@ -26,15 +26,27 @@ export interface ProposalSelection {
   reasons: Map<string, string>;
 }
 
-const isEvidence = (d: ProjectDocument): d is EvidenceDocument => d.kind === 'win' || d.kind === 'case_study' || d.kind === 'sales_note';
+const isLibrary = (d: ProjectDocument): d is EvidenceDocument => d.kind === 'win' || d.kind === 'case_study' || d.kind === 'sales_note';
 
-export const NOT_RELEVANT = 'not relevant';
+/**
+ * Only wins and case studies are shown to a prospect as evidence. Sales notes are internal (other prospects'
+ * names, discounts, lost deals): they take part in the ranking, so the library's vocabulary is complete,
+ * but are never quoted.
+ */
+const isCustomerFacing = (d: EvidenceDocument) => d.kind !== 'sales_note';
+
+const NOT_RELEVANT = 'not relevant';
+const INTERNAL_NOTE = 'relevant, but sales notes are internal and not shown to prospects';
 
 export function selectProposalEvidence(inputs: ProposalInputs, docs: readonly ProjectDocument[], now: string): ProposalSelection {
   const room = ROOM[inputs.format];
-  const evidence = docs.filter(isEvidence);
+  const library = docs.filter(isLibrary);
   const painPoints = (inputs.painPoints ?? []).map((p) => p.trim()).filter(Boolean);
-  const ranking = rankEvidence(evidence, { customerName: inputs.customerName, industry: inputs.industry }, painPoints, now);
+  const ranked = rankEvidence(library, { customerName: inputs.customerName, industry: inputs.industry }, painPoints, now);
+  const ranking = {
+    byPainPoint: ranked.byPainPoint.map((list) => list.filter((e) => isCustomerFacing(e.doc))),
+    profile: ranked.profile.filter(isCustomerFacing),
+  };
 
   // Every backed pain point gets its best document first, whatever the room; further ones only while room lasts.
   const proof: EvidenceDocument[] = [];
@@ -56,11 +68,12 @@ export function selectProposalEvidence(inputs: ProposalInputs, docs: readonly Pr
   const proofIsProfileOnly = proof.length === 0;
   if (proofIsProfileOnly) proof.push(...ranking.profile.slice(0, Math.min(room.proof, 2)));
 
-  const relevant = new Set<EvidenceDocument>([...ranking.byPainPoint.flat().map((e) => e.doc), ...ranking.profile]);
+  const relevant = new Set<EvidenceDocument>([...ranked.byPainPoint.flat().map((e) => e.doc), ...ranked.profile]);
   const reasons = new Map<string, string>();
-  for (const doc of evidence) {
+  for (const doc of library) {
     if (proof.includes(doc)) continue;
-    reasons.set(citationId(doc), relevant.has(doc) ? `relevant, but ranked below the evidence used (room for ${room.proof} in a ${inputs.format})` : NOT_RELEVANT);
+    const reason = !relevant.has(doc) ? NOT_RELEVANT : isCustomerFacing(doc) ? `relevant, but ranked below the evidence used (room for ${room.proof} in a ${inputs.format})` : INTERNAL_NOTE;
+    reasons.set(citationId(doc), reason);
   }
   return { answers, proof, proofIsProfileOnly, reasons };
 }

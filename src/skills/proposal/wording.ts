@@ -3,7 +3,7 @@ import type { EvidenceDocument } from '../documents';
 import { escapeText, oneLine } from '../markdown';
 import { asSentence, firstSentence } from '../text';
 import { formatDate } from '../time';
-import { termsOf } from './terms';
+import { processTerm, termsOf, tokenize } from './terms';
 
 const KIND_LABEL = { case_study: 'case study', win: 'win', sales_note: 'sales note' } as const;
 
@@ -35,19 +35,45 @@ function sentences(text: string): string[] {
   );
 }
 
+/** Sentences that say what was done, not what the problem was. */
+const DONE_RE = /\b(we|switched|moved|replaced|added|introduced|exposed|migrated|automated|went live|rolled out|retired|load-tested)\b/i;
+
+const overlap = (text: string, wanted: Set<string>) => termsOf(text).filter((t) => wanted.has(t)).length;
+
 /**
- * The sentence of the document's body that says most about the pain point (most shared terms, earliest on a
- * tie), quoted as written: what we did, in the document's words, rather than a paraphrase we would invent.
+ * What was done, quoted from the document's body as written rather than paraphrased: the sentence saying
+ * what was done that shares most terms with the pain point (earliest on a tie), else the best-matching
+ * sentence, else the first.
  */
 export function approachQuote(doc: EvidenceDocument, painPoint: string): string {
   const wanted = new Set(termsOf(painPoint));
-  let best = '';
-  let bestScore = 0;
-  for (const s of sentences(doc.body)) {
-    const score = termsOf(s).filter((t) => wanted.has(t)).length;
-    if (score > bestScore) [best, bestScore] = [s, score];
+  const all = sentences(doc.body);
+  const best = (candidates: string[]) =>
+    candidates.reduce<{ s: string; score: number }>((acc, s) => {
+      const score = overlap(s, wanted);
+      return score > acc.score ? { s, score } : acc;
+    }, { s: '', score: 0 }).s;
+  const chosen = best(all.filter((s) => DONE_RE.test(s))) || best(all) || firstSentence(doc.body) || doc.title;
+  return escapeText(asSentence(chosen));
+}
+
+/**
+ * The outcome or metric that speaks most directly to the pain point; the outcome when none does. A shared
+ * term counts less the more the document's body repeats it, so "Weekly reporting time: 10 hours saved"
+ * beats "Pilot: 12 stores" for "store managers build reports by hand" in a story full of stores.
+ */
+export function bestFact(doc: EvidenceDocument, painPoint: string): string {
+  const wanted = new Set(termsOf(painPoint));
+  const inBody = new Map<string, number>();
+  for (const t of tokenize(doc.body).map(processTerm)) if (t) inBody.set(t, (inBody.get(t) ?? 0) + 1);
+  const weight = (fact: string) => termsOf(fact).filter((t) => wanted.has(t)).reduce((sum, t) => sum + 1 / (1 + (inBody.get(t) ?? 0)), 0);
+  const facts = [doc.outcome ?? doc.title, ...(doc.metrics ?? [])];
+  let [best, bestScore] = [facts[0], 0];
+  for (const f of facts) {
+    const score = weight(f);
+    if (score > bestScore) [best, bestScore] = [f, score];
   }
-  return escapeText(asSentence(best || firstSentence(doc.body) || doc.title));
+  return escapeText(oneLine(best)).replace(/[.;]$/, '');
 }
 
 /** A pain point as it reads inside a sentence: first letter lowered unless it starts an acronym or a name-like word. */

@@ -2,7 +2,6 @@
  * "One change, one entry": the commits, pull requests and tickets that describe the same change are joined
  * into one group (a commit of PR #123 that resolves WEB-7 → one change citing all three).
  */
-import { citationId } from '../citation-id';
 import type { CommitDocument, PullRequestDocument, TicketDocument } from '../documents';
 
 export interface Change {
@@ -69,8 +68,4 @@ function sameSha(a: string, b: string): boolean {
 /** Members in citation order: pull requests, then commits, then tickets. */
 export function changeDocuments(change: Change): Member[] {
   return [...change.pullRequests, ...change.commits, ...change.tickets];
-}
-
-export function changeIds(change: Change): string[] {
-  return changeDocuments(change).map(citationId);
 }

@@ -56,7 +56,7 @@ function headerTitles(change: Change): string[] {
   return [...change.pullRequests.map((p) => p.title), ...change.commits.filter((c) => !isMergeCommit(c.title)).map((c) => c.title)];
 }
 
-export function isBreaking(change: Change): boolean {
+function isBreaking(change: Change): boolean {
   return (
     headerTitles(change).some((t) => parseHeader(t)?.breaking) ||
     [...change.pullRequests, ...change.commits].some((d) => breakingNote(d.body) !== undefined) ||

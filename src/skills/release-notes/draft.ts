@@ -12,8 +12,6 @@ import type { Category } from './classify';
 import type { Entry, ReleaseNotesSelection } from './select';
 import { emptyGroup, entrySentence, formalize, groupNoun, inTone, PHRASES } from './tone';
 
-export const RELEASE_NOTES_HEADINGS = ['Highlights', 'Breaking changes', 'New features', 'Improvements', 'Fixes', 'Other changes', 'Contributors', 'Full changelog'];
-
 const HIGHLIGHTS = 3;
 
 function title(tone: Tone, version: string): string {
@@ -30,7 +28,7 @@ interface Context {
 }
 
 function entryLine(ctx: Context, entry: Entry): string {
-  const sentence = entrySentence(ctx.tone, entry.category, escapeText(entry.title));
+  const sentence = entrySentence(ctx.tone, entry.category, escapeText(entry.title), entry.problem);
   const where = ctx.multiRelease ? ` (${entry.version})` : '';
   const sources = citeAll(changeDocuments(entry.change));
   if (entry.category !== 'breaking') return `${sentence}${where} ${sources}`;
@@ -38,11 +36,19 @@ function entryLine(ctx: Context, entry: Entry): string {
   return `**${sentence}**${where} ${PHRASES.actionLabel[ctx.tone]} ${action} ${sources}`;
 }
 
-function groupSection(ctx: Context, heading: string, category: Category, entries: Entry[]): ResultSection {
+const GROUP_INTRO = {
+  breaking: PHRASES.breakingIntro,
+  feature: PHRASES.featuresIntro,
+  improvement: PHRASES.improvementsIntro,
+  fix: PHRASES.fixesIntro,
+};
+
+function groupSection(ctx: Context, heading: string, category: keyof typeof GROUP_INTRO, entries: Entry[]): ResultSection {
   const mine = entries.filter((e) => e.category === category);
   if (mine.length === 0) return section(heading, emptyGroup(ctx.tone, category));
+  const intro = GROUP_INTRO[category][ctx.tone];
   const list = bulletList(mine.map((e) => entryLine(ctx, e)));
-  return section(heading, category === 'breaking' ? `${PHRASES.breakingIntro[ctx.tone]}\n\n${list}` : list);
+  return section(heading, intro ? `${intro}\n\n${list}` : list);
 }
 
 function countsSentence(ctx: Context, entries: Entry[]): string {
@@ -73,7 +79,7 @@ function highlights(ctx: Context, sel: ReleaseNotesSelection): ResultSection {
       ? `${to} is out, released on ${formatDate(release.releasedAt)} ${cite(release)}. `
       : `Version ${to} was released on ${formatDate(release.releasedAt)} ${cite(release)}. `;
   const top = sel.entries.filter((e) => e.category !== 'other').slice(0, HIGHLIGHTS);
-  const bullets = top.map((e) => `${entrySentence(ctx.tone, e.category, escapeText(e.title))} ${citeAll(changeDocuments(e.change))}`);
+  const bullets = top.map((e) => `${entrySentence(ctx.tone, e.category, escapeText(e.title), e.problem)} ${citeAll(changeDocuments(e.change))}`);
   return section('Highlights', `${released}${countsSentence(ctx, sel.entries)}${bullets.length ? `\n\n${bulletList(bullets)}` : ''}`);
 }
 
@@ -82,9 +88,9 @@ function otherChanges(ctx: Context, entries: Entry[]): ResultSection {
   if (others.length === 0) return section('Other changes', emptyGroup(ctx.tone, 'other'));
   const sources = citeAll(others.flatMap((e) => changeDocuments(e.change)));
   const n = others.length;
-  if (ctx.tone === 'casual') return section('Other changes', `Plus ${plural(n, 'smaller change')} ${sources}`);
-  if (ctx.tone === 'formal') return section('Other changes', `This release also contains ${plural(n, 'other change')} that ${n === 1 ? 'is' : 'are'} not listed individually ${sources}`);
-  return section('Other changes', `${plural(n, 'other change')}, not listed individually ${sources}`);
+  if (ctx.tone === 'casual') return section('Other changes', `Plus ${plural(n, 'smaller change')}. ${sources}`);
+  if (ctx.tone === 'formal') return section('Other changes', `This release also contains ${plural(n, 'other change')} that ${n === 1 ? 'is' : 'are'} not listed individually. ${sources}`);
+  return section('Other changes', `${plural(n, 'other change')}, not listed individually. ${sources}`);
 }
 
 function contributors(ctx: Context, sel: ReleaseNotesSelection): ResultSection {

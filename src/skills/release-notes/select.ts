@@ -16,6 +16,8 @@ export interface Entry {
   change: Change;
   /** The change in users' words, before tone: prefixes, scopes, ticket keys and PR references removed. */
   title: string;
+  /** The title is a ticket's: it states the problem, not the change. */
+  problem: boolean;
   /** What users must do, from a BREAKING CHANGE footer; breaking entries only. */
   migration?: string;
   /** The first release containing the change. */
@@ -61,11 +63,11 @@ function changeTime(change: Change): string {
   return times.sort()[0] ?? '';
 }
 
-/** The title that speaks for the change: its pull request's, else its commit's, else its ticket's. */
-function sourceTitle(change: Change): string {
+/** The document that speaks for the change: its pull request, else its commit, else its ticket. */
+function titleSource(change: Change): ProjectDocument {
   const pr = change.pullRequests.find((p) => !isMergeCommit(p.title));
   const commit = change.commits.find((c) => !isMergeCommit(c.title));
-  return (pr ?? commit ?? change.tickets[0] ?? change.commits[0]).title;
+  return pr ?? commit ?? change.tickets[0] ?? change.commits[0];
 }
 
 function ticketKeysOf(change: Change): string[] {
@@ -135,14 +137,15 @@ export function selectReleaseNotes(inputs: ReleaseNotesInputs, docs: readonly Pr
 
   const entries: Entry[] = [];
   for (const change of groupChanges(commits, pullRequests, tickets)) {
-    const title = tidyTitle(sourceTitle(change), ticketKeysOf(change));
+    const source = titleSource(change);
+    const title = tidyTitle(source.title, ticketKeysOf(change));
     const verdict = classify(change, title);
     if ('excluded' in verdict) {
       for (const doc of changeDocuments(change)) reasons.set(citationId(doc), verdict.excluded);
       continue;
     }
     const migration = verdict.category === 'breaking' ? migrationOf(change) : undefined;
-    entries.push({ category: verdict.category, change, title, version: changeVersion(change), ...(migration ? { migration } : {}) });
+    entries.push({ category: verdict.category, change, title, problem: source.kind === 'ticket', version: changeVersion(change), ...(migration ? { migration } : {}) });
   }
   entries.sort(compareEntries);
   return { entries, contributors: creditContributors(entries), releases, reasons };

@@ -25,7 +25,7 @@ const CONTRACTIONS: [RegExp, string][] = [
 export function formalize(text: string): string {
   let t = text.replace(/[’]/g, "'");
   for (const [re, full] of CONTRACTIONS) t = t.replace(re, full);
-  return t.replace(/!+(?=\s|$)/g, '.').replace(/\.{2,}/g, '.');
+  return t.replace(/(\S?)!+(?=\s|$)/g, (_m, before: string) => (before === '.' || before === '' ? before : `${before}.`));
 }
 
 /** A tone's final pass over generated prose. */
@@ -33,19 +33,21 @@ export function inTone(tone: Tone, text: string): string {
   return tone === 'formal' ? formalize(text) : text;
 }
 
-/** One change as a sentence, from its tidied title. */
-export function entrySentence(tone: Tone, category: Category, title: string): string {
-  const lead = leadingVerb(title);
+/**
+ * One change as a sentence, from its tidied title. `problem` marks a title that states the problem (a bug
+ * ticket's, when no commit or pull request describes the change) rather than the change.
+ */
+export function entrySentence(tone: Tone, category: Category, title: string, problem: boolean): string {
+  const lead = problem ? undefined : leadingVerb(title);
   if (lead) {
     const rest = lead.rest ? ` ${lead.rest}` : '';
     if (tone === 'formal') return formalize(asSentence(`This release ${lead.verb.third}${rest}`));
     if (tone === 'casual') return asSentence(`We've ${lead.verb.participle}${rest}`);
     return asSentence(`${capitalize(lead.verb.past)}${rest}`);
   }
-  // Not an instruction (often a bug ticket's title describing the problem): say what kind of change it is.
-  if (category === 'fix') {
+  if (problem && category === 'fix') {
     if (tone === 'formal') return formalize(asSentence(`This release resolves the following issue: ${title}`));
-    if (tone === 'casual') return asSentence(`We fixed this one: ${title}`);
+    if (tone === 'casual') return asSentence(`We fixed an issue: ${title}`);
     return asSentence(`Fixed: ${title}`);
   }
   if (tone === 'formal') return formalize(asSentence(`This release includes the following change: ${title}`));
@@ -67,6 +69,9 @@ export const PHRASES = {
     neutral: 'These changes need action before upgrading.',
     formal: 'The following changes require action before upgrading.',
   } as Phrases,
+  featuresIntro: { casual: 'New things for you to try:', neutral: '', formal: '' } as Phrases,
+  improvementsIntro: { casual: 'Things that got better for you:', neutral: '', formal: '' } as Phrases,
+  fixesIntro: { casual: 'Bugs we fixed for you:', neutral: '', formal: '' } as Phrases,
   contributorsIntro: {
     casual: 'Thanks to everyone who pitched in!',
     neutral: 'Thanks to the people who contributed to this release.',

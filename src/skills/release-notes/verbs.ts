@@ -1,7 +1,8 @@
 /**
- * Verb forms for turning imperative titles ("Add dark mode") into release-note prose ("Added dark mode",
- * "This release adds dark mode"). Only verbs listed here are conjugated; any other first word is left
- * alone rather than guessed at.
+ * Verb forms for turning a title that describes a change to the product ("Add dark mode") into release-note
+ * prose ("Added dark mode", "This release adds dark mode"). Only verbs that name a change are listed: a
+ * title such as "Export orders to CSV" names what users can now do, and "Exported orders to CSV" would say
+ * something else, so such titles are left as written.
  */
 
 export interface VerbForms {
@@ -13,41 +14,18 @@ export interface VerbForms {
 
 /** base: [past, participle] for the irregular and consonant-doubling verbs; the rest follow the rules. */
 const IRREGULAR: Record<string, [string, string]> = {
-  build: ['built', 'built'],
   drop: ['dropped', 'dropped'],
-  hide: ['hid', 'hidden'],
-  keep: ['kept', 'kept'],
-  let: ['let', 'let'],
-  log: ['logged', 'logged'],
   make: ['made', 'made'],
-  map: ['mapped', 'mapped'],
-  pin: ['pinned', 'pinned'],
-  plan: ['planned', 'planned'],
-  rerun: ['reran', 'rerun'],
-  run: ['ran', 'run'],
-  send: ['sent', 'sent'],
-  set: ['set', 'set'],
-  ship: ['shipped', 'shipped'],
-  show: ['showed', 'shown'],
-  skip: ['skipped', 'skipped'],
+  rewrite: ['rewrote', 'rewritten'],
   speed: ['sped', 'sped'],
-  split: ['split', 'split'],
   stop: ['stopped', 'stopped'],
-  strip: ['stripped', 'stripped'],
-  tag: ['tagged', 'tagged'],
-  wrap: ['wrapped', 'wrapped'],
-  write: ['wrote', 'written'],
 };
 
 const REGULAR = [
-  'accept', 'add', 'adjust', 'align', 'allow', 'avoid', 'block', 'cache', 'change', 'check', 'clarify', 'clean',
-  'close', 'correct', 'create', 'deprecate', 'disable', 'display', 'document', 'enable', 'escape', 'expose',
-  'export', 'extend', 'filter', 'fix', 'handle', 'ignore', 'import', 'improve', 'include', 'increase', 'index',
-  'introduce', 'limit', 'link', 'load', 'lock', 'lower', 'match', 'migrate', 'move', 'open', 'optimize',
-  'optimise', 'prevent', 'raise', 'redesign', 'reduce', 'refresh', 'reject', 'remove', 'rename', 'reorder',
-  'replace', 'require', 'resolve', 'respect', 'restore', 'retry', 'return', 'save', 'sign', 'simplify', 'sort',
-  'store', 'support', 'switch', 'sync', 'track', 'translate', 'unlock', 'update', 'upgrade', 'use', 'validate',
-  'warn',
+  'add', 'allow', 'avoid', 'clarify', 'clean', 'correct', 'deprecate', 'disable', 'enable', 'extend', 'fix',
+  'handle', 'harden', 'improve', 'increase', 'introduce', 'lower', 'migrate', 'move', 'optimize', 'optimise',
+  'polish', 'prevent', 'redesign', 'reduce', 'remove', 'rename', 'reorder', 'replace', 'resolve', 'restore',
+  'rework', 'shorten', 'simplify', 'support', 'tweak', 'update', 'upgrade',
 ];
 
 function regularPast(base: string): string {
