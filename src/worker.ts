@@ -6,6 +6,7 @@ import { loadConfig, type Config } from './config';
 import { createLogger, type Logger } from './logger';
 import { createMailer, type Mailer } from './mail';
 import { connectTemporal } from './temporal';
+import { installSdkLogging } from './worker-logging';
 import { ensureIndexes } from './store/indexes';
 import { connectStore } from './store/mongo';
 
@@ -50,6 +51,7 @@ export async function createWorker(setup: WorkerSetup): Promise<Worker> {
 async function main(): Promise<void> {
   const config = loadConfig(process.env);
   const logger = createLogger(config, 'worker');
+  installSdkLogging(logger);
   const store = await connectStore(config.mongo.uri, config.mongo.dbName, 'worker');
   await ensureIndexes(store.db);
   const connection = await NativeConnection.connect({ address: config.temporal.address });

@@ -19,6 +19,12 @@ export const INDEXES: Record<string, IndexDescription[]> = {
 
 export async function ensureIndexes(db: Db): Promise<void> {
   for (const [collection, indexes] of Object.entries(INDEXES)) {
-    if (indexes.length > 0) await db.collection(collection).createIndexes(indexes);
+    // Only the missing ones, by name: re-sending existing specs makes FerretDB 1.24 drop the connection (a
+    // server bug), and skipping them saves a round of index comparisons on every start anyway.
+    const existing = new Set(
+      await db.collection(collection).listIndexes().map((i) => String(i.name)).toArray().catch(() => [] as string[]),
+    );
+    const missing = indexes.filter((i) => !existing.has(i.name!));
+    if (missing.length > 0) await db.collection(collection).createIndexes(missing);
   }
 }

@@ -117,16 +117,16 @@ describe('billing effects: entity workflows on a real Temporal, projections in a
     const t = Date.now();
     await deliver(providerEvent('INITIAL_PURCHASE', 'anon-1', { at: t - 2000, purchasedAt: t - 2000, expiresAt: t + 30 * DAY, price: 4.99 }));
     await customerWhen('anon-1', (x) => x.status === 'active', 'anon active');
-    const before = (await metrics()).mrr.amount;
     await deliver({ id: eventId('alias'), type: 'SUBSCRIBER_ALIAS', event_timestamp_ms: t, app_user_id: 'anon-1', original_app_user_id: 'ada', aliases: ['ada', 'anon-1'], environment: 'PRODUCTION' });
     const merged = await customerWhen('anon-1', (x) => x.id === 'ada', 'alias resolves to canonical');
     assert.ok(merged.aliases.includes('anon-1'));
     assert.equal(merged.status, 'active');
     assert.equal(merged.mrrContribution, 4.99);
-    const old = await eventually(async () => (await h.db.collection('billing_subscribers').findOne({ _id: 'app:acme|anon-1' as never })) as any, (r) => r?.mergedInto === 'ada', { what: 'old record points to canonical' }); // eslint-disable-line @typescript-eslint/no-explicit-any
-    assert.equal(old.mergedInto, 'ada');
-    const after = await eventually(async () => (await metrics()).mrr.amount, (m) => Math.abs(m - before) < 1e-9, { what: 'MRR unchanged by the merge' });
-    assert.equal(after, before);
+    const subscribers = h.db.collection<{ _id: string; mergedInto: string | null; contribution: { mrrMicros: number } }>('billing_subscribers');
+    const old = await eventually(() => subscribers.findOne({ _id: 'app:acme|anon-1' }), (r) => r?.mergedInto === 'ada', { what: 'old record points to canonical' });
+    assert.equal(old!.contribution.mrrMicros, 0, 'the merged record no longer counts');
+    const canonical = await subscribers.findOne({ _id: 'app:acme|ada' });
+    assert.equal(canonical!.contribution.mrrMicros, 4_990_000, 'the canonical record counts it once');
   });
 
   it('TRANSFER moves entitlements to the destination and does not revive an expired one', async () => {
@@ -141,8 +141,12 @@ describe('billing effects: entity workflows on a real Temporal, projections in a
     assert.equal(taker.id, 'taker');
     assert.equal(taker.status, 'active');
     assert.equal(taker.subscriptions.filter((s: { status: string }) => s.status === 'active').length, 1, 'the expired one stays expired');
-    const giver = await eventually(async () => (await h.db.collection('billing_subscribers').findOne({ _id: 'app:acme|giver' as never })) as any, (r) => r?.mergedInto === 'taker', { what: 'source merged' }); // eslint-disable-line @typescript-eslint/no-explicit-any
-    assert.deepEqual(giver.view.entitlements, [], 'the source loses the moved entitlement');
+    const giver = await eventually(
+      () => h.db.collection<{ _id: string; mergedInto: string | null; view: { entitlements: unknown[] } }>('billing_subscribers').findOne({ _id: 'app:acme|giver' }),
+      (r) => r?.mergedInto === 'taker',
+      { what: 'source merged' },
+    );
+    assert.deepEqual(giver!.view.entitlements, [], 'the source loses the moved entitlement');
   });
 
   it('MRR: the totals equal a full recompute over the stored contributions', async () => {

@@ -1,0 +1,20 @@
+import { DefaultLogger, Runtime, type LogLevel } from '@temporalio/worker';
+import type { Logger } from './logger';
+
+const LEVELS: Record<LogLevel, 'trace' | 'debug' | 'info' | 'warn' | 'error'> = {
+  TRACE: 'trace',
+  DEBUG: 'debug',
+  INFO: 'info',
+  WARN: 'warn',
+  ERROR: 'error',
+};
+
+/** Routes the Temporal SDK's own logs (worker state, workflow and activity logs) into the process's JSON logger. */
+export function installSdkLogging(logger: Logger): void {
+  const sdk = logger.child({ component: 'temporal-sdk' });
+  Runtime.install({
+    logger: new DefaultLogger('INFO', (entry) => {
+      sdk[LEVELS[entry.level]]({ ...entry.meta }, entry.message);
+    }),
+  });
+}

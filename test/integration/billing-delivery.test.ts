@@ -1,0 +1,183 @@
+import assert from 'node:assert/strict';
+import { historyToJSON } from '@temporalio/common/lib/proto-utils';
+import { Worker } from '@temporalio/worker';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { BillingEvent } from '../../src/billing/provider-events';
+import { subscriberStateQuery } from '../../src/workflows/billing-messages';
+import { workflowBundlePath } from '../support/bundle';
+import { eventually } from '../support/eventually';
+import { startHarness, type Harness } from '../support/harness';
+import { DAY, envelope, providerEvent } from '../support/provider-events';
+import { repoRoot } from '../support/repo-root';
+import { adminToken } from '../support/tokens';
+
+const HOOK = '/api/saas/iap/billingprovider/webhook?app=acme';
+
+/** A realistic history for `user`, with ids `${user}:n` so two users' histories compare after renaming. */
+function history(user: string, t: number): BillingEvent[] {
+  const id = (n: number) => `${user}:${n}`;
+  const p1 = { purchasedAt: t - 60 * DAY, expiresAt: t - 53 * DAY };
+  const p2 = { purchasedAt: t - 53 * DAY, expiresAt: t - 23 * DAY };
+  const p3 = { purchasedAt: t - 23 * DAY, expiresAt: t + 7 * DAY };
+  return [
+    providerEvent('INITIAL_PURCHASE', user, { id: id(1), at: t - 60 * DAY, ...p1, price: 0, periodType: 'TRIAL' }),
+    providerEvent('RENEWAL', user, { id: id(2), at: t - 53 * DAY, ...p2, is_trial_conversion: true }),
+    providerEvent('BILLING_ISSUE', user, { id: id(3), at: t - 23 * DAY - 3600_000, ...p2 }),
+    providerEvent('RENEWAL', user, { id: id(4), at: t - 23 * DAY, ...p3 }),
+    providerEvent('CANCELLATION', user, { id: id(5), at: t - 5 * DAY, ...p3, cancel_reason: 'UNSUBSCRIBE' }),
+    providerEvent('UNCANCELLATION', user, { id: id(6), at: t - 4 * DAY, ...p3 }),
+    providerEvent('PRODUCT_CHANGE', user, { id: id(7), at: t - 3 * DAY, ...p3, new_product_id: 'com.acme.pro.yearly' }),
+    providerEvent('CANCELLATION', user, { id: id(8), at: t - 2 * DAY, ...p3, cancel_reason: 'PRICE_INCREASE' }),
+  ];
+}
+
+/** Seeded shuffle, so a failure can be reproduced. */
+function shuffled<T>(items: T[], seed: number): T[] {
+  const out = [...items];
+  let s = seed;
+  const rand = () => ((s = (s * 1_103_515_245 + 12_345) % 2 ** 31) / 2 ** 31);
+  for (let i = out.length - 1; i > 0; i--) {
+    const j = Math.floor(rand() * (i + 1));
+    [out[i], out[j]] = [out[j]!, out[i]!];
+  }
+  return out;
+}
+
+/** The customer as the dashboard shows it, with the user's own name and event-id prefix taken out. */
+function normalised(customer: Record<string, unknown>, user: string): unknown {
+  const { id: _id, workflowId: _w, workflowUrl: _u, updatedAt: _t, summary: _s, aliases: _a, ...rest } = customer;
+  return JSON.parse(JSON.stringify(rest).split(`${user}:`).join('U:').split(`otx-${user}`).join('otx-U'));
+}
+
+describe('billing delivery: a worker crash between acceptance and effect (real stack)', () => {
+  let h: Harness;
+  let auth: string;
+  const admin = adminToken();
+  before(async () => {
+    h = await startHarness();
+    auth = (await h.request('POST', '/v1/apps', { token: admin, body: { slug: 'acme', name: 'Acme' } })).body.authorization;
+  });
+  after(async () => h?.close());
+
+  const deliver = async (event: BillingEvent) => {
+    const res = await h.request('POST', HOOK, { body: envelope(event), headers: { Authorization: auth } });
+    assert.equal(res.status, 200, res.text);
+    return res.body as { duplicate: boolean };
+  };
+  const customer = async (id: string) => (await h.request('GET', `/v1/billing/customers/${id}?app=acme`, { token: admin })).body;
+  const settled = (id: string, count: number) =>
+    eventually(
+      async () => (await h.temporal.client.workflow.getHandle(`billing/app:acme/${id}`).query(subscriberStateQuery)).appliedEventIds.length,
+      (n) => n === count,
+      { what: `${id} to apply ${count} events`, timeoutMs: 30_000 },
+    );
+
+  it('a worker killed between acceptance and effect: after restart the effect happens once', async () => {
+    const t = Date.now();
+    // No worker runs: the event is acknowledged (durably in the inbox, forwarded to Temporal) with no effect yet.
+    const purchase = providerEvent('INITIAL_PURCHASE', 'crash', { at: t, purchasedAt: t, expiresAt: t + 30 * DAY, price: 9.99 });
+    assert.equal((await deliver(purchase)).duplicate, false);
+    assert.equal((await customer('crash')).code, 'unknown_customer');
+
+    let worker = await h.spawnWorkerProcess();
+    await eventually(() => customer('crash'), (c) => c.status === 'active', { what: 'effect after the worker starts', timeoutMs: 30_000 });
+    worker.kill('SIGKILL');
+    await new Promise((r) => worker.once('exit', r));
+
+    // Accepted while the worker is dead, and a redelivery of the first event.
+    const renewal = providerEvent('RENEWAL', 'crash', { at: t + 1, purchasedAt: t + 30 * DAY, expiresAt: t + 60 * DAY, price: 9.99 });
+    assert.equal((await deliver(renewal)).duplicate, false);
+    assert.equal((await deliver(purchase)).duplicate, true);
+    // A burst for other subscribers, then a kill while the worker is in the middle of it.
+    worker = await h.spawnWorkerProcess();
+    const burst = ['b1', 'b2', 'b3', 'b4'].map((u) => providerEvent('INITIAL_PURCHASE', u, { at: t, purchasedAt: t, expiresAt: t + 30 * DAY, price: 1 }));
+    await Promise.all(burst.map(deliver));
+    worker.kill('SIGKILL');
+    await new Promise((r) => worker.once('exit', r));
+    await h.startWorker();
+
+    await settled('crash', 2);
+    const c = await customer('crash');
+    assert.equal(c.entitlements[0].expiresAt, new Date(t + 60 * DAY).toISOString());
+    for (const u of ['b1', 'b2', 'b3', 'b4']) await settled(u, 1);
+    const m = await eventually(
+      async () => (await h.request('GET', '/v1/billing/metrics?app=acme', { token: admin })).body,
+      (x) => x.activeSubscriptions === 5,
+      { what: 'totals to settle' },
+    );
+    assert.equal(m.mrr.amount, 13.99, 'each subscription counted exactly once');
+  });
+
+});
+
+describe('billing delivery: reordering, duplicates, continue-as-new, replay (real stack)', () => {
+  let h: Harness;
+  let auth: string;
+  const admin = adminToken();
+  before(async () => {
+    h = await startHarness();
+    auth = (await h.request('POST', '/v1/apps', { token: admin, body: { slug: 'acme', name: 'Acme' } })).body.authorization;
+    await h.startWorker();
+  });
+  after(async () => h?.close());
+
+  const deliver = async (event: BillingEvent) => {
+    const res = await h.request('POST', HOOK, { body: envelope(event), headers: { Authorization: auth } });
+    assert.equal(res.status, 200, res.text);
+    return res.body as { duplicate: boolean };
+  };
+  const customer = async (id: string) => (await h.request('GET', `/v1/billing/customers/${id}?app=acme`, { token: admin })).body;
+  const settled = (id: string, count: number) =>
+    eventually(
+      async () => (await h.temporal.client.workflow.getHandle(`billing/app:acme/${id}`).query(subscriberStateQuery)).appliedEventIds.length,
+      (n) => n === count,
+      { what: `${id} to apply ${count} events`, timeoutMs: 30_000 },
+    );
+
+  it('reordered and duplicated delivery of a whole history gives the same final state as in-order delivery', async () => {
+    const t = Date.now();
+    for (const e of history('inorder', t)) await deliver(e);
+    const events = history('shuffled', t);
+    const withDuplicates = shuffled([...events, events[1]!, events[4]!, events[7]!], 42);
+    await Promise.all(withDuplicates.map(deliver));
+    await settled('inorder', 8);
+    await settled('shuffled', 8);
+    const a = normalised(await customer('inorder'), 'inorder');
+    const b = normalised(await customer('shuffled'), 'shuffled');
+    assert.deepEqual(b, a);
+    assert.equal((a as { status: string }).status, 'cancelled');
+    assert.equal((a as { flags: unknown[] }).flags.length, 0, 'the later renewal cleared the billing issue');
+  });
+
+  it('continues as new under a low history threshold, with a pending downgrade timer surviving it', async () => {
+    const user = 'long-lived';
+    const t = Date.now();
+    const periodEnd = t + 12_000;
+    const period = { purchasedAt: periodEnd - 30 * DAY, expiresAt: periodEnd };
+    await deliver(providerEvent('INITIAL_PURCHASE', user, { at: t - 1000, ...period }));
+    await deliver(providerEvent('CANCELLATION', user, { at: t, ...period, cancel_reason: 'UNSUBSCRIBE' }));
+    const handle = h.temporal.client.workflow.getHandle(`billing/app:acme/${user}`);
+    await eventually(() => customer(user), (c) => c.scheduledDowngrade !== null, { what: 'downgrade scheduled' });
+    const firstRun = (await handle.describe()).runId;
+    // Recorded-only events each add a few history events; the test server suggests continue-as-new at 120.
+    for (let i = 0; i < 30; i++) await deliver(providerEvent('SUBSCRIPTION_EXTENDED', user, { at: t + i, ...period }));
+    const described = await eventually(() => handle.describe(), (d) => d.runId !== firstRun, { what: 'a new run', timeoutMs: 30_000 });
+    assert.equal(described.status.name, 'RUNNING');
+    const expired = await eventually(() => customer(user), (c) => c.status === 'expired', { what: 'downgrade after continue-as-new', timeoutMs: 30_000 });
+    assert.ok(Date.now() >= periodEnd);
+    assert.deepEqual(expired.entitlements, []);
+  });
+
+  it('replays a recorded subscriber history deterministically, and saves it for the offline replay test', async () => {
+    const handle = h.temporal.client.workflow.getHandle('billing/app:acme/inorder');
+    const history = await handle.fetchHistory();
+    assert.ok((history.events?.length ?? 0) > 20);
+    await Worker.runReplayHistory({ workflowBundle: { codePath: await workflowBundlePath() } }, history, 'billing/app:acme/inorder');
+    if (process.env.UPDATE_HISTORIES === '1') {
+      const dir = join(repoRoot(), 'test', 'fixtures', 'histories');
+      mkdirSync(dir, { recursive: true });
+      writeFileSync(join(dir, 'billing-subscriber.json'), historyToJSON(history));
+    }
+  });
+});
