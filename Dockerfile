@@ -18,6 +18,7 @@ ENV NODE_ENV=production WORKFLOW_BUNDLE_PATH=/app/dist/workflow-bundle.js
 COPY --from=build /app/package.json ./
 COPY --from=build /app/node_modules ./node_modules
 COPY --from=build /app/dist ./dist
+COPY --from=build /app/src/api/dashboard ./src/api/dashboard
 COPY demo ./demo
 USER node
 EXPOSE 3000

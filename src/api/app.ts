@@ -20,6 +20,7 @@ import { invocationRoutes } from './routes/invocations';
 import { appRoutes } from './routes/apps';
 import { webhookRoutes } from './routes/webhooks';
 import { billingDashboardRoutes } from './routes/billing-dashboard';
+import { dashboardRoutes } from './routes/dashboard';
 import { EventForwarder } from './event-forwarder';
 
 
@@ -42,6 +43,7 @@ export function createApp(deps: AppDeps) {
     appRoutes(deps),
     webhookRoutes(deps, forwarder, metrics),
     billingDashboardRoutes(deps),
+    dashboardRoutes(),
   ];
 
   const spec = openApiDocument(OPENAPI_PATHS, deps.config.http.publicBaseUrl);

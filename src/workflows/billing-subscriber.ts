@@ -69,7 +69,7 @@ export async function billingSubscriber(input: BillingSubscriberInput): Promise<
   if (!input.carried) await ensureBillingMetricsWorkflow(scope);
 
   for (;;) {
-    const timerAt = state.mergedInto === null ? (state.scheduledDowngrade?.atMs ?? null) : null;
+    const timerAt = nextWakeAt(state);
     const ready = () => inbox.length > 0 || workflowInfo().continueAsNewSuggested;
     // A durable timer to the downgrade, cancelled by condition() itself when a message arrives first.
     const woke = timerAt === null ? (await condition(ready), true) : await condition(ready, Math.max(1, timerAt - Date.now()));
@@ -88,6 +88,19 @@ export async function billingSubscriber(input: BillingSubscriberInput): Promise<
         await continueAsNew<typeof billingSubscriber>({ scope, subscriberId, carried: { state, inbox, counted } });
       }
     }
+  }
+
+  /**
+   * When the view next changes with time alone: the scheduled downgrade, or the earliest entitlement expiry
+   * (so a subscription whose EXPIRATION event never arrives still lapses on time, not at the next event).
+   */
+  function nextWakeAt(current: SubscriberState): number | null {
+    if (current.mergedInto !== null) return null;
+    const times = [
+      ...(current.scheduledDowngrade ? [current.scheduledDowngrade.atMs] : []),
+      ...current.entitlements.flatMap((e) => (e.expiresAtMs === null ? [] : [e.expiresAtMs])),
+    ].filter((t) => t > current.asOfMs);
+    return times.length > 0 ? Math.min(...times) : null;
   }
 
   function reduce(current: SubscriberState, message: Message): Transition {

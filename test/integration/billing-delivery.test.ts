@@ -4,15 +4,19 @@ import { Worker } from '@temporalio/worker';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { BillingEvent } from '../../src/billing/provider-events';
-import { subscriberStateQuery } from '../../src/workflows/billing-messages';
 import { workflowBundlePath } from '../support/bundle';
 import { eventually } from '../support/eventually';
 import { startHarness, type Harness } from '../support/harness';
-import { DAY, envelope, providerEvent } from '../support/provider-events';
+import { DAY, providerEvent } from '../support/provider-events';
 import { repoRoot } from '../support/repo-root';
 import { adminToken } from '../support/tokens';
+import { billingClient } from '../support/billing-client';
+import { randomSuffix } from '../support/config';
 
-const HOOK = '/api/saas/iap/billingprovider/webhook?app=acme';
+// A slug of its own: suites share one Temporal namespace, and workflow ids are derived from the scope.
+const APP = `acme-${randomSuffix()}`;
+
+
 
 /** A realistic history for `user`, with ids `${user}:n` so two users' histories compare after renaming. */
 function history(user: string, t: number): BillingEvent[] {
@@ -56,22 +60,14 @@ describe('billing delivery: a worker crash between acceptance and effect (real s
   const admin = adminToken();
   before(async () => {
     h = await startHarness();
-    auth = (await h.request('POST', '/v1/apps', { token: admin, body: { slug: 'acme', name: 'Acme' } })).body.authorization;
+    auth = (await h.request('POST', '/v1/apps', { token: admin, body: { slug: APP, name: 'Acme' } })).body.authorization;
   });
   after(async () => h?.close());
 
-  const deliver = async (event: BillingEvent) => {
-    const res = await h.request('POST', HOOK, { body: envelope(event), headers: { Authorization: auth } });
-    assert.equal(res.status, 200, res.text);
-    return res.body as { duplicate: boolean };
-  };
-  const customer = async (id: string) => (await h.request('GET', `/v1/billing/customers/${id}?app=acme`, { token: admin })).body;
-  const settled = (id: string, count: number) =>
-    eventually(
-      async () => (await h.temporal.client.workflow.getHandle(`billing/app:acme/${id}`).query(subscriberStateQuery)).appliedEventIds.length,
-      (n) => n === count,
-      { what: `${id} to apply ${count} events`, timeoutMs: 30_000 },
-    );
+  const api = () => billingClient(h, APP, () => auth);
+  const deliver = (e: BillingEvent) => api().deliver(e);
+  const customer = (id: string) => api().customer(id);
+  const settled = (id: string, count: number) => api().settled(id, count);
 
   it('a worker killed between acceptance and effect: after restart the effect happens once', async () => {
     const t = Date.now();
@@ -98,11 +94,10 @@ describe('billing delivery: a worker crash between acceptance and effect (real s
     await h.startWorker();
 
     await settled('crash', 2);
-    const c = await customer('crash');
-    assert.equal(c.entitlements[0].expiresAt, new Date(t + 60 * DAY).toISOString());
+    assert.equal((await customer('crash')).entitlements[0].expiresAt, new Date(t + 60 * DAY).toISOString());
     for (const u of ['b1', 'b2', 'b3', 'b4']) await settled(u, 1);
     const m = await eventually(
-      async () => (await h.request('GET', '/v1/billing/metrics?app=acme', { token: admin })).body,
+      () => api().metrics(),
       (x) => x.activeSubscriptions === 5,
       { what: 'totals to settle' },
     );
@@ -117,23 +112,15 @@ describe('billing delivery: reordering, duplicates, continue-as-new, replay (rea
   const admin = adminToken();
   before(async () => {
     h = await startHarness();
-    auth = (await h.request('POST', '/v1/apps', { token: admin, body: { slug: 'acme', name: 'Acme' } })).body.authorization;
+    auth = (await h.request('POST', '/v1/apps', { token: admin, body: { slug: APP, name: 'Acme' } })).body.authorization;
     await h.startWorker();
   });
   after(async () => h?.close());
 
-  const deliver = async (event: BillingEvent) => {
-    const res = await h.request('POST', HOOK, { body: envelope(event), headers: { Authorization: auth } });
-    assert.equal(res.status, 200, res.text);
-    return res.body as { duplicate: boolean };
-  };
-  const customer = async (id: string) => (await h.request('GET', `/v1/billing/customers/${id}?app=acme`, { token: admin })).body;
-  const settled = (id: string, count: number) =>
-    eventually(
-      async () => (await h.temporal.client.workflow.getHandle(`billing/app:acme/${id}`).query(subscriberStateQuery)).appliedEventIds.length,
-      (n) => n === count,
-      { what: `${id} to apply ${count} events`, timeoutMs: 30_000 },
-    );
+  const api = () => billingClient(h, APP, () => auth);
+  const deliver = (e: BillingEvent) => api().deliver(e);
+  const customer = (id: string) => api().customer(id);
+  const settled = (id: string, count: number) => api().settled(id, count);
 
   it('reordered and duplicated delivery of a whole history gives the same final state as in-order delivery', async () => {
     const t = Date.now();
@@ -157,7 +144,7 @@ describe('billing delivery: reordering, duplicates, continue-as-new, replay (rea
     const period = { purchasedAt: periodEnd - 30 * DAY, expiresAt: periodEnd };
     await deliver(providerEvent('INITIAL_PURCHASE', user, { at: t - 1000, ...period }));
     await deliver(providerEvent('CANCELLATION', user, { at: t, ...period, cancel_reason: 'UNSUBSCRIBE' }));
-    const handle = h.temporal.client.workflow.getHandle(`billing/app:acme/${user}`);
+    const handle = h.temporal.client.workflow.getHandle(`billing/app:${APP}/${user}`);
     await eventually(() => customer(user), (c) => c.scheduledDowngrade !== null, { what: 'downgrade scheduled' });
     const firstRun = (await handle.describe()).runId;
     // Recorded-only events each add a few history events; the test server suggests continue-as-new at 120.
@@ -170,14 +157,15 @@ describe('billing delivery: reordering, duplicates, continue-as-new, replay (rea
   });
 
   it('replays a recorded subscriber history deterministically, and saves it for the offline replay test', async () => {
-    const handle = h.temporal.client.workflow.getHandle('billing/app:acme/inorder');
+    const handle = h.temporal.client.workflow.getHandle(`billing/app:${APP}/inorder`);
     const history = await handle.fetchHistory();
     assert.ok((history.events?.length ?? 0) > 20);
-    await Worker.runReplayHistory({ workflowBundle: { codePath: await workflowBundlePath() } }, history, 'billing/app:acme/inorder');
+    await Worker.runReplayHistory({ workflowBundle: { codePath: await workflowBundlePath() } }, history, `billing/app:${APP}/inorder`);
     if (process.env.UPDATE_HISTORIES === '1') {
       const dir = join(repoRoot(), 'test', 'fixtures', 'histories');
       mkdirSync(dir, { recursive: true });
-      writeFileSync(join(dir, 'billing-subscriber.json'), historyToJSON(history));
+      const workflowId = `billing/app:${APP}/inorder`;
+      writeFileSync(join(dir, 'billing-subscriber.json'), JSON.stringify({ workflowId, history: JSON.parse(historyToJSON(history)) }));
     }
   });
 });

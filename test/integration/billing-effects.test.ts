@@ -3,12 +3,16 @@ import { eventually } from '../support/eventually';
 import { startHarness, type Harness } from '../support/harness';
 import { startSmtpServer } from '../support/smtp';
 import { adminToken } from '../support/tokens';
-import { TEST_OPERATOR_AUTHORIZATION } from '../support/config';
+
+import { TEST_OPERATOR_AUTHORIZATION, randomSuffix } from '../support/config';
 import { DAY, envelope, eventId, providerEvent } from '../support/provider-events';
 import type { BillingEvent } from '../../src/billing/provider-events';
 import { SubscriberRepository } from '../../src/store/subscribers';
 
-const APP_HOOK = '/api/saas/iap/billingprovider/webhook?app=acme';
+// A slug of its own: suites share one Temporal namespace, and workflow ids are derived from the scope.
+const APP = `acme-${randomSuffix()}`;
+
+const APP_HOOK = `/api/saas/iap/billingprovider/webhook?app=${APP}`;
 const OPERATOR_HOOK = '/api/billing/billingprovider/webhook';
 
 describe('billing effects: entity workflows on a real Temporal, projections in a real store', () => {
@@ -21,7 +25,7 @@ describe('billing effects: entity workflows on a real Temporal, projections in a
     smtp = await startSmtpServer();
     h = await startHarness({ SMTP_URL: smtp.url, MAIL_FROM: 'billing@service.test' });
     await h.startWorker();
-    auth = (await h.request('POST', '/v1/apps', { token: admin, body: { slug: 'acme', name: 'Acme' } })).body.authorization;
+    auth = (await h.request('POST', '/v1/apps', { token: admin, body: { slug: APP, name: 'Acme' } })).body.authorization;
   });
   after(async () => {
     await h?.close();
@@ -33,11 +37,11 @@ describe('billing effects: entity workflows on a real Temporal, projections in a
     assert.equal(res.status, 200, res.text);
     return res.body as { duplicate: boolean; ignored: boolean };
   };
-  const customer = (id: string, app: string | null = 'acme') =>
+  const customer = (id: string, app: string | null = APP) =>
     h.request('GET', `/v1/billing/customers/${encodeURIComponent(id)}${app ? `?app=${app}` : ''}`, { token: admin });
-  const customerWhen = (id: string, done: (c: any) => boolean, what: string, app: string | null = 'acme') => // eslint-disable-line @typescript-eslint/no-explicit-any
+  const customerWhen = (id: string, done: (c: any) => boolean, what: string, app: string | null = APP) => // eslint-disable-line @typescript-eslint/no-explicit-any
     eventually(async () => (await customer(id, app)).body, (c) => c && c.id !== undefined && done(c), { what, timeoutMs: 20_000 });
-  const metrics = async (app = 'acme') => (await h.request('GET', `/v1/billing/metrics?app=${app}`, { token: admin })).body;
+  const metrics = async (app = APP) => (await h.request('GET', `/v1/billing/metrics?app=${app}`, { token: admin })).body;
 
   it('INITIAL_PURCHASE entitles until expiration and adds MRR; RENEWAL extends it', async () => {
     const now = Date.now();
@@ -46,7 +50,7 @@ describe('billing effects: entity workflows on a real Temporal, projections in a
     assert.deepEqual(c.entitlements.map((e: { id: string }) => e.id), ['pro']);
     assert.equal(c.entitlements[0].expiresAt, new Date(now + 30 * DAY).toISOString());
     assert.equal(c.mrrContribution, 9.99);
-    assert.equal(c.workflowId, 'billing/app:acme/buyer');
+    assert.equal(c.workflowId, `billing/app:${APP}/buyer`);
 
     await deliver(providerEvent('RENEWAL', 'buyer', { at: now + 1000, purchasedAt: now + 30 * DAY, expiresAt: now + 60 * DAY, price: 9.99 }));
     const renewed = await customerWhen('buyer', (x) => x.entitlements[0]?.expiresAt === new Date(now + 60 * DAY).toISOString(), 'renewal extends');
@@ -106,7 +110,7 @@ describe('billing effects: entity workflows on a real Temporal, projections in a
     await deliver(providerEvent('BILLING_ISSUE', 'flaky', { at: t - 1000, purchasedAt: t - 2000, expiresAt: t + 30 * DAY, grace_period_expiration_at_ms: t + 16 * DAY }));
     const flagged = await customerWhen('flaky', (x) => x.flags.length === 1, 'flagged');
     assert.equal(flagged.flags[0].type, 'billing_issue');
-    const list = await h.request('GET', '/v1/billing/customers?app=acme&flagged=true', { token: admin });
+    const list = await h.request('GET', `/v1/billing/customers?app=${APP}&flagged=true`, { token: admin });
     assert.ok(list.body.customers.some((c: { id: string }) => c.id === 'flaky'));
     await deliver(providerEvent('RENEWAL', 'flaky', { at: t, purchasedAt: t + 30 * DAY, expiresAt: t + 60 * DAY }));
     await customerWhen('flaky', (x) => x.flags.length === 0, 'flag cleared');
@@ -123,9 +127,9 @@ describe('billing effects: entity workflows on a real Temporal, projections in a
     assert.equal(merged.status, 'active');
     assert.equal(merged.mrrContribution, 4.99);
     const subscribers = h.db.collection<{ _id: string; mergedInto: string | null; contribution: { mrrMicros: number } }>('billing_subscribers');
-    const old = await eventually(() => subscribers.findOne({ _id: 'app:acme|anon-1' }), (r) => r?.mergedInto === 'ada', { what: 'old record points to canonical' });
+    const old = await eventually(() => subscribers.findOne({ _id: `app:${APP}|anon-1` }), (r) => r?.mergedInto === 'ada', { what: 'old record points to canonical' });
     assert.equal(old!.contribution.mrrMicros, 0, 'the merged record no longer counts');
-    const canonical = await subscribers.findOne({ _id: 'app:acme|ada' });
+    const canonical = await subscribers.findOne({ _id: `app:${APP}|ada` });
     assert.equal(canonical!.contribution.mrrMicros, 4_990_000, 'the canonical record counts it once');
   });
 
@@ -142,7 +146,7 @@ describe('billing effects: entity workflows on a real Temporal, projections in a
     assert.equal(taker.status, 'active');
     assert.equal(taker.subscriptions.filter((s: { status: string }) => s.status === 'active').length, 1, 'the expired one stays expired');
     const giver = await eventually(
-      () => h.db.collection<{ _id: string; mergedInto: string | null; view: { entitlements: unknown[] } }>('billing_subscribers').findOne({ _id: 'app:acme|giver' }),
+      () => h.db.collection<{ _id: string; mergedInto: string | null; view: { entitlements: unknown[] } }>('billing_subscribers').findOne({ _id: `app:${APP}|giver` }),
       (r) => r?.mergedInto === 'taker',
       { what: 'source merged' },
     );
@@ -154,7 +158,7 @@ describe('billing effects: entity workflows on a real Temporal, projections in a
 
 
     const m = await eventually(
-      async () => ({ api: await metrics(), full: await repo.sumContributions('app:acme') }),
+      async () => ({ api: await metrics(), full: await repo.sumContributions(`app:${APP}`) }),
       (x) => Math.round(x.api.mrr.amount * 1e6) === x.full.totals.mrrMicros && x.api.activeSubscriptions === x.full.totals.activeSubscriptions,
       { what: 'incremental totals to agree with the full recompute' },
     );

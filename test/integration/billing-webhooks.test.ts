@@ -1,8 +1,12 @@
 import assert from 'node:assert/strict';
 import { startHarness, type Harness } from '../support/harness';
 import { adminToken, projectToken } from '../support/tokens';
-import { TEST_OPERATOR_AUTHORIZATION } from '../support/config';
+
+import { TEST_OPERATOR_AUTHORIZATION, randomSuffix } from '../support/config';
 import { envelope, eventId, providerEvent } from '../support/provider-events';
+
+// A slug of its own: suites share one Temporal namespace, and workflow ids are derived from the scope.
+const APP = `acme-${randomSuffix()}`;
 
 const APP_HOOK = '/api/saas/iap/billingprovider/webhook';
 const OPERATOR_HOOK = '/api/billing/billingprovider/webhook';
@@ -12,11 +16,11 @@ describe('billing webhooks: receivers, authorization, bad input (real stack)', (
   let auth: string;
   before(async () => {
     h = await startHarness();
-    const res = await h.request('POST', '/v1/apps', { token: adminToken(), body: { slug: 'acme', name: 'Acme iOS' } });
+    const res = await h.request('POST', '/v1/apps', { token: adminToken(), body: { slug: APP, name: 'Acme iOS' } });
     assert.equal(res.status, 201, res.text);
     auth = res.body.authorization;
     assert.match(auth, /^whsec_[A-Za-z0-9_-]{40,}$/);
-    assert.equal(res.body.webhookUrl, `${h.config.http.publicBaseUrl}${APP_HOOK}?app=acme`);
+    assert.equal(res.body.webhookUrl, `${h.config.http.publicBaseUrl}${APP_HOOK}?app=${APP}`);
     assert.equal((await h.request('POST', '/v1/apps', { token: adminToken(), body: { slug: 'other', name: 'Other' } })).status, 201);
   });
   after(async () => h?.close());
@@ -25,12 +29,12 @@ describe('billing webhooks: receivers, authorization, bad input (real stack)', (
     h.request('POST', path, { body, headers: { ...(authorization ? { Authorization: authorization } : {}), ...headers } });
 
   it('never shows the stored secret again', async () => {
-    const one = await h.request('GET', '/v1/apps/acme', { token: adminToken() });
+    const one = await h.request('GET', `/v1/apps/${APP}`, { token: adminToken() });
     const all = await h.request('GET', '/v1/apps', { token: adminToken() });
     assert.equal(one.status, 200);
     assert.ok(!one.text.includes(auth) && !all.text.includes(auth));
     assert.ok(!/digest/i.test(one.text + all.text), 'no digest in responses');
-    assert.equal((await h.request('POST', '/v1/apps', { token: adminToken(), body: { slug: 'acme', name: 'again' } })).status, 409);
+    assert.equal((await h.request('POST', '/v1/apps', { token: adminToken(), body: { slug: APP, name: 'again' } })).status, 409);
     assert.equal((await h.request('GET', '/v1/apps', { token: projectToken(['*'], ['*']) })).status, 403);
   });
 
@@ -38,9 +42,9 @@ describe('billing webhooks: receivers, authorization, bad input (real stack)', (
     const other = (await h.request('POST', '/v1/apps', { token: adminToken(), body: { slug: 'third', name: 'Third' } })).body.authorization as string;
     const ev = envelope(providerEvent('INITIAL_PURCHASE', 'u-auth', { at: Date.now() }));
     const answers = await Promise.all([
-      post(`${APP_HOOK}?app=acme`, ev),
-      post(`${APP_HOOK}?app=acme`, ev, 'wrong'),
-      post(`${APP_HOOK}?app=acme`, ev, other),
+      post(`${APP_HOOK}?app=${APP}`, ev),
+      post(`${APP_HOOK}?app=${APP}`, ev, 'wrong'),
+      post(`${APP_HOOK}?app=${APP}`, ev, other),
       post(`${APP_HOOK}?app=ghost`, ev, auth),
     ]);
     for (const res of answers) {
@@ -57,20 +61,20 @@ describe('billing webhooks: receivers, authorization, bad input (real stack)', (
   });
 
   it('415, 400 (malformed JSON), 400 (no event.id or event.type), 413 past 256 KiB', async () => {
-    assert.equal((await h.request('POST', `${APP_HOOK}?app=acme`, { raw: 'x=1', headers: { Authorization: auth, 'Content-Type': 'text/plain' } })).status, 415);
-    const malformed = await h.request('POST', `${APP_HOOK}?app=acme`, { raw: '{"event":', headers: { Authorization: auth, 'Content-Type': 'application/json' } });
+    assert.equal((await h.request('POST', `${APP_HOOK}?app=${APP}`, { raw: 'x=1', headers: { Authorization: auth, 'Content-Type': 'text/plain' } })).status, 415);
+    const malformed = await h.request('POST', `${APP_HOOK}?app=${APP}`, { raw: '{"event":', headers: { Authorization: auth, 'Content-Type': 'application/json' } });
     assert.equal(malformed.status, 400);
     assert.match(malformed.headers.get('content-type') ?? '', /problem\+json/);
-    const noId = await post(`${APP_HOOK}?app=acme`, { api_version: '1.0', event: { type: 'RENEWAL' } }, auth);
+    const noId = await post(`${APP_HOOK}?app=${APP}`, { api_version: '1.0', event: { type: 'RENEWAL' } }, auth);
     assert.equal(noId.status, 400);
     assert.deepEqual(noId.body.errors.map((e: { path: string }) => e.path), ['/event/id']);
-    assert.equal((await post(`${APP_HOOK}?app=acme`, { api_version: '1.0', event: { id: 'x' } }, auth)).status, 400);
+    assert.equal((await post(`${APP_HOOK}?app=${APP}`, { api_version: '1.0', event: { id: 'x' } }, auth)).status, 400);
     const big = envelope(providerEvent('RENEWAL', 'u-big', { at: Date.now(), padding: 'x'.repeat(300 * 1024) }));
-    assert.equal((await post(`${APP_HOOK}?app=acme`, big, auth)).status, 413);
+    assert.equal((await post(`${APP_HOOK}?app=${APP}`, big, auth)).status, 413);
   });
 
   it('acknowledges unknown types with exactly 200 and no effect', async () => {
-    const res = await post(`${APP_HOOK}?app=acme`, { api_version: '1.0', event: { id: eventId('future'), type: 'SOMETHING_NEW', app_user_id: 'u-new', extra: { nested: true } } }, auth);
+    const res = await post(`${APP_HOOK}?app=${APP}`, { api_version: '1.0', event: { id: eventId('future'), type: 'SOMETHING_NEW', app_user_id: 'u-new', extra: { nested: true } } }, auth);
     assert.equal(res.status, 200);
     assert.deepEqual(Object.keys(res.body).sort(), ['duplicate', 'eventId', 'ignored', 'received']);
     assert.equal(res.body.ignored, true);
@@ -79,8 +83,8 @@ describe('billing webhooks: receivers, authorization, bad input (real stack)', (
 
   it('a redelivered event id is 200 with duplicate: true', async () => {
     const ev = envelope(providerEvent('TEST', 'u-dup', { at: Date.now() }));
-    assert.equal((await post(`${APP_HOOK}?app=acme`, ev, auth)).body.duplicate, false);
-    const again = await post(`${APP_HOOK}?app=acme`, ev, auth);
+    assert.equal((await post(`${APP_HOOK}?app=${APP}`, ev, auth)).body.duplicate, false);
+    const again = await post(`${APP_HOOK}?app=${APP}`, ev, auth);
     assert.equal(again.status, 200);
     assert.equal(again.body.duplicate, true);
   });
@@ -109,12 +113,12 @@ describe('billing webhooks: rotated-out value after the grace period', () => {
   after(async () => h?.close());
 
   it('401 for the previous value once the grace period has passed; 200 for the new one', async () => {
-    const first = (await h.request('POST', '/v1/apps', { token: adminToken(), body: { slug: 'acme', name: 'Acme' } })).body.authorization as string;
+    const first = (await h.request('POST', '/v1/apps', { token: adminToken(), body: { slug: APP, name: 'Acme' } })).body.authorization as string;
     const ev = () => envelope(providerEvent('TEST', 'u', { at: Date.now() }));
-    assert.equal((await h.request('POST', `${APP_HOOK}?app=acme`, { body: ev(), headers: { Authorization: first } })).status, 200);
-    const second = (await h.request('POST', '/v1/apps/acme/webhook-authorization/rotate', { token: adminToken() })).body.authorization as string;
-    assert.equal((await h.request('POST', `${APP_HOOK}?app=acme`, { body: ev(), headers: { Authorization: first } })).status, 401);
-    assert.equal((await h.request('POST', `${APP_HOOK}?app=acme`, { body: ev(), headers: { Authorization: second } })).status, 200);
+    assert.equal((await h.request('POST', `${APP_HOOK}?app=${APP}`, { body: ev(), headers: { Authorization: first } })).status, 200);
+    const second = (await h.request('POST', `/v1/apps/${APP}/webhook-authorization/rotate`, { token: adminToken() })).body.authorization as string;
+    assert.equal((await h.request('POST', `${APP_HOOK}?app=${APP}`, { body: ev(), headers: { Authorization: first } })).status, 401);
+    assert.equal((await h.request('POST', `${APP_HOOK}?app=${APP}`, { body: ev(), headers: { Authorization: second } })).status, 200);
   });
 });
 

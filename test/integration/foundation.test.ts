@@ -44,6 +44,14 @@ describe('foundation: health, errors, OpenAPI (real MongoDB wire server, real Te
     assert.match(res.text, /http_request_duration_seconds_bucket/);
   });
 
+  it('GET /dashboard serves the billing dashboard page with a strict content security policy', async () => {
+    const res = await h.request('GET', '/dashboard');
+    assert.equal(res.status, 200);
+    assert.match(res.headers.get('content-type') ?? '', /text\/html/);
+    assert.match(res.headers.get('content-security-policy') ?? '', /default-src 'none'/);
+    assert.match(res.text, /\/v1\/billing\/metrics/);
+  });
+
   it('GET /openapi.json documents every route the app serves', async () => {
     const res = await h.request('GET', '/openapi.json');
     assert.equal(res.status, 200);

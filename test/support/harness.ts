@@ -43,7 +43,10 @@ export interface TestResponse {
 /** A real stack for one suite: the API on an ephemeral loopback port, a fresh database, a private task queue. */
 export async function startHarness(overrides: Record<string, string> = {}): Promise<Harness> {
   if (!runtimeQuieted) {
-    Runtime.install({ logger: { trace: () => {}, debug: () => {}, info: () => {}, warn: () => {}, error: () => {}, log: () => {} } });
+    // The SDK's own logs only when asked for (TEST_SDK_LOGS=1): failing activities and workflow tasks show there.
+    const show = process.env.TEST_SDK_LOGS === '1';
+    const print = (level: string) => (message: string, meta?: unknown) => show && console.error(`[sdk ${level}] ${message}`, meta ?? '');
+    Runtime.install({ logger: { trace: () => {}, debug: () => {}, info: () => {}, warn: print('warn'), error: print('error'), log: (level, message, meta) => print(level)(message, meta) } });
     runtimeQuieted = true;
   }
   const config = testConfig(overrides);

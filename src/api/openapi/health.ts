@@ -12,5 +12,8 @@ export const healthPaths: Paths = {
   '/metrics': {
     get: { summary: 'Prometheus metrics', tags: ['operations'], responses: { 200: { description: 'Prometheus text format', content: { 'text/plain': {} } } } },
   },
+  '/dashboard': {
+    get: { summary: 'Billing dashboard web page (reads /v1/billing/* with a pasted token)', tags: ['billing'], responses: { 200: { description: 'HTML', content: { 'text/html': {} } } } },
+  },
   '/openapi.json': { get: { summary: 'This document', tags: ['operations'], responses: { 200: json('OpenAPI 3.1 document') } } },
 };

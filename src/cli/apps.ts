@@ -1,0 +1,51 @@
+import { AppRepository } from '../store/apps';
+import { APP_WEBHOOK_PATH } from '../api/routes/webhooks';
+import { requireString, type CliCommand } from './command';
+import { withStore } from './with-store';
+
+const SLUG = /^[a-z0-9][a-z0-9._-]{0,62}$/;
+
+function printWebhookSetup(url: string, authorization: string): void {
+  process.stdout.write(
+    [
+      'Paste these into the billing provider’s webhook settings for this app:',
+      `  Webhook URL:           ${url}`,
+      `  Authorization header:  ${authorization}`,
+      'The authorization value is shown this once; only its digest is stored.',
+      '',
+    ].join('\n'),
+  );
+}
+
+export const connectAppCommand: CliCommand = {
+  summary: 'Connect a customer app: generates its webhook authorization and prints what to paste into the provider',
+  usage: '--slug SLUG --name NAME',
+  options: { slug: { type: 'string' }, name: { type: 'string' } },
+  async run(values) {
+    const slug = requireString(values, 'slug');
+    if (!SLUG.test(slug)) throw new Error(`--slug must match ${SLUG.source}`);
+    const name = requireString(values, 'name');
+    return withStore(async (store, config) => {
+      const created = await new AppRepository(store.db).create(slug, name, new Date());
+      if (!created) throw new Error(`an app with slug "${slug}" already exists (rotate its authorization with rotate-app-authorization)`);
+      printWebhookSetup(`${config.http.publicBaseUrl}${APP_WEBHOOK_PATH}?app=${slug}`, created.authorization);
+      return 0;
+    });
+  },
+};
+
+export const rotateAppCommand: CliCommand = {
+  summary: "Rotate an app's webhook authorization; the previous value keeps working for WEBHOOK_ROTATION_GRACE_HOURS",
+  usage: '--slug SLUG',
+  options: { slug: { type: 'string' } },
+  async run(values) {
+    const slug = requireString(values, 'slug');
+    return withStore(async (store, config) => {
+      const rotated = await new AppRepository(store.db).rotate(slug, config.webhooks.rotationGraceHours * 3600_000, new Date());
+      if (!rotated) throw new Error(`no app "${slug}"`);
+      printWebhookSetup(`${config.http.publicBaseUrl}${APP_WEBHOOK_PATH}?app=${slug}`, rotated.authorization);
+      process.stdout.write(`The previous value keeps working until ${rotated.previousValidUntil.toISOString()}.\n`);
+      return 0;
+    });
+  },
+};
