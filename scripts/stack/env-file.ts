@@ -23,7 +23,7 @@ export function ensureEnvFile(path: string): { created: boolean } {
       '# Written by `npm run dev` on first run with fresh random secrets. Not committed (see .gitignore).',
       '# Every variable is documented in .env.example.',
       `JWT_SECRET=${secret(48)}`,
-      `OPERATOR_WEBHOOK_AUTHORIZATION=Bearer ${secret(32)}`,
+      `OPERATOR_WEBHOOK_AUTHORIZATION=whsec_${secret(32)}`,
       '',
     ].join('\n'),
     { mode: 0o600 },
