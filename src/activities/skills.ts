@@ -1,14 +1,14 @@
-import { ApplicationFailure } from '@temporalio/activity';
-import { retrievalPlan, selectAndDraft } from '../skills/run';
+import { retrievalPlan } from '../skills/run';
 import { resolveQueries } from '../skills/retrieval-plan';
 import type { ProjectDocument } from '../skills/documents';
 import { DocumentRepository } from '../store/documents';
 import { InvocationContextRepository } from '../store/invocation-contexts';
 import { InvocationRepository, TOTAL_STEPS } from '../store/invocations';
 import type { ActivityDeps } from './deps';
+import { chatModelFromConfig, createDraftingActivity } from './drafting';
 import type { DraftOutcome, ProgressUpdate, SkillContextRef, SkillInvocationInput } from './skill-types';
 
-/** I/O of the skill-invocation workflow: read the project's documents, draft, write the record. */
+/** I/O of the skill-invocation workflow: read the project's documents, draft (drafting.ts), write the record. */
 export function createSkillActivities(deps: ActivityDeps) {
   const invocations = new InvocationRepository(deps.db);
   const documents = new DocumentRepository(deps.db);
@@ -41,13 +41,7 @@ export function createSkillActivities(deps: ActivityDeps) {
       return { contextId: input.invocationId, fetched: fetched.length };
     },
 
-    async draftSkillDocument(input: SkillInvocationInput, context: SkillContextRef): Promise<DraftOutcome> {
-      const docs = await contexts.load(context.contextId);
-      if (!docs) {
-        throw ApplicationFailure.create({ type: 'ContextLost', message: 'retrieved documents are missing; retrieval must run again' });
-      }
-      return { result: selectAndDraft(input.skill, input.inputs as never, docs, input.requestedAt) };
-    },
+    draftSkillDocument: createDraftingActivity(deps, contexts, chatModelFromConfig(deps.config.llm)),
 
     async storeSkillResult(args: { invocationId: string; seq: number; result: DraftOutcome['result'] }): Promise<void> {
       const at = now();

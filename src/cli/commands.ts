@@ -3,10 +3,14 @@ import { billingCheckCommand } from './billing-check';
 import type { CliCommand } from './command';
 import { mintTokenCommand } from './mint-token';
 import { setupTemporalCommand } from './setup-temporal';
+import { seedDemoCommand } from './seed-demo';
+import { importGitCommand } from './import-git';
 
 export const COMMANDS: Record<string, CliCommand> = {
   'mint-token': mintTokenCommand,
   'setup-temporal': setupTemporalCommand,
+  'seed-demo': seedDemoCommand,
+  'import-git': importGitCommand,
   'connect-app': connectAppCommand,
   'rotate-app-authorization': rotateAppCommand,
   'billing-check': billingCheckCommand,

@@ -5,6 +5,8 @@ import type { DocumentQuery } from '../skills/retrieval-plan';
 import type { DocumentKind } from '../skills/types';
 import { COLLECTIONS } from './collections';
 
+const UPSERT_SLICE = 50;
+
 type StoredDocument = ProjectDocument & { project: string; updatedAt: Date; versionKey?: string; fixVersionKey?: string };
 
 /** A project's documents (the skills' retrieval sources), upserted by (project, kind, externalId). */
@@ -17,16 +19,22 @@ export class DocumentRepository {
 
   /** Bulk upsert. Unordered, so one failing write does not stop the others. */
   async upsertMany(project: string, docs: ProjectDocument[], now: Date): Promise<{ inserted: number; updated: number }> {
-    if (docs.length === 0) return { inserted: 0, updated: 0 };
-    const ops: AnyBulkWriteOperation<Document>[] = docs.map((doc) => ({
-      replaceOne: {
-        filter: { project, kind: doc.kind, externalId: doc.externalId },
-        replacement: { ...doc, ...indexFields(doc), project, updatedAt: now },
-        upsert: true,
-      },
-    }));
-    const res = await this.coll.bulkWrite(ops, { ordered: false });
-    return { inserted: res.upsertedCount, updated: res.matchedCount };
+    const counts = { inserted: 0, updated: 0 };
+    // In slices: FerretDB 1.24 (the local and test store) stalls on one update command of ~100 replacements
+    // of existing documents; slices of 50 go through, and cost MongoDB nothing worth measuring.
+    for (let i = 0; i < docs.length; i += UPSERT_SLICE) {
+      const ops: AnyBulkWriteOperation<Document>[] = docs.slice(i, i + UPSERT_SLICE).map((doc) => ({
+        replaceOne: {
+          filter: { project, kind: doc.kind, externalId: doc.externalId },
+          replacement: { ...doc, ...indexFields(doc), project, updatedAt: now },
+          upsert: true,
+        },
+      }));
+      const res = await this.coll.bulkWrite(ops, { ordered: false });
+      counts.inserted += res.upsertedCount;
+      counts.updated += res.matchedCount;
+    }
+    return counts;
   }
 
   /** Runs one planned query (see retrieval-plan.ts) inside a project. */
@@ -62,8 +70,11 @@ export class DocumentRepository {
     return (await this.coll.countDocuments({ project, kind, [field]: value }, { limit: 1 })) > 0;
   }
 
-  /** Paged listing for people: newest first, optional kind and case-insensitive title/body substring. */
-  async list(project: string, q: { kind?: DocumentKind; text?: string; limit: number; after?: { createdAt: string; externalId: string } }): Promise<StoredDocument[]> {
+  /**
+   * Paged listing for people: newest first, optional kind and case-insensitive title/body substring. The
+   * order ends in kind because externalId is unique only within a kind (a pull request "7", a ticket "7").
+   */
+  async list(project: string, q: { kind?: DocumentKind; text?: string; limit: number; after?: { createdAt: string; externalId: string; kind: string } }): Promise<StoredDocument[]> {
     const filter: Filter<Document> = { project };
     if (q.kind) filter.kind = q.kind;
     if (q.text) {
@@ -71,9 +82,10 @@ export class DocumentRepository {
       filter.$or = [{ title: re }, { body: re }];
     }
     if (q.after) {
-      filter.$and = [{ $or: [{ createdAt: { $lt: q.after.createdAt } }, { createdAt: q.after.createdAt, externalId: { $lt: q.after.externalId } }] }];
+      const { createdAt, externalId, kind } = q.after;
+      filter.$and = [{ $or: [{ createdAt: { $lt: createdAt } }, { createdAt, externalId: { $lt: externalId } }, { createdAt, externalId, kind: { $lt: kind } }] }];
     }
-    const rows = await this.coll.find(filter, { projection: { _id: 0 } }).sort({ createdAt: -1, externalId: -1 }).limit(q.limit).toArray();
+    const rows = await this.coll.find(filter, { projection: { _id: 0 } }).sort({ createdAt: -1, externalId: -1, kind: -1 }).limit(q.limit).toArray();
     return rows as unknown as StoredDocument[];
   }
 }

@@ -38,6 +38,11 @@ export class IdempotencyRepository {
     }
   }
 
+  /** The invocation id holding `key`, if any. */
+  async holder(key: string): Promise<string | null> {
+    return (await this.coll.findOne({ _id: key }))?.invocationId ?? null;
+  }
+
   async release(key: string, invocationId: string): Promise<void> {
     await this.coll.deleteOne({ _id: key, invocationId });
   }

@@ -23,11 +23,14 @@ const { retrieveSkillContext } = proxyActivities<Activities>({
   retry: { initialInterval: '1s', maximumAttempts: 5, nonRetryableErrorTypes: ['InvalidSkillInput'] },
 });
 
-// Drafting may call a model: heartbeats let a cancellation reach it mid-call; rate limits back off.
+// Drafting may call a model. It heartbeats during the call: a cancellation reaches it through a heartbeat's
+// answer, and a worker that dies mid-call is noticed within the heartbeat timeout, not the 3 minutes.
+// Rate limits and 5xx retry (after Retry-After when given); the last attempt falls back to the deterministic
+// draft instead of failing, so maximumAttempts bounds how long a struggling model can hold an invocation.
 const { draftSkillDocument } = proxyActivities<Activities>({
   startToCloseTimeout: '3m',
-  heartbeatTimeout: '30s',
-  retry: { initialInterval: '2s', backoffCoefficient: 2, maximumInterval: '1m', maximumAttempts: 4 },
+  heartbeatTimeout: '10s',
+  retry: { initialInterval: '2s', backoffCoefficient: 2, maximumInterval: '1m', maximumAttempts: 4, nonRetryableErrorTypes: ['ContextLost'] },
 });
 
 const { storeSkillResult } = proxyActivities<Activities>({

@@ -39,7 +39,7 @@ export const invocationPaths: Paths = {
         ...authErrors,
         402: problemRef('The project is not entitled to this skill'),
         404: problemRef('Unknown project or skill'),
-        409: problemRef('Idempotency-Key reused with a different body'),
+        409: problemRef('Idempotency-Key reused with a different body (idempotency_key_reused), or held by a request still in progress (idempotency_key_busy)'),
         413: problemRef('Body over 64 KiB'),
         415: problemRef('Body is not application/json'),
         422: problemRef('Valid shape but impossible for this project'),

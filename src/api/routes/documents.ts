@@ -22,6 +22,37 @@ export const DOCUMENTS_BODY_SCHEMA = {
   properties: { documents: { type: 'array', minItems: 1, maxItems: MAX_DOCUMENTS_PER_REQUEST, items: { type: 'object' } } },
 } as const;
 
+/**
+ * Checks each document against its kind's schema: the bad ones are rejected alone, with reasons. The same
+ * (kind, externalId) twice: the later one wins, as two requests would. Shared by the API and the CLI loaders.
+ */
+export function screenDocuments(documents: readonly unknown[]): { accepted: ProjectDocument[]; rejected: { index: number; errors: ProblemFieldError[] }[] } {
+  const accepted: ProjectDocument[] = [];
+  const rejected: { index: number; errors: ProblemFieldError[] }[] = [];
+  const seen = new Map<string, number>();
+  documents.forEach((doc, index) => {
+    const kind = (doc as { kind?: unknown } | null)?.kind;
+    if (typeof kind !== 'string' || !(DOCUMENT_KINDS as readonly string[]).includes(kind)) {
+      rejected.push({ index, errors: [{ path: '/kind', message: `must be one of ${DOCUMENT_KINDS.join(', ')}` }] });
+      return;
+    }
+    const errors = check(DOCUMENT_KIND_SCHEMAS[kind as DocumentKind], doc);
+    if (errors.length > 0) {
+      rejected.push({ index, errors });
+      return;
+    }
+    const typed = doc as ProjectDocument;
+    const key = `${typed.kind}\u0000${typed.externalId}`;
+    const previous = seen.get(key);
+    if (previous !== undefined) accepted[previous] = typed;
+    else {
+      seen.set(key, accepted.length);
+      accepted.push(typed);
+    }
+  });
+  return { accepted, rejected };
+}
+
 /** A project's data: bulk upsert (a bad document is rejected alone) and a paged listing. */
 export function documentRoutes(deps: AppDeps): Router {
   const projects = new ProjectRepository(deps.db);
@@ -35,30 +66,7 @@ export function documentRoutes(deps: AppDeps): Router {
   router.post('/v1/projects/:project/documents', async (ctx) => {
     const project = await projectForCaller(ctx, projects, ctx.params.project!);
     const body = validate<{ documents: unknown[] }>(DOCUMENTS_BODY_SCHEMA, ctx.state.body);
-    const accepted: ProjectDocument[] = [];
-    const rejected: { index: number; errors: ProblemFieldError[] }[] = [];
-    const seen = new Map<string, number>();
-    body.documents.forEach((doc, index) => {
-      const kind = (doc as { kind?: unknown }).kind;
-      if (typeof kind !== 'string' || !(DOCUMENT_KINDS as readonly string[]).includes(kind)) {
-        rejected.push({ index, errors: [{ path: '/kind', message: `must be one of ${DOCUMENT_KINDS.join(', ')}` }] });
-        return;
-      }
-      const errors = check(DOCUMENT_KIND_SCHEMAS[kind as DocumentKind], doc);
-      if (errors.length > 0) {
-        rejected.push({ index, errors });
-        return;
-      }
-      const typed = doc as ProjectDocument;
-      // The same (kind, externalId) twice in one request: the later one wins, as two requests would.
-      const key = `${typed.kind}\u0000${typed.externalId}`;
-      const previous = seen.get(key);
-      if (previous !== undefined) accepted[previous] = typed;
-      else {
-        seen.set(key, accepted.length);
-        accepted.push(typed);
-      }
-    });
+    const { accepted, rejected } = screenDocuments(body.documents);
     const { inserted, updated } = await documents.upsertMany(project._id, accepted, now());
     ctx.body = { inserted, updated, rejected };
   });
@@ -71,13 +79,13 @@ export function documentRoutes(deps: AppDeps): Router {
     }
     if (q !== undefined && (typeof q !== 'string' || q.length > 200)) throw badRequest('invalid_input', 'q must be a string of at most 200 characters');
     const limit = parseLimit(ctx.query.limit, 50, 200);
-    const cursor = decodeCursor(typeof ctx.query.cursor === 'string' ? ctx.query.cursor : undefined, ['createdAt', 'externalId'] as const);
+    const cursor = decodeCursor(typeof ctx.query.cursor === 'string' ? ctx.query.cursor : undefined, ['createdAt', 'externalId', 'kind'] as const);
     const rows = await documents.list(project._id, { kind: kind as DocumentKind | undefined, text: q as string | undefined, limit: limit + 1, after: cursor });
     const page = rows.slice(0, limit);
     const last = page[page.length - 1];
     ctx.body = {
       documents: page.map(({ project: _p, updatedAt: _u, versionKey: _v, fixVersionKey: _f, ...doc }) => doc),
-      nextCursor: rows.length > limit && last ? encodeCursor({ createdAt: last.createdAt, externalId: last.externalId }) : null,
+      nextCursor: rows.length > limit && last ? encodeCursor({ createdAt: last.createdAt, externalId: last.externalId, kind: last.kind }) : null,
     };
   });
 

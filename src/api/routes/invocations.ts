@@ -1,5 +1,5 @@
 import Router from '@koa/router';
-import type { WorkflowHandle } from '@temporalio/client';
+import { WorkflowNotFoundError, type WorkflowHandle } from '@temporalio/client';
 import { createHash } from 'node:crypto';
 import type { Context } from 'koa';
 import { ulid } from 'ulid';
@@ -25,6 +25,8 @@ import { missingEntitlement } from './skills';
 
 const MAX_WAIT_SECONDS = 60;
 const IDEMPOTENCY_KEY = /^[\x21-\x7e]{1,255}$/;
+/** How long a claimed Idempotency-Key may stay without its invocation record before it counts as abandoned. */
+const CLAIM_SETTLE_MS = 5_000;
 
 export const skillWorkflowId = (project: string, id: string) => `skill/${project}/${id}`;
 
@@ -69,15 +71,8 @@ export function invocationRoutes(deps: AppDeps): Router {
       if (!IDEMPOTENCY_KEY.test(rawKey)) throw badRequest('invalid_idempotency_key', 'Idempotency-Key must be 1-255 printable ASCII characters');
       idempotencyKey = `${project._id}\u0000${principal.sub}\u0000${skill.name}\u0000${rawKey}`;
       const bodyHash = createHash('sha256').update(stableJson(inputs)).digest('hex');
-      const claim = await keys.claim(idempotencyKey, bodyHash, id, now());
-      if (claim.kind === 'mismatch') throw conflict('idempotency_key_reused', 'This Idempotency-Key was used with a different body in the last 24 hours');
-      if (claim.kind === 'replay') {
-        const existing = await invocations.get(project._id, claim.invocationId);
-        if (existing) return respond(ctx, await waitFor(ctx, existing));
-        // The first request claimed the key but never got as far as a record: it failed, so start afresh.
-        await keys.release(idempotencyKey, claim.invocationId);
-        await keys.claim(idempotencyKey, bodyHash, id, now());
-      }
+      const existing = await claimKey(idempotencyKey, bodyHash, id, project._id);
+      if (existing) return respond(ctx, await waitFor(ctx, existing));
     }
 
     const createdAt = now();
@@ -134,6 +129,7 @@ export function invocationRoutes(deps: AppDeps): Router {
     }
     const limit = parseLimit(ctx.query.limit, 20, 100);
     const cursor = decodeCursor(typeof ctx.query.cursor === 'string' ? ctx.query.cursor : undefined, ['createdAt', 'id'] as const);
+    if (cursor && Number.isNaN(Date.parse(cursor.createdAt))) throw badRequest('invalid_cursor', 'cursor is not one this API returned');
     const rows = await invocations.list(project._id, {
       skill: skill as string | undefined,
       status: status as string | undefined,
@@ -166,6 +162,9 @@ export function invocationRoutes(deps: AppDeps): Router {
     try {
       await client.connection.withDeadline(Date.now() + TEMPORAL_CALL_TIMEOUT_MS, () => handle.cancel());
     } catch (err) {
+      // The workflow may have finished since the record was read: Temporal then no longer knows a running one.
+      const latest = err instanceof WorkflowNotFoundError ? await invocations.get(project._id, record._id) : null;
+      if (latest && (TERMINAL_STATUSES as readonly string[]).includes(latest.status)) throw conflict('invocation_finished', `Invocation is already ${latest.status}`);
       throw mapTemporalError(err, `Invocation ${record._id}`);
     }
     // The cancellation is durable in Temporal; record it now so pollers see it even before a worker acts.
@@ -173,6 +172,32 @@ export function invocationRoutes(deps: AppDeps): Router {
     ctx.status = 202;
     ctx.body = present((await invocations.get(project._id, record._id)) ?? record);
   });
+
+  /**
+   * Claims an Idempotency-Key for invocation `id`; returns the invocation of an earlier request with the same
+   * key and body instead, or throws 409 for a different body. An earlier claim without its record yet is a
+   * request still on its way (the record follows the claim within milliseconds), one that failed (it frees its
+   * key) or one that died in between (its claim goes stale): wait for whichever it is before taking over.
+   */
+  async function claimKey(key: string, bodyHash: string, id: string, project: string): Promise<InvocationRecord | null> {
+    for (let round = 0; round < 3; round++) {
+      const claim = await keys.claim(key, bodyHash, id, now());
+      if (claim.kind === 'claimed') return null;
+      if (claim.kind === 'mismatch') throw conflict('idempotency_key_reused', 'This Idempotency-Key was used with a different body in the last 24 hours');
+      const deadline = Date.now() + CLAIM_SETTLE_MS;
+      for (let wait = 10; ; wait = Math.min(wait * 2, 200)) {
+        const record = await invocations.get(project, claim.invocationId);
+        if (record) return record;
+        if ((await keys.holder(key)) !== claim.invocationId) break;
+        if (Date.now() >= deadline) {
+          await keys.release(key, claim.invocationId);
+          break;
+        }
+        await new Promise((r) => setTimeout(r, wait));
+      }
+    }
+    throw conflict('idempotency_key_busy', 'Another request with this Idempotency-Key is in progress; retry shortly');
+  }
 
   /** Prefer: wait=N — hold the answer up to N seconds for a terminal status. */
   async function waitFor(ctx: Context, record: InvocationRecord): Promise<{ record: InvocationRecord; waited: number | null }> {

@@ -1,0 +1,45 @@
+/** Project documents (api.md "Project data") made from git history. Pure. */
+import type { CommitDocument, ReleaseDocument } from '../skills/documents';
+import type { GitCommit } from './log';
+import { prNumberOf, ticketKeysOf, type RefOptions } from './message-refs';
+import type { Release } from './tags';
+
+// The document schema's limits: longer text is cut rather than the commit rejected.
+const TITLE_MAX = 500;
+const BODY_MAX = 20_000;
+const NAME_MAX = 200;
+const TICKET_KEYS_MAX = 50;
+
+const cut = (text: string, max: number) => (text.length > max ? `${text.slice(0, max - 1)}…` : text);
+
+export function commitDocument(commit: GitCommit, version: string | undefined, refs: RefOptions): CommitDocument {
+  const prNumber = prNumberOf(commit.subject);
+  const ticketKeys = ticketKeysOf(`${commit.subject}\n${commit.body}`, refs).slice(0, TICKET_KEYS_MAX);
+  return {
+    kind: 'commit',
+    externalId: commit.sha,
+    title: cut(commit.subject.trim() || '(no commit message)', TITLE_MAX),
+    body: cut(commit.body, BODY_MAX),
+    createdAt: commit.committedAt,
+    sha: commit.sha,
+    author: cut(commit.author.trim() || commit.authorEmail.trim() || 'unknown', NAME_MAX),
+    committedAt: commit.committedAt,
+    ...(version ? { version } : {}),
+    ...(prNumber ? { prNumber } : {}),
+    ...(ticketKeys.length ? { ticketKeys } : {}),
+  };
+}
+
+export function releaseDocument(release: Release): ReleaseDocument {
+  return {
+    kind: 'release',
+    externalId: release.tag,
+    title: cut(release.tag, TITLE_MAX),
+    body: cut(release.message, BODY_MAX),
+    createdAt: release.releasedAt,
+    version: release.version,
+    tag: release.tag,
+    sha: release.commit,
+    releasedAt: release.releasedAt,
+  };
+}

@@ -1,0 +1,123 @@
+import assert from 'node:assert/strict';
+import { execFile } from 'node:child_process';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { COLLECTIONS } from '../../src/store/collections';
+import { startHarness, type Harness } from '../support/harness';
+import { adminToken, projectToken } from '../support/tokens';
+import { PROJECT, loadDemo } from './skills-helpers';
+
+const docsPath = (project = PROJECT) => `/v1/projects/${project}/documents`;
+
+const ticket = (key: string, over: Record<string, unknown> = {}) => ({
+  kind: 'ticket',
+  externalId: key,
+  title: `Ticket ${key}`,
+  body: 'Customers see a blank page on slow networks.',
+  createdAt: '2026-01-0' + (Number(key.split('-')[1]) % 9 || 1) + 'T10:00:00Z',
+  key,
+  type: 'bug',
+  status: 'Done',
+  ...over,
+});
+
+describe('project documents over HTTP: the demo loader, bulk upsert, listing (real store)', () => {
+  let h: Harness;
+  const member = projectToken([PROJECT]);
+  before(async () => {
+    h = await startHarness();
+  });
+  after(async () => h?.close());
+
+  it('seed-demo loads the demo org, project and documents, and a second run changes nothing', async () => {
+    const first = await loadDemo(h);
+    assert.deepEqual(first.orgs, ['acme']);
+    assert.deepEqual(first.projects, [PROJECT]);
+    assert.equal(first.rejected, 0);
+    assert.equal(first.updated, 0);
+    const count = await h.db.collection(COLLECTIONS.documents).countDocuments({ project: PROJECT });
+    assert.equal(first.inserted, count);
+    assert.ok(count > 100, `${count} demo documents`);
+
+    const second = await loadDemo(h);
+    assert.deepEqual({ ...second }, { ...first, inserted: 0, updated: count });
+    assert.equal(await h.db.collection(COLLECTIONS.documents).countDocuments({ project: PROJECT }), count);
+    const project = await h.request('GET', `/v1/projects/${PROJECT}`, { token: member });
+    assert.equal(project.status, 200);
+    assert.equal(project.body.org, 'acme');
+  });
+
+  it('the seed-demo command (as npm run dev runs it) finds demo/ and reports what it did', async () => {
+    const { stdout } = await promisify(execFile)(process.execPath, [join(__dirname, '..', '..', 'src', 'cli.js'), 'seed-demo'], {
+      env: { ...process.env, TEMPORAL_ADDRESS: h.config.temporal.address, MONGODB_URI: h.config.mongo.uri, MONGODB_DB: h.config.mongo.dbName, JWT_SECRET: h.config.jwt.secret! },
+    });
+    assert.match(stdout, /^org acme: updated\nproject acme-web: updated\n/);
+    assert.match(stdout, /engineering\.json: \d+ documents \(0 new, \d+ updated\)/);
+    assert.match(stdout, /demo loaded from .*demo: 1 org\(s\), 1 project\(s\), 0 documents new, \d+ updated, 0 rejected\n$/);
+  });
+
+  it('bulk upsert: a bad document is rejected alone, with its reasons; the others are kept', async () => {
+    const res = await h.request('POST', docsPath(), {
+      token: member,
+      body: {
+        documents: [
+          ticket('QA-1'),
+          ticket('QA-2', { fixversion: '1.0.0', status: 7 }),
+          { kind: 'memo', externalId: 'm1' },
+          ticket('QA-3'),
+        ],
+      },
+    });
+    assert.equal(res.status, 200, res.text);
+    assert.equal(res.body.inserted, 2);
+    assert.equal(res.body.updated, 0);
+    assert.deepEqual(res.body.rejected.map((r: { index: number }) => r.index), [1, 2]);
+    assert.deepEqual(res.body.rejected[0].errors.map((e: { path: string }) => e.path).sort(), ['/fixversion', '/status']);
+    assert.match(res.body.rejected[1].errors[0].message, /must be one of commit, pull_request/);
+
+    const again = await h.request('POST', docsPath(), { token: adminToken(), body: { documents: [ticket('QA-1', { title: 'Renamed' })] } });
+    assert.deepEqual(again.body, { inserted: 0, updated: 1, rejected: [] });
+    const listed = await h.request('GET', `${docsPath()}?kind=ticket&q=renamed`, { token: member });
+    assert.deepEqual(listed.body.documents.map((d: { externalId: string; title: string }) => [d.externalId, d.title]), [['QA-1', 'Renamed']]);
+  });
+
+  it('lists by kind and text (case-insensitive), newest first, page by page with a cursor', async () => {
+    const all = (await h.request('GET', `${docsPath()}?limit=200`, { token: member })).body.documents as { kind: string; externalId: string; createdAt: string; project?: string }[];
+    assert.equal(all.length, await h.db.collection(COLLECTIONS.documents).countDocuments({ project: PROJECT }));
+    assert.equal(all[0].project, undefined, 'storage fields are not shown');
+    for (let i = 1; i < all.length; i++) assert.ok(all[i - 1].createdAt >= all[i].createdAt, 'newest first');
+
+    const paged: string[] = [];
+    let cursor: string | null = null;
+    let pages = 0;
+    do {
+      const page: { status: number; body: { documents: { kind: string; externalId: string }[]; nextCursor: string | null } } = await h.request(
+        'GET',
+        `${docsPath()}?limit=25${cursor ? `&cursor=${cursor}` : ''}`,
+        { token: member },
+      );
+      assert.equal(page.status, 200);
+      paged.push(...page.body.documents.map((d) => `${d.kind}/${d.externalId}`));
+      cursor = page.body.nextCursor;
+      pages += 1;
+    } while (cursor);
+    assert.equal(pages, Math.ceil(all.length / 25));
+    assert.deepEqual(paged, all.map((d) => `${d.kind}/${d.externalId}`), 'pages join up: no gaps, no repeats (pull request "3" and ticket "3" alike)');
+
+    const checkout = (await h.request('GET', `${docsPath()}?q=CHECKOUT&kind=commit`, { token: member })).body.documents as { kind: string; title: string; body: string }[];
+    assert.ok(checkout.length >= 4);
+    assert.ok(checkout.every((d) => d.kind === 'commit' && /checkout/i.test(d.title + d.body)));
+    const runbooks = (await h.request('GET', `${docsPath()}?kind=runbook`, { token: member })).body.documents;
+    assert.equal(runbooks.length, 4);
+  });
+
+  it('403 without the project, 404 for an unknown project, 400 for a bad filter or body', async () => {
+    assert.equal((await h.request('GET', docsPath(), { token: projectToken(['other']) })).status, 403);
+    assert.equal((await h.request('POST', docsPath(), { token: projectToken(['other']), body: { documents: [ticket('QA-9')] } })).status, 403);
+    assert.equal((await h.request('GET', docsPath('ghost'), { token: adminToken() })).status, 404);
+    assert.equal((await h.request('GET', `${docsPath()}?kind=memo`, { token: member })).status, 400);
+    assert.equal((await h.request('GET', `${docsPath()}?cursor=nope`, { token: member })).status, 400);
+    assert.equal((await h.request('POST', docsPath(), { token: member, body: { documents: [] } })).status, 400);
+    assert.equal((await h.request('POST', docsPath(), { token: member, body: { docs: [ticket('QA-9')] } })).status, 400);
+  });
+});

@@ -1,0 +1,96 @@
+import assert from 'node:assert/strict';
+import type { ChildProcess } from 'node:child_process';
+import { once } from 'node:events';
+import { InvocationRepository } from '../../src/store/invocations';
+import { eventually } from '../support/eventually';
+import { rewrite, startFakeLlm, type FakeLlm } from '../support/fake-llm';
+import { startHarness, type Harness } from '../support/harness';
+import { projectToken } from '../support/tokens';
+import { PROJECT, assertResultShape, invoke, loadDemo, settle } from './skills-helpers';
+
+const EMAIL = { customerName: 'Harbor & Vine Market', industry: 'Retail', format: 'email' };
+
+describe('skills: cancellation and a worker killed mid-invocation (worker in its own process, slow model)', () => {
+  let h: Harness;
+  let llm: FakeLlm;
+  let worker: ChildProcess;
+  const member = projectToken([PROJECT]);
+  before(async () => {
+    llm = await startFakeLlm();
+    // A long model timeout: what ends these model calls must be the cancellation or the crash, not a timer.
+    h = await startHarness({ LLM_BASE_URL: llm.baseUrl, LLM_MODEL: 'fake-model', LLM_TIMEOUT_MS: '120000' });
+    await loadDemo(h);
+    worker = await h.spawnWorkerProcess();
+  });
+  after(async () => {
+    await h?.close();
+    await llm?.close();
+  });
+
+  /** Invokes and waits until the drafting activity is inside its model call. */
+  async function invokeAndWaitForModel(skill: string, inputs: object): Promise<string> {
+    const requestsBefore = llm.requests.length;
+    const res = await invoke(h, member, skill, inputs);
+    assert.equal(res.status, 202, res.text);
+    await eventually(async () => llm.requests.length > requestsBefore && llm.pending > 0, Boolean, { timeoutMs: 30_000, what: 'the model call' });
+    const inv = await h.request('GET', `/v1/agents/${PROJECT}/invocations/${res.body.id}`, { token: member });
+    assert.equal(inv.body.status, 'drafting');
+    assert.deepEqual(inv.body.progress, { step: 'drafting', completedSteps: 1, totalSteps: 3 });
+    return res.body.id as string;
+  }
+
+  it('cancel during the model call: 202, cancelled, the workflow cancelled and the model call abandoned', async () => {
+    llm.handle(() => ({ hang: true }));
+    const abortedBefore = llm.aborted;
+    const id = await invokeAndWaitForModel('proposal_writer', EMAIL);
+
+    const res = await h.request('POST', `/v1/agents/${PROJECT}/invocations/${id}/cancel`, { token: member });
+    assert.equal(res.status, 202, res.text);
+    assert.equal(res.body.status, 'cancelled');
+
+    const handle = h.temporal.client.workflow.getHandle(`skill/${PROJECT}/${id}`);
+    await eventually(() => handle.describe(), (d) => d.status.name === 'CANCELLED', { timeoutMs: 20_000, what: 'the workflow to be cancelled' });
+    // The cancellation reaches the running activity with a heartbeat's answer and aborts its HTTP request.
+    await eventually(async () => llm.aborted, (n) => n > abortedBefore, { timeoutMs: 20_000, what: 'the model request to be aborted' });
+    const inv = await h.request('GET', `/v1/agents/${PROJECT}/invocations/${id}`, { token: member });
+    assert.equal(inv.body.status, 'cancelled');
+    assert.equal(inv.body.result, null);
+    assert.ok(inv.body.completedAt);
+    assert.equal((await h.request('POST', `/v1/agents/${PROJECT}/invocations/${id}/cancel`, { token: member })).status, 409);
+  });
+
+  it('SIGKILL during drafting: another worker completes the invocation exactly once', async () => {
+    llm.handle((req, n) => (n === 0 ? { hang: true } : rewrite(req)));
+    const requestsBefore = llm.requests.length;
+    const id = await invokeAndWaitForModel('release_notes_composer', { fromVersion: '1.0.0', toVersion: '1.2.1' });
+
+    worker.kill('SIGKILL');
+    await once(worker, 'exit');
+    await h.startWorker();
+
+    const inv = await settle(h, member, id, ['completed', 'failed', 'cancelled'], 60_000);
+    assert.equal(inv.status, 'completed', JSON.stringify(inv.error));
+    assertResultShape(inv.result);
+    assert.equal(inv.result.generator, 'llm:fake-model', 'the retried attempt asked the model again and used its answer');
+    assert.equal(llm.requests.length - requestsBefore, 2, 'one model call per attempt');
+
+    // Temporal's history: one draft activity (its second attempt completed), one store, one completion.
+    const history = await h.temporal.client.workflow.getHandle(`skill/${PROJECT}/${id}`).fetchHistory();
+    const events = history.events ?? [];
+    const scheduled = events.filter((e) => e.activityTaskScheduledEventAttributes).map((e) => e.activityTaskScheduledEventAttributes!.activityType!.name);
+    assert.deepEqual(scheduled, ['recordInvocationProgress', 'retrieveSkillContext', 'recordInvocationProgress', 'draftSkillDocument', 'storeSkillResult']);
+    const draftId = events.find((e) => e.activityTaskScheduledEventAttributes?.activityType?.name === 'draftSkillDocument')!.eventId;
+    const draftStarted = events.find((e) => e.activityTaskStartedEventAttributes && String(e.activityTaskStartedEventAttributes.scheduledEventId) === String(draftId));
+    assert.equal(draftStarted?.activityTaskStartedEventAttributes?.attempt, 2);
+    assert.equal(events.filter((e) => e.activityTaskCompletedEventAttributes).length, scheduled.length);
+    assert.equal(events.filter((e) => e.workflowExecutionCompletedEventAttributes).length, 1);
+
+    // The record's sequence guard: a late write from the dead attempt cannot move it back.
+    const repo = new InvocationRepository(h.db);
+    const record = await repo.get(PROJECT, id);
+    assert.equal(record!.seq, 3);
+    const late = await repo.advance(id, 2, { status: 'drafting', progress: { step: 'drafting', completedSteps: 1, totalSteps: 3 } }, new Date());
+    assert.equal(late, false);
+    assert.deepEqual(await repo.get(PROJECT, id), record);
+  });
+});

@@ -1,0 +1,58 @@
+/** Shared steps of the skills integration suites: load the demo, invoke, poll, and check a result's shape. */
+import assert from 'node:assert/strict';
+import { defaultDemoDir, seedDemo } from '../../src/cli/seed-demo';
+import { COLLECTIONS } from '../../src/store/collections';
+import { eventually } from '../support/eventually';
+import type { Harness, TestResponse } from '../support/harness';
+
+export const PROJECT = 'acme-web';
+
+/** The demo project, loaded into the suite's own database by the code `seed-demo` runs. */
+export function loadDemo(h: Harness) {
+  return seedDemo(h.db, defaultDemoDir(), new Date(), () => undefined);
+}
+
+export function invoke(h: Harness, token: string, skill: string, inputs: unknown, headers: Record<string, string> = {}): Promise<TestResponse> {
+  return h.request('POST', `/v1/agents/${PROJECT}/skills/${skill}`, { token, body: inputs, headers });
+}
+
+/** Polls the invocation until it reaches one of `statuses` (terminal ones by default). */
+export async function settle(h: Harness, token: string, id: string, statuses = ['completed', 'failed', 'cancelled'], timeoutMs = 30_000) {
+  const res = await eventually(
+    () => h.request('GET', `/v1/agents/${PROJECT}/invocations/${id}`, { token }),
+    (r) => r.status === 200 && statuses.includes(r.body.status),
+    { timeoutMs, intervalMs: 100, what: `invocation ${id} to become ${statuses.join('|')}` },
+  );
+  return res.body;
+}
+
+export const invocationCount = (h: Harness) => h.db.collection(COLLECTIONS.invocations).countDocuments();
+
+interface Result {
+  sections: { heading: string; markdown: string; citations: string[] }[];
+  citations: { id: string; kind: string; title: string; url: string | null }[];
+  generator: string;
+  markdown: string;
+  retrieval: { searched: Record<string, number>; used: number; excluded: { id: string; reason: string }[] };
+}
+
+/** api.md: every section citation resolves to result.citations; retrieval says what was searched, used, left out. */
+export function assertResultShape(result: Result): void {
+  assert.equal(typeof result.markdown, 'string');
+  assert.ok(result.sections.length > 0, 'sections');
+  const ids = new Set(result.citations.map((c) => c.id));
+  assert.equal(ids.size, result.citations.length, 'citation ids are unique');
+  for (const s of result.sections) for (const id of s.citations) assert.ok(ids.has(id), `${s.heading} cites ${id}, which is not in result.citations`);
+  for (const c of result.citations) assert.ok(c.kind && c.title, `citation ${c.id} has kind and title`);
+  assert.equal(typeof result.retrieval.used, 'number');
+  assert.ok(Object.keys(result.retrieval.searched).length > 0, 'retrieval.searched');
+  assert.ok(Array.isArray(result.retrieval.excluded), 'retrieval.excluded');
+  assert.equal(result.retrieval.used, result.citations.length);
+}
+
+/** `expected` appear in `actual` in this order (other headings may sit between). */
+export function assertInOrder(actual: string[], expected: string[]): void {
+  let at = 0;
+  for (const heading of actual) if (heading === expected[at]) at += 1;
+  assert.equal(at, expected.length, `headings ${JSON.stringify(actual)} should contain ${JSON.stringify(expected)} in order`);
+}

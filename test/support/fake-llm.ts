@@ -1,0 +1,132 @@
+/**
+ * A real HTTP server on loopback speaking the OpenAI chat-completions protocol, scripted by each test: it
+ * records what the service sent and answers as told (a rewrite of the draft it was given, an error, a slow
+ * answer, or none at all). Used by unit tests of the client and by integration suites via LLM_BASE_URL.
+ */
+import { createServer, type IncomingHttpHeaders, type Server, type ServerResponse } from 'node:http';
+
+export interface LlmRequest {
+  at: number;
+  path: string;
+  headers: IncomingHttpHeaders;
+  body: { model?: string; messages?: { role: string; content: string }[]; response_format?: unknown; temperature?: number };
+}
+
+export interface Reply {
+  status?: number;
+  headers?: Record<string, string>;
+  /** JSON body (default: none). */
+  body?: unknown;
+  /** Answer only after this long; a client that gives up first counts as aborted. */
+  delayMs?: number;
+  /** Never answer: only the client can end the request. */
+  hang?: boolean;
+}
+
+/** `index` counts the requests this handler has seen, from 0. */
+export type Handler = (request: LlmRequest, index: number) => Reply | Promise<Reply>;
+
+export interface FakeLlm {
+  baseUrl: string;
+  requests: LlmRequest[];
+  /** Requests whose client went away before an answer was sent. */
+  readonly aborted: number;
+  /** Requests waiting for an answer right now. */
+  readonly pending: number;
+  handle(handler: Handler): void;
+  close(): Promise<void>;
+}
+
+export async function startFakeLlm(): Promise<FakeLlm> {
+  const requests: LlmRequest[] = [];
+  let handler: Handler = () => ({ status: 500, body: { error: { message: 'no handler set' } } });
+  let seen = 0;
+  let aborted = 0;
+  let pending = 0;
+
+  const server: Server = createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', () => {
+      const text = Buffer.concat(chunks).toString('utf8');
+      const request: LlmRequest = { at: Date.now(), path: req.url ?? '', headers: req.headers, body: text ? (JSON.parse(text) as LlmRequest['body']) : {} };
+      requests.push(request);
+      pending += 1;
+      let answered = false;
+      res.on('close', () => {
+        pending -= 1;
+        if (!answered) aborted += 1;
+      });
+      void Promise.resolve(handler(request, seen++)).then((reply) => {
+        if (reply.hang) return;
+        const send = () => {
+          if (res.destroyed) return;
+          answered = true;
+          send200(res, reply);
+        };
+        if (reply.delayMs) setTimeout(send, reply.delayMs).unref();
+        else send();
+      });
+    });
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  const addr = server.address();
+  const port = typeof addr === 'object' && addr ? addr.port : 0;
+
+  return {
+    baseUrl: `http://127.0.0.1:${port}/v1`,
+    requests,
+    get aborted() {
+      return aborted;
+    },
+    get pending() {
+      return pending;
+    },
+    handle(next) {
+      handler = next;
+      seen = 0;
+    },
+    async close() {
+      server.closeAllConnections();
+      await new Promise<void>((r) => server.close(() => r()));
+    },
+  };
+}
+
+function send200(res: ServerResponse, reply: Reply): void {
+  const body = reply.body === undefined ? '' : typeof reply.body === 'string' ? reply.body : JSON.stringify(reply.body);
+  res.writeHead(reply.status ?? 200, { 'Content-Type': 'application/json', ...(reply.headers ?? {}) });
+  res.end(body);
+}
+
+/** A chat-completions answer carrying `content`. */
+export function chatAnswer(content: string, model = 'fake-model'): Reply {
+  return {
+    body: {
+      id: 'chatcmpl-test',
+      object: 'chat.completion',
+      created: Math.floor(Date.now() / 1000),
+      model,
+      choices: [{ index: 0, message: { role: 'assistant', content }, finish_reason: 'stop' }],
+    },
+  };
+}
+
+export interface DraftSection {
+  heading: string;
+  markdown: string;
+  citations: string[];
+}
+
+/** The draft the service sent in its user message. */
+export function draftOf(request: LlmRequest): { title: string; sections: DraftSection[] } {
+  const user = request.body.messages?.find((m) => m.role === 'user');
+  if (!user) throw new Error('no user message');
+  return (JSON.parse(user.content) as { draft: { title: string; sections: DraftSection[] } }).draft;
+}
+
+/** A model answer rewriting the draft it was sent: `edit` changes each section (by default, marks its prose). */
+export function rewrite(request: LlmRequest, edit: (s: DraftSection, i: number) => DraftSection = (s) => ({ ...s, markdown: `${s.markdown}\n\nRewritten for readers.` })): Reply {
+  const draft = draftOf(request);
+  return chatAnswer(JSON.stringify({ title: `${draft.title} (rewritten)`, sections: draft.sections.map(edit) }));
+}
