@@ -66,8 +66,6 @@ export async function billingSubscriber(input: BillingSubscriberInput): Promise<
   setHandler(absorbSignal, (other) => void inbox.push({ kind: 'absorb', state: other }));
   setHandler(subscriberStateQuery, () => state);
 
-  if (!input.carried) await ensureBillingMetricsWorkflow(scope);
-
   for (;;) {
     const timerAt = nextWakeAt(state);
     const ready = () => inbox.length > 0 || workflowInfo().continueAsNewSuggested;
@@ -164,7 +162,8 @@ export async function billingSubscriber(input: BillingSubscriberInput): Promise<
     try {
       await handle.signal(totalsDeltaSignal, delta);
     } catch {
-      // The metrics workflow is gone (terminated by an operator, say): start it again, then deliver.
+      // No metrics workflow yet (the scope's first subscriber) or it was terminated: start it, then deliver.
+      // Starting it only on failure keeps an activity off every new subscriber's first event.
       await ensureBillingMetricsWorkflow(scope);
       await handle.signal(totalsDeltaSignal, delta);
     }
