@@ -6,11 +6,9 @@ import { join } from 'node:path';
 import type { BillingEvent } from '../../src/billing/provider-events';
 import { workflowBundlePath } from '../support/bundle';
 import { eventually } from '../support/eventually';
-import { startHarness, type Harness } from '../support/harness';
 import { DAY, providerEvent } from '../support/provider-events';
 import { repoRoot } from '../support/repo-root';
-import { adminToken } from '../support/tokens';
-import { billingClient } from '../support/billing-client';
+import { billingSuite } from '../support/billing-client';
 import { randomSuffix } from '../support/config';
 
 // A slug of its own: suites share one Temporal namespace, and workflow ids are derived from the scope.
@@ -55,19 +53,7 @@ function normalised(customer: Record<string, unknown>, user: string): unknown {
 }
 
 describe('billing delivery: a worker crash between acceptance and effect (real stack)', () => {
-  let h: Harness;
-  let auth: string;
-  const admin = adminToken();
-  before(async () => {
-    h = await startHarness();
-    auth = (await h.request('POST', '/v1/apps', { token: admin, body: { slug: APP, name: 'Acme' } })).body.authorization;
-  });
-  after(async () => h?.close());
-
-  const api = () => billingClient(h, APP, () => auth);
-  const deliver = (e: BillingEvent) => api().deliver(e);
-  const customer = (id: string) => api().customer(id);
-  const settled = (id: string, count: number) => api().settled(id, count);
+  const { harness, deliver, customer, metrics, settled } = billingSuite(APP, { worker: false });
 
   it('a worker killed between acceptance and effect: after restart the effect happens once', async () => {
     const t = Date.now();
@@ -76,7 +62,7 @@ describe('billing delivery: a worker crash between acceptance and effect (real s
     assert.equal((await deliver(purchase)).duplicate, false);
     assert.equal((await customer('crash')).code, 'unknown_customer');
 
-    let worker = await h.spawnWorkerProcess();
+    let worker = await harness().spawnWorkerProcess();
     await eventually(() => customer('crash'), (c) => c.status === 'active', { what: 'effect after the worker starts', timeoutMs: 30_000 });
     worker.kill('SIGKILL');
     await new Promise((r) => worker.once('exit', r));
@@ -86,18 +72,18 @@ describe('billing delivery: a worker crash between acceptance and effect (real s
     assert.equal((await deliver(renewal)).duplicate, false);
     assert.equal((await deliver(purchase)).duplicate, true);
     // A burst for other subscribers, then a kill while the worker is in the middle of it.
-    worker = await h.spawnWorkerProcess();
+    worker = await harness().spawnWorkerProcess();
     const burst = ['b1', 'b2', 'b3', 'b4'].map((u) => providerEvent('INITIAL_PURCHASE', u, { at: t, purchasedAt: t, expiresAt: t + 30 * DAY, price: 1 }));
     await Promise.all(burst.map(deliver));
     worker.kill('SIGKILL');
     await new Promise((r) => worker.once('exit', r));
-    await h.startWorker();
+    await harness().startWorker();
 
     await settled('crash', 2);
     assert.equal((await customer('crash')).entitlements[0].expiresAt, new Date(t + 60 * DAY).toISOString());
     for (const u of ['b1', 'b2', 'b3', 'b4']) await settled(u, 1);
     const m = await eventually(
-      () => api().metrics(),
+      () => metrics(),
       (x) => x.activeSubscriptions === 5,
       { what: 'totals to settle' },
     );
@@ -107,20 +93,7 @@ describe('billing delivery: a worker crash between acceptance and effect (real s
 });
 
 describe('billing delivery: reordering, duplicates, continue-as-new, replay (real stack)', () => {
-  let h: Harness;
-  let auth: string;
-  const admin = adminToken();
-  before(async () => {
-    h = await startHarness();
-    auth = (await h.request('POST', '/v1/apps', { token: admin, body: { slug: APP, name: 'Acme' } })).body.authorization;
-    await h.startWorker();
-  });
-  after(async () => h?.close());
-
-  const api = () => billingClient(h, APP, () => auth);
-  const deliver = (e: BillingEvent) => api().deliver(e);
-  const customer = (id: string) => api().customer(id);
-  const settled = (id: string, count: number) => api().settled(id, count);
+  const { harness, deliver, customer, settled } = billingSuite(APP, { worker: true });
 
   it('reordered and duplicated delivery of a whole history gives the same final state as in-order delivery', async () => {
     const t = Date.now();
@@ -144,7 +117,7 @@ describe('billing delivery: reordering, duplicates, continue-as-new, replay (rea
     const period = { purchasedAt: periodEnd - 30 * DAY, expiresAt: periodEnd };
     await deliver(providerEvent('INITIAL_PURCHASE', user, { at: t - 1000, ...period }));
     await deliver(providerEvent('CANCELLATION', user, { at: t, ...period, cancel_reason: 'UNSUBSCRIBE' }));
-    const handle = h.temporal.client.workflow.getHandle(`billing/app:${APP}/${user}`);
+    const handle = harness().temporal.client.workflow.getHandle(`billing/app:${APP}/${user}`);
     await eventually(() => customer(user), (c) => c.scheduledDowngrade !== null, { what: 'downgrade scheduled' });
     const firstRun = (await handle.describe()).runId;
     // Recorded-only events each add a few history events; the test server suggests continue-as-new at 120.
@@ -157,7 +130,7 @@ describe('billing delivery: reordering, duplicates, continue-as-new, replay (rea
   });
 
   it('replays a recorded subscriber history deterministically, and saves it for the offline replay test', async () => {
-    const handle = h.temporal.client.workflow.getHandle(`billing/app:${APP}/inorder`);
+    const handle = harness().temporal.client.workflow.getHandle(`billing/app:${APP}/inorder`);
     const history = await handle.fetchHistory();
     assert.ok((history.events?.length ?? 0) > 20);
     await Worker.runReplayHistory({ workflowBundle: { codePath: await workflowBundlePath() } }, history, `billing/app:${APP}/inorder`);

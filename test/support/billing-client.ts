@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import type { BillingEvent } from '../../src/billing/provider-events';
 import { subscriberStateQuery } from '../../src/workflows/billing-messages';
 import { eventually } from './eventually';
-import type { Harness } from './harness';
+import { startHarness, type Harness } from './harness';
 import { envelope } from './provider-events';
 import { adminToken } from './tokens';
 
@@ -34,5 +34,28 @@ export function billingClient(h: Harness, app: string, authorization: () => stri
         { what: `${id}'s projection to catch up` },
       );
     },
+  };
+}
+
+/**
+ * Mocha setup for a billing suite: a harness of its own, one connected app, optionally an in-process worker.
+ * Returns lazy helpers, since the harness exists only once `before` has run.
+ */
+export function billingSuite(app: string, options: { worker: boolean }) {
+  let h: Harness;
+  let auth = '';
+  before(async () => {
+    h = await startHarness();
+    auth = (await h.request('POST', '/v1/apps', { token: adminToken(), body: { slug: app, name: 'Acme' } })).body.authorization;
+    if (options.worker) await h.startWorker();
+  });
+  after(async () => h?.close());
+  const client = () => billingClient(h, app, () => auth);
+  return {
+    harness: () => h,
+    deliver: (event: BillingEvent) => client().deliver(event),
+    customer: (id: string) => client().customer(id),
+    metrics: () => client().metrics(),
+    settled: (id: string, count: number) => client().settled(id, count),
   };
 }
