@@ -1,0 +1,136 @@
+/**
+ * The product wired as server.ts and worker.ts wire it (createApp + forwarder sweep, createWorker with the
+ * prebuilt bundle), in this process, for one benchmark: its own database and task queue on the run's servers.
+ * The Temporal client may carry interceptors, which is how the benchmarks time the forwarder's calls.
+ */
+import { Client, type WorkflowClientInterceptor } from '@temporalio/client';
+import { NativeConnection, type Worker } from '@temporalio/worker';
+import { randomBytes } from 'node:crypto';
+import { createServer, type Server } from 'node:http';
+import { createApp } from '../../src/api/app';
+import type { EventForwarder } from '../../src/api/event-forwarder';
+import { mintToken } from '../../src/api/auth';
+import { loadConfig, type Config } from '../../src/config';
+import { pino } from 'pino';
+import type { Logger } from '../../src/logger';
+import { ensureIndexes } from '../../src/store/indexes';
+import { connectStore, type Store } from '../../src/store/mongo';
+import { connectTemporalLazy, type TemporalHandle } from '../../src/temporal';
+import { createWorker } from '../../src/worker';
+import type { BenchStack } from './stack';
+
+/** A secret made for this run only (the config refuses defaults, rightly). */
+const JWT_SECRET = randomBytes(32).toString('hex');
+
+export function benchConfig(stack: BenchStack, name: string, overrides: Record<string, string> = {}): Config {
+  return loadConfig({
+    NODE_ENV: 'production',
+    // Both the product and the baselines log warnings only (benchLogger): a per-request access line would
+    // measure the terminal, not the service.
+    LOG_LEVEL: 'warn',
+    TEMPORAL_ADDRESS: stack.temporalAddress,
+    TEMPORAL_TASK_QUEUE: `bench-${name}`,
+    MONGODB_URI: stack.mongoUri,
+    MONGODB_DB: `bench_${name.replace(/\W/g, '_')}`,
+    JWT_SECRET,
+    SKILL_INVOCATIONS_PER_MINUTE: '1000000',
+    ...overrides,
+  });
+}
+
+/**
+ * The service's logger for a bench: warnings and errors only, to stderr (stdout carries the table), and
+ * counted by message so a benchmark can report them ("forwarding deferred to the sweep" ×N).
+ */
+export function benchLogger(name: string): { logger: Logger; warnings: Map<string, number> } {
+  const warnings = new Map<string, number>();
+  const logger = pino(
+    {
+      name,
+      level: 'warn',
+      hooks: {
+        logMethod(args, method) {
+          const msg = typeof args[0] === 'string' ? args[0] : typeof args[1] === 'string' ? args[1] : 'log';
+          warnings.set(msg, (warnings.get(msg) ?? 0) + 1);
+          method.apply(this, args);
+        },
+      },
+    },
+    pino.destination(2),
+  );
+  return { logger, warnings };
+}
+
+export const warningNote = (warnings: Map<string, number>) =>
+  warnings.size === 0 ? [] : [`  service log warnings/errors: ${[...warnings.entries()].map(([m, n]) => `"${m}" ×${n}`).join(', ')}`];
+
+export const benchToken = (claims: { projects?: string[]; apps?: string[]; roles?: string[] }) =>
+  mintToken(JWT_SECRET, { sub: 'bench', ...claims }, { expiresInSeconds: 3600 });
+
+export interface Service {
+  config: Config;
+  logger: Logger;
+  warnings: Map<string, number>;
+  store: Store;
+  temporal: TemporalHandle;
+  forwarder: EventForwarder;
+  baseUrl: string;
+  startWorker(): Promise<Worker>;
+  close(): Promise<void>;
+}
+
+export async function listen(callback: Parameters<typeof createServer>[1]): Promise<{ server: Server; baseUrl: string }> {
+  const server = createServer(callback);
+  server.keepAliveTimeout = 65_000;
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  const addr = server.address();
+  return { server, baseUrl: `http://127.0.0.1:${typeof addr === 'object' && addr ? addr.port : 0}` };
+}
+
+export const closeServer = (server: Server) =>
+  new Promise<void>((r) => {
+    server.closeAllConnections();
+    server.close(() => r());
+  });
+
+export async function startService(stack: BenchStack, name: string, opts: { interceptors?: WorkflowClientInterceptor[] } = {}): Promise<Service> {
+  const config = benchConfig(stack, name);
+  const { logger, warnings } = benchLogger(`bench-${name}`);
+  const store = await connectStore(config.mongo.uri, config.mongo.dbName, `bench-${name}`);
+  await store.db.dropDatabase();
+  await ensureIndexes(store.db);
+  const lazy = connectTemporalLazy(config.temporal);
+  const client = new Client({ connection: lazy.connection, namespace: config.temporal.namespace, interceptors: { workflow: opts.interceptors ?? [] } });
+  const temporal: TemporalHandle = { connection: lazy.connection, client, close: lazy.close };
+  const { app, forwarder } = createApp({ config, logger, db: store.db, temporal });
+  forwarder.start();
+  const { server, baseUrl } = await listen(app.callback());
+  const workers: { worker: Worker; done: Promise<void>; connection: NativeConnection }[] = [];
+
+  return {
+    config,
+    logger,
+    warnings,
+    store,
+    temporal,
+    forwarder,
+    baseUrl,
+    async startWorker() {
+      const connection = await NativeConnection.connect({ address: config.temporal.address });
+      const worker = await createWorker({ config, connection, db: store.db, logger, client, mailer: null, workflowBundlePath: stack.workflowBundlePath });
+      workers.push({ worker, done: worker.run(), connection });
+      return worker;
+    },
+    async close() {
+      await closeServer(server);
+      await forwarder.stop();
+      for (const w of workers) {
+        if (w.worker.getState() === 'RUNNING') w.worker.shutdown();
+        await w.done.catch(() => undefined);
+        await w.connection.close();
+      }
+      await temporal.close();
+      await store.close();
+    },
+  };
+}

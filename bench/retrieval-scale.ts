@@ -1,0 +1,210 @@
+/**
+ * Benchmark 4, retrieval at scale: the retrieval step of each skill (the plan's queries through
+ * DocumentRepository.find, then selection and drafting) on synthetic projects of 1k, 10k and 100k documents,
+ * each in its own database with the product's indexes, bulk-inserted in the shape upsertMany stores. The
+ * baseline is the same skill at 1k documents: the ratio is the growth. Each tier is attempted only if its
+ * projected insert and query time fits the remaining budget; the slowest query of the largest tier is run
+ * through `explain` to show the plan the store chose.
+ */
+import type { Db, Document } from 'mongodb';
+import { check } from '../src/api/validation';
+import { DOCUMENT_KIND_SCHEMAS, type ProjectDocument } from '../src/skills/documents';
+import { indexFields } from '../src/skills/index-fields';
+import { resolveQueries } from '../src/skills/retrieval-plan';
+import { retrievalPlan, selectAndDraft } from '../src/skills/run';
+import { COLLECTIONS } from '../src/store/collections';
+import { DocumentRepository } from '../src/store/documents';
+import { ensureIndexes } from '../src/store/indexes';
+import { connectStore } from '../src/store/mongo';
+import type { SkillCase } from './lib/demo';
+import { ms, row, type BenchOutcome, type Row } from './lib/report';
+import { describeQuery, retrieveTimed, storeQuery } from './lib/retrieve';
+import { benchConfig } from './lib/service';
+import type { BenchStack, RunContext } from './lib/stack';
+import { nowMs, summarize, type Summary } from './lib/stats';
+import { SYNTHETIC_NOW, syntheticProject } from './lib/synthetic-docs';
+
+const NAME = 'retrieval scale';
+const SIZES = [1_000, 10_000, 100_000];
+const PROJECT = 'bench-synthetic';
+const INSERT_BATCH = 1_000;
+const MIN_ITERATIONS = 3;
+const MAX_ITERATIONS = 20;
+/** Per skill and tier: stop after this long once MIN_ITERATIONS are in. */
+const PER_SKILL_MS = 12_000;
+/** Tiers up to this size also time each query alone (the step's queries otherwise run in parallel). */
+const ISOLATE_UP_TO = 10_000;
+const TARGET_P95_MS = 50;
+/** Measured growth from 10k to 100k was ~1.2x steeper than linear: project with margin so the run keeps its budget. */
+const PROJECTION_MARGIN = 1.25;
+
+interface SkillStats {
+  total: Summary;
+  queries: Summary;
+  select: Summary;
+  /** Median time of each distinct query, slowest first. */
+  perQuery: { label: string; p50: number; rows: number; query: ReturnType<typeof storeQuery> }[];
+}
+
+interface Tier {
+  size: number;
+  insertMs: number;
+  skills: Record<string, SkillStats>;
+  explain: string[];
+  /** Each distinct query run alone, once (small tiers only). */
+  isolated: string[];
+}
+
+export async function benchRetrievalScale(stack: BenchStack, run: RunContext): Promise<BenchOutcome> {
+  const config = benchConfig(stack, 'docs');
+  const store = await connectStore(config.mongo.uri, config.mongo.dbName, 'bench-retrieval');
+  const tiers: Tier[] = [];
+  const skipped: string[] = [];
+  try {
+    for (const size of SIZES) {
+      const previous = tiers[tiers.length - 1];
+      let target = size;
+      if (previous) {
+        // Both inserting and querying grow linearly with the collection on a store that scans (see explain).
+        const perDoc = (PROJECTION_MARGIN * (previous.insertMs + Object.values(previous.skills).reduce((a, s) => a + s.total.mean * MIN_ITERATIONS, 0))) / previous.size;
+        const left = run.deadline - Date.now();
+        if (perDoc * size > left) {
+          const feasible = Math.floor(left / perDoc / 10_000) * 10_000;
+          skipped.push(`${label(size)} documents would take ~${((perDoc * size) / 1000).toFixed(0)} s (insert + ${MIN_ITERATIONS} retrievals per skill, linear from ${label(previous.size)} with a ${PROJECTION_MARGIN}x margin) and ${(left / 1000).toFixed(0)} s of the run's budget are left` + (feasible >= 2 * previous.size ? `: measured ${label(feasible)} instead, the largest that fits` : ''));
+          if (feasible < 2 * previous.size) break;
+          target = feasible;
+        }
+      }
+      tiers.push(await measureTier(store.client.db(`bench_docs_${target}`), target, tiers.length === 0));
+      if (target !== size) break;
+    }
+  } finally {
+    await store.close();
+  }
+
+  const first = tiers[0]!;
+  const last = tiers[tiers.length - 1]!;
+  const rows: Row[] = [];
+  for (const skill of Object.keys(first.skills)) {
+    for (const tier of tiers) {
+      const s = tier.skills[skill]!.total;
+      const base = first.skills[skill]!.total;
+      const isLast = tier === last;
+      rows.push(row(NAME, `${skill} @ ${label(tier.size)} p50`, 'ms', s.p50, { baseline: base.p50 }));
+      rows.push(row(NAME, `${skill} @ ${label(tier.size)} p95`, 'ms', s.p95, { baseline: base.p95, ...(isLast ? { target: `< ${TARGET_P95_MS} ms @100k`, met: tier.size >= 100_000 && s.p95 < TARGET_P95_MS } : {}) }));
+    }
+  }
+
+  const notes = [
+    `Retrieval scale (baseline column = the same skill at ${label(first.size)} documents; ratio = growth): inserts ${tiers.map((t) => `${label(t.size)} in ${(t.insertMs / 1000).toFixed(1)} s (${Math.round((t.size * 1000) / t.insertMs)} docs/s)`).join(', ')}.`,
+    ...skipped.map((s) => `  ${s}.`),
+    '  per tier and skill: queries p50 / select+draft p50 (ms); slowest query (timed beside the rest of its step, as the activity runs them):',
+    ...tiers.flatMap((t) =>
+      Object.entries(t.skills).map(([skill, s]) => `    ${label(t.size).padStart(4)} ${skill.padEnd(23)} ${s.queries.p50.toFixed(1).padStart(8)} / ${s.select.p50.toFixed(1).padStart(6)}   ${s.perQuery[0] ? `${s.perQuery[0].label} (${ms(s.perQuery[0].p50)}, ${s.perQuery[0].rows} rows)` : ''}`),
+    ),
+    ...(tiers.filter((t) => t.isolated.length > 0).pop()?.isolated ?? []),
+    ...last.explain,
+  ];
+  return { name: NAME, rows, notes, details: { tiers, skipped, runDeadline: new Date(run.deadline).toISOString() } };
+}
+
+const label = (size: number) => (size >= 1000 ? `${size / 1000}k` : String(size));
+
+async function measureTier(db: Db, size: number, warmUp: boolean): Promise<Tier> {
+  const { documents, cases } = syntheticProject(size);
+  if (size === SIZES[0]) assertValid(documents);
+  await db.dropDatabase();
+  await ensureIndexes(db);
+  const coll = db.collection<Document>(COLLECTIONS.documents);
+  const now = new Date();
+  const t = nowMs();
+  for (let i = 0; i < documents.length; i += INSERT_BATCH) {
+    // The stored shape is upsertMany's replacement document; insertMany is the bulk-load path.
+    await coll.insertMany(documents.slice(i, i + INSERT_BATCH).map((doc) => ({ ...doc, ...indexFields(doc), project: PROJECT, updatedAt: now })), { ordered: false });
+  }
+  const insertMs = nowMs() - t;
+  process.stderr.write(`[bench] retrieval: ${size} documents inserted in ${(insertMs / 1000).toFixed(1)} s\n`);
+  const repo = new DocumentRepository(db);
+  const skills: Record<string, SkillStats> = {};
+  for (const c of cases) {
+    const totals: number[] = [];
+    const queries: number[] = [];
+    const selects: number[] = [];
+    const perQuery = new Map<string, { times: number[]; rows: number; query: ReturnType<typeof storeQuery> }>();
+    const began = Date.now();
+    // The first tier warms the process up (JIT, connections) with one unmeasured run; the data needs no warming
+    // (see explain: every query reads the whole collection). Then bounded: at least MIN_ITERATIONS, at most
+    // MAX_ITERATIONS, and no more once PER_SKILL_MS has passed.
+    const first = warmUp ? 0 : 1;
+    for (let i = first; i <= MAX_ITERATIONS && (i <= MIN_ITERATIONS || Date.now() - began < PER_SKILL_MS); i++) {
+      const r = await retrieveTimed(repo, PROJECT, c.skill, c.inputs as never);
+      const s = nowMs();
+      const result = selectAndDraft(c.skill, c.inputs as never, r.docs, SYNTHETIC_NOW);
+      const selectMs = nowMs() - s;
+      if (result.sections.length === 0) throw new Error(`${c.skill} drafted nothing from ${size} documents`);
+      if (i === 0) continue;
+      totals.push(r.ms + selectMs);
+      queries.push(r.ms);
+      selects.push(selectMs);
+      for (const q of r.queries) {
+        const key = describeQuery(q.query);
+        const entry = perQuery.get(key) ?? { times: [], rows: q.rows, query: storeQuery(PROJECT, q.query) };
+        entry.times.push(q.ms);
+        perQuery.set(key, entry);
+      }
+    }
+    skills[c.skill] = {
+      total: summarize(totals),
+      queries: summarize(queries),
+      select: summarize(selects),
+      perQuery: [...perQuery.entries()].map(([k, v]) => ({ label: k, p50: summarize(v.times).p50, rows: v.rows, query: v.query })).sort((a, b) => b.p50 - a.p50),
+    };
+    process.stderr.write(`[bench] retrieval: ${size} docs ${c.skill}: p95 ${skills[c.skill]!.total.p95.toFixed(1)} ms over ${totals.length}\n`);
+  }
+  const explain = await explainSlowest(db, size, skills);
+  const isolated = size <= ISOLATE_UP_TO ? await isolatedQueries(repo, size, cases) : [];
+  await db.dropDatabase();
+  return { size, insertMs, skills, explain, isolated };
+}
+
+function assertValid(documents: ProjectDocument[]): void {
+  for (const doc of documents) {
+    const errors = check(DOCUMENT_KIND_SCHEMAS[doc.kind], doc);
+    if (errors.length > 0) throw new Error(`synthetic ${doc.kind} ${doc.externalId} breaks the document schema: ${JSON.stringify(errors.slice(0, 3))}`);
+  }
+}
+
+/** Every distinct query of the cases, alone and in sequence: which query costs what without the others beside it. */
+async function isolatedQueries(repo: DocumentRepository, size: number, cases: SkillCase[]): Promise<string[]> {
+  const lines = [`  each query alone at ${label(size)} (ms, rows returned):`];
+  for (const c of cases) {
+    const plan = retrievalPlan(c.skill, c.inputs as never);
+    const docs: ProjectDocument[] = [];
+    const parts: string[] = [];
+    for (const step of plan.steps) {
+      for (const query of resolveQueries(step, docs)) {
+        const t = nowMs();
+        const rows = await repo.find(PROJECT, query);
+        parts.push(`${describeQuery(query)} ${(nowMs() - t).toFixed(0)} ms/${rows.length}`);
+        docs.push(...rows);
+      }
+    }
+    lines.push(`    ${c.skill}: ${parts.join(' · ')}`);
+  }
+  return lines;
+}
+
+/** The store's plan for each skill's slowest query, asked while the tier's data is still there. */
+async function explainSlowest(db: Db, size: number, skills: Record<string, SkillStats>): Promise<string[]> {
+  const lines = [`  explain of the slowest query per skill at ${label(size)} (the store's own plan):`];
+  for (const [skill, s] of Object.entries(skills)) {
+    const slow = s.perQuery[0];
+    if (!slow) continue;
+    const ex = (await db.command({ explain: { find: COLLECTIONS.documents, filter: slow.query.filter, sort: slow.query.sort, limit: slow.query.limit } })) as Record<string, unknown>;
+    const planner = ex.queryPlanner as Record<string, unknown> | undefined;
+    const plan = JSON.stringify(planner?.Plan ?? planner?.winningPlan ?? planner);
+    const flags = ['filterPushdown', 'sortPushdown', 'limitPushdown'].filter((k) => k in ex).map((k) => `${k}=${String(ex[k])}`).join(' ');
+    lines.push(`    ${skill}: ${slow.label} -> ${plan}${flags ? ` ${flags}` : ''}`);
+  }
+  return lines;
+}

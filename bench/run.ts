@@ -1,0 +1,95 @@
+/**
+ * `npm run bench`: starts its own servers (in-memory Temporal dev server, FerretDB or mongod in a temporary
+ * folder), runs each benchmark against a baseline measured in the same run, prints one table and writes
+ * bench/results/latest.json. `--only=intake,effect,skills,retrieval` runs a subset.
+ */
+import { cpus, loadavg } from 'node:os';
+import { benchEventToEffect } from './event-to-effect';
+import { RESULTS_FILE } from './lib/paths';
+import { renderTable, row, writeResults, type BenchOutcome } from './lib/report';
+import { startBenchStack, type BenchStack, type RunContext } from './lib/stack';
+import { benchRetrievalScale } from './retrieval-scale';
+import { benchSkillOverhead } from './skill-overhead';
+import { benchWebhookIntake } from './webhook-intake';
+
+/** The whole run's time budget (BENCH_BUDGET_S overrides); benchmarks that can size their work use what is left. */
+const BUDGET_MS = Number(process.env.BENCH_BUDGET_S ?? 570) * 1000;
+
+const BENCHMARKS: Record<string, (stack: BenchStack, run: RunContext) => Promise<BenchOutcome>> = {
+  intake: benchWebhookIntake,
+  effect: benchEventToEffect,
+  skills: benchSkillOverhead,
+  retrieval: benchRetrievalScale,
+};
+
+const log = (msg: string) => process.stderr.write(`[bench] ${msg}\n`);
+
+function selected(argv: string[]): string[] {
+  const only = argv.find((a) => a.startsWith('--only='))?.slice('--only='.length);
+  const names = only ? only.split(',').map((s) => s.trim()).filter(Boolean) : Object.keys(BENCHMARKS);
+  const unknown = names.filter((n) => !(n in BENCHMARKS));
+  if (unknown.length > 0) throw new Error(`unknown benchmark(s) ${unknown.join(', ')}; choose from ${Object.keys(BENCHMARKS).join(', ')}`);
+  return names;
+}
+
+async function main(): Promise<number> {
+  const names = selected(process.argv.slice(2));
+  const startedAt = new Date();
+  const run: RunContext = { deadline: startedAt.getTime() + BUDGET_MS };
+  const load = loadavg();
+  log(`starting servers (machine: ${cpus().length} CPUs, load average ${load.map((l) => l.toFixed(2)).join(' ')})`);
+  const stack = await startBenchStack();
+  const outcomes: BenchOutcome[] = [];
+  let failed = false;
+  try {
+    for (const name of names) {
+      const t = Date.now();
+      const loadNow = loadavg()[0]!;
+      log(`${name}: running… (1-min load average ${loadNow.toFixed(2)} on ${cpus().length} CPUs)`);
+      try {
+        const outcome = await BENCHMARKS[name]!(stack, run);
+        outcome.details.loadAverageAtStart = loadNow;
+        outcomes.push(outcome);
+      } catch (err) {
+        failed = true;
+        log(`${name} failed: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`);
+        outcomes.push({ name, rows: [row(name, 'FAILED (see log)', '', Number.NaN, { met: false })], notes: [], details: { error: String(err) } });
+      }
+      log(`${name}: done in ${((Date.now() - t) / 1000).toFixed(0)} s`);
+    }
+  } finally {
+    await stack.stop();
+  }
+
+  const rows = outcomes.flatMap((o) => o.rows);
+  const finishedAt = new Date();
+  const out = process.stdout;
+  out.write(`\nBenchmarks (${stack.mongoKind}, Temporal dev server in memory; ${cpus().length} CPUs; load average at start ${load.map((l) => l.toFixed(2)).join(' ')}; ${((finishedAt.getTime() - startedAt.getTime()) / 1000).toFixed(0)} s)\n`);
+  out.write('ratio = product / baseline measured in this run (throughput: higher is better; latency: lower is better)\n\n');
+  out.write(`${renderTable(rows)}\n`);
+  for (const o of outcomes) {
+    const loadNote = typeof o.details.loadAverageAtStart === 'number' ? ` [1-min load average at its start: ${o.details.loadAverageAtStart.toFixed(2)}]` : '';
+    if (o.notes.length > 0) out.write(`\n${o.notes[0]}${loadNote}\n${o.notes.slice(1).join('\n')}\n`);
+  }
+  const file = RESULTS_FILE();
+  writeResults(file, {
+    startedAt,
+    finishedAt,
+    machine: { cpus: cpus().length, cpuModel: cpus()[0]?.model, loadAverageAtStart: load, node: process.version, platform: process.platform, mongo: stack.mongoKind },
+    rows,
+    benchmarks: outcomes,
+  });
+  out.write(`\nwritten: ${file}\n`);
+  return failed ? 1 : 0;
+}
+
+// Ctrl-C: exit through process.exit so the servers' exit hooks (scripts/stack/servers.ts) kill them.
+for (const signal of ['SIGINT', 'SIGTERM'] as const) process.once(signal, () => process.exit(130));
+
+main().then(
+  (code) => process.exit(code),
+  (err: unknown) => {
+    log(`failed: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`);
+    process.exit(1);
+  },
+);
