@@ -15,22 +15,28 @@ export function createSkillActivities(deps: ActivityDeps) {
   const contexts = new InvocationContextRepository(deps.db);
   const now = deps.now ?? (() => new Date());
 
-  return {
-    async recordInvocationProgress(update: ProgressUpdate): Promise<void> {
-      await invocations.advance(
-        update.invocationId,
-        update.seq,
-        {
-          status: update.status,
-          progress: { step: update.status, completedSteps: update.completedSteps, totalSteps: TOTAL_STEPS },
-          ...(update.error ? { error: update.error } : {}),
-          ...(update.status === 'failed' || update.status === 'cancelled' ? { completedAt: now() } : {}),
-        },
-        now(),
-      );
-    },
+  const draft = createDraftingActivity(deps, contexts, chatModelFromConfig(deps.config.llm));
 
-    async retrieveSkillContext(input: SkillInvocationInput): Promise<SkillContextRef> {
+  async function recordInvocationProgress(update: ProgressUpdate): Promise<void> {
+    await invocations.advance(
+      update.invocationId,
+      update.seq,
+      {
+        status: update.status,
+        progress: { step: update.status, completedSteps: update.completedSteps, totalSteps: TOTAL_STEPS },
+        ...(update.error ? { error: update.error } : {}),
+        ...(update.status === 'failed' || update.status === 'cancelled' ? { completedAt: now() } : {}),
+      },
+      now(),
+    );
+  }
+
+  return {
+    recordInvocationProgress,
+
+    /** Marks the record `retrieving` (each step writes its own progress: one activity, not two). */
+    async retrieveSkillContext(input: SkillInvocationInput, progress?: { seq: number }): Promise<SkillContextRef> {
+      if (progress) await recordInvocationProgress({ invocationId: input.invocationId, seq: progress.seq, status: 'retrieving', completedSteps: 0, error: null });
       const plan = retrievalPlan(input.skill, input.inputs as never);
       const fetched: ProjectDocument[] = [];
       for (const step of plan.steps) {
@@ -41,7 +47,10 @@ export function createSkillActivities(deps: ActivityDeps) {
       return { contextId: input.invocationId, fetched: fetched.length };
     },
 
-    draftSkillDocument: createDraftingActivity(deps, contexts, chatModelFromConfig(deps.config.llm)),
+    async draftSkillDocument(input: SkillInvocationInput, context: SkillContextRef, progress?: { seq: number }): Promise<DraftOutcome> {
+      if (progress) await recordInvocationProgress({ invocationId: input.invocationId, seq: progress.seq, status: 'drafting', completedSteps: 1, error: null });
+      return draft(input, context);
+    },
 
     async storeSkillResult(args: { invocationId: string; seq: number; result: DraftOutcome['result'] }): Promise<void> {
       const at = now();

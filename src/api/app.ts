@@ -22,6 +22,8 @@ import { webhookRoutes } from './routes/webhooks';
 import { billingDashboardRoutes } from './routes/billing-dashboard';
 import { dashboardRoutes } from './routes/dashboard';
 import { EventForwarder } from './event-forwarder';
+import { AppCache } from './app-cache';
+import { AppRepository } from '../store/apps';
 
 
 export const OPENAPI_PATHS: Paths[] = [healthPaths, projectPaths, documentPaths, skillCatalogPaths, invocationPaths, billingPaths];
@@ -33,6 +35,8 @@ export const OPENAPI_PATHS: Paths[] = [healthPaths, projectPaths, documentPaths,
 export function createApp(deps: AppDeps) {
   const app = new Koa({ proxy: deps.config.http.trustProxy });
   const metrics = createMetrics();
+  // One per app instance, shared so rotating or deleting an app here takes effect here at once.
+  const appCache = new AppCache(new AppRepository(deps.db));
   const forwarder = new EventForwarder(deps.db, deps.temporal.client, deps.config.temporal.taskQueue, deps.logger, deps.now);
   const routers: Router[] = [
     healthRoutes(deps, metrics),
@@ -40,8 +44,8 @@ export function createApp(deps: AppDeps) {
     documentRoutes(deps),
     skillCatalogRoutes(deps),
     invocationRoutes(deps),
-    appRoutes(deps),
-    webhookRoutes(deps, forwarder, metrics),
+    appRoutes(deps, appCache),
+    webhookRoutes(deps, forwarder, metrics, appCache),
     billingDashboardRoutes(deps),
     dashboardRoutes(),
   ];

@@ -5,21 +5,26 @@ import { SEARCH_ATTRIBUTES } from '../temporal';
 import { WebhookEventRepository, parseStoredEvent, type WebhookEventRecord } from '../store/webhook-events';
 import { providerEventSignal, type BillingSubscriberStart } from '../workflows/billing-messages';
 
-const SWEEP_INTERVAL_MS = 1_000;
+/** Crash recovery only (the accepting request forwards at once), so an infrequent sweep is enough. */
+const SWEEP_INTERVAL_MS = 10_000;
 /** An event younger than this is presumably still being forwarded by the request that accepted it. */
-const SWEEP_GRACE_MS = 2_000;
+const SWEEP_GRACE_MS = 10_000;
+/** Signal-with-start calls in flight at once; the rest wait in memory (and in the inbox, should we crash). */
+const MAX_IN_FLIGHT = 32;
 
 /**
  * The outbox relay: moves accepted webhook events into their subscriber's entity workflow with
- * signal-with-start. The request that accepted an event forwards it at once; a sweep picks up whatever a crash
- * or an unreachable Temporal left behind. Forwarding twice is harmless: the workflow ignores event ids it has
- * applied, so redelivery from here is at-least-once and the effect exactly once.
+ * signal-with-start. The request that accepted an event hands it over at once; a periodic sweep picks up
+ * whatever a crash or an unreachable Temporal left behind. Forwarding twice is harmless: the workflow ignores
+ * event ids it has applied, so delivery from here is at-least-once and the effect exactly once.
  */
 export class EventForwarder {
   private readonly events: WebhookEventRepository;
   private timer: NodeJS.Timeout | null = null;
-  private readonly inFlight = new Set<Promise<void>>();
-  private sweeping = false;
+  private readonly queue: WebhookEventRecord[] = [];
+  private readonly inFlight = new Set<string>();
+  private readonly settled = new Set<() => void>();
+  private sweeping: Promise<number> | null = null;
 
   constructor(
     db: Db,
@@ -31,12 +36,26 @@ export class EventForwarder {
     this.events = new WebhookEventRepository(db);
   }
 
-  /** Forwards in the background; failures are left for the sweep. */
+  /** Queues the event for forwarding in the background; a failure is left for the sweep. */
   forwardSoon(record: WebhookEventRecord): void {
-    const p = this.forward(record)
-      .catch((err: unknown) => this.logger.warn({ err, eventId: record.eventId }, 'forwarding deferred to the sweep'))
-      .finally(() => this.inFlight.delete(p));
-    this.inFlight.add(p);
+    if (this.inFlight.has(record._id)) return;
+    this.queue.push(record);
+    this.pump();
+  }
+
+  private pump(): void {
+    while (this.inFlight.size < MAX_IN_FLIGHT && this.queue.length > 0) {
+      const record = this.queue.shift()!;
+      if (this.inFlight.has(record._id)) continue;
+      this.inFlight.add(record._id);
+      this.forward(record)
+        .catch((err: unknown) => this.logger.warn({ err, eventId: record.eventId }, 'forwarding deferred to the sweep'))
+        .finally(() => {
+          this.inFlight.delete(record._id);
+          if (this.inFlight.size === 0 && this.queue.length === 0) for (const resolve of this.settled) resolve();
+          this.pump();
+        });
+    }
   }
 
   async forward(record: WebhookEventRecord): Promise<void> {
@@ -57,24 +76,31 @@ export class EventForwarder {
     await this.events.markForwarded(record._id, this.now());
   }
 
-  /** Forwards every pending event older than the grace period, oldest first. */
-  async sweep(): Promise<number> {
-    if (this.sweeping) return 0;
-    this.sweeping = true;
-    let forwarded = 0;
-    try {
-      for (;;) {
-        const batch = await this.events.pending(new Date(this.now().getTime() - SWEEP_GRACE_MS), 100);
-        for (const record of batch) {
-          await this.forward(record);
-          forwarded += 1;
-        }
-        if (batch.length < 100) break;
+  /** Queues every pending event older than the grace period (oldest first) and waits until they are handled. */
+  sweep(): Promise<number> {
+    this.sweeping ??= (async () => {
+      try {
+        const batch = (await this.events.pending(new Date(this.now().getTime() - SWEEP_GRACE_MS), 1_000)).filter((r) => !this.inFlight.has(r._id));
+        for (const record of batch) this.forwardSoon(record);
+        await this.idle();
+        return batch.length;
+      } finally {
+        this.sweeping = null;
       }
-    } finally {
-      this.sweeping = false;
-    }
-    return forwarded;
+    })();
+    return this.sweeping;
+  }
+
+  /** Resolves once nothing is queued or in flight. */
+  idle(): Promise<void> {
+    if (this.inFlight.size === 0 && this.queue.length === 0) return Promise.resolve();
+    return new Promise((resolve) => {
+      const done = () => {
+        this.settled.delete(done);
+        resolve();
+      };
+      this.settled.add(done);
+    });
   }
 
   start(): void {
@@ -86,9 +112,10 @@ export class EventForwarder {
     }, SWEEP_INTERVAL_MS);
   }
 
+  /** Stops sweeping and waits for work in progress, so the store can be closed safely afterwards. */
   async stop(): Promise<void> {
     if (this.timer) clearInterval(this.timer);
     this.timer = null;
-    await Promise.allSettled([...this.inFlight]);
+    await Promise.allSettled([this.sweeping ?? Promise.resolve(0), this.idle()]);
   }
 }

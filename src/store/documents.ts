@@ -7,6 +7,16 @@ import { COLLECTIONS } from './collections';
 
 const UPSERT_SLICE = 50;
 
+/**
+ * The upsert key as the _id: a lookup by _id is the one access path every MongoDB-wire store serves without a
+ * scan (FerretDB's SQLite backend scans for anything else). Project and kind ids cannot contain '/', and the
+ * external id is encoded, so distinct keys never collide.
+ */
+export const documentKey = (project: string, kind: string, externalId: string) => `${project}/${kind}/${encodeURIComponent(externalId)}`;
+
+/** Stored documents are keyed by documentKey(); their fields stay open to the skills' schemas. */
+type KeyedDocument = Document & { _id: string };
+
 type StoredDocument = ProjectDocument & { project: string; updatedAt: Date; versionKey?: string; fixVersionKey?: string };
 
 /** A project's documents (the skills' retrieval sources), upserted by (project, kind, externalId). */
@@ -14,7 +24,7 @@ export class DocumentRepository {
   constructor(private readonly db: Db) {}
 
   private get coll() {
-    return this.db.collection<Document>(COLLECTIONS.documents);
+    return this.db.collection<KeyedDocument>(COLLECTIONS.documents);
   }
 
   /** Bulk upsert. Unordered, so one failing write does not stop the others. */
@@ -23,9 +33,9 @@ export class DocumentRepository {
     // In slices: FerretDB 1.24 (the local and test store) stalls on one update command of ~100 replacements
     // of existing documents; slices of 50 go through, and cost MongoDB nothing worth measuring.
     for (let i = 0; i < docs.length; i += UPSERT_SLICE) {
-      const ops: AnyBulkWriteOperation<Document>[] = docs.slice(i, i + UPSERT_SLICE).map((doc) => ({
+      const ops: AnyBulkWriteOperation<KeyedDocument>[] = docs.slice(i, i + UPSERT_SLICE).map((doc) => ({
         replaceOne: {
-          filter: { project, kind: doc.kind, externalId: doc.externalId },
+          filter: { _id: documentKey(project, doc.kind, doc.externalId) },
           replacement: { ...doc, ...indexFields(doc), project, updatedAt: now },
           upsert: true,
         },
@@ -39,7 +49,7 @@ export class DocumentRepository {
 
   /** Runs one planned query (see retrieval-plan.ts) inside a project. */
   async find(project: string, query: DocumentQuery): Promise<ProjectDocument[]> {
-    const filter: Filter<Document> = { project, kind: query.kind };
+    const filter: Filter<KeyedDocument> = { project, kind: query.kind };
     for (const c of query.where) {
       if (c.op === 'eq') filter[c.field] = c.value;
       else if (c.op === 'in') filter[c.field] = { $in: c.value };
@@ -75,7 +85,7 @@ export class DocumentRepository {
    * order ends in kind because externalId is unique only within a kind (a pull request "7", a ticket "7").
    */
   async list(project: string, q: { kind?: DocumentKind; text?: string; limit: number; after?: { createdAt: string; externalId: string; kind: string } }): Promise<StoredDocument[]> {
-    const filter: Filter<Document> = { project };
+    const filter: Filter<KeyedDocument> = { project };
     if (q.kind) filter.kind = q.kind;
     if (q.text) {
       const re = new RegExp(q.text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'), 'i');
@@ -96,6 +106,7 @@ export const DOCUMENT_INDEXES: IndexDescription[] = [
   { key: { project: 1, kind: 1, fixVersionKey: 1 }, name: 'by_fix_version' },
   { key: { project: 1, kind: 1, incidentId: 1 }, name: 'by_incident_id' },
   { key: { project: 1, kind: 1, issueId: 1 }, name: 'by_issue_id' },
-  { key: { project: 1, kind: 1, service: 1 }, name: 'by_service' },
+  { key: { project: 1, kind: 1, service: 1, count: -1 }, name: 'by_service_busiest' },
+  { key: { project: 1, kind: 1, date: -1 }, name: 'by_kind_newest_evidence' },
   { key: { project: 1, createdAt: -1, externalId: -1 }, name: 'by_project_newest' },
 ];

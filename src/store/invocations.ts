@@ -40,8 +40,10 @@ export class InvocationRepository {
     await this.coll.insertOne(record);
   }
 
-  get(project: string, id: string): Promise<InvocationRecord | null> {
-    return this.coll.findOne({ _id: id, project });
+  /** Looked up by _id alone and checked in code: an _id-only filter is the one every MongoDB-wire store serves fast. */
+  async get(project: string, id: string): Promise<InvocationRecord | null> {
+    const record = await this.coll.findOne({ _id: id });
+    return record?.project === project ? record : null;
   }
 
   async advance(id: string, seq: number, update: Partial<Pick<InvocationRecord, 'status' | 'progress' | 'result' | 'error' | 'completedAt'>>, now: Date): Promise<boolean> {

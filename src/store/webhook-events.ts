@@ -51,8 +51,9 @@ export class WebhookEventRepository {
     }
   }
 
+  /** By _id alone: the cheapest write any MongoDB-wire store offers (FerretDB scans on any other filter). */
   async markForwarded(id: string, now: Date): Promise<void> {
-    await this.coll.updateOne({ _id: id, forwardedAt: null }, { $set: { forwardedAt: now } });
+    await this.coll.updateOne({ _id: id }, { $set: { forwardedAt: now } });
   }
 
   /** Accepted events that have not reached their workflow and were received before `olderThan`. */

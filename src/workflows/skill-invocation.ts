@@ -52,17 +52,16 @@ export async function skillInvocation(input: SkillInvocationInput): Promise<Skil
   const { invocationId } = input;
   // A strictly increasing sequence number orders the record's writes even when an activity is retried late.
   let seq = 0;
-  const record = (status: 'retrieving' | 'drafting' | 'failed' | 'cancelled', completedSteps: number, error?: { code: string; message: string }) =>
+  const record = (status: 'failed' | 'cancelled', completedSteps: number, error?: { code: string; message: string }) =>
     recordInvocationProgress({ invocationId, seq: ++seq, status, completedSteps, error: error ?? null });
 
   try {
+    // Each step marks its own progress first, so the record moves without an extra activity per step.
     setCurrentDetails(`retrieving · ${input.skill} for ${input.project}`);
-    await record('retrieving', 0);
-    const context = await retrieveSkillContext(input);
+    const context = await retrieveSkillContext(input, { seq: ++seq });
 
     setCurrentDetails(`drafting · ${context.fetched} documents retrieved`);
-    await record('drafting', 1);
-    const draft = await draftSkillDocument(input, context);
+    const draft = await draftSkillDocument(input, context, { seq: ++seq });
 
     await storeSkillResult({ invocationId, seq: ++seq, result: draft.result });
     setCurrentDetails(`completed · ${draft.result.generator}`);

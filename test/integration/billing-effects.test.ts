@@ -153,6 +153,31 @@ describe('billing effects: entity workflows on a real Temporal, projections in a
     assert.deepEqual(giver!.view.entitlements, [], 'the source loses the moved entitlement');
   });
 
+  it('an acknowledged event a crash left unforwarded is forwarded by the sweep, once', async () => {
+    const t = Date.now();
+    const event = providerEvent('INITIAL_PURCHASE', 'orphan', { at: t, purchasedAt: t, expiresAt: t + 30 * DAY, price: 2.5 });
+    // As if the process died right after acknowledging: the event is in the inbox, never relayed.
+    await h.db.collection('webhook_events').insertOne({
+      _id: `app:${APP}|${event.id}` as never,
+      scope: `app:${APP}`,
+      eventId: event.id,
+      type: event.type,
+      workflowId: `billing/app:${APP}/orphan`,
+      subscriberId: 'orphan',
+      eventJson: JSON.stringify(event),
+      receivedAt: new Date(t - 60_000),
+      forwardedAt: null,
+      ignored: false,
+      deliveries: 1,
+    });
+    assert.equal(await h.forwarder.sweep(), 1);
+    const c = await customerWhen('orphan', (x) => x.status === 'active', 'swept event applied');
+    assert.equal(c.mrrContribution, 2.5);
+    const stored = await h.db.collection('webhook_events').findOne({ _id: `app:${APP}|${event.id}` as never });
+    assert.ok(stored?.forwardedAt instanceof Date, 'marked forwarded');
+    assert.equal(await h.forwarder.sweep(), 0, 'nothing left to sweep');
+  });
+
   it('MRR: the totals equal a full recompute over the stored contributions', async () => {
     const repo = new SubscriberRepository(h.db);
 

@@ -1,5 +1,6 @@
 import Router from '@koa/router';
 import { AppRepository, type AppRecord } from '../../store/apps';
+import type { AppCache } from '../app-cache';
 import type { AppDeps } from '../deps';
 import { checkId } from '../ids';
 import { API_BODY_LIMIT } from '../limits';
@@ -21,7 +22,7 @@ export const APP_BODY_SCHEMA = {
 } as const;
 
 /** Customer apps connected to the billing provider (admin). No response ever carries a stored secret. */
-export function appRoutes(deps: AppDeps): Router {
+export function appRoutes(deps: AppDeps, appCache: AppCache): Router {
   const apps = new AppRepository(deps.db);
   const now = deps.now ?? (() => new Date());
   const graceMs = deps.config.webhooks.rotationGraceHours * 3600 * 1000;
@@ -63,13 +64,17 @@ export function appRoutes(deps: AppDeps): Router {
   });
 
   router.delete('/v1/apps/:slug', async (ctx) => {
-    if (!(await apps.remove(checkId(ctx.params.slug!, 'slug')))) throw notFound('unknown_app', `App "${ctx.params.slug}" does not exist`);
+    const slug = checkId(ctx.params.slug!, 'slug');
+    if (!(await apps.remove(slug))) throw notFound('unknown_app', `App "${slug}" does not exist`);
+    appCache.forget(slug);
     ctx.status = 204;
   });
 
   router.post('/v1/apps/:slug/webhook-authorization/rotate', async (ctx) => {
-    const rotated = await apps.rotate(checkId(ctx.params.slug!, 'slug'), graceMs, now());
-    if (!rotated) throw notFound('unknown_app', `App "${ctx.params.slug}" does not exist`);
+    const slug = checkId(ctx.params.slug!, 'slug');
+    const rotated = await apps.rotate(slug, graceMs, now());
+    if (!rotated) throw notFound('unknown_app', `App "${slug}" does not exist`);
+    appCache.forget(slug);
     ctx.body = { authorization: rotated.authorization, previousValidUntil: rotated.previousValidUntil, webhookUrl: webhookUrl(ctx.params.slug!) };
   });
 

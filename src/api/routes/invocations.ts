@@ -204,14 +204,15 @@ export function invocationRoutes(deps: AppDeps): Router {
     const m = /(?:^|[,;\s])wait=(\d+)/.exec(ctx.get('Prefer'));
     if (!m) return { record, waited: null };
     const seconds = Math.min(Number(m[1]), MAX_WAIT_SECONDS);
-    const deadline = Date.now() + seconds * 1000;
-    let current = record;
-    let interval = 25;
-    while (!(TERMINAL_STATUSES as readonly string[]).includes(current.status) && Date.now() < deadline) {
-      await new Promise((r) => setTimeout(r, Math.min(interval, Math.max(0, deadline - Date.now()))));
-      interval = Math.min(interval * 2, 250);
-      current = (await invocations.get(record.project, record._id)) ?? current;
+    if ((TERMINAL_STATUSES as readonly string[]).includes(record.status)) return { record, waited: seconds };
+    try {
+      // Long-poll the workflow itself rather than the store: it answers the moment the run ends (the result
+      // is stored before the run completes), and costs the store nothing while waiting.
+      await client.connection.withAbortSignal(AbortSignal.timeout(seconds * 1000), () => client.workflow.getHandle(record.workflowId).result());
+    } catch {
+      // Timed out, cancelled, failed or unreachable: the record says which.
     }
+    const current = (await invocations.get(record.project, record._id)) ?? record;
     return { record: current, waited: seconds };
   }
 

@@ -2,8 +2,9 @@ import Router from '@koa/router';
 import type { Context } from 'koa';
 import { ENVELOPE_SCHEMA, isKnownEventType, type BillingEnvelope } from '../../billing/provider-events';
 import { appScope, resolveSubscriberIds, workflowIdFor, type BillingScope } from '../../billing/subscriber-id';
-import { AppRepository, appAuthorizes, digestMatches, digestOf } from '../../store/apps';
+import { appAuthorizes, digestMatches, digestOf } from '../../store/apps';
 import { WebhookEventRepository, eventKey, type WebhookEventRecord } from '../../store/webhook-events';
+import type { AppCache } from '../app-cache';
 import type { AppDeps } from '../deps';
 import type { EventForwarder } from '../event-forwarder';
 import { WEBHOOK_BODY_LIMIT } from '../limits';
@@ -23,8 +24,7 @@ const denied = () => new HttpProblem(401, 'unauthorized', 'The Authorization hea
  * once the event is durably in the inbox (never lost after that), 503 if it could not be stored (the
  * provider retries), and a redelivery is 200 with duplicate: true and no second effect.
  */
-export function webhookRoutes(deps: AppDeps, forwarder: EventForwarder, metrics: AppMetrics): Router {
-  const apps = new AppRepository(deps.db);
+export function webhookRoutes(deps: AppDeps, forwarder: EventForwarder, metrics: AppMetrics, appCache: AppCache): Router {
   const events = new WebhookEventRepository(deps.db);
   const now = deps.now ?? (() => new Date());
   const operatorDigest = deps.config.webhooks.operatorAuthorization ? digestOf(deps.config.webhooks.operatorAuthorization).toString('hex') : null;
@@ -33,8 +33,11 @@ export function webhookRoutes(deps: AppDeps, forwarder: EventForwarder, metrics:
   router.post(APP_WEBHOOK_PATH, async (ctx) => {
     const slug = ctx.query.app;
     if (typeof slug !== 'string' || slug === '') throw badRequest('missing_app', 'The app query parameter is required: ?app={slug}');
-    const app = slug.length <= 64 ? await apps.get(slug) : null;
-    if (!appAuthorizes(app, ctx.get('Authorization'), now())) throw denied();
+    const presented = ctx.get('Authorization');
+    let app = slug.length <= 64 ? await appCache.get(slug) : null;
+    // A value the cached copy refuses may be one created or rotated a moment ago: check the store once.
+    if (!appAuthorizes(app, presented, now()) && slug.length <= 64) app = await appCache.get(slug, true);
+    if (!appAuthorizes(app, presented, now())) throw denied();
     await receive(ctx, appScope(slug), 'app');
   });
 
