@@ -16,7 +16,7 @@ import { runLoad, throughput, type LoadResult, type LoadSpec } from './lib/load'
 import { ms, row, type BenchOutcome } from './lib/report';
 import { benchConfig, benchLogger, closeServer, listen, startService, warningNote, type Service } from './lib/service';
 import type { BenchStack } from './lib/stack';
-import { nowMs, pollUntil, summarize } from './lib/stats';
+import { nowMs, summarize } from './lib/stats';
 import { microTimings } from './intake-breakdown';
 
 const NAME = 'webhook intake';
@@ -40,7 +40,7 @@ interface Round {
   drainMs: number;
 }
 
-/** Counts and times the forwarder's signal-with-start calls (sweep re-forwards included). */
+/** Counts and times the relay's signal-with-start calls (re-forwards by recovery included). */
 function signalProbe() {
   const samples: number[] = [];
   const interceptor: WorkflowClientInterceptor = {
@@ -142,7 +142,7 @@ export async function benchWebhookIntake(stack: BenchStack): Promise<BenchOutcom
     });
     const notes = [
       `Webhook intake: ${CONNECTIONS} keep-alive connections, ${WARMUP_MS / 1000} s warm-up + ${DURATION_MS / 1000} s per round, rounds baseline/product/product/baseline, then open loop, then (last, as it grows the inbox) the product with TEST events only (recorded and acknowledged, nothing to forward: the same route without the relay's work); ${SUBSCRIBERS} distinct subscribers; non-200 answers or errors: ${errors}.`,
-      `  relay: ${forwardedEvents} events forwarded with ${signalCalls} signal-with-start calls (${signalCalls - forwardedEvents} repeats by the sweep; call latency under load p50 ${ms(signalLatency.p50)}, p99 ${ms(signalLatency.p99)}); product drain after the closed rounds: ${closedOf('product').map((r) => ms(r.drainMs)).join(', ')}.`,
+      `  relay: ${forwardedEvents} events forwarded with ${signalCalls} signal-with-start calls (${signalCalls - forwardedEvents} repeats by recovery; call latency under load p50 ${ms(signalLatency.p50)}, p99 ${ms(signalLatency.p99)}); product drain after the closed rounds: ${closedOf('product').map((r) => ms(r.drainMs)).join(', ')}.`,
       '  CPU per request (all processes this run started, and the rest of the machine; the load generator share includes its start-up, so it looks large where few requests were served):',
       ...cpuLines,
       ...breakdown.lines,
@@ -178,8 +178,8 @@ export async function benchWebhookIntake(stack: BenchStack): Promise<BenchOutcom
   }
 }
 
-/** Waits until every accepted event that names a subscriber has been forwarded (outbox marker set). */
-function drain(product: Service): Promise<boolean> {
-  const events = product.store.db.collection(COLLECTIONS.webhookEvents);
-  return pollUntil(async () => (await events.countDocuments({ forwardedAt: null, ignored: false })) === 0, DRAIN_TIMEOUT_MS, 200);
+/** Waits until the relay has handed every accepted event to Temporal. */
+async function drain(product: Service): Promise<boolean> {
+  const timeout = new Promise<false>((resolve) => setTimeout(() => resolve(false), DRAIN_TIMEOUT_MS).unref());
+  return Promise.race([product.forwarder.idle().then(() => true), timeout]);
 }

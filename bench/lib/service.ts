@@ -1,5 +1,5 @@
 /**
- * The product wired as server.ts and worker.ts wire it (createApp + forwarder sweep, createWorker with the
+ * The product wired as server.ts and worker.ts wire it (createApp + the event relay, createWorker with the
  * prebuilt bundle), in this process, for one benchmark: its own database and task queue on the run's servers.
  * The Temporal client may carry interceptors, which is how the benchmarks time the forwarder's calls.
  */
@@ -40,7 +40,7 @@ export function benchConfig(stack: BenchStack, name: string, overrides: Record<s
 
 /**
  * The service's logger for a bench: warnings and errors only, to stderr (stdout carries the table), and
- * counted by message so a benchmark can report them ("forwarding deferred to the sweep" ×N).
+ * counted by message so a benchmark can report them ("relay failed; will retry" ×N).
  */
 export function benchLogger(name: string): { logger: Logger; warnings: Map<string, number> } {
   const warnings = new Map<string, number>();
@@ -103,7 +103,7 @@ export async function startService(stack: BenchStack, name: string, opts: { inte
   const client = new Client({ connection: lazy.connection, namespace: config.temporal.namespace, interceptors: { workflow: opts.interceptors ?? [] } });
   const temporal: TemporalHandle = { connection: lazy.connection, client, close: lazy.close };
   const { app, forwarder } = createApp({ config, logger, db: store.db, temporal });
-  forwarder.start();
+  await forwarder.start();
   const { server, baseUrl } = await listen(app.callback());
   const workers: { worker: Worker; done: Promise<void>; connection: NativeConnection }[] = [];
 

@@ -29,7 +29,7 @@ import { AppRepository } from '../store/apps';
 export const OPENAPI_PATHS: Paths[] = [healthPaths, projectPaths, documentPaths, skillCatalogPaths, invocationPaths, billingPaths];
 
 /**
- * Builds the Koa application. Never listens: server.ts does (and starts the forwarder's sweep); tests serve
+ * Builds the Koa application. Never listens: server.ts does (and starts the event relay); tests serve
  * `app.callback()` themselves.
  */
 export function createApp(deps: AppDeps) {

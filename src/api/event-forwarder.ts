@@ -1,30 +1,42 @@
 import type { Client } from '@temporalio/client';
 import type { Db } from 'mongodb';
+import { randomUUID } from 'node:crypto';
 import type { Logger } from '../logger';
 import { SEARCH_ATTRIBUTES } from '../temporal';
+import { RelayCheckpointRepository } from '../store/relay-checkpoints';
 import { WebhookEventRepository, parseStoredEvent, type WebhookEventRecord } from '../store/webhook-events';
 import { providerEventSignal, type BillingSubscriberStart } from '../workflows/billing-messages';
 
-/** Crash recovery only (the accepting request forwards at once), so an infrequent sweep is enough. */
-const SWEEP_INTERVAL_MS = 10_000;
-/** An event younger than this is presumably still being forwarded by the request that accepted it. */
-const SWEEP_GRACE_MS = 10_000;
-/** Signal-with-start calls in flight at once; the rest wait in memory (and in the inbox, should we crash). */
-const MAX_IN_FLIGHT = 32;
+const CHECKPOINT_INTERVAL_MS = 2_000;
+/** A checkpoint not refreshed for this long belongs to a dead instance. */
+const STALE_AFTER_MS = 30_000;
+const RECOVERY_INTERVAL_MS = 15_000;
+const RETRY_DELAY_MS = 5_000;
+/** Signal-with-start calls in flight at once; the rest wait in memory (and in the inbox, should we die). */
+const MAX_IN_FLIGHT = 16;
 
 /**
- * The outbox relay: moves accepted webhook events into their subscriber's entity workflow with
- * signal-with-start. The request that accepted an event hands it over at once; a periodic sweep picks up
- * whatever a crash or an unreachable Temporal left behind. Forwarding twice is harmless: the workflow ignores
- * event ids it has applied, so delivery from here is at-least-once and the effect exactly once.
+ * The relay from the durable inbox to the entity workflows (signal-with-start). The request that accepted an
+ * event hands it over at once and the ack never waits for it. Nothing is written per relayed event: this
+ * instance keeps a checkpoint ("everything I accepted before T has been relayed") fresh in the store, and
+ * when an instance dies, whoever finds its stale checkpoint re-forwards what it accepted since T. Forwarding
+ * twice is harmless, since the workflow skips event ids it has applied: delivery from here is at-least-once
+ * and the effect exactly once.
  */
 export class EventForwarder {
+  readonly instanceId = randomUUID();
   private readonly events: WebhookEventRepository;
-  private timer: NodeJS.Timeout | null = null;
+  private readonly checkpoints: RelayCheckpointRepository;
+  /** Events being inserted right now (ticket → receivedAt): the checkpoint must not pass them either. */
+  private readonly accepting_ = new Map<number, Date>();
+  private nextTicket = 0;
+  /** Accepted and not yet relayed, by record id → receivedAt. */
+  private readonly unrelayed = new Map<string, Date>();
   private readonly queue: WebhookEventRecord[] = [];
   private readonly inFlight = new Set<string>();
-  private readonly settled = new Set<() => void>();
-  private sweeping: Promise<number> | null = null;
+  private readonly idleWaiters = new Set<() => void>();
+  private timers: NodeJS.Timeout[] = [];
+  private recovering: Promise<number> | null = null;
 
   constructor(
     db: Db,
@@ -34,11 +46,28 @@ export class EventForwarder {
     private readonly now: () => Date = () => new Date(),
   ) {
     this.events = new WebhookEventRepository(db);
+    this.checkpoints = new RelayCheckpointRepository(db);
   }
 
-  /** Queues the event for forwarding in the background; a failure is left for the sweep. */
+  /**
+   * Called before the inbox insert: until `accepted(ticket)`, the checkpoint cannot pass `receivedAt`, so an
+   * event stored just before this instance dies is still found by recovery.
+   */
+  accepting(receivedAt: Date): number {
+    const ticket = this.nextTicket++;
+    this.accepting_.set(ticket, receivedAt);
+    return ticket;
+  }
+
+  /** The insert is over (stored and handed to forwardSoon, a duplicate, or failed). */
+  accepted(ticket: number): void {
+    this.accepting_.delete(ticket);
+  }
+
+  /** Queues the accepted event for relaying in the background. */
   forwardSoon(record: WebhookEventRecord): void {
     if (this.inFlight.has(record._id)) return;
+    if (!this.unrelayed.has(record._id)) this.unrelayed.set(record._id, record.receivedAt);
     this.queue.push(record);
     this.pump();
   }
@@ -49,10 +78,17 @@ export class EventForwarder {
       if (this.inFlight.has(record._id)) continue;
       this.inFlight.add(record._id);
       this.forward(record)
-        .catch((err: unknown) => this.logger.warn({ err, eventId: record.eventId }, 'forwarding deferred to the sweep'))
+        .then(
+          () => this.unrelayed.delete(record._id),
+          (err: unknown) => {
+            // Kept in `unrelayed`, so the checkpoint stays behind it; retried later from memory.
+            this.logger.warn({ err, eventId: record.eventId }, 'relay failed; will retry');
+            setTimeout(() => this.forwardSoon(record), RETRY_DELAY_MS).unref();
+          },
+        )
         .finally(() => {
           this.inFlight.delete(record._id);
-          if (this.inFlight.size === 0 && this.queue.length === 0) for (const resolve of this.settled) resolve();
+          if (this.inFlight.size === 0 && this.queue.length === 0) for (const wake of this.idleWaiters) wake();
           this.pump();
         });
     }
@@ -73,49 +109,71 @@ export class EventForwarder {
       ],
       staticSummary: `Billing subscriber ${record.subscriberId} (${record.scope})`,
     });
-    await this.events.markForwarded(record._id, this.now());
   }
 
-  /** Queues every pending event older than the grace period (oldest first) and waits until they are handled. */
-  sweep(): Promise<number> {
-    this.sweeping ??= (async () => {
+  /** Persists "everything accepted before T is relayed", T being the oldest event still owed. */
+  async checkpoint(): Promise<void> {
+    let safeUntil = this.now();
+    for (const receivedAt of [...this.accepting_.values(), ...this.unrelayed.values()]) if (receivedAt < safeUntil) safeUntil = receivedAt;
+    await this.checkpoints.save(this.instanceId, safeUntil, this.now());
+  }
+
+  /** Re-forwards what dead instances accepted after their last checkpoint; returns how many events. */
+  recover(): Promise<number> {
+    this.recovering ??= (async () => {
+      let forwarded = 0;
       try {
-        const batch = (await this.events.pending(new Date(this.now().getTime() - SWEEP_GRACE_MS), 1_000)).filter((r) => !this.inFlight.has(r._id));
-        for (const record of batch) this.forwardSoon(record);
-        await this.idle();
-        return batch.length;
+        const dead = await this.checkpoints.stale(new Date(this.now().getTime() - STALE_AFTER_MS));
+        for (const checkpoint of dead.filter((c) => c._id !== this.instanceId)) {
+          for (;;) {
+            const batch = await this.events.acceptedSince(checkpoint._id, checkpoint.safeUntil, 500);
+            for (const record of batch) await this.forward(record);
+            forwarded += batch.length;
+            if (batch.length < 500) break;
+            checkpoint.safeUntil = batch[batch.length - 1]!.receivedAt;
+          }
+          await this.checkpoints.remove(checkpoint._id);
+          this.logger.info({ deadInstance: checkpoint._id, forwarded }, 'relayed the events a stopped API instance had accepted');
+        }
+        return forwarded;
       } finally {
-        this.sweeping = null;
+        this.recovering = null;
       }
     })();
-    return this.sweeping;
+    return this.recovering;
   }
 
   /** Resolves once nothing is queued or in flight. */
   idle(): Promise<void> {
     if (this.inFlight.size === 0 && this.queue.length === 0) return Promise.resolve();
     return new Promise((resolve) => {
-      const done = () => {
-        this.settled.delete(done);
+      const wake = () => {
+        this.idleWaiters.delete(wake);
         resolve();
       };
-      this.settled.add(done);
+      this.idleWaiters.add(wake);
     });
   }
 
-  start(): void {
-    this.timer ??= setInterval(() => {
-      this.sweep().then(
-        (n) => n > 0 && this.logger.info({ forwarded: n }, 'outbox sweep forwarded pending events'),
-        (err: unknown) => this.logger.warn({ err }, 'outbox sweep failed; will retry'),
-      );
-    }, SWEEP_INTERVAL_MS);
+  /** Writes the first checkpoint (before any event is accepted), then keeps it fresh and watches for dead peers. */
+  async start(): Promise<void> {
+    await this.checkpoint();
+    const every = (ms: number, what: string, fn: () => Promise<unknown>) =>
+      this.timers.push(setInterval(() => void fn().catch((err: unknown) => this.logger.warn({ err }, `${what} failed; will retry`)), ms));
+    every(CHECKPOINT_INTERVAL_MS, 'relay checkpoint', () => this.checkpoint());
+    every(RECOVERY_INTERVAL_MS, 'relay recovery', () => this.recover());
+    void this.recover().catch((err: unknown) => this.logger.warn({ err }, 'relay recovery failed; will retry'));
   }
 
-  /** Stops sweeping and waits for work in progress, so the store can be closed safely afterwards. */
+  /**
+   * Stops, after relaying what is in hand. With nothing owed the checkpoint is removed; otherwise it is left to
+   * go stale, and another instance relays the rest.
+   */
   async stop(): Promise<void> {
-    if (this.timer) clearInterval(this.timer);
-    this.timer = null;
-    await Promise.allSettled([this.sweeping ?? Promise.resolve(0), this.idle()]);
+    for (const t of this.timers) clearInterval(t);
+    this.timers = [];
+    await Promise.allSettled([this.recovering ?? Promise.resolve(0), this.idle()]);
+    if (this.unrelayed.size === 0 && this.accepting_.size === 0) await this.checkpoints.remove(this.instanceId).catch(() => undefined);
+    else await this.checkpoint().catch(() => undefined);
   }
 }

@@ -14,7 +14,7 @@ async function main(): Promise<void> {
   await ensureIndexes(store.db);
   const temporal = connectTemporalLazy(config.temporal);
   const { app, forwarder } = createApp({ config, logger, db: store.db, temporal });
-  forwarder.start();
+  await forwarder.start();
 
   const server = createServer(app.callback());
   // The billing provider gives up after 60 s; keep-alive beyond a proxy's idle timeout avoids reset races.

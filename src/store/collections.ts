@@ -8,6 +8,7 @@ export const COLLECTIONS = {
   idempotencyKeys: 'idempotency_keys',
   apps: 'apps',
   webhookEvents: 'webhook_events',
+  relayCheckpoints: 'webhook_relay_checkpoints',
   subscribers: 'billing_subscribers',
   subscriberAliases: 'billing_subscriber_aliases',
   billingMetrics: 'billing_metrics',

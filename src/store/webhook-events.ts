@@ -6,8 +6,9 @@ import { isDuplicateKeyError } from './mongo';
 
 /**
  * The durable inbox of provider deliveries. An event is acknowledged only after its insert succeeds; the
- * unique _id (scope + event id) makes redeliveries detectable and their effect nil. `forwardedAt` is the
- * outbox marker: null until the event has reached its subscriber's workflow.
+ * unique _id (scope + event id) makes redeliveries detectable and their effect nil. The relay never updates
+ * a record (only a redelivery bumps its count): which ones still need relaying is known from the accepting instance's checkpoint
+ * (relay-checkpoints.ts), so the hot path costs one insert.
  */
 export interface WebhookEventRecord {
   _id: string;
@@ -23,7 +24,8 @@ export interface WebhookEventRecord {
    */
   eventJson: string;
   receivedAt: Date;
-  forwardedAt: Date | null;
+  /** The API instance that accepted it and is relaying it. */
+  acceptedBy: string;
   ignored: boolean;
   deliveries: number;
 }
@@ -51,15 +53,10 @@ export class WebhookEventRepository {
     }
   }
 
-  /** By _id alone: the cheapest write any MongoDB-wire store offers (FerretDB scans on any other filter). */
-  async markForwarded(id: string, now: Date): Promise<void> {
-    await this.coll.updateOne({ _id: id }, { $set: { forwardedAt: now } });
-  }
-
-  /** Accepted events that have not reached their workflow and were received before `olderThan`. */
-  pending(olderThan: Date, limit: number): Promise<WebhookEventRecord[]> {
+  /** What an instance accepted from `since` on and may not have relayed (it died): recovery re-forwards these. */
+  acceptedSince(instanceId: string, since: Date, limit: number): Promise<WebhookEventRecord[]> {
     return this.coll
-      .find({ forwardedAt: null, ignored: false, receivedAt: { $lt: olderThan } })
+      .find({ acceptedBy: instanceId, ignored: false, receivedAt: { $gte: since } })
       .sort({ receivedAt: 1 })
       .limit(limit)
       .toArray();
@@ -71,6 +68,6 @@ export class WebhookEventRepository {
 }
 
 export const WEBHOOK_EVENT_INDEXES: IndexDescription[] = [
-  { key: { forwardedAt: 1, ignored: 1, receivedAt: 1 }, name: 'outbox_pending' },
+  { key: { acceptedBy: 1, receivedAt: 1 }, name: 'by_relay_instance' },
   { key: { scope: 1, subscriberId: 1, receivedAt: -1 }, name: 'by_subscriber' },
 ];

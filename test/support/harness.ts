@@ -56,7 +56,7 @@ export async function startHarness(overrides: Record<string, string> = {}): Prom
   // Lazy, as in server.ts: a suite may point at a Temporal that is down on purpose.
   const temporal = connectTemporalLazy(config.temporal);
   const { app, forwarder } = createApp({ config, logger, db: store.db, temporal });
-  forwarder.start();
+  await forwarder.start();
   const server: Server = createServer(app.callback());
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
   const addr = server.address();

@@ -67,19 +67,22 @@ export function webhookRoutes(deps: AppDeps, forwarder: EventForwarder, metrics:
       subscriberId: ignored ? null : ids!.primary,
       eventJson: JSON.stringify(event),
       receivedAt: now(),
-      forwardedAt: null,
+      acceptedBy: forwarder.instanceId,
       ignored,
       deliveries: 1,
     };
     let fresh: boolean;
+    const ticket = forwarder.accepting(record.receivedAt);
     try {
       fresh = await events.accept(record);
+      if (fresh && !ignored) forwarder.forwardSoon(record);
     } catch (err) {
       ctx.state.log.error({ err, eventId: event.id }, 'webhook event could not be stored');
       metrics.webhookEvents.inc({ scope: label, outcome: 'unavailable' });
       throw serviceUnavailable('store_unavailable', 'The event could not be stored; retry later');
+    } finally {
+      forwarder.accepted(ticket);
     }
-    if (fresh && !ignored) forwarder.forwardSoon(record);
     metrics.webhookEvents.inc({ scope: label, outcome: fresh ? (ignored ? 'ignored' : 'accepted') : 'duplicate' });
     ctx.status = 200;
     ctx.body = { received: true, eventId: event.id, duplicate: !fresh, ignored };
