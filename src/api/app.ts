@@ -43,7 +43,7 @@ export function createApp(deps: AppDeps) {
     projectRoutes(deps),
     documentRoutes(deps),
     skillCatalogRoutes(deps),
-    invocationRoutes(deps),
+    invocationRoutes(deps, metrics),
     appRoutes(deps, appCache),
     webhookRoutes(deps, forwarder, metrics, appCache),
     billingDashboardRoutes(deps),

@@ -1,12 +1,10 @@
 import { resolve } from 'node:path';
-import { loadConfig } from '../config';
 import { importGitHistory } from '../git/import';
 import { DEFAULT_REF_OPTIONS } from '../git/message-refs';
 import { DocumentRepository } from '../store/documents';
-import { ensureIndexes } from '../store/indexes';
-import { connectStore } from '../store/mongo';
 import { ProjectRepository } from '../store/projects';
 import { requireString, type CliCommand } from './command';
+import { withStore } from './with-store';
 
 export const importGitCommand: CliCommand = {
   summary: "Import a git repository's commits and semver release tags into a project (idempotent)",
@@ -24,13 +22,10 @@ export const importGitCommand: CliCommand = {
     if (!/^[A-Za-z][A-Za-z0-9_]*$/.test(issuePrefix)) throw new Error('--issue-prefix must be letters, digits and _ (a ticket key prefix)');
     const prefixes = typeof values['ticket-prefixes'] === 'string' ? values['ticket-prefixes'].split(',').map((p) => p.trim()).filter(Boolean) : undefined;
 
-    const config = loadConfig(process.env);
-    const store = await connectStore(config.mongo.uri, config.mongo.dbName, 'cli');
-    try {
+    return withStore(async (store) => {
       if (!(await new ProjectRepository(store.db).getProject(project))) {
         throw new Error(`project "${project}" does not exist; create it first (PUT /v1/projects/${project})`);
       }
-      await ensureIndexes(store.db);
       const summary = await importGitHistory({
         repo,
         project,
@@ -44,8 +39,6 @@ export const importGitCommand: CliCommand = {
           `${summary.inserted} documents new, ${summary.updated} updated, ${summary.rejected} rejected\n`,
       );
       return summary.rejected > 0 ? 1 : 0;
-    } finally {
-      await store.close();
-    }
+    });
   },
 };

@@ -4,12 +4,10 @@ import type { Db } from 'mongodb';
 import { ORG_BODY_SCHEMA, PROJECT_BODY_SCHEMA } from '../api/routes/projects';
 import { screenDocuments } from '../api/routes/documents';
 import { check } from '../api/validation';
-import { loadConfig } from '../config';
 import { DocumentRepository } from '../store/documents';
-import { ensureIndexes } from '../store/indexes';
-import { connectStore } from '../store/mongo';
 import { ProjectRepository } from '../store/projects';
 import type { CliCommand } from './command';
+import { withStore } from './with-store';
 
 export interface SeedSummary {
   orgs: string[];
@@ -82,11 +80,8 @@ export const seedDemoCommand: CliCommand = {
   usage: '[--dir demo]',
   options: { dir: { type: 'string' } },
   async run(values) {
-    const config = loadConfig(process.env);
     const dir = typeof values.dir === 'string' ? resolve(values.dir) : defaultDemoDir();
-    const store = await connectStore(config.mongo.uri, config.mongo.dbName, 'cli');
-    try {
-      await ensureIndexes(store.db);
+    return withStore(async (store) => {
       const summary = await seedDemo(store.db, dir, new Date(), (line) => process.stdout.write(`${line}\n`));
       process.stdout.write(
         `demo loaded from ${dir}: ${summary.orgs.length} org(s), ${summary.projects.length} project(s), ` +
@@ -94,8 +89,6 @@ export const seedDemoCommand: CliCommand = {
       );
       // A rejected demo document is a bug in the demo data: say so with the exit status.
       return summary.rejected > 0 ? 1 : 0;
-    } finally {
-      await store.close();
-    }
+    });
   },
 };

@@ -29,7 +29,3 @@ export interface SkillDefinition {
   output: { format: 'markdown'; sections: string[] };
   retrievalScope: DocumentKind[];
 }
-
-export function isSkillName(value: string): value is SkillName {
-  return (SKILL_NAMES as readonly string[]).includes(value);
-}

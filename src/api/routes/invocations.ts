@@ -12,6 +12,7 @@ import { ProjectRepository } from '../../store/projects';
 import { SEARCH_ATTRIBUTES } from '../../temporal';
 import { decodeCursor, encodeCursor, parseLimit } from '../cursor';
 import type { AppDeps } from '../deps';
+import type { AppMetrics } from '../metrics';
 import { checkInvocationAgainstData } from '../invocation-rules';
 import { API_BODY_LIMIT } from '../limits';
 import { jsonBody } from '../middleware/json-body';
@@ -31,7 +32,7 @@ const CLAIM_SETTLE_MS = 5_000;
 export const skillWorkflowId = (project: string, id: string) => `skill/${project}/${id}`;
 
 /** Invoking a skill (a durable workflow), polling it, listing and cancelling invocations. */
-export function invocationRoutes(deps: AppDeps): Router {
+export function invocationRoutes(deps: AppDeps, metrics: AppMetrics): Router {
   const projects = new ProjectRepository(deps.db);
   const invocations = new InvocationRepository(deps.db);
   const keys = new IdempotencyRepository(deps.db);
@@ -116,6 +117,7 @@ export function invocationRoutes(deps: AppDeps): Router {
         throw mapTemporalError(err, `Invocation ${id}`);
       }
     }
+    metrics.skillInvocations.inc({ skill: skill.name });
     ctx.state.log.info({ invocationId: id, skill: skill.name, project: project._id }, 'skill invocation started');
     return respond(ctx, await waitFor(ctx, record));
   });
