@@ -100,6 +100,7 @@ async function main(): Promise<void> {
     say(`  Temporal gRPC ${config.temporal.address}`);
     say(`  MongoDB       ${config.mongo.uri}`);
     say(`  admin token (12 h): export TOKEN=${token}`);
+    say(`  dashboard:    ${base}/dashboard#token=${token}`);
     say(`  try: curl -s -H "Authorization: Bearer $TOKEN" ${base}/v1/agents/acme-web/skills`);
     say('Ctrl-C stops everything.');
   } catch (err) {
