@@ -4,19 +4,9 @@ import { join } from 'node:path';
 import { COLLECTIONS } from '../../src/store/collections';
 import { startHarness, type Harness } from '../support/harness';
 import { adminToken, projectToken } from '../support/tokens';
+import { RETAIL } from '../unit/skills/cases';
 import { repoRoot } from '../unit/skills/demo';
 import { PROJECT, assertInOrder, assertResultShape, invocationCount, invoke, loadDemo, settle } from './skills-helpers';
-
-const RETAIL = {
-  customerName: 'Harbor & Vine Market',
-  industry: 'Retail',
-  painPoints: [
-    'Checkout pages slow down during seasonal peaks',
-    'Store managers build order reports by hand in spreadsheets',
-    'Staff share logins across stores',
-    'Loyalty program data lives in a separate system',
-  ],
-};
 
 /** The golden files of test/golden (made by the pure drafters over in-memory retrieval). */
 function golden(skill: string, name: string): { md: string; json: unknown } {

@@ -13,7 +13,7 @@ export interface DemoCase<S extends SkillName = SkillName> {
   inputs: SkillInputs[S];
 }
 
-const RETAIL = {
+export const RETAIL = {
   customerName: 'Harbor & Vine Market',
   industry: 'Retail',
   painPoints: [

@@ -1,21 +1,10 @@
 /** Test helpers: the repository root, the demo project's documents, and a fixed clock. */
-import { existsSync, readFileSync, readdirSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { readFileSync, readdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { repoRoot } from '../../support/repo-root';
 import type { ProjectDocument } from '../../../src/skills/documents';
 
-/**
- * The folder holding package.json and demo/: found upwards from this file (compiled tests run from
- * dist/test/...), else upwards from the working directory (tests compiled outside the repository).
- */
-export function repoRoot(): string {
-  for (const start of [__dirname, process.cwd()]) {
-    for (let dir = start; ; dir = dirname(dir)) {
-      if (existsSync(join(dir, 'package.json')) && existsSync(join(dir, 'demo'))) return dir;
-      if (dirname(dir) === dir) break;
-    }
-  }
-  throw new Error(`no folder with package.json and demo/ above ${__dirname} or ${process.cwd()}`);
-}
+export { repoRoot };
 
 export const DEMO_DIR = join(repoRoot(), 'demo', 'acme-web');
 
