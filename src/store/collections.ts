@@ -5,6 +5,7 @@ export const COLLECTIONS = {
   documents: 'documents',
   invocations: 'invocations',
   invocationContexts: 'invocation_contexts',
+  invocationResults: 'invocation_results',
   idempotencyKeys: 'idempotency_keys',
   apps: 'apps',
   webhookEvents: 'webhook_events',

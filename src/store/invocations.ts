@@ -36,6 +36,20 @@ export class InvocationRepository {
     return this.db.collection<InvocationRecord>(COLLECTIONS.invocations);
   }
 
+  /**
+   * Results live beside the records, keyed by the same _id: records stay small, so the sequence-guarded
+   * progress updates stay cheap on stores that scan (FerretDB), and a result is read only when asked for.
+   */
+  private get results() {
+    return this.db.collection<{ _id: string; result: unknown }>(COLLECTIONS.invocationResults);
+  }
+
+  private async withResult(record: InvocationRecord): Promise<InvocationRecord> {
+    if (record.status !== 'completed') return record;
+    const stored = await this.results.findOne({ _id: record._id });
+    return { ...record, result: stored?.result ?? null };
+  }
+
   async create(record: InvocationRecord): Promise<void> {
     await this.coll.insertOne(record);
   }
@@ -43,19 +57,23 @@ export class InvocationRepository {
   /** Looked up by _id alone and checked in code: an _id-only filter is the one every MongoDB-wire store serves fast. */
   async get(project: string, id: string): Promise<InvocationRecord | null> {
     const record = await this.coll.findOne({ _id: id });
-    return record?.project === project ? record : null;
+    return record?.project === project ? this.withResult(record) : null;
   }
 
   async advance(id: string, seq: number, update: Partial<Pick<InvocationRecord, 'status' | 'progress' | 'result' | 'error' | 'completedAt'>>, now: Date): Promise<boolean> {
+    const { result, ...fields } = update;
+    // The result first: once the record says completed, its result must be there to read. A late retry of the
+    // store step may write it again; the drafters are deterministic, so it writes the same result.
+    if (result !== undefined) await this.results.replaceOne({ _id: id }, { result }, { upsert: true });
     const res = await this.coll.updateOne(
       { _id: id, seq: { $lt: seq }, status: { $nin: [...TERMINAL_STATUSES] } },
-      { $set: { ...update, seq, updatedAt: now } },
+      { $set: { ...fields, seq, updatedAt: now } },
     );
     return res.modifiedCount > 0;
   }
 
   async remove(id: string): Promise<void> {
-    await this.coll.deleteOne({ _id: id });
+    await Promise.all([this.coll.deleteOne({ _id: id }), this.results.deleteOne({ _id: id })]);
   }
 
   /** Cancellation requested through the API: final unless the workflow already finished. */
@@ -73,7 +91,8 @@ export class InvocationRepository {
     if (q.before) {
       filter.$or = [{ createdAt: { $lt: q.before.createdAt } }, { createdAt: q.before.createdAt, _id: { $lt: q.before.id } }];
     }
-    return this.coll.find(filter).sort({ createdAt: -1, _id: -1 }).limit(q.limit).toArray();
+    const rows = await this.coll.find(filter).sort({ createdAt: -1, _id: -1 }).limit(q.limit).toArray();
+    return Promise.all(rows.map((r) => this.withResult(r)));
   }
 }
 
