@@ -206,11 +206,14 @@ export function invocationRoutes(deps: AppDeps, metrics: AppMetrics): Router {
     const m = /(?:^|[,;\s])wait=(\d+)/.exec(ctx.get('Prefer'));
     if (!m) return { record, waited: null };
     const seconds = Math.min(Number(m[1]), MAX_WAIT_SECONDS);
-    // Re-reads the record (an _id lookup) at a short, slowly growing interval: the store step marks it
-    // completed a workflow task before the run itself closes, so this answers sooner than waiting on the run.
-    const deadline = Date.now() + seconds * 1000;
+    // Re-reads the record (an _id lookup): every 25 ms for the first 2 s, where most invocations finish, then
+    // every 100 ms. The store step marks it completed a workflow task before the run itself closes, so this
+    // answers sooner than waiting on the run.
+    const started = Date.now();
+    const deadline = started + seconds * 1000;
     let current = record;
-    for (let interval = 20; !(TERMINAL_STATUSES as readonly string[]).includes(current.status) && Date.now() < deadline; interval = Math.min(interval * 1.5, 100)) {
+    while (!(TERMINAL_STATUSES as readonly string[]).includes(current.status) && Date.now() < deadline) {
+      const interval = Date.now() - started < 2_000 ? 25 : 100;
       await new Promise((r) => setTimeout(r, Math.min(interval, Math.max(0, deadline - Date.now()))));
       current = (await invocations.get(record.project, record._id)) ?? current;
     }
