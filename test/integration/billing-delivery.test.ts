@@ -113,16 +113,26 @@ describe('billing delivery: reordering, duplicates, continue-as-new, replay (rea
   it('continues as new under a low history threshold, with a pending downgrade timer surviving it', async () => {
     const user = 'long-lived';
     const t = Date.now();
-    const periodEnd = t + 12_000;
+    const periodEnd = t + 25_000;
     const period = { purchasedAt: periodEnd - 30 * DAY, expiresAt: periodEnd };
     await deliver(providerEvent('INITIAL_PURCHASE', user, { at: t - 1000, ...period }));
     await deliver(providerEvent('CANCELLATION', user, { at: t, ...period, cancel_reason: 'UNSUBSCRIBE' }));
     const handle = harness().temporal.client.workflow.getHandle(`billing/app:${APP}/${user}`);
-    await eventually(() => customer(user), (c) => c.scheduledDowngrade !== null, { what: 'downgrade scheduled' });
+    await settled(user, 2);
+    assert.notEqual((await customer(user)).scheduledDowngrade, null, 'downgrade scheduled');
     const firstRun = (await handle.describe()).runId;
-    // Recorded-only events each add a few history events; the test server suggests continue-as-new at 120.
-    for (let i = 0; i < 30; i++) await deliver(providerEvent('SUBSCRIPTION_EXTENDED', user, { at: t + i, ...period }));
-    const described = await eventually(() => handle.describe(), (d) => d.runId !== firstRun, { what: 'a new run', timeoutMs: 30_000 });
+    // One recorded-only event at a time (each its own workflow task and projection write) until the test
+    // server, which suggests continue-as-new at 120 history events, has the workflow continue as new.
+    let applied = 2;
+    let runId = firstRun;
+    while (runId === firstRun && applied < 80) {
+      await deliver(providerEvent('SUBSCRIPTION_EXTENDED', user, { at: t + applied, ...period }));
+      await settled(user, ++applied);
+      runId = (await handle.describe()).runId;
+    }
+    assert.notEqual(runId, firstRun, 'a new run');
+    assert.ok(Date.now() < periodEnd, 'continued as new while the downgrade timer was still pending');
+    const described = await handle.describe();
     assert.equal(described.status.name, 'RUNNING');
     const expired = await eventually(() => customer(user), (c) => c.status === 'expired', { what: 'downgrade after continue-as-new', timeoutMs: 30_000 });
     assert.ok(Date.now() >= periodEnd);
