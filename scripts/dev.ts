@@ -57,17 +57,17 @@ async function main(): Promise<void> {
 
   try {
     const env: Record<string, string> = { ...fileEnv, ...stripUndefined(process.env) };
-    if (!env.TEMPORAL_ADDRESS) {
-      const t = await startTemporal({ dataDir: join(dataDir, 'temporal'), persistent: true, port: 7233, uiPort: 8233 });
-      servers.push(t);
+    // Both in parallel: on a fresh machine each is built once first (minutes), and the builds overlap.
+    const [t, m] = await Promise.all([
+      env.TEMPORAL_ADDRESS ? null
+        : startTemporal({ dataDir: join(dataDir, 'temporal'), persistent: true, port: 7233, uiPort: 8233 }).then((s) => (servers.push(s), s)),
+      env.MONGODB_URI ? null : startMongo({ dataDir: join(dataDir, 'mongo'), port: 27017 }).then((s) => (servers.push(s), s)),
+    ]);
+    if (t) {
       env.TEMPORAL_ADDRESS = t.address;
       if (t.uiUrl) env.TEMPORAL_UI_URL ??= t.uiUrl;
     }
-    if (!env.MONGODB_URI) {
-      const m = await startMongo({ dataDir: join(dataDir, 'mongo'), port: 27017 });
-      servers.push(m);
-      env.MONGODB_URI = m.uri;
-    }
+    if (m) env.MONGODB_URI = m.uri;
     env.PORT ??= String(await freePort(3000));
     env.HOST ??= '127.0.0.1';
     env.NODE_ENV ??= 'development';

@@ -34,7 +34,7 @@ function serverPids(): Record<string, string> {
     const f = statFields(pid);
     // f[0] = comm, f[2] = ppid (fields after comm start at "state").
     if (!f || f[2] !== String(process.pid)) continue;
-    const label = ['temporal', 'ferretdb', 'mongod'].find((name) => f[0]!.startsWith(name));
+    const label = ['temporal', 'secantusd', 'mongod'].find((name) => f[0]!.startsWith(name));
     if (label) out[label] = pid;
   }
   return out;

@@ -18,7 +18,7 @@ export interface RunContext {
 export interface BenchStack {
   temporalAddress: string;
   mongoUri: string;
-  mongoKind: 'mongod' | 'ferretdb';
+  mongoKind: 'mongod' | 'secantusd';
   workflowBundlePath: string;
   dataDir: string;
   stop(): Promise<void>;

@@ -1,15 +1,15 @@
 /**
- * Finds or builds the two local servers: the Temporal CLI dev server and FerretDB (a MongoDB wire-protocol
- * server on SQLite). Both are built once from pinned Go modules into a user-level cache, so a fresh clone on
- * the same machine reuses them; nothing is downloaded as a prebuilt binary.
+ * Finds or builds the two local servers: the Temporal CLI dev server (from its pinned Go module) and SecantusDB
+ * (a MongoDB wire-protocol server, from its pinned crate). Both are built once into a user-level cache, so a
+ * fresh clone on the same machine reuses them; nothing is downloaded as a prebuilt binary.
  */
 import { spawn, spawnSync } from 'node:child_process';
-import { chmodSync, copyFileSync, cpSync, existsSync, mkdirSync, mkdtempSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, copyFileSync, existsSync, mkdirSync, mkdtempSync, renameSync, rmSync } from 'node:fs';
 import { homedir, tmpdir } from 'node:os';
 import { join } from 'node:path';
 
 export const TEMPORAL_CLI_VERSION = '1.5.1';
-export const FERRETDB_VERSION = '1.24.2';
+export const SECANTUS_VERSION = '0.5.3-beta.196';
 
 const log = (msg: string) => process.stderr.write(`[stack] ${msg}\n`);
 
@@ -36,10 +36,18 @@ function requireGo(what: string): string {
   return go;
 }
 
-/** Runs a build command, echoing a heartbeat so a multi-minute first build never looks hung. */
+/**
+ * Runs a build command, echoing a heartbeat with the build's own progress (Go modules downloaded, crates
+ * compiled) so a multi-minute first build never looks hung.
+ */
 async function run(cmd: string, args: string[], opts: { cwd?: string; env?: NodeJS.ProcessEnv; label: string }): Promise<void> {
   const started = Date.now();
-  const heartbeat = setInterval(() => log(`${opts.label}: still building (${Math.round((Date.now() - started) / 1000)} s)…`), 15_000);
+  let steps = 0;
+  let lastStep = '';
+  const heartbeat = setInterval(() => {
+    const secs = Math.round((Date.now() - started) / 1000);
+    log(`${opts.label}: still building (${secs} s${steps ? `, ${steps} steps, last: ${lastStep}` : ''})…`);
+  }, 15_000);
   try {
     await new Promise<void>((resolve, reject) => {
       const child = spawn(cmd, args, { cwd: opts.cwd, env: { ...process.env, ...opts.env }, stdio: ['ignore', 'pipe', 'pipe'] });
@@ -48,7 +56,11 @@ async function run(cmd: string, args: string[], opts: { cwd?: string; env?: Node
         for (const line of buf.toString().split('\n').filter(Boolean)) {
           tail.push(line);
           if (tail.length > 40) tail.shift();
-          if (line.startsWith('go: downloading')) log(`${opts.label}: ${line.slice(4)}`);
+          const step = /^\s*(?:go: downloading|Compiling|Downloaded) (\S+)/.exec(line);
+          if (step) {
+            steps += 1;
+            lastStep = step[1]!;
+          }
         }
       };
       child.stdout.on('data', collect);
@@ -93,38 +105,40 @@ export async function ensureTemporalBinary(): Promise<string> {
 }
 
 /**
- * FerretDB is built from its module source rather than with `go install`: its version package panics unless
- * build/version/version.txt is filled in (their release tooling writes it), and the proxy refuses the
- * module's version list that `go install` asks for. The module zip is checksum-verified by `go mod download`.
+ * SecantusDB's `secantusd-rs` (crates.io `secantus-mdb`): the MongoDB wire protocol over WiredTiger with a
+ * query planner, used as the local store when no `mongod` is installed. Built once with `cargo install` from
+ * the pinned crate version (`--locked` keeps its dependency versions those of the crate's lock file). The
+ * crate declares a newer rust-version than Debian's toolchain; this version builds with 1.95, hence
+ * `--ignore-rust-version`. It runs as a separate process and is never linked into the service.
  */
-export async function ensureFerretBinary(): Promise<string> {
-  const existing = onPath('ferretdb');
+export async function ensureSecantusBinary(): Promise<string> {
+  const existing = onPath('secantusd-rs');
   if (existing) return existing;
-  const target = join(cacheDir(), `ferretdb-${FERRETDB_VERSION}`);
+  const target = join(cacheDir(), `secantusd-rs-${SECANTUS_VERSION}`);
   if (existsSync(target)) return target;
-  const go = requireGo('ferretdb');
-  log(`building FerretDB v${FERRETDB_VERSION} from its Go module (first time only; takes a minute or two)`);
-  const work = mkdtempSync(join(tmpdir(), 'ferretdb-build-'));
+  const cargo = onPath('cargo');
+  if (!cargo) {
+    throw new Error(
+      'No MongoDB-wire server is available: `mongod` is not on PATH, and cargo (Rust) is needed to build SecantusDB ' +
+        '(`secantusd-rs`) once. Install Rust (Debian: apt-get install cargo, or rustup), or install MongoDB so that ' +
+        '`mongod` is on PATH, or point the service at a running server with MONGODB_URI.',
+    );
+  }
+  log(`building SecantusDB ${SECANTUS_VERSION} (secantusd-rs) with cargo (first time only; about 8 minutes on 2 cores)`);
+  const root = mkdtempSync(join(tmpdir(), 'secantus-build-'));
+  // The target folder sits in the cache so an interrupted first build resumes where it stopped; cargo locks
+  // it, so two runs building at once wait for each other instead of racing.
+  const targetDir = join(cacheDir(), '..', `cargo-target-${SECANTUS_VERSION}`);
   try {
-    const dl = spawnSync(go, ['mod', 'download', '-json', `github.com/FerretDB/FerretDB@v${FERRETDB_VERSION}`], {
-      cwd: work,
-      encoding: 'utf8',
-      env: { ...process.env, GOFLAGS: '-mod=mod' },
-    });
-    if (dl.status !== 0) throw new Error(`go mod download of FerretDB failed:\n${dl.stderr}${dl.stdout}`);
-    const dir = (JSON.parse(dl.stdout) as { Dir: string }).Dir;
-    const src = join(work, 'src');
-    cpSync(dir, src, { recursive: true });
-    spawnSync('chmod', ['-R', 'u+w', src]);
-    writeFileSync(join(src, 'build', 'version', 'version.txt'), `v${FERRETDB_VERSION}\n`);
-    await run(go, ['build', '-trimpath', '-o', join(work, 'ferretdb'), './cmd/ferretdb'], {
-      cwd: src,
-      env: { CGO_ENABLED: '0', GOFLAGS: '-buildvcs=false' },
-      label: 'ferretdb',
-    });
-    installBinary(join(work, 'ferretdb'), target);
+    await run(
+      cargo,
+      ['install', 'secantus-mdb', '--version', SECANTUS_VERSION, '--locked', '--ignore-rust-version', '--root', root],
+      { env: { CARGO_TERM_COLOR: 'never', CARGO_TARGET_DIR: targetDir }, label: 'secantusd-rs' },
+    );
+    installBinary(join(root, 'bin', 'secantusd-rs'), target);
+    rmSync(targetDir, { recursive: true, force: true });
   } finally {
-    rmSync(work, { recursive: true, force: true });
+    rmSync(root, { recursive: true, force: true });
   }
   return target;
 }

@@ -1,12 +1,12 @@
 /**
  * Starts the real servers the service and its tests talk to: the Temporal dev server (with its Web UI) and a
- * MongoDB wire-protocol server (mongod if installed, else FerretDB). Loopback only; free ports unless told.
+ * MongoDB wire-protocol server (mongod if installed, else SecantusDB). Loopback only; free ports unless told.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createWriteStream, mkdirSync } from 'node:fs';
 import { createServer, Socket } from 'node:net';
 import { join } from 'node:path';
-import { ensureFerretBinary, ensureTemporalBinary, onPath } from './binaries';
+import { ensureSecantusBinary, ensureTemporalBinary, onPath } from './binaries';
 
 export const SEARCH_ATTRIBUTES = ['Project', 'Skill', 'BillingScope', 'SubscriberId', 'BillingStatus'] as const;
 
@@ -123,11 +123,24 @@ export async function startTemporal(opts: TemporalOptions): Promise<RunningTempo
 
 export interface RunningMongo extends RunningServer {
   uri: string;
-  kind: 'mongod' | 'ferretdb';
+  kind: 'mongod' | 'secantusd';
 }
 
-export async function startMongo(opts: { dataDir: string; port?: number }): Promise<RunningMongo> {
+export interface MongoOptions {
+  dataDir: string;
+  port?: number;
+  /** Storage-engine cache in MB. SecantusDB's default is 4 GB; keep it small beside Temporal on 2 cores. */
+  cacheSizeMb?: number;
+}
+
+/** Standalone (no replica set): the service needs no transactions, and MongoDB standalone behaves the same. */
+function secantusArgs(port: number, dbPath: string, cacheMb: number): string[] {
+  return ['--host', '127.0.0.1', '--port', String(port), '--storage-path', dbPath, '--standalone', '--cache-size', `${cacheMb}M`];
+}
+
+export async function startMongo(opts: MongoOptions): Promise<RunningMongo> {
   const port = await freePort(opts.port);
+  const cacheMb = opts.cacheSizeMb ?? 256;
   const mongod = onPath('mongod');
   let started: { child: ChildProcess; stop: () => Promise<void> };
   let kind: RunningMongo['kind'];
@@ -135,18 +148,16 @@ export async function startMongo(opts: { dataDir: string; port?: number }): Prom
     const dbPath = join(opts.dataDir, 'mongod');
     mkdirSync(dbPath, { recursive: true });
     log(`starting mongod on 127.0.0.1:${port}`);
-    started = spawnServer(mongod, ['--dbpath', dbPath, '--port', String(port), '--bind_ip', '127.0.0.1', '--quiet'], join(opts.dataDir, 'mongod.log'));
+    started = spawnServer(mongod, ['--dbpath', dbPath, '--port', String(port), '--bind_ip', '127.0.0.1', '--quiet',
+      '--wiredTigerCacheSizeGB', String(Math.max(0.25, cacheMb / 1024))], join(opts.dataDir, 'mongod.log'));
     kind = 'mongod';
   } else {
-    const bin = await ensureFerretBinary();
-    const dbPath = join(opts.dataDir, 'ferretdb');
+    const bin = await ensureSecantusBinary();
+    const dbPath = join(opts.dataDir, 'secantusd');
     mkdirSync(dbPath, { recursive: true });
-    log(`starting FerretDB (SQLite backend) on 127.0.0.1:${port}`);
-    started = spawnServer(bin, [
-      '--handler=sqlite', `--sqlite-url=file:${dbPath}/`, `--state-dir=${dbPath}`, `--listen-addr=127.0.0.1:${port}`,
-      '--debug-addr=-', '--telemetry=disable', '--log-level=warn', '--log-format=json',
-    ], join(opts.dataDir, 'ferretdb.log'));
-    kind = 'ferretdb';
+    log(`starting SecantusDB (secantusd-rs) on 127.0.0.1:${port}`);
+    started = spawnServer(bin, secantusArgs(port, dbPath, cacheMb), join(opts.dataDir, 'secantusd.log'));
+    kind = 'secantusd';
   }
   try {
     await waitForPort(port, 30_000, started.child, kind);

@@ -23,7 +23,7 @@ export async function mochaGlobalSetup(): Promise<void> {
           // A low history threshold makes continue-as-new happen within a test's worth of events.
           dynamicConfig: { 'limit.historyCount.suggestContinueAsNew': 120 },
         }),
-    process.env.MONGODB_URI ? null : startMongo({ dataDir: join(dataDir, 'mongo') }),
+    process.env.MONGODB_URI ? null : startMongo({ dataDir: join(dataDir, 'mongo'), cacheSizeMb: 128 }),
   ]);
   if (temporal) {
     started.push(temporal);
