@@ -1,13 +1,14 @@
 /**
- * `npm run bench`: starts its own servers (in-memory Temporal dev server, FerretDB or mongod in a temporary
+ * `npm run bench`: starts its own servers (in-memory Temporal dev server, SecantusDB or mongod in a temporary
  * folder), runs each benchmark against a baseline measured in the same run, prints one table and writes
- * bench/results/latest.json. `--only=intake,effect,skills,retrieval` runs a subset.
+ * bench/results/latest.json. `--only=intake,effect,skills,retrieval,release-notes` runs a subset.
  */
 import { cpus, loadavg } from 'node:os';
 import { benchEventToEffect } from './event-to-effect';
 import { RESULTS_FILE } from './lib/paths';
 import { renderTable, row, writeResults, type BenchOutcome } from './lib/report';
 import { startBenchStack, type BenchStack, type RunContext } from './lib/stack';
+import { benchReleaseNotesE2e } from './release-notes-e2e';
 import { benchRetrievalScale } from './retrieval-scale';
 import { benchSkillOverhead } from './skill-overhead';
 import { benchWebhookIntake } from './webhook-intake';
@@ -20,6 +21,7 @@ const BENCHMARKS: Record<string, (stack: BenchStack, run: RunContext) => Promise
   effect: benchEventToEffect,
   skills: benchSkillOverhead,
   retrieval: benchRetrievalScale,
+  'release-notes': benchReleaseNotesE2e,
 };
 
 const log = (msg: string) => process.stderr.write(`[bench] ${msg}\n`);

@@ -1,7 +1,7 @@
 import { retrievalPlan } from '../skills/run';
 import { resolveQueries } from '../skills/retrieval-plan';
 import type { ProjectDocument } from '../skills/documents';
-import { DocumentRepository } from '../store/documents';
+import { DocumentRepository, WholeKindCache } from '../store/documents';
 import { InvocationContextRepository } from '../store/invocation-contexts';
 import { InvocationRepository, TOTAL_STEPS } from '../store/invocations';
 import type { ActivityDeps } from './deps';
@@ -11,7 +11,8 @@ import type { DraftOutcome, ProgressUpdate, SkillContextRef, SkillInvocationInpu
 /** I/O of the skill-invocation workflow: read the project's documents, draft (drafting.ts), write the record. */
 export function createSkillActivities(deps: ActivityDeps) {
   const invocations = new InvocationRepository(deps.db);
-  const documents = new DocumentRepository(deps.db);
+  // One cache per worker process: a proposal reads its whole evidence library, which changes rarely.
+  const documents = new DocumentRepository(deps.db, new WholeKindCache());
   const contexts = new InvocationContextRepository(deps.db);
   const now = deps.now ?? (() => new Date());
 

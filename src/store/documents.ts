@@ -17,12 +17,20 @@ type KeyedDocument = Document & { _id: string };
 
 type StoredDocument = ProjectDocument & { project: string; updatedAt: Date; versionKey?: string; fixVersionKey?: string };
 
+/** How many times each kind of a project's documents was written: a cache of a kind is valid for one count. */
+type RevisionRecord = { _id: string } & Partial<Record<DocumentKind, number>>;
+
 /** A project's documents (the skills' retrieval sources), upserted by (project, kind, externalId). */
 export class DocumentRepository {
-  constructor(private readonly db: Db) {}
+  /** `cache`: one per process (the worker's), for reads of a whole kind; see WholeKindCache. */
+  constructor(private readonly db: Db, private readonly cache: WholeKindCache | null = null) {}
 
   private get coll() {
     return this.db.collection<KeyedDocument>(COLLECTIONS.documents);
+  }
+
+  private get revisions() {
+    return this.db.collection<RevisionRecord>(COLLECTIONS.documentRevisions);
   }
 
   /** Bulk upsert. Unordered, so one failing write does not stop the others. */
@@ -35,12 +43,33 @@ export class DocumentRepository {
         upsert: true,
       },
     }));
-    const res = await this.coll.bulkWrite(ops, { ordered: false });
-    return { inserted: res.upsertedCount, updated: res.matchedCount };
+    try {
+      const res = await this.coll.bulkWrite(ops, { ordered: false });
+      return { inserted: res.upsertedCount, updated: res.matchedCount };
+    } finally {
+      // After the write, even a partly failed one: a reader that saw the old count re-reads what changed.
+      const kinds = [...new Set(docs.map((d) => d.kind))];
+      await this.revisions.updateOne({ _id: project }, { $inc: Object.fromEntries(kinds.map((k) => [k, 1])) }, { upsert: true });
+    }
   }
 
-  /** Runs one planned query (see retrieval-plan.ts) inside a project. */
+  /**
+   * Runs one planned query (see retrieval-plan.ts) inside a project. A query without conditions reads a whole
+   * kind (a proposal reads the evidence library that way): with a cache, it is served from memory while the
+   * kind's revision is the one it was read at, for the price of one primary-key read.
+   */
   async find(project: string, query: DocumentQuery): Promise<ProjectDocument[]> {
+    if (!this.cache || query.where.length > 0) return this.query(project, query);
+    const revision = (await this.revisions.findOne({ _id: project }, { projection: { [query.kind]: 1 } }))?.[query.kind] ?? 0;
+    const key = JSON.stringify([project, query.kind, query.sort ?? [], query.limit]);
+    const cached = this.cache.get(key, revision);
+    if (cached) return [...cached];
+    const rows = await this.query(project, query);
+    this.cache.set(key, revision, rows);
+    return [...rows];
+  }
+
+  private async query(project: string, query: DocumentQuery): Promise<ProjectDocument[]> {
     const filter: Filter<KeyedDocument> = { project, kind: query.kind };
     for (const c of query.where) {
       if (c.op === 'eq') filter[c.field] = c.value;
@@ -113,3 +142,38 @@ export const DOCUMENT_INDEXES: IndexDescription[] = [
   { key: { project: 1, createdAt: -1, externalId: -1, kind: -1 }, name: 'listing_newest' },
   { key: { project: 1, kind: 1, createdAt: -1, externalId: -1 }, name: 'listing_kind_newest' },
 ];
+
+/**
+ * Whole-kind reads kept in memory, each valid for one revision of its kind, least recently used dropped
+ * first, bounded by the number of documents held. Rows are shared between callers: treat them as read-only.
+ */
+export class WholeKindCache {
+  private readonly entries = new Map<string, { revision: number; rows: readonly ProjectDocument[] }>();
+  private held = 0;
+
+  constructor(private readonly maxDocuments = 20_000) {}
+
+  get(key: string, revision: number): readonly ProjectDocument[] | null {
+    const entry = this.entries.get(key);
+    if (!entry || entry.revision !== revision) return null;
+    this.entries.delete(key);
+    this.entries.set(key, entry);
+    return entry.rows;
+  }
+
+  set(key: string, revision: number, rows: readonly ProjectDocument[]): void {
+    if (rows.length > this.maxDocuments) return;
+    const old = this.entries.get(key);
+    if (old) {
+      this.held -= old.rows.length;
+      this.entries.delete(key);
+    }
+    this.entries.set(key, { revision, rows });
+    this.held += rows.length;
+    for (const [k, e] of this.entries) {
+      if (this.held <= this.maxDocuments) break;
+      this.entries.delete(k);
+      this.held -= e.rows.length;
+    }
+  }
+}

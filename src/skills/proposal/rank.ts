@@ -57,28 +57,88 @@ function isSameIndustry(doc: EvidenceDocument, industry: string | undefined): bo
   return termsOf(doc.industry).some((t) => wanted.has(t));
 }
 
-export function rankEvidence(docs: readonly EvidenceDocument[], profile: Profile, painPoints: readonly string[], now: string): Ranking {
-  const byId = new Map(docs.map((d) => [citationId(d), d]));
+/** What ranking needs from a library, built once per distinct library (see evidenceIndex). */
+interface EvidenceIndex {
+  index: MiniSearch<EvidenceDocument>;
+  /** Document frequencies for the gate, over the same fields and terms as the index. */
+  df: Map<string, number>;
+  n: number;
+}
+
+const INDEXED_FIELDS = ['title', 'body', 'industry', 'outcome', 'customer', 'metrics'] as const;
+
+const fieldText = (doc: EvidenceDocument, field: (typeof INDEXED_FIELDS)[number] | 'citationId'): string => {
+  if (field === 'citationId') return citationId(doc);
+  if (field === 'metrics') return (doc.metrics ?? []).join(' ; ');
+  return String((doc as unknown as Record<string, unknown>)[field] ?? '');
+};
+
+function buildEvidenceIndex(docs: readonly EvidenceDocument[]): EvidenceIndex {
   const index = new MiniSearch<EvidenceDocument>({
-    fields: ['title', 'body', 'industry', 'outcome', 'customer', 'metrics'],
+    fields: [...INDEXED_FIELDS],
     idField: 'citationId',
-    extractField: (doc, field) => {
-      if (field === 'citationId') return citationId(doc);
-      if (field === 'metrics') return (doc.metrics ?? []).join(' ; ');
-      return String((doc as unknown as Record<string, unknown>)[field] ?? '');
-    },
+    extractField: (doc, field) => fieldText(doc, field as (typeof INDEXED_FIELDS)[number] | 'citationId'),
     tokenize,
     processTerm,
     searchOptions: { boost: { title: 2, outcome: 2, metrics: 1.5 }, combineWith: 'OR', prefix: false, fuzzy: false },
   });
   index.addAll(docs);
-
-  // Document frequencies for the gate, over the same fields and terms as the index.
   const df = new Map<string, number>();
   for (const doc of docs) {
     for (const t of termsOf([doc.title, doc.body, doc.industry, doc.outcome ?? '', doc.customer, ...(doc.metrics ?? [])].join('\n'))) df.set(t, (df.get(t) ?? 0) + 1);
   }
-  const n = docs.length;
+  return { index, df, n: docs.length };
+}
+
+/**
+ * Two FNV-1a hashes (64 bits together) of everything the index reads, in order. Equal fingerprints mean the
+ * same library, so a built index can be reused: the result is the same as building it again.
+ */
+function fingerprint(docs: readonly EvidenceDocument[]): string {
+  let a = 0x811c9dc5;
+  let b = 0x01000193 ^ docs.length;
+  const mix = (text: string) => {
+    for (let i = 0; i < text.length; i++) {
+      const c = text.charCodeAt(i);
+      a = Math.imul(a ^ c, 0x01000193);
+      b = Math.imul(b ^ c, 0x5bd1e995);
+    }
+    a = Math.imul(a ^ 0x1f, 0x01000193);
+    b = Math.imul(b ^ 0x1f, 0x5bd1e995);
+  };
+  for (const doc of docs) {
+    mix(citationId(doc));
+    mix(doc.date);
+    for (const field of INDEXED_FIELDS) mix(fieldText(doc, field));
+  }
+  return `${docs.length}:${(a >>> 0).toString(16)}:${(b >>> 0).toString(16)}`;
+}
+
+/**
+ * The few most recent libraries' indexes. Building one over a large library (1,500 documents) is most of a
+ * proposal's cost, and a library changes far less often than proposals are written.
+ */
+const INDEX_MEMO = new Map<string, EvidenceIndex>();
+const INDEX_MEMO_SIZE = 4;
+
+function evidenceIndex(docs: readonly EvidenceDocument[]): EvidenceIndex {
+  const key = fingerprint(docs);
+  const hit = INDEX_MEMO.get(key);
+  if (hit) {
+    INDEX_MEMO.delete(key);
+    INDEX_MEMO.set(key, hit);
+    return hit;
+  }
+  const built = buildEvidenceIndex(docs);
+  INDEX_MEMO.set(key, built);
+  if (INDEX_MEMO.size > INDEX_MEMO_SIZE) INDEX_MEMO.delete(INDEX_MEMO.keys().next().value!);
+  return built;
+}
+
+export function rankEvidence(docs: readonly EvidenceDocument[], profile: Profile, painPoints: readonly string[], now: string): Ranking {
+  const { index, df, n } = evidenceIndex(docs);
+  // Search hits map back to this call's documents (a reused index may have been built from equal copies).
+  const byId = new Map(docs.map((d) => [citationId(d), d]));
   const idf = (term: string) => {
     const k = df.get(term) ?? 0;
     return Math.log(1 + (n - k + 0.5) / (k + 0.5));
