@@ -51,10 +51,19 @@ function byScore(a: ScoredEvidence, b: ScoredEvidence): number {
   return b.score - a.score || compareText(citationId(a.doc), citationId(b.doc));
 }
 
-function isSameIndustry(doc: EvidenceDocument, industry: string | undefined): boolean {
-  if (!industry) return false;
+/** Whether a document's industry shares a term with the prospect's; a library has few distinct industries. */
+function sameIndustryTest(industry: string | undefined): (doc: EvidenceDocument) => boolean {
+  if (!industry) return () => false;
   const wanted = new Set(termsOf(industry));
-  return termsOf(doc.industry).some((t) => wanted.has(t));
+  const known = new Map<string, boolean>();
+  return (doc) => {
+    let same = known.get(doc.industry);
+    if (same === undefined) {
+      same = termsOf(doc.industry).some((t) => wanted.has(t));
+      known.set(doc.industry, same);
+    }
+    return same;
+  };
 }
 
 /** What ranking needs from a library, built once per distinct library (see evidenceIndex). */
@@ -145,10 +154,18 @@ export function rankEvidence(docs: readonly EvidenceDocument[], profile: Profile
   };
 
   const nowMs = toMillis(now);
+  const isSameIndustry = sameIndustryTest(profile.industry);
+  // Once per document: each pain point's search scores most of a large library again.
+  const priors = new Map<EvidenceDocument, number>();
   const prior = (doc: EvidenceDocument) => {
-    const ageDays = Math.max(0, (nowMs - toMillis(doc.date)) / DAY_MS);
-    const recency = 0.5 + 0.5 * Math.pow(2, -ageDays / RECENCY_HALF_LIFE_DAYS);
-    return (isSameIndustry(doc, profile.industry) ? SAME_INDUSTRY_BOOST : 1) * recency * KIND_WEIGHT[doc.kind];
+    let value = priors.get(doc);
+    if (value === undefined) {
+      const ageDays = Math.max(0, (nowMs - toMillis(doc.date)) / DAY_MS);
+      const recency = 0.5 + 0.5 * Math.pow(2, -ageDays / RECENCY_HALF_LIFE_DAYS);
+      value = (isSameIndustry(doc) ? SAME_INDUSTRY_BOOST : 1) * recency * KIND_WEIGHT[doc.kind];
+      priors.set(doc, value);
+    }
+    return value;
   };
 
   const byPainPoint = painPoints.map((painPoint) => {
@@ -169,7 +186,7 @@ export function rankEvidence(docs: readonly EvidenceDocument[], profile: Profile
 
   const customer = profile.customerName.trim().toLowerCase();
   const profileDocs = docs
-    .filter((d) => isSameIndustry(d, profile.industry) || d.customer.trim().toLowerCase() === customer)
+    .filter((d) => isSameIndustry(d) || d.customer.trim().toLowerCase() === customer)
     .map((doc) => ({ doc, coverage: 0, score: round(prior(doc)) }))
     .sort(byScore)
     .map((e) => e.doc);
