@@ -44,7 +44,7 @@ export const invocationPaths: Paths = {
         415: problemRef('Body is not application/json'),
         422: problemRef('Valid shape but impossible for this project'),
         429: problemRef('Rate limited; see Retry-After'),
-        503: problemRef('Temporal unreachable; nothing was started'),
+        503: problemRef('Temporal unreachable (temporal_unavailable, with Retry-After). Either nothing was started, or the start could not be confirmed: then the invocation is kept, and a retry with the same Idempotency-Key resumes it without a second run'),
       },
     },
   },
