@@ -108,6 +108,38 @@ describe('billing webhooks: hostile input and acceptance faults (real stack)', (
     assert.equal((await h.request('GET', `/v1/apps/${slug}`, { token: adminToken() })).status, 404);
   });
 
+  it('opposite alias events relayed together: one customer with both histories, never two merged into each other', async () => {
+    const t = Date.now();
+    for (const id of ['race-a', 'race-b']) {
+      const res = await post(envelope(providerEvent('INITIAL_PURCHASE', id, { at: t, original_transaction_id: `otx-${id}` })));
+      assert.equal(res.status, 200, res.text);
+    }
+    await eventually(
+      () => Promise.all(['race-a', 'race-b'].map((id) => h.request('GET', `/v1/billing/customers/${id}?app=${APP}`, { token: adminToken() }))),
+      (rs) => rs.every((r) => r.status === 200 && r.body.status === 'active'),
+      { what: 'both purchases applied', timeoutMs: 30_000 },
+    );
+    const [one, two] = await Promise.all([
+      post(envelope(providerEvent('SUBSCRIBER_ALIAS', 'race-a', { at: t + 1, aliases: ['race-a', 'race-b'] }))),
+      post(envelope(providerEvent('SUBSCRIBER_ALIAS', 'race-b', { at: t + 1, aliases: ['race-b', 'race-a'] }))),
+    ]);
+    assert.equal(one!.status, 200);
+    assert.equal(two!.status, 200);
+    const merged = await eventually(
+      () => Promise.all(['race-a', 'race-b'].map((id) => h.request('GET', `/v1/billing/customers/${id}?app=${APP}`, { token: adminToken() }))),
+      (rs) => rs.every((r) => r.status === 200 && r.body.id === 'race-a' && r.body.entitlements.length === 1) ,
+      { what: 'both ids to resolve to one customer (race-a, the smaller id)', timeoutMs: 30_000 },
+    );
+    assert.equal(merged[0]!.body.mergedInto, null);
+    assert.deepEqual(merged[0]!.body.aliases, ['race-b']);
+    const metrics = await eventually(
+      () => h.request('GET', `/v1/billing/metrics?app=${APP}`, { token: adminToken() }),
+      (r) => r.status === 200 && r.body.mrr.amount > 0,
+      { what: 'totals' },
+    );
+    assert.ok(metrics.body.activeSubscriptions >= 2, 'both subscriptions still count once each');
+  });
+
   it('a store outage on an authenticated route is a 503 with Retry-After, not a 500', async () => {
     await h.store.client.close();
     const res = await h.request('GET', `/v1/billing/customers?app=${APP}`, { token: adminToken() });
