@@ -157,7 +157,8 @@ export class EventForwarder {
 
   /** Writes the first checkpoint (before any event is accepted), then keeps it fresh and watches for dead peers. */
   async start(): Promise<void> {
-    await this.checkpoint();
+    // With the store down at start-up, the first checkpoint fails: the interval below writes it once it is back.
+    await this.checkpoint().catch((err: unknown) => this.logger.warn({ err }, 'relay checkpoint failed; will retry'));
     const every = (ms: number, what: string, fn: () => Promise<unknown>) =>
       this.timers.push(setInterval(() => void fn().catch((err: unknown) => this.logger.warn({ err }, `${what} failed; will retry`)), ms));
     every(CHECKPOINT_INTERVAL_MS, 'relay checkpoint', () => this.checkpoint());
