@@ -1,10 +1,11 @@
 /**
  * `npm run bench`: starts its own servers (in-memory Temporal dev server, FerretDB or mongod in a temporary
  * folder), runs each benchmark against a baseline measured in the same run, prints one table and writes
- * bench/results/latest.json. `--only=intake,effect,skills,retrieval` runs a subset.
+ * bench/results/latest.json. `--only=intake,effect,skills,retrieval,import` runs a subset.
  */
 import { cpus, loadavg } from 'node:os';
 import { benchEventToEffect } from './event-to-effect';
+import { benchImportGit } from './import-git';
 import { RESULTS_FILE } from './lib/paths';
 import { renderTable, row, writeResults, type BenchOutcome } from './lib/report';
 import { startBenchStack, type BenchStack, type RunContext } from './lib/stack';
@@ -20,6 +21,7 @@ const BENCHMARKS: Record<string, (stack: BenchStack, run: RunContext) => Promise
   effect: benchEventToEffect,
   skills: benchSkillOverhead,
   retrieval: benchRetrievalScale,
+  import: benchImportGit,
 };
 
 const log = (msg: string) => process.stderr.write(`[bench] ${msg}\n`);
