@@ -13,9 +13,11 @@ const TICKET_KEYS_MAX = 50;
 
 const cut = (text: string, max: number) => (text.length > max ? `${text.slice(0, max - 1)}…` : text);
 
-/** `forge`: the repository's web address, for the commit's URL (null or absent: no URL). */
-export function commitDocument(commit: GitCommit, version: string | undefined, refs: RefOptions, forge?: Forge | null): CommitDocument {
-  const prNumber = prNumberOf(commit.subject);
+/**
+ * `forge`: the repository's web address, for the commit's URL (null or absent: no URL). `prNumber`: the PR
+ * the commit belongs to when its subject does not say (a branch commit of a merged PR, branch-prs.ts).
+ */
+export function commitDocument(commit: GitCommit, version: string | undefined, refs: RefOptions, forge?: Forge | null, prNumber = prNumberOf(commit.subject)): CommitDocument {
   const ticketKeys = ticketKeysOf(`${commit.subject}\n${commit.body}`, refs).slice(0, TICKET_KEYS_MAX);
   return {
     kind: 'commit',

@@ -7,10 +7,11 @@
 import { screenDocuments } from '../api/routes/documents';
 import type { ProjectDocument } from '../skills/documents';
 import { forgeFromRemote, type Forge } from '../skills/forge';
+import { BranchPullRequests } from './branch-prs';
 import { commitDocument, releaseDocument } from './documents';
 import { gitRecords, runGit } from './git-process';
 import { LOG_FORMAT, parseLogRecord } from './log';
-import type { RefOptions } from './message-refs';
+import { isPrMerge, prNumberOf, type RefOptions } from './message-refs';
 import { TAG_FORMAT, parseTagRefs, releasesOf } from './tags';
 import { firstReleases } from './versions';
 
@@ -89,15 +90,17 @@ export async function importGitHistory(options: ImportOptions): Promise<ImportSu
   await flush();
 
   // Everything reachable from HEAD (unreleased work included) and from the release tags.
-  const hasHead = await runGit(repo, ['rev-parse', '--verify', '--quiet', 'HEAD']).then(() => true, () => false);
-  const starts = [...(hasHead ? ['HEAD'] : []), ...releases.map((r) => r.commit)];
+  const head = await runGit(repo, ['rev-parse', '--verify', '--quiet', 'HEAD']).then((sha) => sha.trim(), () => '');
+  const starts = [...(head ? [head] : []), ...releases.map((r) => r.commit)];
+  const branchPrs = new BranchPullRequests(starts);
   if (starts.length > 0) {
     for await (const record of gitRecords(repo, ['log', '-z', '--encoding=UTF-8', `--format=${LOG_FORMAT}`, '--stdin'], '\0', `${starts.join('\n')}\n`)) {
       const commit = parseLogRecord(record);
       const version = versionOf.get(commit.sha);
       summary.commits += 1;
       if (version) summary.released += 1;
-      batch.push(commitDocument(commit, version, refs, forge));
+      const prNumber = branchPrs.next(commit, prNumberOf(commit.subject), isPrMerge(commit.subject));
+      batch.push(commitDocument(commit, version, refs, forge, prNumber));
       if (batch.length >= batchSize) await flush();
     }
   }

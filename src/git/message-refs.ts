@@ -39,6 +39,11 @@ const MAX_CANDIDATES = 200;
 /** How far around a key its position is read. */
 const CONTEXT = 120;
 
+/** "Merge pull request #N from …": a merge commit whose second parent is the PR's branch. */
+export function isPrMerge(subject: string): boolean {
+  return MERGE_PR.test(subject);
+}
+
 export function prNumberOf(subject: string): number | undefined {
   const merge = MERGE_PR.exec(subject);
   if (merge) return Number(merge[1]);
@@ -67,10 +72,13 @@ function inReferencePosition(text: string, at: number, length: number, firstLine
   const nl = text.indexOf('\n', at + length);
   const lineEnd = nl < 0 ? text.length : nl;
   const beforeAll = text.slice(Math.max(lineStart, at - CONTEXT), at);
-  const before = firstLine && lineStart === 0 && at < CONTEXT ? withoutConventionalPrefix(beforeAll) : beforeAll;
+  // After "feat(x): " a key opens the description only when set off ("feat: WEB-12: …"): "feat: HTML-5 parser" is prose.
+  const conventional = firstLine && lineStart === 0 && at < CONTEXT && withoutConventionalPrefix(beforeAll) !== beforeAll;
+  const before = conventional ? withoutConventionalPrefix(beforeAll) : beforeAll;
   const after = text.slice(at + length, Math.min(lineEnd, at + length + CONTEXT));
   const lineReachable = at - lineStart <= CONTEXT && lineEnd - (at + length) <= CONTEXT;
-  if (lineReachable && (onlyReferences(before) || onlyReferences(after))) return true;
+  if (lineReachable && onlyReferences(after)) return true;
+  if (lineReachable && onlyReferences(before) && (!conventional || /^\s*[:\-–—]/.test(after))) return true;
   // Inside a bracket group of references: "(WEB-1, WEB-2)".
   const open = Math.max(before.lastIndexOf('('), before.lastIndexOf('['));
   const close = [after.indexOf(')'), after.indexOf(']')].filter((i) => i >= 0).sort((a, b) => a - b)[0];

@@ -70,8 +70,11 @@ function isBotDependencyBump(change: Change, isBot: (author: string) => boolean)
   return authored.length > 0 && authored.every((d) => isBot(d.author)) && authored.some((d) => DEPENDENCY_WORDS.test(d.title) || labelsOf(change).includes('dependencies'));
 }
 
-/** `isBot` says which authors are bots (bots.ts, with the project's own list). */
-export function classify(change: Change, displayTitle: string, isBot: (author: string) => boolean): Classification {
+/**
+ * `titles`: the change's title as shown first, then its other commits' titles, for the wording fallback.
+ * `isBot` says which authors are bots (bots.ts, with the project's own list).
+ */
+export function classify(change: Change, titles: readonly string[], isBot: (author: string) => boolean): Classification {
   const labels = labelsOf(change);
   const skip = labels.find((l) => SKIP_LABELS.has(l));
   if (skip) return { excluded: `labelled ${skip}` };
@@ -96,5 +99,9 @@ export function classify(change: Change, displayTitle: string, isBot: (author: s
   }
   if (explicit.has('other')) return { category: 'other' };
   if (changeDocuments(change).every((d) => d.kind === 'commit' && isMergeCommit(d.title))) return { excluded: 'merge commit' };
-  return { category: VERB_CATEGORY.find(([re]) => re.test(displayTitle))?.[1] ?? 'other' };
+  for (const title of titles) {
+    const category = VERB_CATEGORY.find(([re]) => re.test(title))?.[1];
+    if (category) return { category };
+  }
+  return { category: 'other' };
 }

@@ -41,6 +41,11 @@ export function isMergeCommit(title: string): boolean {
   return /^Merge (pull request|branch|remote-tracking branch|tag)\b/.test(title);
 }
 
+/** GitHub's merge commit of a pull request: "Merge pull request #N from org/branch", the PR's title on the next line. */
+export function isPrMerge(title: string): boolean {
+  return /^Merge pull request #[1-9]/.test(title);
+}
+
 /** A `Co-authored-by:` trailer: the name, and the email when one is given. */
 export interface CoAuthor {
   name: string;

@@ -4,7 +4,7 @@
  * breaking commits of a squash merge's commit list. Line by line, so any body size takes linear time.
  */
 import { clip, oneSpaced, trimEndOf } from '../text';
-import { parseHeader } from './conventional';
+import { parseHeader, tidyTitle } from './conventional';
 
 /** A migration note longer than this is cut at a word boundary: the entry links to the full text. */
 export const MIGRATION_MAX = 600;
@@ -50,7 +50,7 @@ function asText(lines: readonly string[]): string | undefined {
     if (!text) continue;
     const last = parts.length - 1;
     if (item !== undefined && last >= 0) {
-      parts[last] = trimEndOf(parts[last]!, ':;,', false);
+      parts[last] = trimEndOf(parts[last]!, ':;,.', false);
       parts.push('; ');
     } else if (last >= 0) parts.push(' ');
     parts.push(text);
@@ -101,12 +101,13 @@ function migrationSection(body: string): string | undefined {
 
 /** In a squash merge's commit list ("* feat!: drop Node 14"), the breaking commits other than the title's own. */
 function squashedBreaking(body: string, title: string): string | undefined {
-  const own = parseHeader(title)?.description.toLowerCase();
+  const own = tidyTitle(title).toLowerCase();
   const found: string[] = [];
   for (const line of body.split('\n')) {
     const item = listItem(line);
     const header = item === undefined ? undefined : parseHeader(item);
-    if (header?.breaking && header.description.toLowerCase() !== own && !found.includes(header.description)) found.push(header.description);
+    const said = header?.breaking ? tidyTitle(item!) : undefined;
+    if (said && said.toLowerCase() !== own && !found.includes(said)) found.push(said);
     if (found.length >= 5) break;
   }
   return found.length ? asText(found.map((d) => `- ${d}`)) : undefined;

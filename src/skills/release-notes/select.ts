@@ -11,7 +11,7 @@ import type { Forge } from '../forge';
 import { isBot } from './bots';
 import { groupChanges, changeDocuments, type Change } from './changes';
 import { classify, type Category } from './classify';
-import { coAuthors, isMergeCommit, tidyTitle, type TicketKeys } from './conventional';
+import { coAuthors, isMergeCommit, isPrMerge, tidyTitle, type TicketKeys } from './conventional';
 import { migrationNote } from './migration';
 import { entryReferences, forgeOfDocuments, type Reference } from './references';
 
@@ -72,10 +72,19 @@ function changeTime(change: Change): string {
 }
 
 /** The document that speaks for the change: its pull request, else its commit, else its ticket. */
-function titleSource(change: Change): ProjectDocument {
+/**
+ * The document that speaks for the change, and its title: its pull request; else the pull request's title
+ * as GitHub writes it on the line after "Merge pull request #N from …"; else its commit, else its ticket.
+ */
+function titleSource(change: Change): { doc: ProjectDocument; title: string } {
   const pr = change.pullRequests.find((p) => !isMergeCommit(p.title));
-  const commit = change.commits.find((c) => !isMergeCommit(c.title));
-  return pr ?? commit ?? change.tickets[0] ?? change.commits[0];
+  if (pr) return { doc: pr, title: pr.title };
+  for (const c of change.commits) {
+    const prTitle = isPrMerge(c.title) ? c.body.split('\n', 1)[0]!.trim() : '';
+    if (prTitle) return { doc: c, title: prTitle };
+  }
+  const doc = change.commits.find((c) => !isMergeCommit(c.title)) ?? change.tickets[0] ?? change.commits[0]!;
+  return { doc, title: doc.title };
 }
 
 function ticketKeysOf(change: Change): string[] {
@@ -159,7 +168,8 @@ export function selectReleaseNotes(inputs: ReleaseNotesInputs, docs: readonly Pr
     const source = titleSource(change);
     const keys: TicketKeys = { own: ticketKeysOf(change), trackerPrefixes };
     const title = tidyTitle(source.title, keys);
-    const verdict = classify(change, title, isBotAuthor);
+    const otherTitles = change.commits.filter((c) => !isMergeCommit(c.title)).map((c) => tidyTitle(c.title, keys));
+    const verdict = classify(change, [title, ...otherTitles], isBotAuthor);
     if ('excluded' in verdict) {
       for (const doc of changeDocuments(change)) reasons.set(citationId(doc), verdict.excluded);
       continue;
@@ -169,7 +179,7 @@ export function selectReleaseNotes(inputs: ReleaseNotesInputs, docs: readonly Pr
       category: verdict.category,
       change,
       title,
-      problem: source.kind === 'ticket',
+      problem: source.doc.kind === 'ticket',
       version: changeVersion(change),
       references: entryReferences(change, forge),
       ...(migration ? { migration } : {}),

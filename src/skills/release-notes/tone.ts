@@ -86,22 +86,22 @@ export function entrySentence(tone: Tone, category: Category, title: string, pro
 const IMPERATIVES = new Set(
   ("do don't dont never always no only ensure properly correctly use keep respect preserve accept ignore treat report return show skip " +
     'retry wait allow make match escape tidy apply avoid bump change check clamp clear close convert copy create default defer delay detect ' +
-    'display emit encode decode escape exclude expose fall filter flush forward guard hide honor honour include infer inline limit load lock log ' +
+    'display emit encode decode exclude expose fall filter flush forward guard hide honor honour include infer inline limit load lock log ' +
     'mark merge normalize normalise omit parse pass pin prefer print propagate read recover reject reload render repair require reset reuse ' +
     'revert round run sanitize sanitise save send serialize set sort split strip throw trim truncate unescape unlock validate warn wrap write').split(' '),
 );
 
-/** Verbs that, after the first word, show the title describes the bug ("autofix creates a tagged template call"). */
+/** Verbs that, right after the first word, show it was a noun and the title describes the bug ("Escape closes the dialog twice"). */
 const BUG_VERBS = new Set(
-  ("is are was were isn't aren't wasn't weren't does doesn't didn't can't cannot won't fails crashes throws breaks causes hangs freezes " +
-    'leaks loses creates shows returns reports produces generates displays renders ignores skips misses duplicates overwrites triggers ' +
-    'raises panics blocks truncates corrupts rejects accepts allows deletes removes resets uses leads results appears occurs happens').split(' '),
+  ("is are was were isn't aren't wasn't doesn't didn't can't cannot won't fails crashes throws breaks causes hangs freezes leaks loses creates " +
+    'shows returns reports produces generates displays renders ignores skips misses duplicates overwrites triggers raises panics blocks ' +
+    'truncates corrupts rejects accepts allows deletes removes resets closes opens').split(' '),
 );
 
-/** A fix title that names the bug rather than the behaviour now in place. */
+/** A fix title that names the bug ("prefer-template autofix creates a tagged template call") rather than the behaviour now in place. */
 function describesBug(title: string): boolean {
-  const words = title.toLowerCase().replace(/’/g, "'").split(' ').map((w) => trimEndOf(w, '.,;:!?', false));
-  return words.slice(1).some((w) => BUG_VERBS.has(w)) || !IMPERATIVES.has(words[0] ?? '');
+  const [first = '', second = ''] = title.toLowerCase().replace(/’/g, "'").split(' ').map((w) => trimEndOf(w, '.,;:!?', false));
+  return !IMPERATIVES.has(first) || BUG_VERBS.has(second);
 }
 
 type Phrases = Record<Tone, string>;
