@@ -3,7 +3,7 @@
  * the same on every run and machine. Used by the tests that import git history.
  */
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
@@ -19,6 +19,7 @@ export class GitRepo {
 
   constructor(options: { start?: string; author?: Person; dir?: string } = {}) {
     this.dir = options.dir ?? mkdtempSync(join(tmpdir(), 'git-history-'));
+    mkdirSync(this.dir, { recursive: true });
     this.clock = Date.parse(options.start ?? '2025-03-01T09:00:00Z');
     this.person = options.author ?? { name: 'Priya Raman', email: 'priya@shop.test' };
     this.git(['init', '-q', '-b', 'main']);

@@ -1,6 +1,10 @@
 /** What POST …/documents accepts: what clients have, not more; misspelt fields are still refused by name. */
 import assert from 'node:assert/strict';
 import { screenDocuments } from '../../../src/api/routes/documents';
+import type { ProjectDocument } from '../../../src/skills/documents';
+import { selectAndDraft } from '../../../src/skills/run';
+import { RETAIL } from './cases';
+import { DEMO_NOW, loadDemoDocuments } from './demo';
 
 const NOW = new Date('2026-01-05T12:00:00.000Z');
 const screen = (doc: Record<string, unknown>) => screenDocuments([doc], NOW);
@@ -45,5 +49,12 @@ describe('skills: documents as clients send them', () => {
       assert.deepEqual(screen({ ...commit, url }).rejected[0]?.errors.map((e) => e.path), ['/url'], url);
     }
     for (const url of ['https://github.com/o/r/commit/abc', 'http://intranet/x?y=1#z', 'mailto:ops@acme.test']) assert.deepEqual(screen({ ...commit, url }).rejected, [], url);
+  });
+
+  it('a stored sales note without a customer takes part in a proposal like any other', () => {
+    const { accepted } = screen({ kind: 'sales_note', externalId: 'sn-anon', title: 'Prospect call', body: 'Checkout pages slow down during seasonal peaks.', industry: 'Retail', date: '2025-05-01T00:00:00Z' });
+    const docs: ProjectDocument[] = [...loadDemoDocuments(), ...accepted];
+    const result = selectAndDraft('proposal_writer', { ...RETAIL, format: 'one-pager' }, docs, DEMO_NOW);
+    assert.ok(result.retrieval.excluded.some((e) => e.id === 'sales_note:sn-anon'));
   });
 });
