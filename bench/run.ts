@@ -1,7 +1,7 @@
 /**
- * `npm run bench`: starts its own servers (in-memory Temporal dev server, FerretDB or mongod in a temporary
+ * `npm run bench`: starts its own servers (in-memory Temporal dev server, SecantusDB or mongod in a temporary
  * folder), runs each benchmark against a baseline measured in the same run, prints one table and writes
- * bench/results/latest.json. `--only=intake,effect,skills,retrieval,import` runs a subset.
+ * bench/results/latest.json. `--only=intake,effect,skills,retrieval,release-notes,import` runs a subset.
  */
 import { cpus, loadavg } from 'node:os';
 import { benchEventToEffect } from './event-to-effect';
@@ -9,6 +9,7 @@ import { benchImportGit } from './import-git';
 import { RESULTS_FILE } from './lib/paths';
 import { renderTable, row, writeResults, type BenchOutcome } from './lib/report';
 import { startBenchStack, type BenchStack, type RunContext } from './lib/stack';
+import { benchReleaseNotesE2e } from './release-notes-e2e';
 import { benchRetrievalScale } from './retrieval-scale';
 import { benchSkillOverhead } from './skill-overhead';
 import { benchWebhookIntake } from './webhook-intake';
@@ -21,6 +22,7 @@ const BENCHMARKS: Record<string, (stack: BenchStack, run: RunContext) => Promise
   effect: benchEventToEffect,
   skills: benchSkillOverhead,
   retrieval: benchRetrievalScale,
+  'release-notes': benchReleaseNotesE2e,
   import: benchImportGit,
 };
 

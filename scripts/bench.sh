@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The benchmark command (`npm run bench`): installs and compiles what is missing (as `npm test` does), then
 # runs dist/bench/run.js, which starts its own servers on loopback (an in-memory Temporal dev server and a
-# MongoDB-wire server in a temporary folder, built once from Go modules if needed), measures every benchmark
+# MongoDB-wire server in a temporary folder, each built once if needed), measures every benchmark
 # against a baseline taken in the same run, prints a table, writes bench/results/latest.json and stops the
 # servers. Arguments pass through: `npm run bench -- --only=intake,effect`. BENCH_BUDGET_S sets the run's
 # time budget (default 570 s); the retrieval benchmark sizes its largest tier to what is left.

@@ -1,3 +1,5 @@
+import type { Retention } from './store/retention';
+
 /**
  * Configuration, validated once. `loadConfig(env)` is pure: it reads only the object it is given and
  * throws one ConfigError that lists every bad variable, so an operator fixes them all in one go.
@@ -23,6 +25,7 @@ export interface Config {
   llm: { baseUrl: string | null; apiKey: string | null; model: string | null; timeoutMs: number };
   skills: { entitlements: Record<string, string>; invocationsPerMinute: number };
   worker: { maxCachedWorkflows: number; maxConcurrentActivities: number };
+  retention: Retention;
 }
 
 export class ConfigError extends Error {
@@ -75,6 +78,8 @@ export function loadConfig(env: Env): Config {
     }
     return v;
   };
+
+  const optionalInt = (name: string, min: number, max: number): number | null => (str(name) === null ? null : int(name, min, min, max));
 
   const nodeEnv = oneOf('NODE_ENV', ['development', 'test', 'production'] as const, 'development');
   const host = str('HOST') ?? '127.0.0.1';
@@ -143,6 +148,12 @@ export function loadConfig(env: Env): Config {
       // Explicit cap: the SDK derives a default from the heap limit that can exhaust the workflow isolate on small machines.
       maxCachedWorkflows: int('WORKER_MAX_CACHED_WORKFLOWS', 500, 0, 100_000),
       maxConcurrentActivities: int('WORKER_MAX_CONCURRENT_ACTIVITIES', 100, 1, 10_000),
+    },
+    retention: {
+      // At least 2 days: the provider retries a delivery for up to 24 hours, and a redelivery must still find it.
+      webhookEventDays: int('WEBHOOK_EVENT_RETENTION_DAYS', 30, 2, 3650),
+      mailOutboxDays: int('MAIL_OUTBOX_RETENTION_DAYS', 30, 1, 3650),
+      invocationDays: optionalInt('INVOCATION_RETENTION_DAYS', 1, 3650),
     },
   };
   if (problems.length > 0) throw new ConfigError(problems);

@@ -53,7 +53,7 @@ async function main(): Promise<void> {
   const logger = createLogger(config, 'worker');
   installSdkLogging(logger);
   const store = await connectStore(config.mongo.uri, config.mongo.dbName, 'worker');
-  await ensureIndexes(store.db);
+  await ensureIndexes(store.db, config.retention);
   const connection = await NativeConnection.connect({ address: config.temporal.address });
   const temporal = await connectTemporal(config.temporal);
   const mailer = createMailer(config.smtp.url, config.smtp.from);

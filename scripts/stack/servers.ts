@@ -3,7 +3,7 @@
  * MongoDB wire-protocol server (mongod if installed, else SecantusDB). Loopback only; free ports unless told.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { createWriteStream, mkdirSync } from 'node:fs';
+import { createWriteStream, mkdirSync, writeFileSync } from 'node:fs';
 import { createServer, Socket } from 'node:net';
 import { join } from 'node:path';
 import { ensureSecantusBinary, ensureTemporalBinary, onPath } from './binaries';
@@ -133,9 +133,16 @@ export interface MongoOptions {
   cacheSizeMb?: number;
 }
 
-/** Standalone (no replica set): the service needs no transactions, and MongoDB standalone behaves the same. */
+/**
+ * Standalone (no replica-set advertisement): the service uses no transactions or change streams, and a
+ * standalone MongoDB behaves the same. An empty config file of our own stops it from picking up a
+ * secantusd.toml from the working directory or the home folder.
+ */
 function secantusArgs(port: number, dbPath: string, cacheMb: number): string[] {
-  return ['--host', '127.0.0.1', '--port', String(port), '--storage-path', dbPath, '--standalone', '--cache-size', `${cacheMb}M`];
+  const configFile = join(dbPath, '..', 'secantusd.toml');
+  writeFileSync(configFile, '# settings come from the command line (scripts/stack/servers.ts)\n');
+  return ['--config', configFile, '--host', '127.0.0.1', '--port', String(port), '--storage-path', dbPath, '--standalone',
+    '--cache-size', `${cacheMb}M`, '--log-level', 'WARNING'];
 }
 
 export async function startMongo(opts: MongoOptions): Promise<RunningMongo> {

@@ -9,6 +9,12 @@ export interface SkillInvocationInput {
   inputs: Record<string, unknown>;
   /** ISO time the invocation was accepted: the drafters' "now", so a retried draft is byte-identical. */
   requestedAt: string;
+  /**
+   * How the document is drafted, decided when the invocation is accepted: `deterministic` runs retrieval and
+   * drafting in one local activity (milliseconds, no model); `model` drafts in a heartbeating activity.
+   * Absent in runs started before the field existed: treated as `model`, their original path.
+   */
+  drafting?: 'deterministic' | 'model';
 }
 
 export interface SkillContextRef {
@@ -19,6 +25,12 @@ export interface SkillContextRef {
 
 export interface DraftOutcome {
   result: SkillResult;
+}
+
+/** Sequence numbers for the two progress writes of the combined retrieve-and-draft step. */
+export interface ComposeProgress {
+  retrievingSeq: number;
+  draftingSeq: number;
 }
 
 export interface ProgressUpdate {

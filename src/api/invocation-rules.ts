@@ -11,7 +11,15 @@ import { unprocessable } from './problem';
 export async function checkInvocationAgainstData(db: Db, project: string, skill: SkillName, inputs: Record<string, unknown>): Promise<void> {
   const documents = new DocumentRepository(db);
   const facts: Partial<ProjectFacts> = {};
-  if (skill === 'release_notes_composer') facts.releaseVersions = await documents.knownVersions(project);
+  if (skill === 'release_notes_composer') {
+    // The requested versions the project knows, plus its newest releases for the hint in a 422: two point
+    // lookups and one short index read, never a scan of the project's history.
+    const [requested, latest] = await Promise.all([
+      documents.knownVersions(project, [String(inputs.fromVersion), String(inputs.toVersion)]),
+      documents.latestReleases(project, 10),
+    ]);
+    facts.releaseVersions = [...new Set([...requested, ...latest])];
+  }
   if (skill === 'incident_rca') {
     const id = String(inputs.incidentId);
     facts.incidentIds = (await documents.exists(project, 'incident', 'incidentId', id)) ? [id] : [];

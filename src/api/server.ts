@@ -11,7 +11,7 @@ async function main(): Promise<void> {
   const config = loadConfig(process.env);
   const logger = createLogger(config, 'api');
   const store = await connectStore(config.mongo.uri, config.mongo.dbName, 'api');
-  await ensureIndexes(store.db);
+  await ensureIndexes(store.db, config.retention);
   const temporal = connectTemporalLazy(config.temporal);
   const { app, forwarder } = createApp({ config, logger, db: store.db, temporal });
   await forwarder.start();

@@ -7,7 +7,7 @@ export async function withStore<T>(fn: (store: Store, config: Config) => Promise
   const config = loadConfig(process.env);
   const store = await connectStore(config.mongo.uri, config.mongo.dbName, 'cli');
   try {
-    await ensureIndexes(store.db);
+    await ensureIndexes(store.db, config.retention);
     return await fn(store, config);
   } finally {
     await store.close();

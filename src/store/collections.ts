@@ -3,6 +3,7 @@ export const COLLECTIONS = {
   orgs: 'orgs',
   projects: 'projects',
   documents: 'documents',
+  documentRevisions: 'document_revisions',
   invocations: 'invocations',
   invocationContexts: 'invocation_contexts',
   invocationResults: 'invocation_results',

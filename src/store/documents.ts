@@ -1,54 +1,75 @@
 import type { AnyBulkWriteOperation, Db, Document, Filter, Sort, IndexDescription } from 'mongodb';
 import type { ProjectDocument } from '../skills/documents';
 import { indexFields } from '../skills/index-fields';
+import { isSemver, semverKey } from '../skills/semver';
 import type { DocumentQuery } from '../skills/retrieval-plan';
 import type { DocumentKind } from '../skills/types';
 import { COLLECTIONS } from './collections';
 
-const UPSERT_SLICE = 50;
-
 /**
- * The upsert key as the _id: a lookup by _id is the one access path every MongoDB-wire store serves without a
- * scan (FerretDB's SQLite backend scans for anything else). Project and kind ids cannot contain '/', and the
- * external id is encoded, so distinct keys never collide.
+ * The upsert key as the _id, so an upsert is one primary-key write. Project and kind ids cannot contain '/',
+ * so the external id (any text) can stand last unencoded and distinct keys never collide.
  */
-export const documentKey = (project: string, kind: string, externalId: string) => `${project}/${kind}/${encodeURIComponent(externalId)}`;
+export const documentKey = (project: string, kind: string, externalId: string) => `${project}/${kind}/${externalId}`;
 
 /** Stored documents are keyed by documentKey(); their fields stay open to the skills' schemas. */
 type KeyedDocument = Document & { _id: string };
 
 type StoredDocument = ProjectDocument & { project: string; updatedAt: Date; versionKey?: string; fixVersionKey?: string };
 
+/** How many times each kind of a project's documents was written: a cache of a kind is valid for one count. */
+type RevisionRecord = { _id: string } & Partial<Record<DocumentKind, number>>;
+
 /** A project's documents (the skills' retrieval sources), upserted by (project, kind, externalId). */
 export class DocumentRepository {
-  constructor(private readonly db: Db) {}
+  /** `cache`: one per process (the worker's), for reads of a whole kind; see WholeKindCache. */
+  constructor(private readonly db: Db, private readonly cache: WholeKindCache | null = null) {}
 
   private get coll() {
     return this.db.collection<KeyedDocument>(COLLECTIONS.documents);
   }
 
-  /** Bulk upsert. Unordered, so one failing write does not stop the others. */
-  async upsertMany(project: string, docs: ProjectDocument[], now: Date): Promise<{ inserted: number; updated: number }> {
-    const counts = { inserted: 0, updated: 0 };
-    // In slices: FerretDB 1.24 (the local and test store) stalls on one update command of ~100 replacements
-    // of existing documents; slices of 50 go through, and cost MongoDB nothing worth measuring.
-    for (let i = 0; i < docs.length; i += UPSERT_SLICE) {
-      const ops: AnyBulkWriteOperation<KeyedDocument>[] = docs.slice(i, i + UPSERT_SLICE).map((doc) => ({
-        replaceOne: {
-          filter: { _id: documentKey(project, doc.kind, doc.externalId) },
-          replacement: { ...doc, ...indexFields(doc), project, updatedAt: now },
-          upsert: true,
-        },
-      }));
-      const res = await this.coll.bulkWrite(ops, { ordered: false });
-      counts.inserted += res.upsertedCount;
-      counts.updated += res.matchedCount;
-    }
-    return counts;
+  private get revisions() {
+    return this.db.collection<RevisionRecord>(COLLECTIONS.documentRevisions);
   }
 
-  /** Runs one planned query (see retrieval-plan.ts) inside a project. */
+  /** Bulk upsert. Unordered, so one failing write does not stop the others. */
+  async upsertMany(project: string, docs: ProjectDocument[], now: Date): Promise<{ inserted: number; updated: number }> {
+    if (docs.length === 0) return { inserted: 0, updated: 0 };
+    const ops: AnyBulkWriteOperation<KeyedDocument>[] = docs.map((doc) => ({
+      replaceOne: {
+        filter: { _id: documentKey(project, doc.kind, doc.externalId) },
+        replacement: { ...doc, ...indexFields(doc), project, updatedAt: now },
+        upsert: true,
+      },
+    }));
+    try {
+      const res = await this.coll.bulkWrite(ops, { ordered: false });
+      return { inserted: res.upsertedCount, updated: res.matchedCount };
+    } finally {
+      // After the write, even a partly failed one: a reader that saw the old count re-reads what changed.
+      const kinds = [...new Set(docs.map((d) => d.kind))];
+      await this.revisions.updateOne({ _id: project }, { $inc: Object.fromEntries(kinds.map((k) => [k, 1])) }, { upsert: true });
+    }
+  }
+
+  /**
+   * Runs one planned query (see retrieval-plan.ts) inside a project. A query without conditions reads a whole
+   * kind (a proposal reads the evidence library that way): with a cache, it is served from memory while the
+   * kind's revision is the one it was read at, for the price of one primary-key read.
+   */
   async find(project: string, query: DocumentQuery): Promise<ProjectDocument[]> {
+    if (!this.cache || query.where.length > 0) return this.query(project, query);
+    const revision = (await this.revisions.findOne({ _id: project }, { projection: { [query.kind]: 1 } }))?.[query.kind] ?? 0;
+    const key = JSON.stringify([project, query.kind, query.sort ?? [], query.limit]);
+    const cached = this.cache.get(key, revision);
+    if (cached) return [...cached];
+    const rows = await this.query(project, query);
+    this.cache.set(key, revision, rows);
+    return [...rows];
+  }
+
+  private async query(project: string, query: DocumentQuery): Promise<ProjectDocument[]> {
     const filter: Filter<KeyedDocument> = { project, kind: query.kind };
     for (const c of query.where) {
       if (c.op === 'eq') filter[c.field] = c.value;
@@ -63,21 +84,30 @@ export class DocumentRepository {
     return rows as unknown as ProjectDocument[];
   }
 
-  count(project: string, kind: DocumentKind): Promise<number> {
-    return this.coll.countDocuments({ project, kind });
+  /**
+   * Which of `versions` the project knows (a release, or a commit or pull request first shipped in it): point
+   * lookups on the version index, one kind at a time, so the cost does not grow with the project's history.
+   */
+  async knownVersions(project: string, versions: readonly string[]): Promise<string[]> {
+    const known = await Promise.all(versions.map(async (version) => {
+      if (!isSemver(version)) return null;
+      for (const kind of ['release', 'commit', 'pull_request'] as const) {
+        if (await this.coll.findOne({ project, kind, versionKey: semverKey(version) }, { projection: { _id: 1 } })) return version;
+      }
+      return null;
+    }));
+    return known.filter((v): v is string => v !== null);
   }
 
-  /** Distinct release versions known to the project (releases, and versions stamped on commits). */
-  async knownVersions(project: string): Promise<string[]> {
-    const [releases, commits] = await Promise.all([
-      this.coll.distinct('version', { project, kind: 'release' }),
-      this.coll.distinct('version', { project, kind: { $in: ['commit', 'pull_request'] } }),
-    ]);
-    return [...new Set([...releases, ...commits].filter((v): v is string => typeof v === 'string'))];
+  /** The project's newest releases, newest first (semver order, through the version index). */
+  async latestReleases(project: string, limit: number): Promise<string[]> {
+    const rows = await this.coll.find({ project, kind: 'release', versionKey: { $exists: true } }, { projection: { _id: 0, version: 1 } })
+      .sort({ versionKey: -1 }).limit(limit).toArray();
+    return rows.map((r) => String(r.version));
   }
 
   async exists(project: string, kind: DocumentKind, field: string, value: string): Promise<boolean> {
-    return (await this.coll.countDocuments({ project, kind, [field]: value }, { limit: 1 })) > 0;
+    return (await this.coll.findOne({ project, kind, [field]: value }, { projection: { _id: 1 } })) !== null;
   }
 
   /**
@@ -108,5 +138,42 @@ export const DOCUMENT_INDEXES: IndexDescription[] = [
   { key: { project: 1, kind: 1, issueId: 1 }, name: 'by_issue_id' },
   { key: { project: 1, kind: 1, service: 1, count: -1 }, name: 'by_service_busiest' },
   { key: { project: 1, kind: 1, date: -1 }, name: 'by_kind_newest_evidence' },
-  { key: { project: 1, createdAt: -1, externalId: -1 }, name: 'by_project_newest' },
+  // The people-facing listing's order (newest first, then externalId and kind), with and without a kind.
+  { key: { project: 1, createdAt: -1, externalId: -1, kind: -1 }, name: 'listing_newest' },
+  { key: { project: 1, kind: 1, createdAt: -1, externalId: -1 }, name: 'listing_kind_newest' },
 ];
+
+/**
+ * Whole-kind reads kept in memory, each valid for one revision of its kind, least recently used dropped
+ * first, bounded by the number of documents held. Rows are shared between callers: treat them as read-only.
+ */
+export class WholeKindCache {
+  private readonly entries = new Map<string, { revision: number; rows: readonly ProjectDocument[] }>();
+  private held = 0;
+
+  constructor(private readonly maxDocuments = 20_000) {}
+
+  get(key: string, revision: number): readonly ProjectDocument[] | null {
+    const entry = this.entries.get(key);
+    if (!entry || entry.revision !== revision) return null;
+    this.entries.delete(key);
+    this.entries.set(key, entry);
+    return entry.rows;
+  }
+
+  set(key: string, revision: number, rows: readonly ProjectDocument[]): void {
+    if (rows.length > this.maxDocuments) return;
+    const old = this.entries.get(key);
+    if (old) {
+      this.held -= old.rows.length;
+      this.entries.delete(key);
+    }
+    this.entries.set(key, { revision, rows });
+    this.held += rows.length;
+    for (const [k, e] of this.entries) {
+      if (this.held <= this.maxDocuments) break;
+      this.entries.delete(k);
+      this.held -= e.rows.length;
+    }
+  }
+}

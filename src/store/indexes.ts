@@ -4,10 +4,13 @@ import { DOCUMENT_INDEXES } from './documents';
 import { INVOCATION_INDEXES } from './invocations';
 import { SUBSCRIBER_INDEXES } from './subscribers';
 import { WEBHOOK_EVENT_INDEXES } from './webhook-events';
+import { ttlIndexes, type Retention, DEFAULT_RETENTION } from './retention';
 
 /**
- * Every index the service relies on, created idempotently at start-up by the worker and the API (createIndexes
- * is a no-op when they exist). Unique indexes double as idempotency guards.
+ * Every index the service relies on, created idempotently at start-up by the worker and the API. Unique
+ * indexes double as idempotency guards; TTL indexes bound what grows with use (see retention.ts). Each query
+ * the service makes is served by one of these: test/integration/query-plans.test.ts runs `explain` on every
+ * query shape the integration suite issues and fails on a collection scan.
  */
 export const INDEXES: Record<string, IndexDescription[]> = {
   [COLLECTIONS.projects]: [{ key: { org: 1 }, name: 'by_org' }],
@@ -15,16 +18,30 @@ export const INDEXES: Record<string, IndexDescription[]> = {
   [COLLECTIONS.invocations]: INVOCATION_INDEXES,
   [COLLECTIONS.webhookEvents]: WEBHOOK_EVENT_INDEXES,
   [COLLECTIONS.subscribers]: SUBSCRIBER_INDEXES,
+  [COLLECTIONS.outbox]: [{ key: { createdAt: -1 }, name: 'newest' }],
 };
 
-export async function ensureIndexes(db: Db): Promise<void> {
-  for (const [collection, indexes] of Object.entries(INDEXES)) {
-    // Only the missing ones, by name: re-sending existing specs makes FerretDB 1.24 drop the connection (a
-    // server bug), and skipping them saves a round of index comparisons on every start anyway.
-    const existing = new Set(
-      await db.collection(collection).listIndexes().map((i) => String(i.name)).toArray().catch(() => [] as string[]),
+export async function ensureIndexes(db: Db, retention: Retention = DEFAULT_RETENTION): Promise<void> {
+  const wanted: Record<string, IndexDescription[]> = { ...INDEXES };
+  const ttl = ttlIndexes(retention);
+  for (const [collection, specs] of Object.entries(ttl.create)) wanted[collection] = [...(wanted[collection] ?? []), ...specs];
+  for (const [collection, indexes] of Object.entries(wanted)) {
+    const existing = new Map(
+      (await db.collection(collection).listIndexes().toArray().catch(() => [])).map((i) => [String(i.name), i]),
     );
+    for (const spec of indexes) {
+      const current = existing.get(spec.name!);
+      // A changed retention changes a TTL index's expireAfterSeconds: collMod adjusts it in place.
+      if (current && spec.expireAfterSeconds !== undefined && current.expireAfterSeconds !== spec.expireAfterSeconds) {
+        await db.command({ collMod: collection, index: { name: spec.name, expireAfterSeconds: spec.expireAfterSeconds } });
+      }
+    }
     const missing = indexes.filter((i) => !existing.has(i.name!));
     if (missing.length > 0) await db.collection(collection).createIndexes(missing);
+  }
+  // Retention switched off (keep forever): its TTL index goes.
+  for (const [collection, name] of ttl.drop) {
+    const names = (await db.collection(collection).listIndexes().toArray().catch(() => [])).map((i) => String(i.name));
+    if (names.includes(name)) await db.collection(collection).dropIndex(name);
   }
 }

@@ -38,10 +38,10 @@ export class InvocationRepository {
 
   /**
    * Results live beside the records, keyed by the same _id: records stay small, so the sequence-guarded
-   * progress updates stay cheap on stores that scan (FerretDB), and a result is read only when asked for.
+   * progress updates and the listings move little data, and a result is read only when asked for.
    */
   private get results() {
-    return this.db.collection<{ _id: string; result: unknown }>(COLLECTIONS.invocationResults);
+    return this.db.collection<{ _id: string; result: unknown; storedAt: Date }>(COLLECTIONS.invocationResults);
   }
 
   private async withResult(record: InvocationRecord): Promise<InvocationRecord> {
@@ -54,7 +54,7 @@ export class InvocationRepository {
     await this.coll.insertOne(record);
   }
 
-  /** Looked up by _id alone and checked in code: an _id-only filter is the one every MongoDB-wire store serves fast. */
+  /** Looked up by _id (the primary key) and checked against the project in code. */
   async get(project: string, id: string): Promise<InvocationRecord | null> {
     const record = await this.coll.findOne({ _id: id });
     return record?.project === project ? this.withResult(record) : null;
@@ -64,7 +64,7 @@ export class InvocationRepository {
     const { result, ...fields } = update;
     // The result first: once the record says completed, its result must be there to read. A late retry of the
     // store step may write it again; the drafters are deterministic, so it writes the same result.
-    if (result !== undefined) await this.results.replaceOne({ _id: id }, { result }, { upsert: true });
+    if (result !== undefined) await this.results.replaceOne({ _id: id }, { result, storedAt: now }, { upsert: true });
     const res = await this.coll.updateOne(
       { _id: id, seq: { $lt: seq }, status: { $nin: [...TERMINAL_STATUSES] } },
       { $set: { ...fields, seq, updatedAt: now } },
@@ -98,5 +98,6 @@ export class InvocationRepository {
 
 export const INVOCATION_INDEXES: IndexDescription[] = [
   { key: { project: 1, createdAt: -1, _id: -1 }, name: 'by_project_newest' },
-  { key: { project: 1, skill: 1, status: 1, createdAt: -1 }, name: 'by_project_skill_status' },
+  { key: { project: 1, skill: 1, status: 1, createdAt: -1, _id: -1 }, name: 'by_project_skill_status' },
+  { key: { project: 1, status: 1, createdAt: -1, _id: -1 }, name: 'by_project_status' },
 ];

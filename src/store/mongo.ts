@@ -7,9 +7,11 @@ export interface Store {
 }
 
 /** One MongoClient per process, created at start-up and injected everywhere. */
-export async function connectStore(uri: string, dbName: string, appName: string): Promise<Store> {
+export async function connectStore(uri: string, dbName: string, appName: string, options: { monitorCommands?: boolean } = {}): Promise<Store> {
   const client = new MongoClient(uri, {
     appName,
+    // Command events for tests that inspect the queries the service sends; off in the service itself.
+    monitorCommands: options.monitorCommands ?? false,
     serverSelectionTimeoutMS: 5_000,
     connectTimeoutMS: 5_000,
     maxPoolSize: 50,

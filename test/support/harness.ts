@@ -41,7 +41,7 @@ export interface TestResponse {
 }
 
 /** A real stack for one suite: the API on an ephemeral loopback port, a fresh database, a private task queue. */
-export async function startHarness(overrides: Record<string, string> = {}): Promise<Harness> {
+export async function startHarness(overrides: Record<string, string> = {}, options: { monitorCommands?: boolean } = {}): Promise<Harness> {
   if (!runtimeQuieted) {
     // The SDK's own logs only when asked for (TEST_SDK_LOGS=1): failing activities and workflow tasks show there.
     const show = process.env.TEST_SDK_LOGS === '1';
@@ -51,8 +51,8 @@ export async function startHarness(overrides: Record<string, string> = {}): Prom
   }
   const config = testConfig(overrides);
   const logger = createLogger(config, 'test');
-  const store = await connectStore(config.mongo.uri, config.mongo.dbName, 'test');
-  await ensureIndexes(store.db);
+  const store = await connectStore(config.mongo.uri, config.mongo.dbName, 'test', options);
+  await ensureIndexes(store.db, config.retention);
   // Lazy, as in server.ts: a suite may point at a Temporal that is down on purpose.
   const temporal = connectTemporalLazy(config.temporal);
   const { app, forwarder } = createApp({ config, logger, db: store.db, temporal });

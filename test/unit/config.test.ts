@@ -19,6 +19,17 @@ describe('loadConfig', () => {
     assert.deepEqual(c.skills.entitlements, {});
   });
 
+  it('keeps the webhook inbox and mail outbox 30 days and finished invocations forever by default', () => {
+    assert.deepEqual(loadConfig(base).retention, { webhookEventDays: 30, mailOutboxDays: 30, invocationDays: null });
+    const c = loadConfig({ ...base, WEBHOOK_EVENT_RETENTION_DAYS: '7', MAIL_OUTBOX_RETENTION_DAYS: '3', INVOCATION_RETENTION_DAYS: '90' });
+    assert.deepEqual(c.retention, { webhookEventDays: 7, mailOutboxDays: 3, invocationDays: 90 });
+  });
+
+  it('refuses an inbox retention shorter than the provider retry window', () => {
+    assert.throws(() => loadConfig({ ...base, WEBHOOK_EVENT_RETENTION_DAYS: '1' }), /WEBHOOK_EVENT_RETENTION_DAYS must be an integer between 2/);
+    assert.throws(() => loadConfig({ ...base, INVOCATION_RETENTION_DAYS: '0' }), /INVOCATION_RETENTION_DAYS/);
+  });
+
   it('lists every bad variable in one error', () => {
     try {
       loadConfig({ PORT: 'eighty', JWT_SECRET: 'short', LOG_LEVEL: 'loud', SKILL_ENTITLEMENTS: '[1]' });

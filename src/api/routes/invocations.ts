@@ -3,13 +3,11 @@ import { WorkflowNotFoundError, type WorkflowHandle } from '@temporalio/client';
 import { createHash } from 'node:crypto';
 import type { Context } from 'koa';
 import { ulid } from 'ulid';
-import type { SkillInvocationInput } from '../../activities/skill-types';
 import { findSkill } from '../../skills/catalog';
 import type { SkillName } from '../../skills/types';
 import { IdempotencyRepository } from '../../store/idempotency';
 import { INVOCATION_STATUSES, InvocationRepository, TERMINAL_STATUSES, TOTAL_STEPS, type InvocationRecord } from '../../store/invocations';
 import { ProjectRepository } from '../../store/projects';
-import { SEARCH_ATTRIBUTES } from '../../temporal';
 import { decodeCursor, encodeCursor, parseLimit } from '../cursor';
 import type { AppDeps } from '../deps';
 import type { AppMetrics } from '../metrics';
@@ -17,10 +15,11 @@ import { checkInvocationAgainstData } from '../invocation-rules';
 import { API_BODY_LIMIT } from '../limits';
 import { jsonBody } from '../middleware/json-body';
 import { authenticate, principalOf } from '../middleware/authenticate';
-import { HttpProblem, badRequest, conflict, notFound } from '../problem';
+import { HttpProblem, badRequest, conflict, notFound, serviceUnavailable } from '../problem';
 import { projectForCaller } from '../project-access';
 import { RateLimiter } from '../rate-limit';
-import { TEMPORAL_CALL_TIMEOUT_MS, isAlreadyStarted, mapTemporalError } from '../temporal-errors';
+import { startInvocationWorkflow } from '../../invocations/start-workflow';
+import { TEMPORAL_CALL_TIMEOUT_MS, mapTemporalError } from '../temporal-errors';
 import { validate } from '../validation';
 import { missingEntitlement } from './skills';
 
@@ -39,6 +38,8 @@ export function invocationRoutes(deps: AppDeps, metrics: AppMetrics): Router {
   const limiter = new RateLimiter(deps.config.skills.invocationsPerMinute, 60_000);
   const now = deps.now ?? (() => new Date());
   const { client } = deps.temporal;
+  // With no model configured, drafting is pure and fast: the workflow runs it with retrieval in one local step.
+  const drafting = deps.config.llm.baseUrl && deps.config.llm.model ? 'model' : 'deterministic';
   const router = new Router();
   router.use('/v1/agents', authenticate(deps.config.jwt));
   // Authenticate first, then read the body: an anonymous caller learns nothing from body errors.
@@ -73,7 +74,13 @@ export function invocationRoutes(deps: AppDeps, metrics: AppMetrics): Router {
       idempotencyKey = `${project._id}\u0000${principal.sub}\u0000${skill.name}\u0000${rawKey}`;
       const bodyHash = createHash('sha256').update(stableJson(inputs)).digest('hex');
       const existing = await claimKey(idempotencyKey, bodyHash, id, project._id);
-      if (existing) return respond(ctx, await waitFor(ctx, existing));
+      if (existing) {
+        // An earlier request whose start Temporal never confirmed: start it now if it is still missing.
+        if (existing.status === 'queued' && (await startWorkflow(existing)) !== 'started') {
+          throw new HttpProblem(503, 'temporal_unavailable', `The workflow service is unreachable; invocation ${existing._id} is not started yet. Retry with the same Idempotency-Key.`, { headers: { 'Retry-After': '2' } });
+        }
+        return respond(ctx, await waitFor(ctx, existing));
+      }
     }
 
     const createdAt = now();
@@ -95,27 +102,18 @@ export function invocationRoutes(deps: AppDeps, metrics: AppMetrics): Router {
     };
     // The record exists before the workflow so a client can poll at once, even while no worker runs.
     await invocations.create(record);
-    const input: SkillInvocationInput = { invocationId: id, project: project._id, skill: skill.name as SkillName, inputs, requestedAt: createdAt.toISOString() };
-    try {
-      await client.connection.withDeadline(Date.now() + TEMPORAL_CALL_TIMEOUT_MS, () =>
-        client.workflow.start('skillInvocation', {
-          taskQueue: deps.config.temporal.taskQueue,
-          workflowId: record.workflowId,
-          args: [input],
-          typedSearchAttributes: [
-            { key: SEARCH_ATTRIBUTES.Project, value: project._id },
-            { key: SEARCH_ATTRIBUTES.Skill, value: skill.name },
-          ],
-          staticSummary: `${skill.title} for ${project._id}: ${summarizeInputs(inputs)}`,
-        }),
-      );
-    } catch (err) {
-      if (!isAlreadyStarted(err)) {
-        // Nothing was started: remove the record and free the key so the client's retry starts cleanly.
-        await invocations.remove(id);
-        if (idempotencyKey) await keys.release(idempotencyKey, id);
-        throw mapTemporalError(err, `Invocation ${id}`);
-      }
+    const started = await startWorkflow(record);
+    if (started === 'not-started') {
+      // Nothing was started: remove the record and free the key so the client's retry starts cleanly.
+      await invocations.remove(id);
+      if (idempotencyKey) await keys.release(idempotencyKey, id);
+      throw serviceUnavailable('temporal_unavailable', 'The workflow service is unreachable; nothing was started. Retry later.');
+    }
+    if (started === 'unknown') {
+      // The start request may have reached Temporal: keep the record and the key. A retry with the same
+      // Idempotency-Key finds this invocation and starts its workflow if it is still missing; never a second run.
+      throw new HttpProblem(503, 'temporal_unavailable', `The workflow service did not confirm the start of invocation ${id}. ` +
+        'Retry with the same Idempotency-Key to resume it without starting a second run.', { headers: { 'Retry-After': '2' } });
     }
     metrics.skillInvocations.inc({ skill: skill.name });
     ctx.state.log.info({ invocationId: id, skill: skill.name, project: project._id }, 'skill invocation started');
@@ -201,22 +199,25 @@ export function invocationRoutes(deps: AppDeps, metrics: AppMetrics): Router {
     throw conflict('idempotency_key_busy', 'Another request with this Idempotency-Key is in progress; retry shortly');
   }
 
-  /** Prefer: wait=N — hold the answer up to N seconds for a terminal status. */
+  const startWorkflow = (record: InvocationRecord) => startInvocationWorkflow(client, deps.config.temporal.taskQueue, record, drafting);
+
+  /**
+   * Prefer: wait=N — hold the answer up to N seconds for a terminal status. Waits on the run itself (a
+   * long poll Temporal answers the moment the run closes; the record is final one step before that), then
+   * reads the record once.
+   */
   async function waitFor(ctx: Context, record: InvocationRecord): Promise<{ record: InvocationRecord; waited: number | null }> {
     const m = /(?:^|[,;\s])wait=(\d+)/.exec(ctx.get('Prefer'));
     if (!m) return { record, waited: null };
     const seconds = Math.min(Number(m[1]), MAX_WAIT_SECONDS);
-    // Re-reads the record (an _id lookup): every 25 ms for the first 2 s, where most invocations finish, then
-    // every 100 ms. The store step marks it completed a workflow task before the run itself closes, so this
-    // answers sooner than waiting on the run.
-    const started = Date.now();
-    const deadline = started + seconds * 1000;
-    let current = record;
-    while (!(TERMINAL_STATUSES as readonly string[]).includes(current.status) && Date.now() < deadline) {
-      const interval = Date.now() - started < 2_000 ? 25 : 100;
-      await new Promise((r) => setTimeout(r, Math.min(interval, Math.max(0, deadline - Date.now()))));
-      current = (await invocations.get(record.project, record._id)) ?? current;
+    if ((TERMINAL_STATUSES as readonly string[]).includes(record.status)) return { record, waited: seconds };
+    const deadline = Date.now() + seconds * 1000;
+    try {
+      await client.connection.withDeadline(deadline, () => client.workflow.getHandle(record.workflowId).result());
+    } catch {
+      // Failed, cancelled, timed out or unreachable: the record says which, or that it is still running.
     }
+    const current = (await invocations.get(record.project, record._id)) ?? record;
     return { record: current, waited: seconds };
   }
 
@@ -262,11 +263,4 @@ function stableJson(value: unknown): string {
     return `{${Object.keys(value).sort().map((k) => `${JSON.stringify(k)}:${stableJson((value as Record<string, unknown>)[k])}`).join(',')}}`;
   }
   return JSON.stringify(value);
-}
-
-function summarizeInputs(inputs: Record<string, unknown>): string {
-  return Object.entries(inputs)
-    .map(([k, v]) => `${k}=${Array.isArray(v) ? `[${v.length}]` : String(v)}`)
-    .join(', ')
-    .slice(0, 200);
 }

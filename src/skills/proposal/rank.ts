@@ -51,44 +51,121 @@ function byScore(a: ScoredEvidence, b: ScoredEvidence): number {
   return b.score - a.score || compareText(citationId(a.doc), citationId(b.doc));
 }
 
-function isSameIndustry(doc: EvidenceDocument, industry: string | undefined): boolean {
-  if (!industry) return false;
+/** Whether a document's industry shares a term with the prospect's; a library has few distinct industries. */
+function sameIndustryTest(industry: string | undefined): (doc: EvidenceDocument) => boolean {
+  if (!industry) return () => false;
   const wanted = new Set(termsOf(industry));
-  return termsOf(doc.industry).some((t) => wanted.has(t));
+  const known = new Map<string, boolean>();
+  return (doc) => {
+    let same = known.get(doc.industry);
+    if (same === undefined) {
+      same = termsOf(doc.industry).some((t) => wanted.has(t));
+      known.set(doc.industry, same);
+    }
+    return same;
+  };
 }
 
-export function rankEvidence(docs: readonly EvidenceDocument[], profile: Profile, painPoints: readonly string[], now: string): Ranking {
-  const byId = new Map(docs.map((d) => [citationId(d), d]));
+/** What ranking needs from a library, built once per distinct library (see evidenceIndex). */
+interface EvidenceIndex {
+  index: MiniSearch<EvidenceDocument>;
+  /** Document frequencies for the gate, over the same fields and terms as the index. */
+  df: Map<string, number>;
+  n: number;
+}
+
+const INDEXED_FIELDS = ['title', 'body', 'industry', 'outcome', 'customer', 'metrics'] as const;
+
+const fieldText = (doc: EvidenceDocument, field: (typeof INDEXED_FIELDS)[number] | 'citationId'): string => {
+  if (field === 'citationId') return citationId(doc);
+  if (field === 'metrics') return (doc.metrics ?? []).join(' ; ');
+  return String((doc as unknown as Record<string, unknown>)[field] ?? '');
+};
+
+function buildEvidenceIndex(docs: readonly EvidenceDocument[]): EvidenceIndex {
   const index = new MiniSearch<EvidenceDocument>({
-    fields: ['title', 'body', 'industry', 'outcome', 'customer', 'metrics'],
+    fields: [...INDEXED_FIELDS],
     idField: 'citationId',
-    extractField: (doc, field) => {
-      if (field === 'citationId') return citationId(doc);
-      if (field === 'metrics') return (doc.metrics ?? []).join(' ; ');
-      return String((doc as unknown as Record<string, unknown>)[field] ?? '');
-    },
+    extractField: (doc, field) => fieldText(doc, field as (typeof INDEXED_FIELDS)[number] | 'citationId'),
     tokenize,
     processTerm,
     searchOptions: { boost: { title: 2, outcome: 2, metrics: 1.5 }, combineWith: 'OR', prefix: false, fuzzy: false },
   });
   index.addAll(docs);
-
-  // Document frequencies for the gate, over the same fields and terms as the index.
   const df = new Map<string, number>();
   for (const doc of docs) {
     for (const t of termsOf([doc.title, doc.body, doc.industry, doc.outcome ?? '', doc.customer, ...(doc.metrics ?? [])].join('\n'))) df.set(t, (df.get(t) ?? 0) + 1);
   }
-  const n = docs.length;
+  return { index, df, n: docs.length };
+}
+
+/**
+ * Two FNV-1a hashes (64 bits together) of everything the index reads, in order. Equal fingerprints mean the
+ * same library, so a built index can be reused: the result is the same as building it again.
+ */
+function fingerprint(docs: readonly EvidenceDocument[]): string {
+  let a = 0x811c9dc5;
+  let b = 0x01000193 ^ docs.length;
+  const mix = (text: string) => {
+    for (let i = 0; i < text.length; i++) {
+      const c = text.charCodeAt(i);
+      a = Math.imul(a ^ c, 0x01000193);
+      b = Math.imul(b ^ c, 0x5bd1e995);
+    }
+    a = Math.imul(a ^ 0x1f, 0x01000193);
+    b = Math.imul(b ^ 0x1f, 0x5bd1e995);
+  };
+  for (const doc of docs) {
+    mix(citationId(doc));
+    mix(doc.date);
+    for (const field of INDEXED_FIELDS) mix(fieldText(doc, field));
+  }
+  return `${docs.length}:${(a >>> 0).toString(16)}:${(b >>> 0).toString(16)}`;
+}
+
+/**
+ * The few most recent libraries' indexes. Building one over a large library (1,500 documents) is most of a
+ * proposal's cost, and a library changes far less often than proposals are written.
+ */
+const INDEX_MEMO = new Map<string, EvidenceIndex>();
+const INDEX_MEMO_SIZE = 4;
+
+function evidenceIndex(docs: readonly EvidenceDocument[]): EvidenceIndex {
+  const key = fingerprint(docs);
+  const hit = INDEX_MEMO.get(key);
+  if (hit) {
+    INDEX_MEMO.delete(key);
+    INDEX_MEMO.set(key, hit);
+    return hit;
+  }
+  const built = buildEvidenceIndex(docs);
+  INDEX_MEMO.set(key, built);
+  if (INDEX_MEMO.size > INDEX_MEMO_SIZE) INDEX_MEMO.delete(INDEX_MEMO.keys().next().value!);
+  return built;
+}
+
+export function rankEvidence(docs: readonly EvidenceDocument[], profile: Profile, painPoints: readonly string[], now: string): Ranking {
+  const { index, df, n } = evidenceIndex(docs);
+  // Search hits map back to this call's documents (a reused index may have been built from equal copies).
+  const byId = new Map(docs.map((d) => [citationId(d), d]));
   const idf = (term: string) => {
     const k = df.get(term) ?? 0;
     return Math.log(1 + (n - k + 0.5) / (k + 0.5));
   };
 
   const nowMs = toMillis(now);
+  const isSameIndustry = sameIndustryTest(profile.industry);
+  // Once per document: each pain point's search scores most of a large library again.
+  const priors = new Map<EvidenceDocument, number>();
   const prior = (doc: EvidenceDocument) => {
-    const ageDays = Math.max(0, (nowMs - toMillis(doc.date)) / DAY_MS);
-    const recency = 0.5 + 0.5 * Math.pow(2, -ageDays / RECENCY_HALF_LIFE_DAYS);
-    return (isSameIndustry(doc, profile.industry) ? SAME_INDUSTRY_BOOST : 1) * recency * KIND_WEIGHT[doc.kind];
+    let value = priors.get(doc);
+    if (value === undefined) {
+      const ageDays = Math.max(0, (nowMs - toMillis(doc.date)) / DAY_MS);
+      const recency = 0.5 + 0.5 * Math.pow(2, -ageDays / RECENCY_HALF_LIFE_DAYS);
+      value = (isSameIndustry(doc) ? SAME_INDUSTRY_BOOST : 1) * recency * KIND_WEIGHT[doc.kind];
+      priors.set(doc, value);
+    }
+    return value;
   };
 
   const byPainPoint = painPoints.map((painPoint) => {
@@ -109,7 +186,7 @@ export function rankEvidence(docs: readonly EvidenceDocument[], profile: Profile
 
   const customer = profile.customerName.trim().toLowerCase();
   const profileDocs = docs
-    .filter((d) => isSameIndustry(d, profile.industry) || d.customer.trim().toLowerCase() === customer)
+    .filter((d) => isSameIndustry(d) || d.customer.trim().toLowerCase() === customer)
     .map((doc) => ({ doc, coverage: 0, score: round(prior(doc)) }))
     .sort(byScore)
     .map((e) => e.doc);

@@ -113,4 +113,23 @@ describe('skills: proposal', () => {
     assert.deepEqual(ranked.byPainPoint[0], [], 'cs-2 shares "data" and "system" only');
     assert.ok(ranked.byPainPoint[1].length > 0);
   });
+
+  it('reuses the index of an equal library but answers with the documents it was given', () => {
+    const library = () => [
+      evidence({ externalId: 'a', body: 'We sped up slow checkout pages.' }),
+      evidence({ externalId: 'b', body: 'Procurement asked about payment terms.' }),
+    ];
+    const first = rankEvidence(library(), { customerName: 'P' }, ['Slow checkout pages'], DEMO_NOW);
+    const copies = library();
+    const again = rankEvidence(copies, { customerName: 'P' }, ['Slow checkout pages'], DEMO_NOW);
+    assert.deepEqual(again.byPainPoint, first.byPainPoint);
+    assert.equal(again.byPainPoint[0]![0]!.doc, copies[0], 'hits are the caller\'s own document objects');
+  });
+
+  it('builds a new index when any indexed text of the library changes', () => {
+    const before = rankEvidence([evidence({ externalId: 'a', body: 'Procurement asked about payment terms.' })], { customerName: 'P' }, ['Slow checkout pages'], DEMO_NOW);
+    assert.deepEqual(before.byPainPoint[0], []);
+    const after = rankEvidence([evidence({ externalId: 'a', body: 'We sped up slow checkout pages.' })], { customerName: 'P' }, ['Slow checkout pages'], DEMO_NOW);
+    assert.deepEqual(after.byPainPoint[0]!.map((e) => e.doc.externalId), ['a']);
+  });
 });

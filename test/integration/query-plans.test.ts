@@ -1,0 +1,118 @@
+/**
+ * Every query the service makes on a collection that grows with use is served by an index. The suite drives
+ * the service through its HTTP API and worker (skills, documents, invocations, both webhook receivers, the
+ * dashboard, the relay's recovery read), records each query shape the driver sends, and runs `explain` on
+ * each against the real store: a COLLSCAN on a growing collection fails the test, naming the query.
+ */
+import assert from 'node:assert/strict';
+import { COLLECTIONS } from '../../src/store/collections';
+import { WebhookEventRepository } from '../../src/store/webhook-events';
+import { startHarness, type Harness } from '../support/harness';
+import { adminToken, projectToken } from '../support/tokens';
+import { captureQueries, explainStages, type CapturedQuery } from '../support/query-plans';
+import { DAY, envelope, providerEvent } from '../support/provider-events';
+import { eventually } from '../support/eventually';
+import { RETAIL } from '../unit/skills/cases';
+import { invoke, loadDemo, PROJECT, settle } from './skills-helpers';
+
+/** Collections whose size is bounded by configuration, not by use: a scan of them costs nothing worth an index. */
+const SMALL = new Set<string>([COLLECTIONS.orgs, COLLECTIONS.projects, COLLECTIONS.apps, COLLECTIONS.relayCheckpoints, COLLECTIONS.billingMetrics]);
+
+describe('query plans: every query on a growing collection uses an index', function () {
+  this.timeout(120_000);
+  let h: Harness;
+  let capture: ReturnType<typeof captureQueries>;
+
+  before(async () => {
+    h = await startHarness({}, { monitorCommands: true });
+    capture = captureQueries(h.store.client, h.config.mongo.dbName);
+    await loadDemo(h);
+    await h.startWorker();
+  });
+  after(async () => {
+    capture?.stop();
+    await h?.close();
+  });
+
+  it('drives every read and write path of the service', async () => {
+    const admin = adminToken();
+    const member = projectToken([PROJECT], ['plans']);
+    // Skills: all three, one with an Idempotency-Key and Prefer: wait, then the listings and a cancel.
+    const started = await Promise.all([
+      invoke(h, member, 'release_notes_composer', { fromVersion: '1.2.1', toVersion: '2.0.0' }, { 'Idempotency-Key': 'plans-1' }),
+      invoke(h, member, 'proposal_writer', { ...RETAIL, format: 'one-pager' }),
+      invoke(h, member, 'incident_rca', { incidentId: 'INC-2025-014', severity: 'SEV-1' }, { Prefer: 'wait=20' }),
+    ]);
+    for (const res of started) assert.ok([200, 202].includes(res.status), res.text);
+    for (const res of started) await settle(h, member, res.body.id);
+    await invoke(h, member, 'release_notes_composer', { fromVersion: '1.2.1', toVersion: '2.0.0' }, { 'Idempotency-Key': 'plans-1' });
+    for (const query of ['', '?skill=proposal_writer', '?status=completed', '?skill=incident_rca&status=completed', '?limit=1']) {
+      const list = await h.request('GET', `/v1/agents/${PROJECT}/invocations${query}`, { token: member });
+      assert.equal(list.status, 200, list.text);
+      if (list.body.nextCursor) {
+        const next = await h.request('GET', `/v1/agents/${PROJECT}/invocations${query}${query ? '&' : '?'}cursor=${encodeURIComponent(list.body.nextCursor)}`, { token: member });
+        assert.equal(next.status, 200, next.text);
+      }
+    }
+    await h.request('POST', `/v1/agents/${PROJECT}/invocations/${started[0]!.body.id}/cancel`, { token: member });
+
+    // Project data: upserts, listings by kind, text, cursor.
+    const docs = await h.request('POST', `/v1/projects/${PROJECT}/documents`, {
+      token: admin,
+      body: { documents: [{ kind: 'ticket', externalId: 'PLAN-1', title: 'Plans', body: 'Query plans', key: 'PLAN-1', type: 'task', status: 'done', createdAt: '2026-01-01T00:00:00.000Z' }] },
+    });
+    assert.equal(docs.status, 200, docs.text);
+    for (const query of ['?limit=2', '?kind=commit&limit=2', '?q=checkout&limit=2', '?kind=ticket&q=plans']) {
+      const list = await h.request('GET', `/v1/projects/${PROJECT}/documents${query}`, { token: member });
+      assert.equal(list.status, 200, list.text);
+      if (list.body.nextCursor) await h.request('GET', `/v1/projects/${PROJECT}/documents${query}&cursor=${encodeURIComponent(list.body.nextCursor)}`, { token: member });
+    }
+
+    // Billing: an app's receiver with every effect, a duplicate, a merge; the dashboard; the relay's recovery read.
+    const auth = (await h.request('POST', '/v1/apps', { token: admin, body: { slug: 'plans', name: 'Plans' } })).body.authorization as string;
+    const now = Date.now();
+    const events = [
+      providerEvent('INITIAL_PURCHASE', 'plan-a', { at: now - 2 * DAY, purchasedAt: now - 2 * DAY }),
+      providerEvent('INITIAL_PURCHASE', 'plan-b', { at: now - DAY }),
+      providerEvent('BILLING_ISSUE', 'plan-b', { at: now - DAY + 1000 }),
+      providerEvent('CANCELLATION', 'plan-a', { at: now - DAY, purchasedAt: now - 2 * DAY, cancel_reason: 'UNSUBSCRIBE' }),
+      providerEvent('SUBSCRIBER_ALIAS', 'plan-c', { at: now, aliases: ['plan-c', 'plan-a'] }),
+    ];
+    for (const event of [...events, events[0]!]) {
+      const res = await h.request('POST', '/api/saas/iap/billingprovider/webhook?app=plans', { body: envelope(event), headers: { Authorization: auth } });
+      assert.equal(res.status, 200, res.text);
+    }
+    await eventually(
+      () => h.request('GET', '/v1/billing/customers/plan-b?app=plans', { token: admin }),
+      (r) => r.status === 200 && r.body.flags?.length === 1,
+      { what: 'plan-b flagged', timeoutMs: 30_000 },
+    );
+    for (const query of ['', '&flagged=true', '&status=active', '&limit=1']) {
+      const list = await h.request('GET', `/v1/billing/customers?app=plans${query}`, { token: admin });
+      assert.equal(list.status, 200, list.text);
+      if (list.body.nextCursor) await h.request('GET', `/v1/billing/customers?app=plans${query}&cursor=${encodeURIComponent(list.body.nextCursor)}`, { token: admin });
+    }
+    await h.request('GET', '/v1/billing/customers/plan-c?app=plans', { token: admin });
+    await h.request('GET', '/v1/billing/metrics?app=plans', { token: admin });
+    await new WebhookEventRepository(h.db).acceptedSince('no-such-instance', new Date(now - DAY), 10);
+    assert.ok(capture.queries.size > 10, `only ${capture.queries.size} query shapes were recorded`);
+  });
+
+  it('explains each recorded query shape: no collection scan on a growing collection', async () => {
+    const scans: string[] = [];
+    const sorts: string[] = [];
+    const explained: string[] = [];
+    for (const q of capture.queries.values() as Iterable<CapturedQuery>) {
+      if (SMALL.has(q.collection)) continue;
+      const stages = await explainStages(h.db, q);
+      explained.push(`${q.shape} → ${stages.join('/')}`);
+      if (stages.includes('COLLSCAN')) scans.push(q.shape);
+      // An in-memory sort reads every match before the first row: only a filter bounded by a release range may.
+      if (stages.includes('SORT') && !/"(versionKey|fixVersionKey)":\{"\$gte?"/.test(q.shape)) sorts.push(q.shape);
+    }
+    if (process.env.TEST_SHOW_PLANS === '1') console.log(explained.join('\n'));
+    assert.ok(explained.length > 10, `explained only ${explained.length} shapes:\n${explained.join('\n')}`);
+    assert.deepEqual(scans, [], `collection scans:\n${scans.join('\n')}\n\nall plans:\n${explained.join('\n')}`);
+    assert.deepEqual(sorts, [], `in-memory sorts of an unbounded set:\n${sorts.join('\n')}\n\nall plans:\n${explained.join('\n')}`);
+  });
+});
