@@ -8,19 +8,19 @@
 import type { WorkflowHandle } from '@temporalio/client';
 import { userInfo } from 'node:os';
 import { ulid } from 'ulid';
-import type { SkillInvocationInput } from '../activities/skill-types';
 import { checkInvocationAgainstData } from '../api/invocation-rules';
 import { HttpProblem } from '../api/problem';
 import { skillWorkflowId } from '../api/routes/invocations';
 import { missingEntitlement } from '../api/routes/skills';
 import { validate } from '../api/validation';
 import type { Config } from '../config';
+import { startInvocationWorkflow } from '../invocations/start-workflow';
 import { findSkill, SKILLS } from '../skills/catalog';
 import type { SkillDefinition, SkillName } from '../skills/types';
 import { InvocationRepository, TERMINAL_STATUSES, TOTAL_STEPS, type InvocationRecord } from '../store/invocations';
 import type { Store } from '../store/mongo';
 import { ProjectRepository } from '../store/projects';
-import { connectTemporal, SEARCH_ATTRIBUTES } from '../temporal';
+import { connectTemporal } from '../temporal';
 import { requireString, type CliCommand } from './command';
 import { withStore } from './with-store';
 
@@ -78,7 +78,10 @@ async function checkRequest(store: Store, config: Config, project: string, skill
   }
 }
 
-/** Creates the invocation record (queued) and starts the skill workflow, as POST …/skills/{skill} does. */
+/**
+ * Creates the invocation record (queued) and starts its workflow with the start the API uses
+ * (src/invocations/start-workflow.ts), drafting as the API would with this configuration.
+ */
 async function start(store: Store, config: Config, project: string, skill: SkillDefinition, inputs: Record<string, unknown>): Promise<{ record: InvocationRecord; handle: WorkflowHandle; close: () => Promise<void> }> {
   const invocations = new InvocationRepository(store.db);
   const id = `inv_${ulid()}`;
@@ -101,24 +104,18 @@ async function start(store: Store, config: Config, project: string, skill: Skill
   };
   await invocations.create(record);
   const temporal = await connectTemporal(config.temporal);
+  const drafting = config.llm.baseUrl && config.llm.model ? 'model' : 'deterministic';
+  let outcome;
   try {
-    const input: SkillInvocationInput = { invocationId: id, project, skill: skill.name, inputs, requestedAt: createdAt.toISOString() };
-    const handle = await temporal.client.workflow.start('skillInvocation', {
-      taskQueue: config.temporal.taskQueue,
-      workflowId: record.workflowId,
-      args: [input],
-      typedSearchAttributes: [
-        { key: SEARCH_ATTRIBUTES.Project, value: project },
-        { key: SEARCH_ATTRIBUTES.Skill, value: skill.name },
-      ],
-      staticSummary: `${skill.title} for ${project} (CLI)`,
-    });
-    return { record, handle, close: () => temporal.close() };
+    outcome = await startInvocationWorkflow(temporal.client, config.temporal.taskQueue, record, drafting);
   } catch (err) {
-    await invocations.remove(id);
-    await temporal.close();
-    throw err;
+    outcome = err;
   }
+  if (outcome === 'started') return { record, handle: temporal.client.workflow.getHandle(record.workflowId), close: () => temporal.close() };
+  await temporal.close();
+  if (outcome === 'unknown') throw new Error(`Temporal did not confirm the start of ${id}; see GET /v1/agents/${project}/invocations/${id}`);
+  await invocations.remove(id);
+  throw outcome === 'not-started' ? new Error('Temporal (TEMPORAL_ADDRESS) is unreachable; nothing was started') : outcome;
 }
 
 /** Polls the record, telling each step as it is reached, until it is terminal, the workflow ends, or time runs out. */
