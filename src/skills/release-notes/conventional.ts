@@ -59,6 +59,7 @@ const CO_AUTHOR_TRAILER = 'co-authored-by:';
 /** People named in `Co-authored-by:` trailers, one per line. */
 export function coAuthors(body: string): CoAuthor[] {
   const out: CoAuthor[] = [];
+  if (!/co-authored-by:/i.test(body)) return out;
   for (const raw of body.split('\n')) {
     const line = raw.trim();
     if (line.length <= CO_AUTHOR_TRAILER.length || line.slice(0, CO_AUTHOR_TRAILER.length).toLowerCase() !== CO_AUTHOR_TRAILER) continue;

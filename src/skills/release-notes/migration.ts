@@ -10,6 +10,7 @@ import { parseHeader, tidyTitle } from './conventional';
 export const MIGRATION_MAX = 600;
 
 const FOOTER_PREFIXES = ['breaking change:', 'breaking-change:', 'breaking changes:'];
+// The token must be upper case (Conventional Commits): `BREAKING CHANGE:`; its value may follow on the next lines.
 const SECTION_WORDS = ['migrat', 'upgrad', 'breaking'];
 const LABELS = ['migration', 'migration guide', 'migrating', 'how to migrate', 'upgrading', 'upgrade guide', 'how to upgrade'];
 
@@ -60,15 +61,33 @@ function asText(lines: readonly string[]): string | undefined {
   return flat ? clip(flat, MIGRATION_MAX) : undefined;
 }
 
-/** The value of the first `BREAKING CHANGE:` footer: its line and the lines after it up to a blank line or trailer. */
+/** True when `at` starts a line, after spaces or tabs only. */
+function startsLine(text: string, at: number): boolean {
+  let i = at - 1;
+  while (i >= 0 && (text[i] === ' ' || text[i] === '\t')) i--;
+  return i < 0 || text[i] === '\n';
+}
+
+/**
+ * The value of the first `BREAKING CHANGE:` footer: its line and the lines after it up to a blank line or a
+ * trailer. Only the footer and what follows it are read, and no more than a note's worth of it.
+ */
 export function breakingNote(body: string): string | undefined {
-  const lines = body.split('\n');
-  for (let i = 0; i < lines.length; i++) {
-    const line = lines[i]!.trim();
-    const prefix = FOOTER_PREFIXES.find((p) => line.length >= p.length && line.slice(0, p.length).toLowerCase() === p && line.slice(0, 8) === 'BREAKING');
+  for (let at = body.indexOf('BREAKING'); at >= 0; at = body.indexOf('BREAKING', at + 8)) {
+    if (!startsLine(body, at)) continue;
+    const prefix = FOOTER_PREFIXES.find((p) => body.slice(at, at + p.length).toLowerCase() === p);
     if (!prefix) continue;
-    const value = [line.slice(prefix.length)];
-    for (let j = i + 1; j < lines.length && lines[j]!.trim() !== '' && !isTrailer(lines[j]!.trim()); j++) value.push(lines[j]!);
+    const value: string[] = [];
+    let size = 0;
+    for (let pos = at + prefix.length; pos <= body.length && size <= MIGRATION_MAX; ) {
+      const nl = body.indexOf('\n', pos);
+      const line = body.slice(pos, nl < 0 ? body.length : nl);
+      if (value.length > 0 && (line.trim() === '' || isTrailer(line.trim()))) break;
+      value.push(line);
+      size += line.length;
+      if (nl < 0) break;
+      pos = nl + 1;
+    }
     const note = asText(value);
     if (note) return note;
   }
@@ -77,6 +96,7 @@ export function breakingNote(body: string): string | undefined {
 
 /** A "## Migration" section (up to the next heading) or a "Migration:" label (up to a blank line). */
 function migrationSection(body: string): string | undefined {
+  if (!/migrat|upgrad|breaking/i.test(body)) return undefined;
   const lines = body.split('\n');
   for (let i = 0; i < lines.length; i++) {
     const line = lines[i]!.trim();
@@ -99,16 +119,21 @@ function migrationSection(body: string): string | undefined {
   return undefined;
 }
 
+/** A squash merge lists its commits; a list longer than this is not read further. */
+const SQUASHED_ITEMS_MAX = 100;
+
 /** In a squash merge's commit list ("* feat!: drop Node 14"), the breaking commits other than the title's own. */
 function squashedBreaking(body: string, title: string): string | undefined {
+  if (!body.includes('!:')) return undefined;
   const own = tidyTitle(title).toLowerCase();
   const found: string[] = [];
+  let items = 0;
   for (const line of body.split('\n')) {
     const item = listItem(line);
-    const header = item === undefined ? undefined : parseHeader(item);
-    const said = header?.breaking ? tidyTitle(item!) : undefined;
+    if (item === undefined) continue;
+    if (++items > SQUASHED_ITEMS_MAX || found.length >= 5) break;
+    const said = parseHeader(item)?.breaking ? tidyTitle(item) : undefined;
     if (said && said.toLowerCase() !== own && !found.includes(said)) found.push(said);
-    if (found.length >= 5) break;
   }
   return found.length ? asText(found.map((d) => `- ${d}`)) : undefined;
 }
