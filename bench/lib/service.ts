@@ -93,8 +93,8 @@ export const closeServer = (server: Server) =>
     server.close(() => r());
   });
 
-export async function startService(stack: BenchStack, name: string, opts: { interceptors?: WorkflowClientInterceptor[] } = {}): Promise<Service> {
-  const config = benchConfig(stack, name);
+export async function startService(stack: BenchStack, name: string, opts: { interceptors?: WorkflowClientInterceptor[]; env?: Record<string, string> } = {}): Promise<Service> {
+  const config = benchConfig(stack, name, opts.env);
   const { logger, warnings } = benchLogger(`bench-${name}`);
   const store = await connectStore(config.mongo.uri, config.mongo.dbName, `bench-${name}`);
   await store.db.dropDatabase();
