@@ -111,6 +111,7 @@ async function main(): Promise<void> {
     say(`  admin token (12 h): export TOKEN=${token}`);
     say(`  dashboard:    ${base}/dashboard#token=${token}`);
     say(`  try: curl -s -H "Authorization: Bearer $TOKEN" ${base}/v1/agents/acme-web/skills`);
+    say('  CLI (another terminal, this folder): npm run cli -- help');
     say('Ctrl-C stops everything.');
   } catch (err) {
     process.stderr.write(`[dev] ${err instanceof Error ? err.message : String(err)}\n`);

@@ -88,6 +88,17 @@ describe('operator CLI (against the real store)', () => {
   });
 });
 
+/** Runs a process to its end, collecting its output (asynchronously: a worker may run in this process). */
+function runProcess(command: string, args: string[], options: { cwd?: string; env: NodeJS.ProcessEnv }): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  return new Promise((resolve) => {
+    const child = spawn(command, args, { ...options, stdio: ['ignore', 'pipe', 'pipe'] });
+    let [stdout, stderr] = ['', ''];
+    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
+    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+    child.on('close', (code) => resolve({ code, stdout, stderr }));
+  });
+}
+
 /** The `npm run cli -- …` lines of the README's shell blocks, as written. */
 function readmeCliCommands(): string[] {
   const readme = readFileSync(join(repoRoot(), 'README.md'), 'utf8');
@@ -137,14 +148,7 @@ describe('the README’s CLI commands, as written, in a second terminal beside a
     if (root) rmSync(root, { recursive: true, force: true });
   });
 
-  const shell = (line: string, cwd: string) =>
-    new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve) => {
-      const child = spawn('bash', ['-c', line], { cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });
-      let [stdout, stderr] = ['', ''];
-      child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
-      child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
-      child.on('close', (code) => resolve({ code, stdout, stderr }));
-    });
+  const shell = (line: string, cwd: string) => runProcess('bash', ['-c', line], { cwd, env });
 
   it('runs every `npm run cli -- …` line of the README and each does its job', async () => {
     const commands = readmeCliCommands();
@@ -183,14 +187,10 @@ describe('invoke (against the real stack)', function () {
   after(async () => h?.close());
 
   // Asynchronous: the worker runs in this process, and a synchronous spawn would stop it while the CLI waits.
-  const invoke = (...args: string[]) =>
-    new Promise<{ status: number | null; stdout: string; stderr: string }>((resolve) => {
-      const child = spawn(process.execPath, [CLI, 'invoke', ...args], { env, stdio: ['ignore', 'pipe', 'pipe'] });
-      let [stdout, stderr] = ['', ''];
-      child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
-      child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
-      child.on('close', (status) => resolve({ status, stdout, stderr }));
-    });
+  const invoke = async (...args: string[]) => {
+    const { code, stdout, stderr } = await runProcess(process.execPath, [CLI, 'invoke', ...args], { env });
+    return { status: code, stdout, stderr };
+  };
 
   it('prints the same Markdown the API returns for the same inputs, and records the invocation', async () => {
     const res = await invoke('release_notes_composer', '--project', 'acme-web', '--from', '1.2.1', '--to', '2.0.0', '--tone', 'casual');
