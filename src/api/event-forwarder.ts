@@ -115,7 +115,7 @@ export class EventForwarder {
   async checkpoint(): Promise<void> {
     let safeUntil = this.now();
     for (const receivedAt of [...this.accepting_.values(), ...this.unrelayed.values()]) if (receivedAt < safeUntil) safeUntil = receivedAt;
-    await this.checkpoints.save(this.instanceId, safeUntil, this.now());
+    await this.checkpoints.save(this.instanceId, safeUntil);
   }
 
   /** Re-forwards what dead instances accepted after their last checkpoint; returns how many events. */
@@ -123,7 +123,7 @@ export class EventForwarder {
     this.recovering ??= (async () => {
       let forwarded = 0;
       try {
-        const dead = await this.checkpoints.stale(new Date(this.now().getTime() - STALE_AFTER_MS));
+        const dead = await this.checkpoints.stale(STALE_AFTER_MS);
         for (const checkpoint of dead.filter((c) => c._id !== this.instanceId)) {
           for (;;) {
             const batch = await this.events.acceptedSince(checkpoint._id, checkpoint.safeUntil, 500);
@@ -132,7 +132,7 @@ export class EventForwarder {
             if (batch.length < 500) break;
             checkpoint.safeUntil = batch[batch.length - 1]!.receivedAt;
           }
-          await this.checkpoints.remove(checkpoint._id);
+          await this.checkpoints.removeIfUnchanged(checkpoint);
           this.logger.info({ deadInstance: checkpoint._id, forwarded }, 'relayed the events a stopped API instance had accepted');
         }
         return forwarded;

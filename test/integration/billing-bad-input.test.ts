@@ -8,6 +8,8 @@ import { COLLECTIONS } from '../../src/store/collections';
 import { eventKey } from '../../src/store/webhook-events';
 import { workflowIdFor } from '../../src/billing/subscriber-id';
 import { MAX_REPORTED_ERRORS } from '../../src/api/validation';
+import { EventForwarder } from '../../src/api/event-forwarder';
+import { createLogger } from '../../src/logger';
 import { randomSuffix } from '../support/config';
 import { eventually } from '../support/eventually';
 import { startHarness, type Harness } from '../support/harness';
@@ -138,6 +140,18 @@ describe('billing webhooks: hostile input and acceptance faults (real stack)', (
       { what: 'totals' },
     );
     assert.ok(metrics.body.activeSubscriptions >= 2, 'both subscriptions still count once each');
+  });
+
+  it('relay recovery judges peers by the store\'s clock: an instance whose own clock runs ahead never takes a live peer for dead', async () => {
+    const live = new EventForwarder(h.db, h.temporal.client, h.config.temporal.taskQueue, createLogger(h.config, 'test'));
+    await live.checkpoint();
+    // An instance whose clock is two minutes ahead of everyone else's.
+    const ahead = new EventForwarder(h.db, h.temporal.client, h.config.temporal.taskQueue, createLogger(h.config, 'test'), () => new Date(Date.now() + 120_000));
+    await ahead.recover();
+    const kept = await h.db.collection(COLLECTIONS.relayCheckpoints).findOne({ _id: live.instanceId as never });
+    assert.ok(kept, 'the live peer\'s checkpoint is still there');
+    await live.stop();
+    await ahead.stop();
   });
 
   it('a store outage on an authenticated route is a 503 with Retry-After, not a 500', async () => {
