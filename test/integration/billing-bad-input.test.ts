@@ -154,6 +154,27 @@ describe('billing webhooks: hostile input and acceptance faults (real stack)', (
     await ahead.stop();
   });
 
+  it('the relay holds a bounded number of events in memory and reads the rest back from the inbox', async () => {
+    const relay = new EventForwarder(h.db, h.temporal.client, `relay-bound-${randomSuffix()}`, createLogger(h.config, 'test'), () => new Date(), 20);
+    await relay.start();
+    const now = new Date();
+    const records = Array.from({ length: 60 }, (_, i) => {
+      const event = providerEvent('INITIAL_PURCHASE', `bounded-${i}`, { at: now.getTime() });
+      return {
+        _id: eventKey(`app:${APP}`, event.id), scope: `app:${APP}` as const, eventId: event.id, type: event.type,
+        workflowId: `relay-bound/${randomSuffix()}/${i}`, subscriberId: `bounded-${i}`, eventJson: JSON.stringify(event),
+        receivedAt: new Date(now.getTime() + i), acceptedBy: relay.instanceId, ignored: false, deliveries: 1,
+      };
+    });
+    await h.db.collection(COLLECTIONS.webhookEvents).insertMany(records as never[]);
+    for (const r of records) relay.forwardSoon(r);
+    const held = relay.stats();
+    assert.ok(held.queued <= 20, `${held.queued} queued`);
+    assert.equal(held.owed, 60);
+    await eventually(async () => relay.stats(), (st) => st.owed === 0, { what: 'every event relayed, the overflow read back from the inbox', timeoutMs: 30_000 });
+    await relay.stop();
+  });
+
   it('a store outage on an authenticated route is a 503 with Retry-After, not a 500', async () => {
     await h.store.client.close();
     const res = await h.request('GET', `/v1/billing/customers?app=${APP}`, { token: adminToken() });
