@@ -75,7 +75,9 @@ export async function billingSubscriber(input: BillingSubscriberInput): Promise<
 
     const before = state;
     if (!woke) await carryOut(applyDowngrade(state, Date.now()), null);
-    while (inbox.length > 0) {
+    // Stops at Temporal's suggestion even with messages left: a flood (aliases, transfers, each fanning out to
+    // other records) must not grow one run's history past its limit. What is left travels in the carried inbox.
+    while (inbox.length > 0 && !workflowInfo().continueAsNewSuggested) {
       const message = inbox.shift()!;
       await carryOut(reduce(state, message), message);
     }
@@ -83,9 +85,7 @@ export async function billingSubscriber(input: BillingSubscriberInput): Promise<
 
     if (workflowInfo().continueAsNewSuggested) {
       await condition(allHandlersFinished);
-      if (inbox.length === 0) {
-        await continueAsNew<typeof billingSubscriber>({ scope, subscriberId, carried: { state, inbox, counted } });
-      }
+      await continueAsNew<typeof billingSubscriber>({ scope, subscriberId, carried: { state, inbox, counted } });
     }
   }
 
@@ -113,7 +113,8 @@ export async function billingSubscriber(input: BillingSubscriberInput): Promise<
           await sendBillingIssueEmail({ eventId: effect.eventId, subscriberId: effect.subscriberId });
           break;
         case 'merge':
-          for (const from of effect.from) await signalSubscriber({ scope, subscriberId: from, message: { kind: 'mergeInto', canonicalId: subscriberId } });
+          // All at once: one workflow task schedules them, instead of a task (and its history events) each.
+          await Promise.all(effect.from.map((from) => signalSubscriber({ scope, subscriberId: from, message: { kind: 'mergeInto', canonicalId: subscriberId } })));
           break;
         case 'transfer_out':
           await signalSubscriber({ scope, subscriberId: effect.to, message: { kind: 'absorb', state } });

@@ -7,6 +7,7 @@ import { EVENT_LIMITS } from '../../src/billing/provider-events';
 import { COLLECTIONS } from '../../src/store/collections';
 import { eventKey } from '../../src/store/webhook-events';
 import { workflowIdFor } from '../../src/billing/subscriber-id';
+import { subscriberStateQuery } from '../../src/workflows/billing-messages';
 import { MAX_REPORTED_ERRORS } from '../../src/api/validation';
 import { EventForwarder } from '../../src/api/event-forwarder';
 import { createLogger } from '../../src/logger';
@@ -173,6 +174,28 @@ describe('billing webhooks: hostile input and acceptance faults (real stack)', (
     assert.equal(held.owed, 60);
     await eventually(async () => relay.stats(), (st) => st.owed === 0, { what: 'every event relayed, the overflow read back from the inbox', timeoutMs: 30_000 });
     await relay.stop();
+  });
+
+  it('an alias flood continues as new between events: no run grows far past the history threshold', async () => {
+    const id = `flood-${randomSuffix()}`;
+    const t = Date.now();
+    assert.equal((await post(envelope(providerEvent('INITIAL_PURCHASE', id, { at: t })))).status, 200);
+    // Five events at once, each naming the limit of new aliases: each fans out to 100 other records.
+    const floods = Array.from({ length: 5 }, (_, n) =>
+      providerEvent('SUBSCRIBER_ALIAS', id, { at: t + n + 1, aliases: [id, ...Array.from({ length: EVENT_LIMITS.ids - 1 }, (_, i) => `${id}-alias-${n}-${i}`)] }));
+    const answers = await Promise.all(floods.map((e) => post(envelope(e))));
+    for (const a of answers) assert.equal(a.status, 200, a.text);
+    const handle = h.temporal.client.workflow.getHandle(workflowIdFor(`app:${APP}`, id));
+    const state = await eventually(() => handle.query(subscriberStateQuery), (st) => st.appliedEventIds.length === 6, { what: 'all six events applied', timeoutMs: 90_000, intervalMs: 250 });
+    assert.equal(state.aliases.length, 1 + 5 * (EVENT_LIMITS.ids - 1));
+    const runs: number[] = [];
+    for await (const run of h.temporal.client.workflow.list({ query: `WorkflowId = '${workflowIdFor(`app:${APP}`, id)}'` })) {
+      const history = await h.temporal.client.workflow.getHandle(run.workflowId, run.runId).fetchHistory();
+      runs.push(history.events?.length ?? 0);
+    }
+    assert.ok(runs.length >= 3, `continued as new between the floods (${runs.length} runs)`);
+    // At most one event's fan-out (100 activities, ~300 history events) past the suite's threshold of 120.
+    assert.ok(Math.max(...runs) < 120 + 400, `run history lengths ${runs.join(', ')}`);
   });
 
   it('a store outage on an authenticated route is a 503 with Retry-After, not a 500', async () => {
