@@ -7,17 +7,16 @@
  */
 import type { WorkflowHandle } from '@temporalio/client';
 import { userInfo } from 'node:os';
-import { ulid } from 'ulid';
 import { checkInvocationAgainstData } from '../api/invocation-rules';
 import { HttpProblem } from '../api/problem';
-import { skillWorkflowId } from '../api/routes/invocations';
 import { missingEntitlement } from '../api/routes/skills';
 import { validate } from '../api/validation';
 import type { Config } from '../config';
+import { newInvocationId, newInvocationRecord } from '../invocations/new-record';
 import { startInvocationWorkflow } from '../invocations/start-workflow';
 import { findSkill, SKILLS } from '../skills/catalog';
 import type { SkillDefinition, SkillName } from '../skills/types';
-import { InvocationRepository, TERMINAL_STATUSES, TOTAL_STEPS, type InvocationRecord } from '../store/invocations';
+import { InvocationRepository, TERMINAL_STATUSES, type InvocationRecord } from '../store/invocations';
 import type { Store } from '../store/mongo';
 import { ProjectRepository } from '../store/projects';
 import { connectTemporal } from '../temporal';
@@ -84,24 +83,8 @@ async function checkRequest(store: Store, config: Config, project: string, skill
  */
 async function start(store: Store, config: Config, project: string, skill: SkillDefinition, inputs: Record<string, unknown>): Promise<{ record: InvocationRecord; handle: WorkflowHandle; close: () => Promise<void> }> {
   const invocations = new InvocationRepository(store.db);
-  const id = `inv_${ulid()}`;
-  const createdAt = new Date();
-  const record: InvocationRecord = {
-    _id: id,
-    project,
-    skill: skill.name,
-    inputs,
-    status: 'queued',
-    progress: { step: 'queued', completedSteps: 0, totalSteps: TOTAL_STEPS },
-    createdAt,
-    updatedAt: createdAt,
-    completedAt: null,
-    result: null,
-    error: null,
-    workflowId: skillWorkflowId(project, id),
-    requestedBy: `cli:${userInfo().username}`,
-    seq: 0,
-  };
+  const id = newInvocationId();
+  const record = newInvocationRecord({ id, project, skill: skill.name, inputs, requestedBy: `cli:${userInfo().username}`, now: new Date() });
   await invocations.create(record);
   const temporal = await connectTemporal(config.temporal);
   const drafting = config.llm.baseUrl && config.llm.model ? 'model' : 'deterministic';

@@ -9,29 +9,17 @@ import { randomSuffix, TEST_OPERATOR_AUTHORIZATION } from '../support/config';
 import { startHarness, type Harness } from '../support/harness';
 import { adminToken, projectToken } from '../support/tokens';
 import { loadDemo } from './skills-helpers';
-
-/** A small seeded generator (mulberry32), so a failure reproduces. */
-function rng(seed: number) {
-  let a = seed >>> 0;
-  const next = () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-  return { next, pick: <T>(xs: readonly T[]): T => xs[Math.floor(next() * xs.length)]!, int: (n: number) => Math.floor(next() * n) };
-}
+import { seeded, type Rng } from '../../bench/lib/random';
 
 const PATH_VALUES = ['acme-web', 'x', 'a'.repeat(300), '%00', '..', '%ED%A0%80', '%F0%9F%98%80', 'UPPER', 'inv_01M82RANSA3FRAD36WHFZAZZD8', '$where', 'release_notes_composer', '%25', '-', '1e309'];
 const QUERY_VALUES = ['', '?limit=-1', '?limit=1e9', '?limit=abc', '?cursor=%E0%A4%A', '?cursor=' + 'A'.repeat(3000), '?kind=$ne', '?q=' + '('.repeat(500), '?status=%00', '?app=acme&app=b', '?flagged=maybe', '?app=' + 'x'.repeat(500)];
 
-function hostileBody(r: ReturnType<typeof rng>): { raw: string; type: string } {
+function hostileBody(r: Rng): { raw: string; type: string } {
   const json = (v: unknown) => ({ raw: JSON.stringify(v), type: 'application/json' });
   const deep = (n: number) => ({ raw: '['.repeat(n) + ']'.repeat(n), type: 'application/json' });
   const cases: (() => { raw: string; type: string })[] = [
     () => ({ raw: '{', type: 'application/json' }),
-    () => ({ raw: Buffer.from(Array.from({ length: 200 }, () => r.int(256))).toString('latin1'), type: 'application/json' }),
+    () => ({ raw: Buffer.from(Array.from({ length: 200 }, () => r.int(0, 255))).toString('latin1'), type: 'application/json' }),
     () => deep(5_000),
     () => ({ raw: `{"event":{"id":"deep","type":"INITIAL_PURCHASE","app_user_id":"u","x":${'['.repeat(100_000)}${']'.repeat(100_000)}}}`, type: 'application/json' }),
     () => ({ raw: `{"a":${'{"a":'.repeat(2_000)}1${'}'.repeat(2_000)}}`, type: 'application/json' }),
@@ -71,23 +59,23 @@ describe('hostile input: generated requests against every route (real stack)', f
     const doc = (await h.request('GET', '/openapi.json')).body as { paths: Record<string, Record<string, unknown>> };
     const routes = Object.entries(doc.paths).flatMap(([path, ops]) => Object.keys(ops).filter((m) => ['get', 'post', 'put', 'patch', 'delete'].includes(m)).map((m) => ({ method: m.toUpperCase(), path })));
     assert.ok(routes.length >= 20, `${routes.length} routes in the OpenAPI document`);
-    const r = rng(20261122);
+    const r = seeded(20261122);
     const tokens = [() => adminToken(), () => projectToken(['acme-web'], [APP]), () => 'garbage', () => 'a'.repeat(10_000), () => ''];
     const failures: string[] = [];
     let sent = 0;
     const CASES_PER_ROUTE = 80;
     for (const route of routes) {
       for (let i = 0; i < CASES_PER_ROUTE; i++) {
-        const path = route.path.replace(/\{[^}]+\}/g, () => r.pick(PATH_VALUES)).replace('?app={slug}', '') + (route.path.includes('webhook') ? `?app=${r.next() < 0.8 ? APP : r.pick(PATH_VALUES)}` : r.pick(QUERY_VALUES));
+        const path = route.path.replace(/\{[^}]+\}/g, () => r.pick(PATH_VALUES)).replace('?app={slug}', '') + (route.path.includes('webhook') ? `?app=${r.chance(0.8) ? APP : r.pick(PATH_VALUES)}` : r.pick(QUERY_VALUES));
         const headers: Record<string, string> = {};
-        if (route.path.includes('/api/saas/')) headers.Authorization = r.next() < 0.8 ? appAuth : r.pick(['', 'x', appAuth + 'x']);
-        else if (route.path.includes('/api/billing/')) headers.Authorization = r.next() < 0.8 ? TEST_OPERATOR_AUTHORIZATION : 'nope';
+        if (route.path.includes('/api/saas/')) headers.Authorization = r.chance(0.8) ? appAuth : r.pick(['', 'x', appAuth + 'x']);
+        else if (route.path.includes('/api/billing/')) headers.Authorization = r.chance(0.8) ? TEST_OPERATOR_AUTHORIZATION : 'nope';
         else {
           const token = r.pick(tokens)();
           if (token) headers.Authorization = `Bearer ${token}`;
         }
-        if (r.next() < 0.2) headers['Idempotency-Key'] = r.pick(['k', '\u00e9', 'x'.repeat(300)]).replace(/[^\x20-\x7e]/g, '?');
-        if (r.next() < 0.1) headers.Prefer = r.pick(['wait=999999', 'wait=-1', 'wait=1']);
+        if (r.chance(0.2)) headers['Idempotency-Key'] = r.pick(['k', '\u00e9', 'x'.repeat(300)]).replace(/[^\x20-\x7e]/g, '?');
+        if (r.chance(0.1)) headers.Prefer = r.pick(['wait=999999', 'wait=-1', 'wait=1']);
         let body: { raw: string; type: string } | null = null;
         if (['POST', 'PUT', 'PATCH'].includes(route.method)) {
           body = hostileBody(r);

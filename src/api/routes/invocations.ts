@@ -2,11 +2,10 @@ import Router from '@koa/router';
 import { WorkflowNotFoundError, type WorkflowHandle } from '@temporalio/client';
 import { createHash } from 'node:crypto';
 import type { Context } from 'koa';
-import { ulid } from 'ulid';
 import { findSkill } from '../../skills/catalog';
 import type { SkillName } from '../../skills/types';
 import { IdempotencyRepository } from '../../store/idempotency';
-import { INVOCATION_STATUSES, InvocationRepository, TERMINAL_STATUSES, TOTAL_STEPS, type InvocationRecord } from '../../store/invocations';
+import { INVOCATION_STATUSES, InvocationRepository, TERMINAL_STATUSES, type InvocationRecord } from '../../store/invocations';
 import { ProjectRepository } from '../../store/projects';
 import { decodeCursor, encodeCursor, parseLimit } from '../cursor';
 import type { AppDeps } from '../deps';
@@ -18,6 +17,7 @@ import { authenticate, principalOf } from '../middleware/authenticate';
 import { HttpProblem, badRequest, conflict, notFound, serviceUnavailable } from '../problem';
 import { projectForCaller } from '../project-access';
 import { RateLimiter } from '../rate-limit';
+import { newInvocationId, newInvocationRecord } from '../../invocations/new-record';
 import { startInvocationWorkflow } from '../../invocations/start-workflow';
 import { TEMPORAL_CALL_TIMEOUT_MS, mapTemporalError } from '../temporal-errors';
 import { validate } from '../validation';
@@ -27,8 +27,6 @@ const MAX_WAIT_SECONDS = 60;
 const IDEMPOTENCY_KEY = /^[\x21-\x7e]{1,255}$/;
 /** How long a claimed Idempotency-Key may stay without its invocation record before it counts as abandoned. */
 const CLAIM_SETTLE_MS = 5_000;
-
-export const skillWorkflowId = (project: string, id: string) => `skill/${project}/${id}`;
 
 /** Invoking a skill (a durable workflow), polling it, listing and cancelling invocations. */
 export function invocationRoutes(deps: AppDeps, metrics: AppMetrics): Router {
@@ -66,7 +64,7 @@ export function invocationRoutes(deps: AppDeps, metrics: AppMetrics): Router {
 
     await checkInvocationAgainstData(deps.db, project._id, skill.name as SkillName, inputs);
 
-    const id = `inv_${ulid()}`;
+    const id = newInvocationId();
     const rawKey = ctx.get('Idempotency-Key');
     let idempotencyKey: string | null = null;
     if (rawKey) {
@@ -83,23 +81,7 @@ export function invocationRoutes(deps: AppDeps, metrics: AppMetrics): Router {
       }
     }
 
-    const createdAt = now();
-    const record: InvocationRecord = {
-      _id: id,
-      project: project._id,
-      skill: skill.name,
-      inputs,
-      status: 'queued',
-      progress: { step: 'queued', completedSteps: 0, totalSteps: TOTAL_STEPS },
-      createdAt,
-      updatedAt: createdAt,
-      completedAt: null,
-      result: null,
-      error: null,
-      workflowId: skillWorkflowId(project._id, id),
-      requestedBy: principal.sub,
-      seq: 0,
-    };
+    const record = newInvocationRecord({ id, project: project._id, skill: skill.name, inputs, requestedBy: principal.sub, now: now() });
     // The record exists before the workflow so a client can poll at once, even while no worker runs.
     await invocations.create(record);
     const started = await startWorkflow(record);
