@@ -15,6 +15,12 @@ export interface SkillContextRef {
   /** Where the retrieved documents were saved for the drafting step (kept out of workflow history). */
   contextId: string;
   fetched: number;
+  /**
+   * Who drafts, as the worker that retrieved saw its configuration: `model` needs the heartbeating (remote)
+   * drafting activity; `deterministic` drafts as a local activity in the same workflow task. Absent in
+   * histories recorded before local activities (treated as `model`: the remote activity decides itself).
+   */
+  drafter?: 'model' | 'deterministic';
 }
 
 export interface DraftOutcome {

@@ -4,6 +4,8 @@ import { createLogger } from '../logger';
 import { ensureIndexes } from '../store/indexes';
 import { connectStore } from '../store/mongo';
 import { connectTemporalLazy } from '../temporal';
+import { installSdkLogging } from '../worker-logging';
+import { runWorkerInApi } from '../worker-in-api';
 import { createApp } from './app';
 
 /** Composition root of the API process: config, one Mongo client, one Temporal client, then listen. */
@@ -13,6 +15,10 @@ async function main(): Promise<void> {
   const store = await connectStore(config.mongo.uri, config.mongo.dbName, 'api');
   await ensureIndexes(store.db, config.retention);
   const temporal = connectTemporalLazy(config.temporal);
+  if (config.worker.inApi) installSdkLogging(logger);
+  const worker = config.worker.inApi
+    ? runWorkerInApi({ config, db: store.db, logger, workflowBundlePath: process.env.WORKFLOW_BUNDLE_PATH || undefined, onStarter: (c) => (temporal.starter = c) })
+    : null;
   const { app, forwarder } = createApp({ config, logger, db: store.db, temporal });
   await forwarder.start();
 
@@ -31,6 +37,7 @@ async function main(): Promise<void> {
     logger.info({ signal }, 'api shutting down');
     await new Promise<void>((resolve) => server.close(() => resolve()));
     await forwarder.stop();
+    await worker?.stop();
     await Promise.allSettled([temporal.close(), store.close()]);
     process.exit(0);
   };

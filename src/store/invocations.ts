@@ -25,6 +25,33 @@ export interface InvocationRecord {
 }
 
 /**
+ * Terminal writes made by this process, announced to whoever waits on that invocation in this process: a
+ * `Prefer: wait` request answers the moment a worker in the API process (or a cancel through it) makes the
+ * record terminal. Other processes' writes are not seen here; the waiting request long-polls Temporal for
+ * those. Entries live only while a request waits.
+ */
+class SettledInvocations {
+  private readonly waiting = new Map<string, Set<() => void>>();
+
+  /** Calls `callback` once if invocation `id` becomes terminal here; returns the unsubscribe. */
+  subscribe(id: string, callback: () => void): () => void {
+    let set = this.waiting.get(id);
+    if (!set) this.waiting.set(id, (set = new Set()));
+    set.add(callback);
+    return () => {
+      set.delete(callback);
+      if (set.size === 0 && this.waiting.get(id) === set) this.waiting.delete(id);
+    };
+  }
+
+  settle(id: string): void {
+    for (const callback of this.waiting.get(id) ?? []) callback();
+  }
+}
+
+export const settledHere = new SettledInvocations();
+
+/**
  * The invocation record clients poll. The API creates it (queued) before starting the workflow; the
  * workflow's activities move it forward. Writes are sequence-guarded: an activity retried after a later
  * step already wrote cannot move the record backwards, and a terminal status is final.
@@ -69,6 +96,7 @@ export class InvocationRepository {
       { _id: id, seq: { $lt: seq }, status: { $nin: [...TERMINAL_STATUSES] } },
       { $set: { ...fields, seq, updatedAt: now } },
     );
+    if (res.modifiedCount > 0 && fields.status && TERMINAL_STATUSES.includes(fields.status)) settledHere.settle(id);
     return res.modifiedCount > 0;
   }
 
@@ -78,10 +106,11 @@ export class InvocationRepository {
 
   /** Cancellation requested through the API: final unless the workflow already finished. */
   async markCancelled(id: string, now: Date): Promise<void> {
-    await this.coll.updateOne(
+    const res = await this.coll.updateOne(
       { _id: id, status: { $nin: [...TERMINAL_STATUSES] } },
       { $set: { status: 'cancelled', 'progress.step': 'cancelled', completedAt: now, updatedAt: now } },
     );
+    if (res.modifiedCount > 0) settledHere.settle(id);
   }
 
   async list(project: string, q: { skill?: string; status?: string; limit: number; before?: { createdAt: Date; id: string } }): Promise<InvocationRecord[]> {

@@ -2,7 +2,9 @@ import {
   ApplicationFailure,
   CancellationScope,
   isCancellation,
+  patched,
   proxyActivities,
+  proxyLocalActivities,
   setCurrentDetails,
   workflowInfo,
 } from '@temporalio/workflow';
@@ -10,6 +12,15 @@ import type { createActivities } from '../activities';
 import type { SkillInvocationInput } from '../activities/skill-types';
 
 type Activities = ReturnType<typeof createActivities>;
+
+/**
+ * Runs started before this patch ran every step as a remote activity; their histories replay on that path.
+ * New runs take the local one.
+ */
+export const LOCAL_STEPS_PATCH = 'skill-steps-as-local-activities';
+
+// Remote activities: each a round trip through the task queue. Only the model draft needs one now (it
+// heartbeats); the others are kept for runs recorded before the patch.
 
 // Bookkeeping writes are cheap and must eventually land: retry them for as long as the workflow lives.
 const { recordInvocationProgress } = proxyActivities<Activities>({
@@ -38,32 +49,62 @@ const { storeSkillResult } = proxyActivities<Activities>({
   retry: { initialInterval: '500ms', maximumInterval: '30s' },
 });
 
+// Local activities: short steps that need no heartbeat run in the workflow task on the worker that holds
+// it, so one workflow task runs several of them. Each keeps its own timeout and retry policy; a worker that
+// dies mid-step loses the task, and the next worker replays what was recorded and runs the rest again
+// (every step is idempotent: sequence-guarded record writes, a context saved under the invocation's id).
+const local = {
+  recordInvocationProgress: proxyLocalActivities<Activities>({
+    startToCloseTimeout: '10s',
+    retry: { initialInterval: '500ms', maximumInterval: '30s' },
+  }).recordInvocationProgress,
+  retrieveSkillContext: proxyLocalActivities<Activities>({
+    startToCloseTimeout: '30s',
+    retry: { initialInterval: '1s', maximumAttempts: 5, nonRetryableErrorTypes: ['InvalidSkillInput'] },
+  }).retrieveSkillContext,
+  draftSkillDocumentLocally: proxyLocalActivities<Activities>({
+    startToCloseTimeout: '30s',
+    retry: { initialInterval: '1s', maximumAttempts: 5, nonRetryableErrorTypes: ['ContextLost'] },
+  }).draftSkillDocumentLocally,
+  storeSkillResult: proxyLocalActivities<Activities>({
+    startToCloseTimeout: '30s',
+    retry: { initialInterval: '500ms', maximumInterval: '30s' },
+  }).storeSkillResult,
+};
+
 export interface SkillInvocationOutcome {
   status: 'completed' | 'failed';
   generator?: string;
 }
 
 /**
- * retrieve → draft → store. Each step is an activity with its own timeout and retry policy; progress is
- * written to the invocation record, so clients can poll even while no worker runs. Deterministic and thin:
- * the skill logic lives in src/skills, the I/O in src/activities.
+ * retrieve → draft → store. Retrieval, the store step, progress writes and a deterministic draft are local
+ * activities (one workflow task runs them all); a model draft is a remote activity that heartbeats, so it
+ * can be cancelled mid-call and is retried elsewhere when its worker dies. Progress is written to the
+ * invocation record, so clients can poll even while no worker runs. Deterministic and thin: the skill logic
+ * lives in src/skills, the I/O in src/activities.
  */
 export async function skillInvocation(input: SkillInvocationInput): Promise<SkillInvocationOutcome> {
   const { invocationId } = input;
+  const steps = patched(LOCAL_STEPS_PATCH)
+    ? { retrieve: local.retrieveSkillContext, store: local.storeSkillResult, record: local.recordInvocationProgress }
+    : { retrieve: retrieveSkillContext, store: storeSkillResult, record: recordInvocationProgress };
   // A strictly increasing sequence number orders the record's writes even when an activity is retried late.
   let seq = 0;
   const record = (status: 'failed' | 'cancelled', completedSteps: number, error?: { code: string; message: string }) =>
-    recordInvocationProgress({ invocationId, seq: ++seq, status, completedSteps, error: error ?? null });
+    steps.record({ invocationId, seq: ++seq, status, completedSteps, error: error ?? null });
 
   try {
-    // Each step marks its own progress first, so the record moves without an extra activity per step.
+    // Each step marks its own progress, so the record moves without an extra activity per step.
     setCurrentDetails(`retrieving · ${input.skill} for ${input.project}`);
-    const context = await retrieveSkillContext(input, { seq: ++seq });
+    const context = await steps.retrieve(input, { seq: ++seq });
 
     setCurrentDetails(`drafting · ${context.fetched} documents retrieved`);
-    const draft = await draftSkillDocument(input, context, { seq: ++seq });
+    const draft = context.drafter === 'deterministic'
+      ? await local.draftSkillDocumentLocally(input, context, { seq: ++seq })
+      : await draftSkillDocument(input, context, { seq: ++seq });
 
-    await storeSkillResult({ invocationId, seq: ++seq, result: draft.result });
+    await steps.store({ invocationId, seq: ++seq, result: draft.result });
     setCurrentDetails(`completed · ${draft.result.generator}`);
     return { status: 'completed', generator: draft.result.generator };
   } catch (err) {

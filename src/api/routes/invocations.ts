@@ -1,15 +1,13 @@
 import Router from '@koa/router';
-import { WorkflowNotFoundError, type WorkflowHandle } from '@temporalio/client';
+import { WorkflowFailedError, WorkflowNotFoundError, type WorkflowHandle } from '@temporalio/client';
 import { createHash } from 'node:crypto';
 import type { Context } from 'koa';
 import { ulid } from 'ulid';
-import type { SkillInvocationInput } from '../../activities/skill-types';
 import { findSkill } from '../../skills/catalog';
 import type { SkillName } from '../../skills/types';
 import { IdempotencyRepository } from '../../store/idempotency';
-import { INVOCATION_STATUSES, InvocationRepository, TERMINAL_STATUSES, TOTAL_STEPS, type InvocationRecord } from '../../store/invocations';
+import { INVOCATION_STATUSES, InvocationRepository, TERMINAL_STATUSES, TOTAL_STEPS, settledHere, type InvocationRecord } from '../../store/invocations';
 import { ProjectRepository } from '../../store/projects';
-import { SEARCH_ATTRIBUTES } from '../../temporal';
 import { decodeCursor, encodeCursor, parseLimit } from '../cursor';
 import type { AppDeps } from '../deps';
 import type { AppMetrics } from '../metrics';
@@ -20,7 +18,8 @@ import { authenticate, principalOf } from '../middleware/authenticate';
 import { HttpProblem, badRequest, conflict, notFound } from '../problem';
 import { projectForCaller } from '../project-access';
 import { RateLimiter } from '../rate-limit';
-import { TEMPORAL_CALL_TIMEOUT_MS, isAlreadyStarted, mapTemporalError } from '../temporal-errors';
+import { startSkillWorkflow } from '../skill-start';
+import { TEMPORAL_CALL_TIMEOUT_MS, mapTemporalError } from '../temporal-errors';
 import { validate } from '../validation';
 import { missingEntitlement } from './skills';
 
@@ -39,6 +38,8 @@ export function invocationRoutes(deps: AppDeps, metrics: AppMetrics): Router {
   const limiter = new RateLimiter(deps.config.skills.invocationsPerMinute, 60_000);
   const now = deps.now ?? (() => new Date());
   const { client } = deps.temporal;
+  // Read per call: a worker in this process sets `starter` once it runs (src/worker-in-api.ts).
+  const starter = () => ({ client, starter: deps.temporal.starter, taskQueue: deps.config.temporal.taskQueue });
   const router = new Router();
   router.use('/v1/agents', authenticate(deps.config.jwt));
   // Authenticate first, then read the body: an anonymous caller learns nothing from body errors.
@@ -60,10 +61,12 @@ export function invocationRoutes(deps: AppDeps, metrics: AppMetrics): Router {
     if (ctx.state.body === undefined) throw badRequest('invalid_input', 'A JSON object with the skill inputs is required');
     const inputs = validate<Record<string, unknown>>(skill.inputSchema, ctx.state.body, 'Skill inputs');
 
+    // Both checks read the store; run them together, then answer 402 before 422.
+    const dataCheck = checkInvocationAgainstData(deps.db, project._id, skill.name as SkillName, inputs).then(() => null, (err: unknown) => ({ err }));
     const missing = missingEntitlement(skill.name, deps.config.skills.entitlements, await projects.effectiveEntitlements(project, now()));
+    const dataFailure = await dataCheck;
     if (missing) throw new HttpProblem(402, 'not_entitled', `Project "${project._id}" is not entitled to "${missing}", which ${skill.name} requires`);
-
-    await checkInvocationAgainstData(deps.db, project._id, skill.name as SkillName, inputs);
+    if (dataFailure) throw dataFailure.err;
 
     const id = `inv_${ulid()}`;
     const rawKey = ctx.get('Idempotency-Key');
@@ -73,7 +76,7 @@ export function invocationRoutes(deps: AppDeps, metrics: AppMetrics): Router {
       idempotencyKey = `${project._id}\u0000${principal.sub}\u0000${skill.name}\u0000${rawKey}`;
       const bodyHash = createHash('sha256').update(stableJson(inputs)).digest('hex');
       const existing = await claimKey(idempotencyKey, bodyHash, id, project._id);
-      if (existing) return respond(ctx, await waitFor(ctx, existing));
+      if (existing) return respond(ctx, await waitFor(ctx, await resume(ctx, existing, skill.title)));
     }
 
     const createdAt = now();
@@ -95,30 +98,16 @@ export function invocationRoutes(deps: AppDeps, metrics: AppMetrics): Router {
     };
     // The record exists before the workflow so a client can poll at once, even while no worker runs.
     await invocations.create(record);
-    const input: SkillInvocationInput = { invocationId: id, project: project._id, skill: skill.name as SkillName, inputs, requestedAt: createdAt.toISOString() };
-    try {
-      await client.connection.withDeadline(Date.now() + TEMPORAL_CALL_TIMEOUT_MS, () =>
-        client.workflow.start('skillInvocation', {
-          taskQueue: deps.config.temporal.taskQueue,
-          workflowId: record.workflowId,
-          args: [input],
-          typedSearchAttributes: [
-            { key: SEARCH_ATTRIBUTES.Project, value: project._id },
-            { key: SEARCH_ATTRIBUTES.Skill, value: skill.name },
-          ],
-          staticSummary: `${skill.title} for ${project._id}: ${summarizeInputs(inputs)}`,
-        }),
-      );
-    } catch (err) {
-      if (!isAlreadyStarted(err)) {
-        // Nothing was started: remove the record and free the key so the client's retry starts cleanly.
-        await invocations.remove(id);
-        if (idempotencyKey) await keys.release(idempotencyKey, id);
-        throw mapTemporalError(err, `Invocation ${id}`);
-      }
+    const started = await startSkillWorkflow(starter(), record, `${skill.title} for ${project._id}: ${summarizeInputs(inputs)}`);
+    if (started.kind === 'rejected') {
+      // Certainly nothing was started: remove the record and free the key so the client's retry starts cleanly.
+      await invocations.remove(id);
+      if (idempotencyKey) await keys.release(idempotencyKey, id);
+      throw mapTemporalError(started.error, `Invocation ${id}`);
     }
+    if (started.kind === 'unconfirmed') throw unconfirmed(ctx, record, started.error);
     metrics.skillInvocations.inc({ skill: skill.name });
-    ctx.state.log.info({ invocationId: id, skill: skill.name, project: project._id }, 'skill invocation started');
+    ctx.state.log.info({ invocationId: id, skill: skill.name, project: project._id, eager: started.eager }, 'skill invocation started');
     return respond(ctx, await waitFor(ctx, record));
   });
 
@@ -201,30 +190,80 @@ export function invocationRoutes(deps: AppDeps, metrics: AppMetrics): Router {
     throw conflict('idempotency_key_busy', 'Another request with this Idempotency-Key is in progress; retry shortly');
   }
 
-  /** Prefer: wait=N — hold the answer up to N seconds for a terminal status. */
+  /**
+   * An earlier request's invocation, found by its Idempotency-Key. While it is still `queued`, its start may
+   * never have reached Temporal (that request failed unconfirmed, or died): start it again, which attaches to
+   * the run if there is one (skill-start.ts), so the retry resumes the same invocation instead of a second.
+   */
+  async function resume(ctx: Context, record: InvocationRecord, title: string): Promise<InvocationRecord> {
+    if (record.status !== 'queued') return record;
+    const started = await startSkillWorkflow(starter(), record, `${title} for ${record.project} (resumed)`);
+    if (started.kind !== 'started') throw unconfirmed(ctx, record, started.error);
+    return record;
+  }
+
+  /**
+   * Temporal neither confirmed nor refused the start: the run may exist. The record and the key stay, so a
+   * retry with the same Idempotency-Key resumes this invocation (and a poll of Location shows it if it runs).
+   */
+  function unconfirmed(ctx: Context, record: InvocationRecord, error: unknown): HttpProblem {
+    ctx.state.log.warn({ invocationId: record._id, err: describeError(error) }, 'skill invocation start unconfirmed; record kept');
+    return new HttpProblem(503, 'invocation_start_unconfirmed', `The workflow service did not confirm the start of invocation ${record._id}; it may run. Retry with the same Idempotency-Key to resume it, or poll its Location.`, {
+      headers: { Location: `/v1/agents/${record.project}/invocations/${record._id}`, 'Retry-After': '1' },
+    });
+  }
+
+  /**
+   * Prefer: wait=N — hold the answer up to N seconds for a terminal status, answering as soon as it is: a
+   * terminal write in this process (a worker in the API process, a cancel here) ends the wait at once; else
+   * the wait long-polls Temporal for the run's close (the run's last step makes the record terminal just
+   * before it closes) and then reads the record once. Only when Temporal cannot say does it re-read the
+   * record, less often as time passes.
+   */
   async function waitFor(ctx: Context, record: InvocationRecord): Promise<{ record: InvocationRecord; waited: number | null }> {
     const m = /(?:^|[,;\s])wait=(\d+)/.exec(ctx.get('Prefer'));
     if (!m) return { record, waited: null };
     const seconds = Math.min(Number(m[1]), MAX_WAIT_SECONDS);
-    // Re-reads the record (an _id lookup): every 25 ms for the first 2 s, where most invocations finish, then
-    // every 100 ms. The store step marks it completed a workflow task before the run itself closes, so this
-    // answers sooner than waiting on the run.
-    const started = Date.now();
-    const deadline = started + seconds * 1000;
-    let current = record;
-    while (!(TERMINAL_STATUSES as readonly string[]).includes(current.status) && Date.now() < deadline) {
-      const interval = Date.now() - started < 2_000 ? 25 : 100;
-      await new Promise((r) => setTimeout(r, Math.min(interval, Math.max(0, deadline - Date.now()))));
-      current = (await invocations.get(record.project, record._id)) ?? current;
+    const deadline = Date.now() + seconds * 1000;
+    if (isTerminal(record)) return { record, waited: seconds };
+    // Whichever comes first: a terminal write in this process, or the run's close (then the record is terminal).
+    const controller = new AbortController();
+    const unsubscribe = settledHere.subscribe(record._id, () => controller.abort());
+    let closed: Awaited<ReturnType<typeof runClosed>>;
+    try {
+      closed = await runClosed(record.workflowId, deadline, controller.signal);
+    } finally {
+      unsubscribe();
+    }
+    let current = (await invocations.get(record.project, record._id)) ?? record;
+    if (closed === 'unknown') {
+      // Temporal did not answer: re-read the record, less often as time passes.
+      for (let wait = 50; !isTerminal(current) && Date.now() < deadline; wait = Math.min(wait * 2, 1_000)) {
+        await new Promise((r) => setTimeout(r, Math.min(wait, Math.max(0, deadline - Date.now()))));
+        current = (await invocations.get(record.project, record._id)) ?? current;
+      }
     }
     return { record: current, waited: seconds };
+  }
+
+  /** Long-polls the run's close event: 'closed', 'deadline', or 'unknown' when Temporal cannot say. */
+  async function runClosed(workflowId: string, deadline: number, signal: AbortSignal): Promise<'closed' | 'deadline' | 'unknown'> {
+    try {
+      await client.connection.withDeadline(deadline, () => client.connection.withAbortSignal(signal, () => client.workflow.getHandle(workflowId).result()));
+      return 'closed';
+    } catch (err) {
+      if (err instanceof WorkflowFailedError) return 'closed'; // cancelled, terminated, timed out
+      // Woken by a terminal write here, or out of time: the record read that follows says the rest.
+      if (signal.aborted || Date.now() >= deadline - 5) return 'deadline';
+      return 'unknown'; // not reachable, or no run (an unconfirmed start): the record must be read instead
+    }
   }
 
   function respond(ctx: Context, outcome: { record: InvocationRecord; waited: number | null }): void {
     const { record, waited } = outcome;
     const self = `/v1/agents/${record.project}/invocations/${record._id}`;
     ctx.set('Location', self);
-    if (waited !== null && (TERMINAL_STATUSES as readonly string[]).includes(record.status)) {
+    if (waited !== null && isTerminal(record)) {
       ctx.set('Preference-Applied', `wait=${waited}`);
       ctx.status = 200;
       ctx.body = present(record);
@@ -236,6 +275,10 @@ export function invocationRoutes(deps: AppDeps, metrics: AppMetrics): Router {
 
   return router;
 }
+
+const isTerminal = (r: InvocationRecord) => (TERMINAL_STATUSES as readonly string[]).includes(r.status);
+
+const describeError = (err: unknown) => (err instanceof Error ? { name: err.name, message: err.message, cause: (err.cause as Error | undefined)?.message } : String(err));
 
 function present(r: InvocationRecord) {
   return {
