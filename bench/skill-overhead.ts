@@ -6,7 +6,8 @@
  *
  * Three scenarios, each with its own service (database, task queue):
  *   - in-api:   the worker runs in the API process (API_RUNS_WORKER=true): eager workflow start
- *   - separate: the worker has its own connection, as a worker process does: no eager start
+ *   - separate: the worker has its own connection, as a worker process does: no eager start (it still runs
+ *               in this process, so a Prefer: wait request hears the terminal write here, as in-api does)
  *   - model:    as in-api, with a model configured (the tests' OpenAI-compatible server, answering at once)
  * Each iteration runs the baseline, the product polled with GET, and the product with `Prefer: wait=30`, in
  * rotating order so drift hits all three alike. Sequential invocations rotate through the three skills.
@@ -45,7 +46,7 @@ interface Scenario {
 
 const SCENARIOS: Scenario[] = [
   { key: 'in-api', label: 'deterministic, worker in the API process (eager start)', model: false, workerInApi: true },
-  { key: 'separate', label: 'deterministic, worker on its own connection (no eager start)', model: false, workerInApi: false },
+  { key: 'separate', label: 'deterministic, worker on its own connection, same process (no eager start)', model: false, workerInApi: false },
   { key: 'model', label: 'with a model (local server, ~0 ms), worker in the API process', model: true, workerInApi: true },
 ];
 
@@ -246,7 +247,8 @@ async function whereTheTimeGoes(svc: Service, runs: ProductRun[], activitiesOf: 
       }
     }
     add('workflow started -> closed', closed - started);
-    add('workflow closed -> answer received by the client', run.seenAt - closed);
+    // Negative when the answer left on the record's terminal write in this process, before the run closed.
+    add('workflow closed -> answer received by the client (< 0: answered first)', run.seenAt - closed);
     add('total (client)', run.totalMs);
   }
   const summaries = Object.fromEntries(Object.entries(parts).map(([k, v]) => [k, summarize(v)]));

@@ -87,6 +87,13 @@ export class InvocationRepository {
     return record?.project === project ? this.withResult(record) : null;
   }
 
+  /** As get(), reading the result beside the record at the same time: for a record expected to be completed. */
+  async getFinished(project: string, id: string): Promise<InvocationRecord | null> {
+    const [record, stored] = await Promise.all([this.coll.findOne({ _id: id }), this.results.findOne({ _id: id })]);
+    if (record?.project !== project) return null;
+    return record.status === 'completed' ? { ...record, result: stored?.result ?? null } : record;
+  }
+
   async advance(id: string, seq: number, update: Partial<Pick<InvocationRecord, 'status' | 'progress' | 'result' | 'error' | 'completedAt'>>, now: Date): Promise<boolean> {
     const { result, ...fields } = update;
     // The result first: once the record says completed, its result must be there to read. A late retry of the

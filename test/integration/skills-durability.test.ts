@@ -39,6 +39,16 @@ describe('skills: cancellation and a worker killed mid-invocation (worker in its
     return res.body.id as string;
   }
 
+  it('Prefer: wait answers with the completed invocation when its run is in another process (long poll of the run)', async () => {
+    llm.handle((req) => rewrite(req));
+    const res = await invoke(h, member, 'incident_rca', { incidentId: 'INC-2025-022', severity: 'SEV-3' }, { Prefer: 'wait=30' });
+    assert.equal(res.status, 200, res.text);
+    assert.equal(res.body.status, 'completed');
+    assert.equal(res.body.result.generator, 'llm:fake-model');
+    const history = await h.temporal.client.workflow.getHandle(`skill/${PROJECT}/${res.body.id}`).fetchHistory();
+    assert.deepEqual(localActivities(history.events ?? []), ['retrieveSkillContext', 'storeSkillResult']);
+  });
+
   it('cancel during the model call: 202, cancelled, the workflow cancelled and the model call abandoned', async () => {
     llm.handle(() => ({ hang: true }));
     const abortedBefore = llm.aborted;

@@ -235,7 +235,7 @@ export function invocationRoutes(deps: AppDeps, metrics: AppMetrics): Router {
     } finally {
       unsubscribe();
     }
-    let current = (await invocations.get(record.project, record._id)) ?? record;
+    let current = (await invocations.getFinished(record.project, record._id)) ?? record;
     if (closed === 'unknown') {
       // Temporal did not answer: re-read the record, less often as time passes.
       for (let wait = 50; !isTerminal(current) && Date.now() < deadline; wait = Math.min(wait * 2, 1_000)) {
