@@ -1,10 +1,11 @@
 /**
  * `npm run bench`: starts its own servers (in-memory Temporal dev server, SecantusDB or mongod in a temporary
  * folder), runs each benchmark against a baseline measured in the same run, prints one table and writes
- * bench/results/latest.json. `--only=intake,effect,skills,retrieval,release-notes` runs a subset.
+ * bench/results/latest.json. `--only=intake,effect,skills,retrieval,release-notes,import` runs a subset.
  */
 import { cpus, loadavg } from 'node:os';
 import { benchEventToEffect } from './event-to-effect';
+import { benchImportGit } from './import-git';
 import { RESULTS_FILE } from './lib/paths';
 import { renderTable, row, writeResults, type BenchOutcome } from './lib/report';
 import { startBenchStack, type BenchStack, type RunContext } from './lib/stack';
@@ -22,6 +23,7 @@ const BENCHMARKS: Record<string, (stack: BenchStack, run: RunContext) => Promise
   skills: benchSkillOverhead,
   retrieval: benchRetrievalScale,
   'release-notes': benchReleaseNotesE2e,
+  import: benchImportGit,
 };
 
 const log = (msg: string) => process.stderr.write(`[bench] ${msg}\n`);

@@ -7,7 +7,7 @@ import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { join, resolve } from 'node:path';
 import { loadConfig } from '../src/config';
 import { mintToken } from '../src/api/auth';
-import { ensureEnvFile, readEnvFile } from './stack/env-file';
+import { ensureEnvFile, readEnvFile, removeDevStack, writeDevStack } from './stack/env-file';
 import { freePort, startMongo, startTemporal, type RunningServer } from './stack/servers';
 
 const root = resolve(__dirname, '..', '..');
@@ -48,6 +48,7 @@ async function main(): Promise<void> {
       c.kill('SIGTERM');
       setTimeout(() => c.kill('SIGKILL'), 10_000).unref();
     })));
+    removeDevStack(root);
     for (const s of servers.reverse()) await s.stop();
     say('stopped');
     process.exit(code);
@@ -72,6 +73,14 @@ async function main(): Promise<void> {
     env.HOST ??= '127.0.0.1';
     env.NODE_ENV ??= 'development';
     const config = loadConfig(env);
+    // For `npm run cli -- …` in another terminal: the addresses chosen here (removed again on Ctrl-C).
+    writeDevStack(root, {
+      TEMPORAL_ADDRESS: env.TEMPORAL_ADDRESS!,
+      MONGODB_URI: env.MONGODB_URI!,
+      PORT: String(config.http.port),
+      HOST: config.http.host,
+      ...(env.TEMPORAL_UI_URL ? { TEMPORAL_UI_URL: env.TEMPORAL_UI_URL } : {}),
+    });
 
     for (const [name, script] of [['api', 'dist/src/api/server.js'], ['worker', 'dist/src/worker.js']] as const) {
       const child = spawn(process.execPath, [join(root, script)], { env, stdio: ['ignore', 'inherit', 'inherit'] });
@@ -102,6 +111,7 @@ async function main(): Promise<void> {
     say(`  admin token (12 h): export TOKEN=${token}`);
     say(`  dashboard:    ${base}/dashboard#token=${token}`);
     say(`  try: curl -s -H "Authorization: Bearer $TOKEN" ${base}/v1/agents/acme-web/skills`);
+    say('  CLI (another terminal, this folder): npm run cli -- help');
     say('Ctrl-C stops everything.');
   } catch (err) {
     process.stderr.write(`[dev] ${err instanceof Error ? err.message : String(err)}\n`);

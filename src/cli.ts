@@ -1,7 +1,13 @@
 import { parseArgs } from 'node:util';
 import { COMMANDS } from './cli/commands';
+import { ConfigError } from './config';
+import { withLocalSettings } from './env-files';
 
-/** Operator CLI: `node dist/src/cli.js <command> [--flags]` (or `npm run cli -- <command> ...`). */
+/**
+ * Operator CLI: `node dist/src/cli.js <command> [--flags]` (or `npm run cli -- <command> ...`). Settings come
+ * from the environment, then `.env` and the addresses a running `npm run dev` chose (src/env-files.ts), read
+ * from the current folder, where `npm run` starts it.
+ */
 async function main(argv: string[]): Promise<number> {
   const [name, ...rest] = argv;
   const command = name ? COMMANDS[name] : undefined;
@@ -14,14 +20,31 @@ async function main(argv: string[]): Promise<number> {
     );
     return name && name !== 'help' && name !== '--help' ? 2 : 0;
   }
-  const { values } = parseArgs({ args: rest, options: command.options, allowPositionals: false, strict: true });
-  return command.run(values as Record<string, string | boolean | string[] | undefined>);
+  Object.assign(process.env, withLocalSettings(process.env, process.cwd()));
+  const { values, positionals } = parseArgs({ args: rest, options: command.options, allowPositionals: command.positionals !== undefined, strict: true });
+  if (command.positionals !== undefined && positionals.length !== command.positionals) {
+    throw new UsageError(`${name} takes ${command.positionals} argument${command.positionals === 1 ? '' : 's'}: ${name} ${command.usage ?? ''}`);
+  }
+  return command.run(values as Record<string, string | boolean | string[] | undefined>, positionals);
+}
+
+class UsageError extends Error {}
+
+/** What to do about an error a user can fix, beyond its message. */
+function hint(err: unknown): string {
+  if (err instanceof ConfigError && err.problems.some((p) => /^(TEMPORAL_ADDRESS|MONGODB_URI|JWT_SECRET)/.test(p))) {
+    return '\nhint: run it in this folder beside `npm run dev` (which writes .env and .data/dev-stack.env), or set the variables (see .env.example)\n';
+  }
+  if (err instanceof Error && /ECONNREFUSED|Server selection timed out|connect ECONN/.test(err.message)) {
+    return '\nhint: is the store (MONGODB_URI) or Temporal (TEMPORAL_ADDRESS) running? `npm run dev` starts both\n';
+  }
+  return '';
 }
 
 main(process.argv.slice(2)).then(
   (code) => process.exit(code),
   (err: unknown) => {
-    process.stderr.write(`error: ${err instanceof Error ? err.message : String(err)}\n`);
-    process.exit(1);
+    process.stderr.write(`error: ${err instanceof Error ? err.message : String(err)}\n${hint(err)}`);
+    process.exit(err instanceof UsageError || (err as { code?: string }).code?.startsWith('ERR_PARSE_ARGS') ? 2 : 1);
   },
 );

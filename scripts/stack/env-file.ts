@@ -1,17 +1,8 @@
 import { randomBytes } from 'node:crypto';
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, writeFileSync } from 'node:fs';
 
-/** Reads a dotenv-style file (KEY=VALUE lines, # comments, optional quotes). */
-export function readEnvFile(path: string): Record<string, string> {
-  if (!existsSync(path)) return {};
-  const out: Record<string, string> = {};
-  for (const line of readFileSync(path, 'utf8').split('\n')) {
-    const m = /^\s*([A-Za-z_][A-Za-z0-9_]*)\s*=\s*(.*?)\s*$/.exec(line);
-    if (!m || line.trimStart().startsWith('#')) continue;
-    out[m[1]!] = m[2]!.replace(/^(['"])(.*)\1$/, '$2');
-  }
-  return out;
-}
+/** Reading .env, and the file of addresses `npm run dev` keeps for the CLI, live in src/env-files.ts (the CLI reads them too). */
+export { readEnvFile, removeDevStack, writeDevStack } from '../../src/env-files';
 
 /** On first run, writes a git-ignored .env with fresh random secrets; never overwrites an existing one. */
 export function ensureEnvFile(path: string): { created: boolean } {

@@ -4,9 +4,10 @@ import { ProjectRepository } from '../store/projects';
 import type { ActivityDeps } from './deps';
 
 /**
- * Mail to people. Each mail has an idempotency key (here the provider event id): the outbox remembers it, so a
- * retried activity does not send again once the first send was recorded, and the deterministic Message-ID lets
- * a mail server drop the one duplicate a crash between "sent" and "recorded" could cause.
+ * Mail to people. Each mail has an idempotency key (here the provider event id), and the outbox hands the right
+ * to send it to one attempt only (claim before send): a retried activity never sends a second copy. A crash in
+ * the middle of a send leaves the claim in doubt, and the mail is then not sent again (at most once); the
+ * deterministic Message-ID makes any copy recognisable.
  */
 export function createEmailActivities(deps: ActivityDeps & { mailer: Mailer | null }) {
   const outbox = new MailOutbox(deps.db);
@@ -44,7 +45,21 @@ export function createEmailActivities(deps: ActivityDeps & { mailer: Mailer | nu
         deps.logger.info({ to: mail.to, subject: mail.subject }, 'no SMTP relay configured: mail kept in the outbox');
         return 'kept';
       }
-      await deps.mailer.send(mail);
+      // Claim, send, mark: a retry after a failed mark or a crash mid-send finds the claim and sends nothing.
+      const claim = await outbox.claim(key, now());
+      if (claim === 'sent') return 'already_sent';
+      if (claim === 'kept') return 'kept';
+      if (claim === 'in_doubt') {
+        deps.logger.warn({ key, to: mail.to }, 'an earlier attempt claimed this mail and did not finish; not sending it twice (check the SMTP relay log)');
+        return 'already_sent';
+      }
+      try {
+        await deps.mailer.send(mail);
+      } catch (err) {
+        // Refused or failed before the relay took it: give the claim back so the retry sends.
+        await outbox.release(key);
+        throw err;
+      }
       await outbox.mark(key, 'sent', now());
       return 'sent';
     },

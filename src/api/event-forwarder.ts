@@ -4,6 +4,7 @@ import { randomUUID } from 'node:crypto';
 import type { Logger } from '../logger';
 import { SEARCH_ATTRIBUTES } from '../temporal';
 import { RelayCheckpointRepository } from '../store/relay-checkpoints';
+import type { BillingEvent } from '../billing/provider-events';
 import { WebhookEventRepository, parseStoredEvent, type WebhookEventRecord } from '../store/webhook-events';
 import { providerEventSignal, type BillingSubscriberStart } from '../workflows/billing-messages';
 
@@ -14,6 +15,15 @@ const RECOVERY_INTERVAL_MS = 15_000;
 const RETRY_DELAY_MS = 5_000;
 /** Signal-with-start calls in flight at once; the rest wait in memory (and in the inbox, should we die). */
 const MAX_IN_FLIGHT = 16;
+/**
+ * Events held in memory while they wait (during a Temporal outage, a burst). Past this only their ids are kept
+ * (so the checkpoint stays behind them), and they are read back from the inbox once the queue has drained.
+ */
+const MAX_QUEUED = 5_000;
+/** One signal-with-start may take this long: a half-open connection must not pin a relay slot forever. */
+const FORWARD_TIMEOUT_MS = 10_000;
+/** How long stop() waits for in-flight relays before leaving the rest to recovery. */
+const STOP_WAIT_MS = 10_000;
 
 /**
  * The relay from the durable inbox to the entity workflows (signal-with-start). The request that accepted an
@@ -36,6 +46,7 @@ export class EventForwarder {
   private readonly inFlight = new Set<string>();
   private readonly idleWaiters = new Set<() => void>();
   private timers: NodeJS.Timeout[] = [];
+  private overflowed = false;
   private recovering: Promise<number> | null = null;
 
   constructor(
@@ -44,6 +55,7 @@ export class EventForwarder {
     private readonly taskQueue: string,
     private readonly logger: Logger,
     private readonly now: () => Date = () => new Date(),
+    private readonly maxQueued = MAX_QUEUED,
   ) {
     this.events = new WebhookEventRepository(db);
     this.checkpoints = new RelayCheckpointRepository(db);
@@ -68,8 +80,29 @@ export class EventForwarder {
   forwardSoon(record: WebhookEventRecord): void {
     if (this.inFlight.has(record._id)) return;
     if (!this.unrelayed.has(record._id)) this.unrelayed.set(record._id, record.receivedAt);
+    if (this.queue.length >= this.maxQueued) {
+      // Bounded memory: the event is in the inbox; readBack() fetches it when there is room again.
+      this.overflowed = true;
+      return;
+    }
     this.queue.push(record);
     this.pump();
+  }
+
+  /**
+   * After an overflow: reads this instance's own unrelayed events back from the inbox, oldest first, a queue's
+   * worth at a time, until none is left behind.
+   */
+  private async readBack(): Promise<void> {
+    if (!this.overflowed || this.queue.length > this.maxQueued / 2) return;
+    this.overflowed = false;
+    const owed = [...this.unrelayed.entries()].filter(([id]) => !this.inFlight.has(id) && !this.queue.some((r) => r._id === id));
+    if (owed.length === 0) return;
+    const since = owed.reduce((min, [, at]) => (at < min ? at : min), owed[0]![1]);
+    const batch = await this.events.acceptedSince(this.instanceId, since, Math.ceil(this.maxQueued / 2));
+    const wanted = new Set(owed.map(([id]) => id));
+    for (const record of batch) if (wanted.has(record._id)) this.forwardSoon(record);
+    if (owed.length > batch.length) this.overflowed = true;
   }
 
   private pump(): void {
@@ -95,27 +128,30 @@ export class EventForwarder {
   }
 
   async forward(record: WebhookEventRecord): Promise<void> {
-    if (!record.workflowId || !record.subscriberId) return;
-    const start: BillingSubscriberStart = { scope: record.scope, subscriberId: record.subscriberId };
-    await this.client.workflow.signalWithStart('billingSubscriber', {
-      workflowId: record.workflowId,
+    const { workflowId, subscriberId, scope } = record;
+    if (!workflowId || !subscriberId) return;
+    const args: [BillingSubscriberStart] = [{ scope, subscriberId }];
+    const signalArgs: [BillingEvent] = [parseStoredEvent(record)];
+    const options = {
+      workflowId,
       taskQueue: this.taskQueue,
-      args: [start],
+      args,
       signal: providerEventSignal,
-      signalArgs: [parseStoredEvent(record)],
+      signalArgs,
       typedSearchAttributes: [
-        { key: SEARCH_ATTRIBUTES.BillingScope, value: record.scope },
-        { key: SEARCH_ATTRIBUTES.SubscriberId, value: record.subscriberId },
+        { key: SEARCH_ATTRIBUTES.BillingScope, value: scope },
+        { key: SEARCH_ATTRIBUTES.SubscriberId, value: subscriberId },
       ],
-      staticSummary: `Billing subscriber ${record.subscriberId} (${record.scope})`,
-    });
+      staticSummary: `Billing subscriber ${subscriberId} (${scope})`,
+    };
+    await this.client.connection.withDeadline(Date.now() + FORWARD_TIMEOUT_MS, () => this.client.workflow.signalWithStart('billingSubscriber', options));
   }
 
   /** Persists "everything accepted before T is relayed", T being the oldest event still owed. */
   async checkpoint(): Promise<void> {
     let safeUntil = this.now();
     for (const receivedAt of [...this.accepting_.values(), ...this.unrelayed.values()]) if (receivedAt < safeUntil) safeUntil = receivedAt;
-    await this.checkpoints.save(this.instanceId, safeUntil, this.now());
+    await this.checkpoints.save(this.instanceId, safeUntil);
   }
 
   /** Re-forwards what dead instances accepted after their last checkpoint; returns how many events. */
@@ -123,7 +159,7 @@ export class EventForwarder {
     this.recovering ??= (async () => {
       let forwarded = 0;
       try {
-        const dead = await this.checkpoints.stale(new Date(this.now().getTime() - STALE_AFTER_MS));
+        const dead = await this.checkpoints.stale(STALE_AFTER_MS);
         for (const checkpoint of dead.filter((c) => c._id !== this.instanceId)) {
           for (;;) {
             const batch = await this.events.acceptedSince(checkpoint._id, checkpoint.safeUntil, 500);
@@ -132,7 +168,7 @@ export class EventForwarder {
             if (batch.length < 500) break;
             checkpoint.safeUntil = batch[batch.length - 1]!.receivedAt;
           }
-          await this.checkpoints.remove(checkpoint._id);
+          await this.checkpoints.removeIfUnchanged(checkpoint);
           this.logger.info({ deadInstance: checkpoint._id, forwarded }, 'relayed the events a stopped API instance had accepted');
         }
         return forwarded;
@@ -141,6 +177,11 @@ export class EventForwarder {
       }
     })();
     return this.recovering;
+  }
+
+  /** What the relay holds, for /metrics and tests: memory stays bounded by maxQueued however much is owed. */
+  stats(): { queued: number; inFlight: number; owed: number } {
+    return { queued: this.queue.length, inFlight: this.inFlight.size, owed: this.unrelayed.size };
   }
 
   /** Resolves once nothing is queued or in flight. */
@@ -157,11 +198,13 @@ export class EventForwarder {
 
   /** Writes the first checkpoint (before any event is accepted), then keeps it fresh and watches for dead peers. */
   async start(): Promise<void> {
-    await this.checkpoint();
+    // With the store down at start-up, the first checkpoint fails: the interval below writes it once it is back.
+    await this.checkpoint().catch((err: unknown) => this.logger.warn({ err }, 'relay checkpoint failed; will retry'));
     const every = (ms: number, what: string, fn: () => Promise<unknown>) =>
       this.timers.push(setInterval(() => void fn().catch((err: unknown) => this.logger.warn({ err }, `${what} failed; will retry`)), ms));
     every(CHECKPOINT_INTERVAL_MS, 'relay checkpoint', () => this.checkpoint());
     every(RECOVERY_INTERVAL_MS, 'relay recovery', () => this.recover());
+    every(CHECKPOINT_INTERVAL_MS, 'relay read-back', () => this.readBack());
     void this.recover().catch((err: unknown) => this.logger.warn({ err }, 'relay recovery failed; will retry'));
   }
 
@@ -172,7 +215,9 @@ export class EventForwarder {
   async stop(): Promise<void> {
     for (const t of this.timers) clearInterval(t);
     this.timers = [];
-    await Promise.allSettled([this.recovering ?? Promise.resolve(0), this.idle()]);
+    // Bounded: during a Temporal outage the queue does not drain; what is left goes to whoever recovers it.
+    const waited = new Promise<void>((resolve) => setTimeout(resolve, STOP_WAIT_MS).unref());
+    await Promise.race([Promise.allSettled([this.recovering ?? Promise.resolve(0), this.idle()]), waited]);
     if (this.unrelayed.size === 0 && this.accepting_.size === 0) await this.checkpoints.remove(this.instanceId).catch(() => undefined);
     else await this.checkpoint().catch(() => undefined);
   }

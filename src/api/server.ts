@@ -12,8 +12,10 @@ import { createApp } from './app';
 async function main(): Promise<void> {
   const config = loadConfig(process.env);
   const logger = createLogger(config, 'api');
-  const store = await connectStore(config.mongo.uri, config.mongo.dbName, 'api');
-  await ensureIndexes(store.db, config.retention);
+  // Lazy, like Temporal: with the store down the API still starts, /readyz answers 503 naming it, webhooks
+  // answer 503 (the provider retries), and everything works once the store is back.
+  const store = await connectStore(config.mongo.uri, config.mongo.dbName, 'api', { lazy: true });
+  const indexes = retryInBackground(() => ensureIndexes(store.db, config.retention), (err) => logger.warn({ err: String(err) }, 'creating indexes failed (is MongoDB reachable?); retrying in 5 s'));
   const temporal = connectTemporalLazy(config.temporal);
   if (config.worker.inApi) installSdkLogging(logger);
   const worker = config.worker.inApi
@@ -35,6 +37,7 @@ async function main(): Promise<void> {
     if (stopping) return;
     stopping = true;
     logger.info({ signal }, 'api shutting down');
+    indexes.stop();
     await new Promise<void>((resolve) => server.close(() => resolve()));
     await forwarder.stop();
     await worker?.stop();
@@ -49,3 +52,19 @@ main().catch((err: unknown) => {
   process.stderr.write(`api failed to start: ${err instanceof Error ? err.message : String(err)}\n`);
   process.exit(1);
 });
+
+/** Runs `fn` until it succeeds, every 5 s, without holding up start-up; stop() ends the retries. */
+function retryInBackground(fn: () => Promise<void>, onError: (err: unknown) => void): { stop(): void } {
+  let timer: NodeJS.Timeout | null = null;
+  let stopped = false;
+  const attempt = () => {
+    fn().catch((err: unknown) => {
+      if (stopped) return;
+      onError(err);
+      timer = setTimeout(attempt, 5_000);
+      timer.unref();
+    });
+  };
+  attempt();
+  return { stop: () => ((stopped = true), timer && clearTimeout(timer)) };
+}

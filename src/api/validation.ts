@@ -28,10 +28,16 @@ export function validate<T>(schema: object, value: unknown, what = 'Request body
   return value as T;
 }
 
+/** How many problems one answer lists: enough to fix a request, never a body larger than the request. */
+export const MAX_REPORTED_ERRORS = 20;
+
 export function check(schema: object, value: unknown): ProblemFieldError[] {
   const fn = compile(schema);
   if (fn(value)) return [];
-  return (fn.errors ?? []).map((e) => describe(e, schema));
+  const all = fn.errors ?? [];
+  const shown = all.slice(0, MAX_REPORTED_ERRORS).map((e) => describe(e, schema));
+  if (all.length > MAX_REPORTED_ERRORS) shown.push({ path: '', message: `and ${all.length - MAX_REPORTED_ERRORS} more problems` });
+  return shown;
 }
 
 function describe(e: ErrorObject, rootSchema: object): ProblemFieldError {

@@ -1,4 +1,4 @@
-/** The `GET /v1/billing/customers/{appUserId}` body (docs/api.md, "Billing dashboard") of a subscriber. Pure. */
+/** The `GET /v1/billing/customers/{appUserId}` body (src/api/openapi/billing.ts) of a subscriber. Pure. */
 import { isoTime } from './iso-time';
 import { workflowIdFor, type BillingScope } from './subscriber-id';
 import type { SubscriberState } from './subscriber-state';

@@ -1,5 +1,6 @@
 /**
- * MRR normalisation (docs/billing-provider.md, "MRR"), following RevenueCat's chart definitions. Amounts are
+ * MRR normalisation, following RevenueCat's chart definitions: the USD price of each active, paid, unexpired
+ * subscription normalised to one month (1 week ×4, 1 month ×1, 2 ×1/2, 3 ×1/3, 6 ×1/6, 1 year ×1/12). Amounts are
  * integer micro-dollars so that sums over many subscribers do not drift; they are rounded to cents only for
  * display. Pure.
  */

@@ -1,5 +1,6 @@
 /**
- * The billing provider's webhook envelope (RevenueCat webhooks, see docs/billing-provider.md): its types, the
+ * The billing provider's webhook envelope (the shape of RevenueCat's webhooks; the README's "Billing webhooks"
+ * section lists what each type does here): its types, the
  * list of event types, which of them change state, and the JSON Schema the receivers validate with.
  * Pure and workflow-safe.
  */
@@ -127,17 +128,25 @@ const orNull = (schema: Schema): Schema => ({ anyOf: [schema, { type: 'null' }] 
 const members = (names: readonly string[], schema: Schema): [string, Schema][] =>
   names.map((name) => [name, orNull(schema)]);
 
+/**
+ * Bounds on what one event may carry. A subscriber id ends up in a workflow id and a search attribute
+ * (Temporal refuses values over 2 KB), so ids are capped well below; lists are capped so one event cannot
+ * fan out into thousands of merges. The provider's real values are far inside these.
+ */
+export const EVENT_LIMITS = { idLength: 512, textLength: 1024, ids: 100, entitlements: 50 } as const;
+/** Timestamps from 1970 to the end of year 9999: every one converts to a date. */
+export const MAX_TIMESTAMP_MS = 253_402_300_799_999;
+
+const SUBSCRIBER_ID_MEMBERS = ['app_user_id', 'original_app_user_id'] as const;
 const STRING_MEMBERS = [
-  'app_id', 'app_user_id', 'original_app_user_id', 'environment', 'product_id', 'entitlement_id', 'period_type',
+  'app_id', 'environment', 'product_id', 'entitlement_id', 'period_type',
   'store', 'currency', 'transaction_id', 'original_transaction_id', 'country_code', 'cancel_reason',
   'expiration_reason', 'new_product_id',
 ] as const;
-const NUMBER_MEMBERS = [
-  'event_timestamp_ms', 'purchased_at_ms', 'expiration_at_ms', 'grace_period_expiration_at_ms', 'price',
-  'price_in_purchased_currency', 'renewal_number',
-] as const;
+const TIMESTAMP_MEMBERS = ['event_timestamp_ms', 'purchased_at_ms', 'expiration_at_ms', 'grace_period_expiration_at_ms'] as const;
+const NUMBER_MEMBERS = ['price', 'price_in_purchased_currency', 'renewal_number'] as const;
 const BOOLEAN_MEMBERS = ['is_family_share', 'is_trial_conversion'] as const;
-const STRING_ARRAY_MEMBERS = ['aliases', 'entitlement_ids', 'transferred_from', 'transferred_to'] as const;
+const SUBSCRIBER_LIST_MEMBERS = ['aliases', 'transferred_from', 'transferred_to'] as const;
 
 /**
  * JSON Schema (draft 2020-12, for ajv 8's `Ajv2020`) of a webhook body. It requires `event.id` and
@@ -155,13 +164,16 @@ export const ENVELOPE_SCHEMA: Schema = {
       type: 'object',
       required: ['id', 'type'],
       properties: {
-        id: { type: 'string', minLength: 1 },
-        type: { type: 'string', minLength: 1 },
+        id: { type: 'string', minLength: 1, maxLength: EVENT_LIMITS.idLength },
+        type: { type: 'string', minLength: 1, maxLength: 64 },
         ...Object.fromEntries([
-          ...members(STRING_MEMBERS, { type: 'string' }),
-          ...members(NUMBER_MEMBERS, { type: 'number' }),
+          ...members(SUBSCRIBER_ID_MEMBERS, { type: 'string', maxLength: EVENT_LIMITS.idLength }),
+          ...members(STRING_MEMBERS, { type: 'string', maxLength: EVENT_LIMITS.textLength }),
+          ...members(TIMESTAMP_MEMBERS, { type: 'number', minimum: 0, maximum: MAX_TIMESTAMP_MS }),
+          ...members(NUMBER_MEMBERS, { type: 'number', minimum: -1e9, maximum: 1e9 }),
           ...members(BOOLEAN_MEMBERS, { type: 'boolean' }),
-          ...members(STRING_ARRAY_MEMBERS, { type: 'array', items: { type: 'string' } }),
+          ...members(SUBSCRIBER_LIST_MEMBERS, { type: 'array', maxItems: EVENT_LIMITS.ids, items: { type: 'string', maxLength: EVENT_LIMITS.idLength } }),
+          ...members(['entitlement_ids'], { type: 'array', maxItems: EVENT_LIMITS.entitlements, items: { type: 'string', maxLength: EVENT_LIMITS.textLength } }),
           ...members(['subscriber_attributes'], { type: 'object' }),
         ]),
       },

@@ -108,6 +108,10 @@ export function applyDowngrade(state: SubscriberState, nowMs: number): Transitio
  */
 export function mergeInto(state: SubscriberState, canonicalId: string, nowMs: number): Transition {
   if (canonicalId === state.id || state.mergedInto !== null) return { state, effects: [] };
+  // Both records learned of each other (two alias or transfer events relayed close together) and each asked
+  // the other to merge into it: exactly one gives way, the same one whichever request arrives first, so the
+  // two can never end up merged into each other.
+  if (state.aliases.includes(canonicalId) && outranks(state.id, canonicalId)) return { state, effects: [] };
   const asOfMs = Math.max(state.asOfMs, nowMs);
   const moving = deriveView(state.subscriptions, asOfMs, false).entitlements.map((e) => e.id);
   const next = withView({ ...state, mergedInto: canonicalId, asOfMs });
@@ -130,6 +134,15 @@ export function absorb(state: SubscriberState, other: SubscriberState, nowMs: nu
     asOfMs: Math.max(state.asOfMs, other.asOfMs, nowMs),
   });
   return { state: bookkeep(next, other.appliedEventIds), effects: viewEffects(state, next) };
+}
+
+/**
+ * Which of two records stays canonical when each claims the other: the smaller id, a total order, so both
+ * records reach the same answer on their own. (An anonymous `$RCAnonymousID:…` sorts first, like the
+ * provider's original_app_user_id, which is usually the first, anonymous id.)
+ */
+export function outranks(a: string, b: string): boolean {
+  return compareText(a, b) < 0;
 }
 
 function withView(state: SubscriberState): SubscriberState {

@@ -4,7 +4,9 @@ export interface CliCommand {
   summary: string;
   usage?: string;
   options: NonNullable<ParseArgsConfig['options']>;
-  run(values: Record<string, string | boolean | string[] | undefined>): Promise<number>;
+  /** How many arguments the command takes before its options (none when absent). */
+  positionals?: number;
+  run(values: Record<string, string | boolean | string[] | undefined>, positionals: string[]): Promise<number>;
 }
 
 export function requireString(values: Record<string, unknown>, name: string): string {

@@ -5,12 +5,14 @@ import { mintTokenCommand } from './mint-token';
 import { setupTemporalCommand } from './setup-temporal';
 import { seedDemoCommand } from './seed-demo';
 import { importGitCommand } from './import-git';
+import { invokeCommand } from './invoke';
 
 export const COMMANDS: Record<string, CliCommand> = {
   'mint-token': mintTokenCommand,
   'setup-temporal': setupTemporalCommand,
   'seed-demo': seedDemoCommand,
   'import-git': importGitCommand,
+  invoke: invokeCommand,
   'connect-app': connectAppCommand,
   'rotate-app-authorization': rotateAppCommand,
   'billing-check': billingCheckCommand,

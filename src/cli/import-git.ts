@@ -1,31 +1,59 @@
 import { resolve } from 'node:path';
-import { importGitHistory } from '../git/import';
+import { importGitHistory, type ImportProgress } from '../git/import';
 import { DEFAULT_REF_OPTIONS } from '../git/message-refs';
+import { forgeFromRemote, forgeFromWebUrl, type Forge, type ForgeKind } from '../skills/forge';
 import { DocumentRepository } from '../store/documents';
 import { ProjectRepository } from '../store/projects';
 import { requireString, type CliCommand } from './command';
 import { withStore } from './with-store';
 
+const FORGES: readonly ForgeKind[] = ['github', 'gitlab', 'bitbucket'];
+/** Progress lines at most this often. */
+const PROGRESS_EVERY_MS = 1000;
+
+/** --web-url (with --forge on a self-hosted forge), or undefined: read it from the `origin` remote. */
+function forgeOption(values: Record<string, unknown>): Forge | null | undefined {
+  const url = values['web-url'];
+  if (typeof url !== 'string') return undefined;
+  if (url === 'none') return null;
+  const kind = values.forge;
+  if (kind !== undefined && !FORGES.includes(kind as ForgeKind)) throw new Error(`--forge must be one of ${FORGES.join(', ')}`);
+  const forge = kind ? forgeFromWebUrl(url, kind as ForgeKind) : forgeFromRemote(url);
+  if (!forge) throw new Error(`--web-url ${url} is not a repository page on github.com, gitlab.com or bitbucket.org; for a self-hosted forge add --forge ${FORGES.join('|')}`);
+  return forge;
+}
+
 export const importGitCommand: CliCommand = {
   summary: "Import a git repository's commits and semver release tags into a project (idempotent)",
-  usage: '--project P --repo PATH [--ticket-prefixes WEB,OPS] [--issue-prefix GH]',
+  usage: '--project P --repo PATH [--ticket-prefixes WEB,OPS] [--issue-prefix GH] [--web-url URL|none [--forge github|gitlab|bitbucket]]',
   options: {
     project: { type: 'string' },
     repo: { type: 'string' },
     'ticket-prefixes': { type: 'string' },
     'issue-prefix': { type: 'string', default: DEFAULT_REF_OPTIONS.issuePrefix },
+    'web-url': { type: 'string' },
+    forge: { type: 'string' },
   },
   async run(values) {
     const project = requireString(values, 'project');
     const repo = resolve(requireString(values, 'repo'));
     const issuePrefix = String(values['issue-prefix']);
-    if (!/^[A-Za-z][A-Za-z0-9_]*$/.test(issuePrefix)) throw new Error('--issue-prefix must be letters, digits and _ (a ticket key prefix)');
+    if (!/^[A-Za-z][A-Za-z0-9_]{0,19}$/.test(issuePrefix)) throw new Error('--issue-prefix must be letters, digits and _ (a ticket key prefix)');
     const prefixes = typeof values['ticket-prefixes'] === 'string' ? values['ticket-prefixes'].split(',').map((p) => p.trim()).filter(Boolean) : undefined;
+    if (prefixes && (prefixes.length > 50 || prefixes.some((p) => !/^[A-Z][A-Z0-9]{1,9}$/.test(p)))) throw new Error('--ticket-prefixes must be up to 50 comma-separated upper-case keys such as WEB,OPS');
+    const forge = forgeOption(values);
 
     return withStore(async (store) => {
       if (!(await new ProjectRepository(store.db).getProject(project))) {
         throw new Error(`project "${project}" does not exist; create it first (PUT /v1/projects/${project})`);
       }
+      const started = Date.now();
+      let lastProgress = started;
+      const progress = (p: ImportProgress) => {
+        if (Date.now() - lastProgress < PROGRESS_EVERY_MS) return;
+        lastProgress = Date.now();
+        process.stderr.write(`  … ${p.commitsRead} commits read, ${p.documentsWritten} documents written (${((Date.now() - started) / 1000).toFixed(0)} s)\n`);
+      };
       const summary = await importGitHistory({
         repo,
         project,
@@ -33,10 +61,13 @@ export const importGitCommand: CliCommand = {
         refs: { issuePrefix, ...(prefixes ? { ticketPrefixes: prefixes } : {}) },
         now: () => new Date(),
         say: (line) => process.stdout.write(`${line}\n`),
+        progress,
+        ...(forge !== undefined ? { forge } : {}),
       });
       process.stdout.write(
         `imported ${repo} into ${project}: ${summary.releases} releases, ${summary.commits} commits; ` +
-          `${summary.inserted} documents new, ${summary.updated} updated, ${summary.rejected} rejected\n`,
+          `${summary.inserted} documents new, ${summary.updated} updated, ${summary.rejected} rejected ` +
+          `(${((Date.now() - started) / 1000).toFixed(1)} s)\n`,
       );
       return summary.rejected > 0 ? 1 : 0;
     });

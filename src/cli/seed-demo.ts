@@ -55,7 +55,7 @@ export async function seedDemo(db: Db, dir: string, now: Date, say: (line: strin
 
     for (const file of readdirSync(projectDir).filter((f) => f.endsWith('.json') && f !== 'project.json').sort()) {
       const { documents: docs } = readJson(join(projectDir, file)) as { documents: unknown[] };
-      const { accepted, rejected } = screenDocuments(docs);
+      const { accepted, rejected } = screenDocuments(docs, now);
       const { inserted, updated } = await documents.upsertMany(id, accepted, now);
       summary.inserted += inserted;
       summary.updated += updated;

@@ -1,5 +1,6 @@
 /** Project documents (api.md "Project data") made from git history. Pure. */
 import type { CommitDocument, ReleaseDocument } from '../skills/documents';
+import { commitUrl, releaseUrl, type Forge } from '../skills/forge';
 import type { GitCommit } from './log';
 import { prNumberOf, ticketKeysOf, type RefOptions } from './message-refs';
 import type { Release } from './tags';
@@ -12,14 +13,18 @@ const TICKET_KEYS_MAX = 50;
 
 const cut = (text: string, max: number) => (text.length > max ? `${text.slice(0, max - 1)}…` : text);
 
-export function commitDocument(commit: GitCommit, version: string | undefined, refs: RefOptions): CommitDocument {
-  const prNumber = prNumberOf(commit.subject);
+/**
+ * `forge`: the repository's web address, for the commit's URL (null or absent: no URL). `prNumber`: the PR
+ * the commit belongs to when its subject does not say (a branch commit of a merged PR, branch-prs.ts).
+ */
+export function commitDocument(commit: GitCommit, version: string | undefined, refs: RefOptions, forge?: Forge | null, prNumber = prNumberOf(commit.subject)): CommitDocument {
   const ticketKeys = ticketKeysOf(`${commit.subject}\n${commit.body}`, refs).slice(0, TICKET_KEYS_MAX);
   return {
     kind: 'commit',
     externalId: commit.sha,
     title: cut(commit.subject.trim() || '(no commit message)', TITLE_MAX),
     body: cut(commit.body, BODY_MAX),
+    ...(forge ? { url: commitUrl(forge, commit.sha) } : {}),
     createdAt: commit.committedAt,
     sha: commit.sha,
     author: cut(commit.author.trim() || commit.authorEmail.trim() || 'unknown', NAME_MAX),
@@ -30,12 +35,13 @@ export function commitDocument(commit: GitCommit, version: string | undefined, r
   };
 }
 
-export function releaseDocument(release: Release): ReleaseDocument {
+export function releaseDocument(release: Release, forge?: Forge | null): ReleaseDocument {
   return {
     kind: 'release',
     externalId: release.tag,
     title: cut(release.tag, TITLE_MAX),
     body: cut(release.message, BODY_MAX),
+    ...(forge ? { url: releaseUrl(forge, release.tag) } : {}),
     createdAt: release.releasedAt,
     version: release.version,
     tag: release.tag,

@@ -1,24 +1,41 @@
 /**
  * Imports a repository's history into a project: release documents for semver tags, commit documents with
- * their first release, PR number and ticket keys. Upserts in batches, so a re-import updates in place.
+ * their first release, PR number, ticket keys and (when the repository's web address is known) their URL.
+ * Streams `git log` and upserts in batches, so a repository of any size goes through in bounded memory, and a
+ * re-import updates in place. Reports progress as it goes: tags, commits read, documents written.
  */
 import { screenDocuments } from '../api/routes/documents';
 import type { ProjectDocument } from '../skills/documents';
-import type { DocumentRepository } from '../store/documents';
+import { forgeFromRemote, type Forge } from '../skills/forge';
+import { BranchPullRequests } from './branch-prs';
 import { commitDocument, releaseDocument } from './documents';
 import { gitRecords, runGit } from './git-process';
 import { LOG_FORMAT, parseLogRecord } from './log';
-import type { RefOptions } from './message-refs';
+import { isPrMerge, prNumberOf, type RefOptions } from './message-refs';
 import { TAG_FORMAT, parseTagRefs, releasesOf } from './tags';
 import { firstReleases } from './versions';
+
+/** Where the documents go: DocumentRepository, or anything with its upsertMany (tests collect them in memory). */
+export interface DocumentSink {
+  upsertMany(project: string, docs: ProjectDocument[], now: Date): Promise<{ inserted: number; updated: number }>;
+}
+
+export interface ImportProgress {
+  commitsRead: number;
+  documentsWritten: number;
+}
 
 export interface ImportOptions {
   repo: string;
   project: string;
-  documents: DocumentRepository;
+  documents: DocumentSink;
   refs: RefOptions;
   now: () => Date;
   say: (line: string) => void;
+  /** Called after each batch is written (the CLI prints it, at most every second). */
+  progress?: (p: ImportProgress) => void;
+  /** The repository's web address for links; undefined: from the `origin` remote; null: no links. */
+  forge?: Forge | null;
   batchSize?: number;
 }
 
@@ -30,47 +47,60 @@ export interface ImportSummary {
   inserted: number;
   updated: number;
   rejected: number;
+  forge: Forge | null;
+}
+
+async function originForge(repo: string): Promise<Forge | null> {
+  const url = await runGit(repo, ['remote', 'get-url', 'origin']).catch(() => '');
+  return forgeFromRemote(url.trim()) ?? null;
 }
 
 export async function importGitHistory(options: ImportOptions): Promise<ImportSummary> {
   const { repo, project, documents, refs, now, say } = options;
-  const batchSize = options.batchSize ?? 500;
+  const batchSize = options.batchSize ?? 1000;
   await runGit(repo, ['rev-parse', '--git-dir']).catch((err: Error) => {
     throw new Error(`${repo} is not a git repository (${err.message})`);
   });
+  const forge = options.forge === undefined ? await originForge(repo) : options.forge;
+  say(forge ? `links: ${forge.base}` : 'links: none (origin is not on GitHub, GitLab or Bitbucket; pass --web-url to link entries)');
 
   const { releases, skipped } = releasesOf(parseTagRefs(await runGit(repo, ['for-each-ref', 'refs/tags', `--format=${TAG_FORMAT}`])));
-  say(`tags: ${releases.length} releases${releases.length ? ` (${releases[0].version} … ${releases[releases.length - 1].version})` : ''}` +
-    `${skipped.length ? `; not releases: ${skipped.slice(0, 10).join(', ')}${skipped.length > 10 ? ', …' : ''}` : ''}`);
+  say(`tags: ${releases.length} releases${releases.length ? ` (${releases[0]!.version} … ${releases[releases.length - 1]!.version})` : ''}` +
+    `${skipped.length ? `; not releases: ${skipped.slice(0, 10).join(', ')}${skipped.length > 10 ? `, … (${skipped.length} in all)` : ''}` : ''}`);
   const versionOf = await firstReleases(releases, async (revisions) =>
     (await runGit(repo, ['rev-list', '--stdin'], `${revisions.join('\n')}\n`)).split('\n').filter(Boolean),
   );
 
-  const summary: ImportSummary = { releases: releases.length, skippedTags: skipped, commits: 0, released: 0, inserted: 0, updated: 0, rejected: 0 };
-  let batch: ProjectDocument[] = [];
+  const summary: ImportSummary = { releases: releases.length, skippedTags: skipped, commits: 0, released: 0, inserted: 0, updated: 0, rejected: 0, forge };
+  let batch: unknown[] = [];
   const flush = async () => {
-    const { accepted, rejected } = screenDocuments(batch);
+    if (batch.length === 0) return;
+    const at = now();
+    const { accepted, rejected } = screenDocuments(batch, at);
     for (const r of rejected) say(`  rejected ${(batch[r.index] as { externalId: string }).externalId}: ${r.errors.map((e) => `${e.path} ${e.message}`).join('; ')}`);
-    const { inserted, updated } = await documents.upsertMany(project, accepted, now());
+    const { inserted, updated } = await documents.upsertMany(project, accepted, at);
     summary.inserted += inserted;
     summary.updated += updated;
     summary.rejected += rejected.length;
     batch = [];
+    options.progress?.({ commitsRead: summary.commits, documentsWritten: summary.inserted + summary.updated });
   };
 
-  for (const release of releases) batch.push(releaseDocument(release));
+  for (const release of releases) batch.push(releaseDocument(release, forge));
   await flush();
 
   // Everything reachable from HEAD (unreleased work included) and from the release tags.
-  const hasHead = await runGit(repo, ['rev-parse', '--verify', '--quiet', 'HEAD']).then(() => true, () => false);
-  const starts = [...(hasHead ? ['HEAD'] : []), ...releases.map((r) => r.commit)];
+  const head = await runGit(repo, ['rev-parse', '--verify', '--quiet', 'HEAD']).then((sha) => sha.trim(), () => '');
+  const starts = [...(head ? [head] : []), ...releases.map((r) => r.commit)];
+  const branchPrs = new BranchPullRequests(starts);
   if (starts.length > 0) {
     for await (const record of gitRecords(repo, ['log', '-z', '--encoding=UTF-8', `--format=${LOG_FORMAT}`, '--stdin'], '\0', `${starts.join('\n')}\n`)) {
       const commit = parseLogRecord(record);
       const version = versionOf.get(commit.sha);
       summary.commits += 1;
       if (version) summary.released += 1;
-      batch.push(commitDocument(commit, version, refs));
+      const prNumber = branchPrs.next(commit, prNumberOf(commit.subject), isPrMerge(commit.subject));
+      batch.push(commitDocument(commit, version, refs, forge, prNumber));
       if (batch.length >= batchSize) await flush();
     }
   }

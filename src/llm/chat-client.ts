@@ -23,8 +23,34 @@ export interface ChatModel {
   complete(messages: readonly ChatMessage[], options: { signal: AbortSignal; timeoutMs?: number }): Promise<string>;
 }
 
+/** A chat-completions answer larger than this is not read to the end: no rewrite of a draft is that long. */
+export const MAX_RESPONSE_BYTES = 4 * 1024 * 1024;
+
+class TooLarge extends Error {}
+
+/** The body as text, refusing to hold more than `max` bytes of it. */
+async function readBounded(res: Response, max: number): Promise<string> {
+  if (!res.body) return '';
+  const reader = res.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    size += value.byteLength;
+    if (size > max) {
+      await reader.cancel().catch(() => undefined);
+      throw new TooLarge();
+    }
+    chunks.push(value);
+  }
+  return Buffer.concat(chunks).toString('utf8');
+}
+
 export function createChatModel(options: ChatModelOptions): ChatModel {
-  const url = `${options.baseUrl.replace(/\/+$/, '')}/chat/completions`;
+  let base = options.baseUrl;
+  while (base.endsWith('/')) base = base.slice(0, -1);
+  const url = `${base}/chat/completions`;
   const headers: Record<string, string> = { 'Content-Type': 'application/json', Accept: 'application/json' };
   if (options.apiKey) headers.Authorization = `Bearer ${options.apiKey}`;
 
@@ -41,8 +67,9 @@ export function createChatModel(options: ChatModelOptions): ChatModel {
         const res = await fetch(url, { method: 'POST', headers, body, signal: AbortSignal.any([signal, timeout]) });
         status = res.status;
         retryAfter = res.headers.get('retry-after');
-        text = await res.text();
+        text = await readBounded(res, MAX_RESPONSE_BYTES);
       } catch (err) {
+        if (err instanceof TooLarge) throw malformedFailure(`is larger than ${MAX_RESPONSE_BYTES / 1024 / 1024} MiB`);
         if (signal.aborted) throw signal.reason ?? err;
         if (timeout.aborted) throw timeoutFailure(timeoutMs);
         throw connectionFailure(err);

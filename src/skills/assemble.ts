@@ -5,17 +5,22 @@
  */
 import { citationId } from './citation-id';
 import type { ProjectDocument } from './documents';
-import { linkDefinitions } from './markdown';
+import { linkDefinitions, safeUrl } from './markdown';
 import type { ResultSection, SkillResult } from './result';
 import { compareText } from './text';
 import { DOCUMENT_KINDS, type DocumentKind } from './types';
+
+/** Fields the drafters read that a stored document may lack: a sales note need not name its customer. */
+function withDefaults(doc: ProjectDocument): ProjectDocument {
+  return doc.kind === 'sales_note' && typeof doc.customer !== 'string' ? { ...doc, customer: '' } : doc;
+}
 
 /**
  * Retrieved documents in a canonical order (kind, then citation id) without repeats, so that the store's
  * return order never changes the output.
  */
 export function prepareDocuments(docs: readonly ProjectDocument[]): ProjectDocument[] {
-  const sorted = [...docs].sort(
+  const sorted = docs.map(withDefaults).sort(
     (a, b) => DOCUMENT_KINDS.indexOf(a.kind) - DOCUMENT_KINDS.indexOf(b.kind) || compareText(citationId(a), citationId(b)) || compareText(a.externalId, b.externalId),
   );
   const seen = new Set<string>();
@@ -48,7 +53,8 @@ export function assembleResult(input: AssembleInput): SkillResult {
   const citations = cited.map((id) => {
     const doc = byId.get(id);
     if (!doc) throw new Error(`section cites ${id}, which retrieval did not return`);
-    return { id, kind: doc.kind, title: doc.title, url: doc.url ?? null };
+    // Only http(s) and mailto links reach a result, whatever a stored document says.
+    return { id, kind: doc.kind, title: doc.title, url: safeUrl(doc.url) ?? null };
   });
   const citedSet = new Set(cited);
   const searched: Partial<Record<DocumentKind, number>> = {};

@@ -6,6 +6,10 @@
  * `if`/`then` rather than `oneOf`, so a bad commit is reported against the commit fields only, not against
  * all ten kinds; with `allErrors` ajv adds one `if` error ("must match \"then\" schema") that a caller may
  * drop. Size limits keep one document well inside the API's 64 KiB body limit.
+ *
+ * Clients send what they have: `createdAt` may be left out (screenDocuments fills in the document's own time,
+ * OWN_TIME_FIELD, or the upload time), an optional text field may be "" (treated as absent), and a sales note
+ * need not name a customer. Every pattern here is linear-time (no nested or overlapping repetition).
  */
 import { SEMVER_PATTERN } from './semver';
 import { DOCUMENT_KINDS, type DocumentKind, type JsonSchema } from './types';
@@ -18,11 +22,12 @@ const list = (items: JsonSchema, maxItems: number): JsonSchema => ({ type: 'arra
 const count: JsonSchema = { type: 'integer', minimum: 0 };
 const sha: JsonSchema = { type: 'string', pattern: '^[0-9a-fA-F]{7,64}$' };
 const ticketKey: JsonSchema = { type: 'string', pattern: '^[A-Za-z][A-Za-z0-9_]*-\\d+$', maxLength: 50 };
+/** http(s) with a host, or mailto: the only links a result may carry (no javascript:, data:, file:). */
+export const LINK_PATTERN = '^(?:[Hh][Tt][Tt][Pp][Ss]?://[^\\s/?#]+(?:[/?#]\\S*)?|[Mm][Aa][Ii][Ll][Tt][Oo]:\\S+)$';
+const link: JsonSchema = { type: 'string', maxLength: 2000, pattern: LINK_PATTERN, description: 'An http(s) or mailto URL' };
 
-const evidence = {
-  required: ['customer', 'industry', 'date'],
-  properties: { customer: name, industry: text(100), outcome: text(1000), metrics: list(text(300), 20), date: timestamp },
-};
+const evidenceProperties = { customer: name, industry: text(100), outcome: text(1000), metrics: list(text(300), 20), date: timestamp };
+const evidence = { required: ['customer', 'industry', 'date'], properties: evidenceProperties };
 
 /** Fields each kind adds to the common ones, and which of them are required (api.md "Project data"). */
 const KIND_FIELDS: Record<DocumentKind, { required: string[]; properties: Record<string, JsonSchema> }> = {
@@ -52,7 +57,8 @@ const KIND_FIELDS: Record<DocumentKind, { required: string[]; properties: Record
   },
   win: evidence,
   case_study: evidence,
-  sales_note: evidence,
+  // A sales team's note may be about a prospect not yet named.
+  sales_note: { required: ['industry', 'date'], properties: evidenceProperties },
   incident: {
     required: ['incidentId', 'severity', 'status', 'startedAt', 'services'],
     properties: {
@@ -92,19 +98,40 @@ const KIND_FIELDS: Record<DocumentKind, { required: string[]; properties: Record
   },
 };
 
+/** The document's own time, which `createdAt` defaults to when the client leaves it out. */
+export const OWN_TIME_FIELD: Record<DocumentKind, string | undefined> = {
+  commit: 'committedAt',
+  pull_request: 'mergedAt',
+  ticket: 'resolvedAt',
+  release: 'releasedAt',
+  win: 'date',
+  case_study: 'date',
+  sales_note: 'date',
+  incident: 'startedAt',
+  error_issue: 'firstSeen',
+  runbook: undefined,
+};
+
+/** Optional string fields of a kind: an empty string sent for one of them means the field is absent. */
+export function optionalTextFields(kind: DocumentKind): string[] {
+  const required = new Set(['kind', 'externalId', 'title', 'body', ...KIND_FIELDS[kind].required]);
+  const props = { url: link, createdAt: timestamp, ...KIND_FIELDS[kind].properties };
+  return Object.entries(props).filter(([k, v]) => !required.has(k) && (v as { type?: string }).type === 'string').map(([k]) => k);
+}
+
 function kindSchema(kind: DocumentKind): JsonSchema {
   const fields = KIND_FIELDS[kind];
   return {
     type: 'object',
     additionalProperties: false,
-    required: ['kind', 'externalId', 'title', 'body', 'createdAt', ...fields.required],
+    required: ['kind', 'externalId', 'title', 'body', ...fields.required],
     properties: {
       kind: { const: kind },
       externalId: text(200),
       title: text(500),
       body: text(20_000, 0),
-      url: { type: 'string', format: 'uri', maxLength: 2000 },
-      createdAt: timestamp,
+      url: link,
+      createdAt: { ...timestamp, description: `Defaults to ${OWN_TIME_FIELD[kind] ? `\`${OWN_TIME_FIELD[kind]}\`, else ` : ''}the upload time` },
       ...fields.properties,
     },
   };

@@ -7,6 +7,8 @@ export interface ReleaseNotesInputs {
   toVersion: string;
   /** Defaults to neutral. */
   tone?: Tone;
+  /** Names never credited as contributors, besides recognisable bots (e.g. a CI account named like a person). */
+  excludeContributors?: string[];
 }
 
 export type ProposalFormat = 'email' | 'one-pager' | 'full-deck';

@@ -13,11 +13,20 @@ import type { DocumentKind } from './types';
 
 export type LlmVerdict = { ok: true; result: SkillResult } | { ok: false; violations: Violation[] };
 
-/** The model's JSON, tolerating a code fence around it; undefined when it is not JSON. */
+/** Answers longer than this are refused unread: no draft is anywhere near it, and parsing costs time. */
+export const MAX_ANSWER_CHARS = 1_000_000;
+/** A result has a handful of sections; an answer with more is not a rewrite of the draft. */
+const MAX_SECTIONS = 100;
+
+/** The model's JSON, tolerating a code fence around it (```json … ```); undefined when it is not JSON. */
 function parseAnswer(text: string): unknown {
-  const m = /^\s*```(?:json)?\s*([\s\S]*?)\s*```\s*$/.exec(text);
+  let t = text.trim();
+  if (t.length >= 6 && t.startsWith('```') && t.endsWith('```')) {
+    t = t.slice(3, -3);
+    if (t.startsWith('json')) t = t.slice(4);
+  }
   try {
-    return JSON.parse(m ? m[1] : text);
+    return JSON.parse(t);
   } catch {
     return undefined;
   }
@@ -26,7 +35,7 @@ function parseAnswer(text: string): unknown {
 function answerSections(answer: unknown): ResultSection[] | undefined {
   if (typeof answer !== 'object' || answer === null) return undefined;
   const sections = (answer as { sections?: unknown }).sections;
-  if (!Array.isArray(sections)) return undefined;
+  if (!Array.isArray(sections) || sections.length > MAX_SECTIONS) return undefined;
   const out: ResultSection[] = [];
   for (const s of sections) {
     const { heading, markdown, citations } = (s ?? {}) as Record<string, unknown>;
@@ -47,6 +56,7 @@ export interface LlmAnswerContext {
 }
 
 export function acceptLlmAnswer(answerText: string, ctx: LlmAnswerContext): LlmVerdict {
+  if (answerText.length > MAX_ANSWER_CHARS) return { ok: false, violations: [{ path: '', message: `the answer is longer than ${MAX_ANSWER_CHARS} characters` }] };
   const answer = parseAnswer(answerText);
   if (answer === undefined) return { ok: false, violations: [{ path: '', message: 'the answer is not JSON' }] };
   const sections = answerSections(answer);

@@ -8,7 +8,9 @@ import { CITATION_PREFIXES, citationId } from './citation-id';
 import type { ProjectDocument } from './documents';
 import type { ResultCitation, ResultSection } from './result';
 
-const MARKER_RE = new RegExp(`\\[((?:${CITATION_PREFIXES.join('|')}):[^\\]\\s]+)\\]`, 'g');
+const PREFIXES: ReadonlySet<string> = new Set(CITATION_PREFIXES);
+const LONGEST_PREFIX = Math.max(...CITATION_PREFIXES.map((p) => p.length));
+const isSpaceChar = (c: string) => /\s/.test(c);
 
 /** The inline citation marker of a document. */
 export function cite(doc: ProjectDocument): string {
@@ -17,7 +19,10 @@ export function cite(doc: ProjectDocument): string {
 
 /** Link reference definitions for the cited documents that have a URL, to end the whole document with. */
 export function linkDefinitions(citations: readonly ResultCitation[]): string {
-  const lines = citations.filter((c) => c.url).map((c) => `[${c.id}]: <${c.url!.replace(/[<>\s]/g, encodeURIComponent)}>`);
+  const lines = citations.flatMap((c) => {
+    const url = safeUrl(c.url);
+    return url ? [`[${c.id}]: <${url.replace(/[<>]/g, encodeURIComponent)}>`] : [];
+  });
   return lines.length ? `\n${lines.join('\n')}\n` : '';
 }
 
@@ -33,9 +38,40 @@ export function citeAll(docs: readonly ProjectDocument[]): string {
     .join(' ');
 }
 
-/** Citation ids marked in `markdown`, in order of first appearance. */
+/**
+ * Citation ids marked in `markdown` ("[pr:12]": a known prefix, a colon, then no space up to "]"), in order of
+ * first appearance. One pass over the text, however the brackets fall.
+ */
 export function extractCitationIds(markdown: string): string[] {
-  return [...new Set([...markdown.matchAll(MARKER_RE)].map((m) => m[1]))];
+  const ids = new Set<string>();
+  let i = markdown.indexOf('[');
+  while (i >= 0) {
+    let colon = -1;
+    for (let j = i + 1; j <= i + 1 + LONGEST_PREFIX && j < markdown.length && colon < 0; j++) if (markdown[j] === ':') colon = j;
+    if (colon < 0 || !PREFIXES.has(markdown.slice(i + 1, colon))) {
+      i = markdown.indexOf('[', i + 1);
+      continue;
+    }
+    let k = colon + 1;
+    while (k < markdown.length && markdown[k] !== ']' && !isSpaceChar(markdown[k]!)) k++;
+    if (k < markdown.length && markdown[k] === ']' && k > colon + 1) ids.add(markdown.slice(i + 1, k));
+    // Any "[" between i and k ends its candidate at the same k: none of them needs a look of its own.
+    i = markdown.indexOf('[', Math.max(k, i + 1));
+  }
+  return [...ids];
+}
+
+/** Schemes a link in a result may use: web pages and mail; anything else (javascript:, data:) is never linked. */
+const SAFE_SCHEMES = ['https://', 'http://', 'mailto:'];
+const URL_MAX = 2000;
+
+/** The URL when it is an http(s) or mailto link without whitespace or control characters, else undefined. */
+export function safeUrl(url: string | undefined | null): string | undefined {
+  if (!url || url.length > URL_MAX) return undefined;
+  const lower = url.slice(0, 8).toLowerCase();
+  if (!SAFE_SCHEMES.some((s) => lower.startsWith(s)) || url.length <= 8) return undefined;
+  for (let i = 0; i < url.length; i++) if (url.charCodeAt(i) <= 0x20 || url.charCodeAt(i) === 0x7f) return undefined;
+  return url;
 }
 
 /** A section whose citations are exactly the markers in its prose. */

@@ -17,6 +17,12 @@ export const releaseNotesComposer: SkillDefinition = {
       fromVersion: { type: 'string', pattern: SEMVER, description: 'Exclusive lower bound, major.minor.patch' },
       toVersion: { type: 'string', pattern: SEMVER, description: 'Inclusive upper bound, major.minor.patch' },
       tone: { type: 'string', enum: ['casual', 'neutral', 'formal'], default: 'neutral' },
+      excludeContributors: {
+        type: 'array',
+        maxItems: 50,
+        items: { type: 'string', minLength: 1, maxLength: 200 },
+        description: 'Names never credited as contributors, besides recognisable bots ([bot], "Owl Bot", "Jenkins"...)',
+      },
     },
   },
   output: {

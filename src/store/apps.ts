@@ -12,6 +12,11 @@ export interface AppRecord {
   previousValidUntil: Date | null;
   createdAt: Date;
   rotatedAt: Date | null;
+  /**
+   * Set when the app is deleted. The record stays as a tombstone: subscribers, totals and the inbox are kept
+   * under `app:{slug}`, so a new app must not take over the slug and see a former customer's data.
+   */
+  deletedAt?: Date | null;
 }
 
 /** A fresh webhook Authorization value: 256 bits of entropy, recognisable by its prefix in a leaked-secret scan. */
@@ -58,15 +63,25 @@ export class AppRepository {
   }
 
   get(slug: string): Promise<AppRecord | null> {
-    return this.coll.findOne({ _id: slug });
+    return this.coll.findOne({ _id: slug, deletedAt: null });
+  }
+
+  /** Whether a deleted app once used this slug (so it cannot be created again). */
+  async retired(slug: string): Promise<boolean> {
+    return (await this.coll.findOne({ _id: slug, deletedAt: { $ne: null } }, { projection: { _id: 1 } })) !== null;
   }
 
   list(): Promise<AppRecord[]> {
-    return this.coll.find({}).sort({ _id: 1 }).limit(1000).toArray();
+    return this.coll.find({ deletedAt: null }).sort({ _id: 1 }).limit(1000).toArray();
   }
 
-  async remove(slug: string): Promise<boolean> {
-    return (await this.coll.deleteOne({ _id: slug })).deletedCount > 0;
+  /** Deletes the app: its authorization stops working at once; the slug stays taken (see deletedAt). */
+  async remove(slug: string, now: Date): Promise<boolean> {
+    const res = await this.coll.updateOne(
+      { _id: slug, deletedAt: null },
+      { $set: { deletedAt: now, authorizationDigest: '', previousAuthorizationDigest: null, previousValidUntil: null } },
+    );
+    return res.modifiedCount > 0;
   }
 
   /** New value now; the previous one keeps working until `previousValidUntil` (the provider's retry window). */

@@ -5,7 +5,8 @@ import { isDuplicateKeyError } from './mongo';
 
 export interface OutboxRecord extends OutgoingMail {
   _id: string;
-  status: 'pending' | 'sent' | 'kept';
+  /** `sending`: claimed by an attempt that is sending it (see claim()). */
+  status: 'pending' | 'sending' | 'sent' | 'kept';
   createdAt: Date;
   sentAt: Date | null;
 }
@@ -31,6 +32,23 @@ export class MailOutbox {
       if (!isDuplicateKeyError(err)) throw err;
       return (await this.coll.findOne({ _id: key }))!;
     }
+  }
+
+  /**
+   * Takes the right to send `key`: only one attempt ever gets it. `in_doubt` means an earlier attempt took it
+   * and neither finished nor gave it back (it crashed mid-send, or could not record the send): the mail may
+   * have gone out, so it is not sent again.
+   */
+  async claim(key: string, now: Date): Promise<'claimed' | 'sent' | 'kept' | 'in_doubt'> {
+    const res = await this.coll.updateOne({ _id: key, status: 'pending' }, { $set: { status: 'sending', claimedAt: now } });
+    if (res.modifiedCount > 0) return 'claimed';
+    const current = await this.coll.findOne({ _id: key }, { projection: { status: 1 } });
+    return current?.status === 'sent' ? 'sent' : current?.status === 'kept' ? 'kept' : 'in_doubt';
+  }
+
+  /** A send that failed before anything went out: the next attempt may claim it again. */
+  async release(key: string): Promise<void> {
+    await this.coll.updateOne({ _id: key, status: 'sending' }, { $set: { status: 'pending' } });
   }
 
   async mark(key: string, status: 'sent' | 'kept', now: Date): Promise<void> {

@@ -7,7 +7,11 @@ export interface Store {
 }
 
 /** One MongoClient per process, created at start-up and injected everywhere. */
-export async function connectStore(uri: string, dbName: string, appName: string, options: { monitorCommands?: boolean } = {}): Promise<Store> {
+/**
+ * `lazy`: return at once and let the driver connect on first use, so a process can start (and report itself
+ * not ready) while the store is down, instead of exiting.
+ */
+export async function connectStore(uri: string, dbName: string, appName: string, options: { monitorCommands?: boolean; lazy?: boolean } = {}): Promise<Store> {
   const client = new MongoClient(uri, {
     appName,
     // Command events for tests that inspect the queries the service sends; off in the service itself.
@@ -16,8 +20,29 @@ export async function connectStore(uri: string, dbName: string, appName: string,
     connectTimeoutMS: 5_000,
     maxPoolSize: 50,
   });
-  await client.connect();
-  return { client, db: client.db(dbName), close: () => client.close() };
+  if (!options.lazy) {
+    await client.connect();
+    return { client, db: client.db(dbName), close: () => client.close() };
+  }
+  // A failed first connection closes the driver's topology for good (operations then fail at once), so keep
+  // calling connect() until one succeeds; from then on the driver itself reconnects after an outage.
+  let stopped = false;
+  let timer: NodeJS.Timeout | undefined;
+  const attempt = () => {
+    client.connect().catch(() => {
+      if (!stopped) timer = setTimeout(attempt, 2_000).unref();
+    });
+  };
+  attempt();
+  return {
+    client,
+    db: client.db(dbName),
+    close: async () => {
+      stopped = true;
+      clearTimeout(timer);
+      await client.close();
+    },
+  };
 }
 
 export async function pingStore(db: Db): Promise<void> {

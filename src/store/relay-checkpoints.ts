@@ -19,12 +19,24 @@ export class RelayCheckpointRepository {
     return this.db.collection<RelayCheckpoint>(COLLECTIONS.relayCheckpoints);
   }
 
-  async save(instanceId: string, safeUntil: Date, now: Date): Promise<void> {
-    await this.coll.replaceOne({ _id: instanceId }, { safeUntil, heartbeatAt: now }, { upsert: true });
+  /**
+   * Heartbeats are stamped and judged by the store's clock, never the instances' own: two API hosts whose
+   * clocks disagree must not take each other for dead.
+   */
+  async save(instanceId: string, safeUntil: Date): Promise<void> {
+    await this.coll.updateOne({ _id: instanceId }, { $set: { safeUntil }, $currentDate: { heartbeatAt: true } }, { upsert: true });
   }
 
-  stale(heartbeatBefore: Date): Promise<RelayCheckpoint[]> {
-    return this.coll.find({ heartbeatAt: { $lt: heartbeatBefore } }).toArray();
+  /** Checkpoints whose heartbeat is older than `staleMs` by the store's clock. */
+  async stale(staleMs: number): Promise<RelayCheckpoint[]> {
+    const hello = await this.db.admin().command({ hello: 1 });
+    const storeNow = hello.localTime instanceof Date ? hello.localTime : new Date();
+    return this.coll.find({ heartbeatAt: { $lt: new Date(storeNow.getTime() - staleMs) } }).toArray();
+  }
+
+  /** Removes a dead instance's checkpoint, unless it came back to life (a newer heartbeat) since it was read. */
+  async removeIfUnchanged(checkpoint: RelayCheckpoint): Promise<boolean> {
+    return (await this.coll.deleteOne({ _id: checkpoint._id, heartbeatAt: checkpoint.heartbeatAt })).deletedCount > 0;
   }
 
   async remove(instanceId: string): Promise<void> {

@@ -13,6 +13,7 @@ import { contributionOf, diffContribution, ZERO_TOTALS, type BillingTotals } fro
 import type { BillingEvent } from '../billing/provider-events';
 import { absorb, applyDowngrade, applyEvent, initialState, mergeInto, type SubscriberState, type Transition } from '../billing/subscriber-state';
 import { searchStatus, summary } from '../billing/summary';
+import { nextWakeAt } from '../billing/wake-time';
 import type { createActivities } from '../activities';
 import { SEARCH_ATTRIBUTES } from '../search-attributes';
 import {
@@ -86,19 +87,6 @@ export async function billingSubscriber(input: BillingSubscriberInput): Promise<
         await continueAsNew<typeof billingSubscriber>({ scope, subscriberId, carried: { state, inbox, counted } });
       }
     }
-  }
-
-  /**
-   * When the view next changes with time alone: the scheduled downgrade, or the earliest entitlement expiry
-   * (so a subscription whose EXPIRATION event never arrives still lapses on time, not at the next event).
-   */
-  function nextWakeAt(current: SubscriberState): number | null {
-    if (current.mergedInto !== null) return null;
-    const times = [
-      ...(current.scheduledDowngrade ? [current.scheduledDowngrade.atMs] : []),
-      ...current.entitlements.flatMap((e) => (e.expiresAtMs === null ? [] : [e.expiresAtMs])),
-    ].filter((t) => t > current.asOfMs);
-    return times.length > 0 ? Math.min(...times) : null;
   }
 
   function reduce(current: SubscriberState, message: Message): Transition {

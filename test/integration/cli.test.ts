@@ -1,10 +1,18 @@
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { verifyToken } from '../../src/api/auth';
+import { writeDevStack } from '../../src/env-files';
+import { COLLECTIONS } from '../../src/store/collections';
+import { GitRepo } from '../support/git-repo';
 import { startHarness, type Harness } from '../support/harness';
 import { envelope, providerEvent } from '../support/provider-events';
 import { randomSuffix } from '../support/config';
+import { repoRoot } from '../support/repo-root';
+import { projectToken } from '../support/tokens';
+import { loadDemo } from './skills-helpers';
 
 const CLI = join(__dirname, '..', '..', 'src', 'cli.js');
 
@@ -77,5 +85,137 @@ describe('operator CLI (against the real store)', () => {
     const res = cli('connect-app', '--slug', 'Bad Slug', '--name', 'x');
     assert.equal(res.status, 1);
     assert.match(res.stderr, /--slug must match/);
+  });
+});
+
+/** Runs a process to its end, collecting its output (asynchronously: a worker may run in this process). */
+function runProcess(command: string, args: string[], options: { cwd?: string; env: NodeJS.ProcessEnv }): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  return new Promise((resolve) => {
+    const child = spawn(command, args, { ...options, stdio: ['ignore', 'pipe', 'pipe'] });
+    let [stdout, stderr] = ['', ''];
+    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
+    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+    child.on('close', (code) => resolve({ code, stdout, stderr }));
+  });
+}
+
+/** The `npm run cli -- …` lines of the README's shell blocks, as written. */
+function readmeCliCommands(): string[] {
+  const readme = readFileSync(join(repoRoot(), 'README.md'), 'utf8');
+  const blocks = [...readme.matchAll(/```sh\n([\s\S]*?)```/g)].map((m) => m[1]!);
+  return blocks.flatMap((b) => b.split('\n')).map((l) => l.trim()).filter((l) => l.startsWith('npm run cli -- '));
+}
+
+/** What each README command must do; a README command missing here fails the test, so new ones get checked. */
+const EXPECT: Record<string, (out: { stdout: string; stderr: string }) => void> = {
+  'import-git': ({ stdout }) => assert.match(stdout, /imported .*some-repo into acme-web: 2 releases, 3 commits; 5 documents new, 0 updated, 0 rejected/),
+  invoke: ({ stdout, stderr }) => {
+    assert.match(stderr, /\[invoke\] inv_\w+: completed \(3\/3\)/);
+    assert.match(stdout, /\[(pr|commit|incident|case_study|win|ticket|error_issue|runbook):[^\]]+\]/, 'the Markdown, with its citations, on stdout');
+  },
+};
+
+describe('the README’s CLI commands, as written, in a second terminal beside a running stack', function () {
+  this.timeout(120_000);
+  let h: Harness;
+  let root: string;
+  let app: string;
+  let env: NodeJS.ProcessEnv;
+
+  before(async () => {
+    h = await startHarness();
+    await loadDemo(h);
+    await h.startWorker();
+    // A folder as `npm run dev` leaves it: package.json, .env with the secrets, .data/dev-stack.env with the
+    // addresses it chose (this process stands in for the dev runner), and a repository beside it.
+    root = mkdtempSync(join(tmpdir(), 'readme-cli-'));
+    app = join(root, 'app');
+    mkdirSync(app);
+    writeFileSync(join(app, 'package.json'), JSON.stringify({ name: 'app', private: true, scripts: { cli: `node ${JSON.stringify(join(__dirname, '..', '..', 'src', 'cli.js'))}` } }));
+    writeFileSync(join(app, '.env'), `JWT_SECRET=${h.config.jwt.secret}\nMONGODB_DB=${h.config.mongo.dbName}\nTEMPORAL_TASK_QUEUE=${h.config.temporal.taskQueue}\n`);
+    writeDevStack(app, { TEMPORAL_ADDRESS: h.config.temporal.address, MONGODB_URI: h.config.mongo.uri, PORT: new URL(h.baseUrl).port, HOST: '127.0.0.1' });
+    const repo = new GitRepo({ dir: join(root, 'some-repo') });
+    repo.commit('feat: first (#1)');
+    repo.tag('v0.9.0', 'First');
+    repo.commit('fix: second (#2)');
+    repo.tag('v0.9.1');
+    repo.commit('docs: unreleased');
+    // The second terminal: none of the stack's variables are in its environment.
+    env = Object.fromEntries(Object.entries(process.env).filter(([k]) => !['TEMPORAL_ADDRESS', 'MONGODB_URI', 'MONGODB_DB', 'JWT_SECRET', 'TEMPORAL_TASK_QUEUE'].includes(k)));
+  });
+  after(async () => {
+    await h?.close();
+    if (root) rmSync(root, { recursive: true, force: true });
+  });
+
+  const shell = (line: string, cwd: string) => runProcess('bash', ['-c', line], { cwd, env });
+
+  it('runs every `npm run cli -- …` line of the README and each does its job', async () => {
+    const commands = readmeCliCommands();
+    assert.ok(commands.some((c) => c.includes(' invoke ')) && commands.some((c) => c.includes(' import-git ')), commands.join('\n'));
+    for (const line of commands) {
+      const name = line.split(/\s+/)[4]!;
+      const expect = EXPECT[name];
+      assert.ok(expect, `the README runs "${name}"; add what it must do to EXPECT`);
+      const out = await shell(line, app);
+      assert.equal(out.code, 0, `${line}\n${out.stdout}\n${out.stderr}`);
+      expect(out);
+    }
+  });
+
+  it('without the stack, says what to do instead of listing variables only', async () => {
+    const empty = join(root, 'elsewhere');
+    mkdirSync(empty);
+    writeFileSync(join(empty, 'package.json'), readFileSync(join(app, 'package.json')));
+    const out = await shell('npm run cli -- invoke release_notes_composer --project acme-web --from 1.2.1 --to 2.0.0', empty);
+    assert.equal(out.code, 1);
+    assert.match(out.stderr, /TEMPORAL_ADDRESS is required/);
+    assert.match(out.stderr, /hint: run it in this folder beside `npm run dev`/);
+  });
+});
+
+describe('invoke (against the real stack)', function () {
+  this.timeout(60_000);
+  let h: Harness;
+  let env: NodeJS.ProcessEnv;
+  before(async () => {
+    h = await startHarness();
+    await loadDemo(h);
+    await h.startWorker();
+    env = { ...process.env, LOG_LEVEL: 'silent', TEMPORAL_ADDRESS: h.config.temporal.address, TEMPORAL_TASK_QUEUE: h.config.temporal.taskQueue, MONGODB_URI: h.config.mongo.uri, MONGODB_DB: h.config.mongo.dbName, JWT_SECRET: h.config.jwt.secret! };
+  });
+  after(async () => h?.close());
+
+  // Asynchronous: the worker runs in this process, and a synchronous spawn would stop it while the CLI waits.
+  const invoke = async (...args: string[]) => {
+    const { code, stdout, stderr } = await runProcess(process.execPath, [CLI, 'invoke', ...args], { env });
+    return { status: code, stdout, stderr };
+  };
+
+  it('prints the same Markdown the API returns for the same inputs, and records the invocation', async () => {
+    const res = await invoke('release_notes_composer', '--project', 'acme-web', '--from', '1.2.1', '--to', '2.0.0', '--tone', 'casual');
+    assert.equal(res.status, 0, res.stderr);
+    assert.match(res.stdout, /^# What's new in 2\.0\.0\n/);
+    const id = /\[invoke\] (inv_\w+): completed/.exec(res.stderr)![1]!;
+    const token = projectToken(['acme-web']);
+    const api = await h.request('GET', `/v1/agents/acme-web/invocations/${id}`, { token });
+    assert.equal(api.status, 200);
+    assert.equal(api.body.result.markdown, res.stdout);
+    const record = await h.db.collection<{ _id: string; requestedBy: string }>(COLLECTIONS.invocations).findOne({ _id: id });
+    assert.match(record!.requestedBy, /^cli:/);
+  });
+
+  it('refuses what the API refuses, with its message', async () => {
+    const unknown = await invoke('release_notes_composer', '--project', 'acme-web', '--from', '1.2.1', '--to', '9.9.9');
+    assert.equal(unknown.status, 1);
+    assert.match(unknown.stderr, /9\.9\.9 is not a release of this project/);
+    const badFlag = await invoke('incident_rca', '--project', 'acme-web', '--from', '1.0.0');
+    assert.equal(badFlag.status, 1);
+    assert.match(badFlag.stderr, /--from is not an input of incident_rca/);
+    const bad = await invoke('proposal_writer', '--project', 'acme-web', '--customer', 'X', '--format', 'poster');
+    assert.equal(bad.status, 1);
+    assert.match(bad.stderr, /\/format must be one of/);
+    assert.equal((await invoke('no_such_skill', '--project', 'acme-web')).status, 1);
+    assert.equal((await invoke('--project', 'acme-web')).status, 2);
   });
 });

@@ -2,7 +2,7 @@ import { historyToJSON } from '@temporalio/common/lib/proto-utils';
 import assert from 'node:assert/strict';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { startSkillWorkflow } from '../../src/api/skill-start';
+import { startInvocationWorkflow } from '../../src/invocations/start-workflow';
 import { createLogger } from '../../src/logger';
 import { COLLECTIONS } from '../../src/store/collections';
 import type { InvocationRecord } from '../../src/store/invocations';
@@ -261,11 +261,11 @@ describe('skills with the worker in the API process (API_RUNS_WORKER): eager sta
   it('the server hands the first workflow task to this process (eagerlyStarted), and a restart of the same invocation attaches to its run', async () => {
     const id = `inv_EAGER${Date.now()}`;
     const record = { _id: id, project: PROJECT, skill: 'incident_rca', inputs: { incidentId: 'INC-2025-014', severity: 'SEV-1' }, createdAt: new Date(), workflowId: `skill/${PROJECT}/${id}` } as unknown as InvocationRecord;
-    const starter = { client: h.temporal.client, starter: h.temporal.starter, taskQueue: h.config.temporal.taskQueue };
-    assert.deepEqual(await startSkillWorkflow(starter, record, 'eager test'), { kind: 'started', eager: true });
-    assert.deepEqual(await startSkillWorkflow(starter, record, 'eager test'), { kind: 'started', eager: false }, 'USE_EXISTING or REJECT_DUPLICATE: the same run');
+    const start = () => startInvocationWorkflow(h.temporal.client, h.config.temporal.taskQueue, record, { eagerClient: h.temporal.starter });
+    assert.deepEqual(await start(), { kind: 'started', eager: true });
+    assert.deepEqual(await start(), { kind: 'started', eager: false }, 'USE_EXISTING or REJECT_DUPLICATE: the same run');
     await h.temporal.client.workflow.getHandle(record.workflowId).result();
-    const again = await startSkillWorkflow(starter, record, 'eager test');
+    const again = await start();
     assert.equal(again.kind, 'started', 'a closed run is not started twice (REJECT_DUPLICATE)');
     const runs = [];
     for await (const w of h.temporal.client.workflow.list({ query: `WorkflowId = '${record.workflowId}'` })) runs.push(w.runId);

@@ -81,6 +81,32 @@ describe('project documents over HTTP: the demo loader, bulk upsert, listing (re
     assert.deepEqual(listed.body.documents.map((d: { externalId: string; title: string }) => [d.externalId, d.title]), [['QA-1', 'Renamed']]);
   });
 
+  it('accepts what clients have: no createdAt, empty optional fields, a sales note without a customer; still names a misspelt field', async () => {
+    const at = '2026-02-03T04:05:06.000Z';
+    const res = await h.request('POST', docsPath(), {
+      token: member,
+      body: {
+        documents: [
+          { kind: 'commit', externalId: 'ingest-c1', title: 'fix: x', body: '', sha: 'abcdef1234', author: 'Ada', committedAt: at, version: '' },
+          { kind: 'sales_note', externalId: 'ingest-sn1', title: 'Call with a prospect', body: 'Wants SSO.', industry: 'Retail', date: at },
+          { kind: 'sales_note', externalId: 'ingest-sn2', title: 'Lost deal', body: '', industry: 'Retail', date: at, customer: '', outcome: '' },
+          { kind: 'pull_request', externalId: 'ingest-pr1', title: 'Open PR', body: '', number: 9001, author: 'Ada', url: '' },
+          { kind: 'ticket', externalId: 'ingest-t1', title: 'T', body: '', key: 'QA-77', type: 'bug', status: 'Done', fixVerison: '1.0.0' },
+          { kind: 'win', externalId: 'ingest-w1', title: 'W', body: '', customer: 'C', industry: 'Retail', date: at, url: 'javascript:alert(document.cookie)' },
+        ],
+      },
+    });
+    assert.equal(res.status, 200, res.text);
+    assert.equal(res.body.inserted, 4);
+    assert.deepEqual(res.body.rejected.map((r: { index: number; errors: { path: string }[] }) => [r.index, r.errors.map((e) => e.path)]), [[4, ['/fixVerison']], [5, ['/url']]]);
+    const stored = await h.db.collection(COLLECTIONS.documents).find({ project: PROJECT, externalId: { $in: ['ingest-c1', 'ingest-sn2', 'ingest-pr1'] } }).toArray();
+    const byId = new Map(stored.map((d) => [d.externalId as string, d]));
+    assert.equal(byId.get('ingest-c1')!.createdAt, at, "a commit's createdAt is its committedAt");
+    assert.ok(!('version' in byId.get('ingest-c1')!), 'an empty optional field is not stored');
+    assert.ok(!('customer' in byId.get('ingest-sn2')!) && !('outcome' in byId.get('ingest-sn2')!));
+    assert.ok(Date.parse(byId.get('ingest-pr1')!.createdAt as string) > Date.now() - 60_000, "an unmerged pull request's createdAt is the upload time");
+  });
+
   it('lists by kind and text (case-insensitive), newest first, page by page with a cursor', async () => {
     const all = (await h.request('GET', `${docsPath()}?limit=200`, { token: member })).body.documents as { kind: string; externalId: string; createdAt: string; project?: string }[];
     assert.equal(all.length, await h.db.collection(COLLECTIONS.documents).countDocuments({ project: PROJECT }));

@@ -121,7 +121,7 @@ describe('skills: a start whose answer never arrives (Temporal behind a proxy th
     await proxy?.close();
   });
 
-  it('the record and the Idempotency-Key stay (503 invocation_start_unconfirmed); the retry resumes the same invocation and run', async () => {
+  it('the record and the Idempotency-Key stay (503 with Location); the retry resumes the same invocation and run', async () => {
     // The API's connection is up before the fault, so the start request does reach the server.
     await h.temporal.client.workflowService.getSystemInfo({});
     proxy.holdReplies();
@@ -129,7 +129,8 @@ describe('skills: a start whose answer never arrives (Temporal behind a proxy th
     assert.equal(held.status, 503, held.text);
     assert.equal(await invocationCount(h), 1, 'the record is kept');
     assert.equal(await h.db.collection(COLLECTIONS.idempotencyKeys).countDocuments(), 1, 'the key is kept');
-    assert.equal(held.body.code, 'invocation_start_unconfirmed');
+    assert.equal(held.body.code, 'temporal_unavailable');
+    assert.match(held.body.detail, /did not confirm the start/);
     const location = held.headers.get('location');
     assert.match(location ?? '', new RegExp(`^/v1/agents/${PROJECT}/invocations/inv_[0-9A-Z]{26}$`));
     const id = location!.split('/').pop()!;

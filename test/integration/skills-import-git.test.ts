@@ -1,10 +1,11 @@
 import assert from 'node:assert/strict';
-import { execFile, execFileSync } from 'node:child_process';
+import { execFile } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { ProjectRepository } from '../../src/store/projects';
+import { GitRepo } from '../support/git-repo';
 import { startHarness, type Harness } from '../support/harness';
 import { projectToken } from '../support/tokens';
 import { assertResultShape } from './skills-helpers';
@@ -13,38 +14,9 @@ const run = promisify(execFile);
 const CLI = join(__dirname, '..', '..', 'src', 'cli.js');
 const GIT_PROJECT = 'shop-api';
 
-/** A real repository, built commit by commit with fixed dates so the history is the same on every run. */
-class Repo {
-  readonly dir = mkdtempSync(join(tmpdir(), 'import-git-'));
-  private clock = Date.parse('2025-03-01T09:00:00Z');
-
-  constructor() {
-    this.git(['init', '-q', '-b', 'main']);
-    this.git(['config', 'user.name', 'Priya Raman']);
-    this.git(['config', 'user.email', 'priya@shop.test']);
-  }
-
-  git(args: string[]): string {
-    const at = new Date(this.clock).toISOString();
-    return execFileSync('git', ['-C', this.dir, ...args], { env: { ...process.env, GIT_AUTHOR_DATE: at, GIT_COMMITTER_DATE: at }, encoding: 'utf8' }).trim();
-  }
-
-  commit(subject: string, body?: string): string {
-    this.clock += 3_600_000;
-    this.git(['commit', '-q', '--allow-empty', '-m', subject, ...(body ? ['-m', body] : [])]);
-    return this.git(['rev-parse', 'HEAD']);
-  }
-
-  /** Annotated when a message is given, else lightweight. */
-  tag(name: string, message?: string): void {
-    this.clock += 60_000;
-    this.git(message ? ['tag', '-a', name, '-m', message] : ['tag', name]);
-  }
-}
-
 describe('import-git: a real repository into a project, then release notes over it (CLI process, real store, real Temporal)', () => {
   let h: Harness;
-  let repo: Repo;
+  let repo: GitRepo;
   const c: Record<string, string> = {};
   const member = projectToken([GIT_PROJECT]);
   const cli = (args: string[]) =>
@@ -65,7 +37,8 @@ describe('import-git: a real repository into a project, then release notes over 
     await projects.upsertProject(GIT_PROJECT, { name: 'Shop API', org: 'shop' }, new Date());
     await h.startWorker();
 
-    repo = new Repo();
+    repo = new GitRepo();
+    repo.git(['remote', 'add', 'origin', 'git@github.com:shop/api.git']);
     c.first = repo.commit('feat(orders): list orders with filters (#1)', 'Implements WEB-1.');
     repo.tag('v1.0.0', 'First release');
     c.fix = repo.commit('fix(api): return 404 for unknown orders', 'Fixes #45');
@@ -88,7 +61,7 @@ describe('import-git: a real repository into a project, then release notes over 
   });
   after(async () => {
     await h?.close();
-    if (repo) rmSync(repo.dir, { recursive: true, force: true });
+    repo?.remove();
   });
 
   const documents = async (kind: string) =>
@@ -96,6 +69,7 @@ describe('import-git: a real repository into a project, then release notes over 
 
   it('imports semver releases and every reachable commit with its first release, PR number and ticket keys', async () => {
     const { stdout } = await cli(['--project', GIT_PROJECT, '--repo', repo.dir]);
+    assert.match(stdout, /^links: https:\/\/github\.com\/shop\/api$/m);
     assert.match(stdout, /tags: 3 releases \(1\.0\.0 … 2\.0\.0\); not releases: nightly, v2\.0\.0-rc\.1/);
     assert.match(stdout, /commits: 8 \(7 released, 1 unreleased\)/);
     assert.match(stdout, /11 documents new, 0 updated, 0 rejected/);
@@ -105,6 +79,7 @@ describe('import-git: a real repository into a project, then release notes over 
       releases.map((r) => [r.version, r.tag, r.sha, r.body]).sort(),
       [['1.0.0', 'v1.0.0', c.first, 'First release'], ['1.1.0', '1.1.0', c.merge, ''], ['2.0.0', 'v2.0.0', c.breaking, 'Version 2']],
     );
+    assert.deepEqual(releases.map((r) => r.url).sort(), ['1.1.0', 'v1.0.0', 'v2.0.0'].map((t) => `https://github.com/shop/api/releases/tag/${t}`));
 
     const commits = new Map((await documents('commit')).map((d) => [d.sha as string, d]));
     assert.equal(commits.size, 8);
@@ -115,7 +90,7 @@ describe('import-git: a real repository into a project, then release notes over 
     };
     assert.deepEqual(view(c.first), { version: '1.0.0', prNumber: 1, ticketKeys: ['WEB-1'] });
     assert.deepEqual(view(c.fix), { version: '1.1.0', prNumber: undefined, ticketKeys: ['GH-45'] });
-    assert.deepEqual(view(c.branch1), { version: '1.1.0', prNumber: undefined, ticketKeys: ['WEB-7'] });
+    assert.deepEqual(view(c.branch1), { version: '1.1.0', prNumber: 7, ticketKeys: ['WEB-7'] }, 'a branch commit belongs to the PR that merged it');
     assert.deepEqual(view(c.chore), { version: '1.1.0', prNumber: undefined, ticketKeys: undefined });
     assert.deepEqual(view(c.merge), { version: '1.1.0', prNumber: 7, ticketKeys: undefined });
     assert.deepEqual(view(c.breaking), { version: '2.0.0', prNumber: 9, ticketKeys: undefined });
@@ -125,6 +100,7 @@ describe('import-git: a real repository into a project, then release notes over 
     assert.equal(fix.body, 'Fixes #45');
     assert.equal(fix.author, 'Priya Raman');
     assert.equal(fix.committedAt, '2025-03-01T11:01:00.000Z');
+    assert.equal(fix.url, `https://github.com/shop/api/commit/${c.fix}`);
   });
 
   it('a second import updates in place', async () => {
@@ -145,8 +121,9 @@ describe('import-git: a real repository into a project, then release notes over 
 
     const major = await h.request('POST', `/v1/agents/${GIT_PROJECT}/skills/release_notes_composer`, { token: member, body: { fromVersion: '1.1.0', toVersion: '2.0.0' }, headers: { Prefer: 'wait=30' } });
     assert.equal(major.status, 200, major.text);
+    const breaking = major.body.result.sections.find((s: { heading: string }) => s.heading === 'Breaking changes').markdown as string;
     assert.ok(cited(major.body.result, 'Breaking changes').includes(`commit:${c.breaking.slice(0, 7)}`), JSON.stringify(major.body.result.sections));
-    assert.match(major.body.result.markdown, /\/v2\/orders/);
+    assert.match(breaking, /\(\[#9\]\(https:\/\/github\.com\/shop\/api\/pull\/9\)\)\.\*\* Action required: clients must call \/v2\/orders\./);
   });
 
   it('fails clearly for an unknown project or a folder that is not a repository', async () => {

@@ -24,6 +24,12 @@ export function errorMiddleware(logger: Logger) {
         ctx.status = err.status;
         if (err.headers) ctx.set(err.headers);
         ctx.body = problemBody(err.status, err.status === 405 ? 'method_not_allowed' : 'http_error', err.message);
+      } else if (isStoreUnavailable(err)) {
+        // The store is down or unreachable: a condition to retry through, not a bug.
+        log.warn({ err: { name: (err as Error).name, message: (err as Error).message } }, 'store unavailable');
+        ctx.status = 503;
+        ctx.set('Retry-After', '5');
+        ctx.body = problemBody(503, 'store_unavailable', 'The data store is unavailable. Retry later.');
       } else {
         log.error({ err }, 'unhandled error');
         ctx.status = 500;
@@ -38,4 +44,11 @@ function isExposedHttpError(err: unknown): err is { status: number; message: str
   if (!err || typeof err !== 'object') return false;
   const e = err as { status?: unknown; expose?: unknown };
   return typeof e.status === 'number' && e.status >= 400 && e.status < 500 && e.expose === true;
+}
+
+/** The driver's errors for a store it cannot reach (selection timeout, network, closed client, pool). */
+const STORE_UNAVAILABLE = new Set(['MongoServerSelectionError', 'MongoNetworkError', 'MongoNetworkTimeoutError', 'MongoNotConnectedError', 'MongoTopologyClosedError', 'MongoPoolClearedError', 'MongoWaitQueueTimeoutError']);
+
+function isStoreUnavailable(err: unknown): boolean {
+  return err instanceof Error && STORE_UNAVAILABLE.has(err.name);
 }

@@ -27,11 +27,48 @@ export async function readJsonBody(ctx: Context, limitBytes: number): Promise<un
     throw tooLarge(limitBytes);
   }
   const raw = await readLimited(ctx, limitBytes);
+  let parsed: unknown;
   try {
-    return JSON.parse(raw) as unknown;
+    parsed = JSON.parse(raw) as unknown;
   } catch (err) {
     throw badRequest('malformed_json', `Request body is not valid JSON: ${(err as Error).message}`);
   }
+  const problem = shapeProblem(parsed);
+  if (problem) throw badRequest('malformed_json', problem);
+  return parsed;
+}
+
+/** In unicode mode a surrogate pair is one code point, so this matches only a lone surrogate (linear time). */
+const LONE_SURROGATE = /\p{Cs}/u;
+
+/** Deeper than any request of this API; a deeper body would only exhaust the stack of whatever walks it. */
+export const MAX_JSON_DEPTH = 32;
+
+/**
+ * What JSON.parse accepts but nothing downstream should see: nesting past MAX_JSON_DEPTH, and strings with a
+ * lone surrogate (valid JSON escapes, but not text: stores replace them silently and encoders throw). Walks
+ * the value iteratively, so the check itself cannot overflow the stack.
+ */
+export function shapeProblem(value: unknown): string | null {
+  const stack: [unknown, number][] = [[value, 1]];
+  while (stack.length > 0) {
+    const [node, depth] = stack.pop()!;
+    if (typeof node === 'string') {
+      if (LONE_SURROGATE.test(node)) return 'Request body contains a string with a lone UTF-16 surrogate (not valid text)';
+      continue;
+    }
+    if (node === null || typeof node !== 'object') continue;
+    if (depth > MAX_JSON_DEPTH) return `Request body is nested deeper than ${MAX_JSON_DEPTH} levels`;
+    if (Array.isArray(node)) {
+      for (const item of node) stack.push([item, depth + 1]);
+    } else {
+      for (const [key, item] of Object.entries(node)) {
+        if (LONE_SURROGATE.test(key)) return 'Request body contains a member name with a lone UTF-16 surrogate (not valid text)';
+        stack.push([item, depth + 1]);
+      }
+    }
+  }
+  return null;
 }
 
 function tooLarge(limitBytes: number): HttpProblem {

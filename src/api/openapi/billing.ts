@@ -44,7 +44,7 @@ export const billingPaths: Paths = {
       tags: ['billing'],
       security: bearer,
       requestBody: jsonBody(APP_BODY_SCHEMA),
-      responses: { 201: json('The app, its webhookUrl and authorization'), 400: problemRef('Invalid body'), ...authErrors, 409: problemRef('Slug taken') },
+      responses: { 201: json('The app, its webhookUrl and authorization'), 400: problemRef('Invalid body'), ...authErrors, 409: problemRef('Slug taken (app_exists), or kept by a deleted app whose billing records remain under it (app_slug_retired)') },
     },
     get: { summary: 'Connected apps (admin)', tags: ['billing'], security: bearer, responses: { 200: json('The apps'), ...authErrors } },
   },

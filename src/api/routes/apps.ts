@@ -46,7 +46,12 @@ export function appRoutes(deps: AppDeps, appCache: AppCache): Router {
   router.post('/v1/apps', async (ctx) => {
     const body = validate<{ slug: string; name: string }>(APP_BODY_SCHEMA, ctx.state.body);
     const created = await apps.create(body.slug, body.name, now());
-    if (!created) throw conflict('app_exists', `An app with slug "${body.slug}" already exists`);
+    if (!created) {
+      if (await apps.retired(body.slug)) {
+        throw conflict('app_slug_retired', `The slug "${body.slug}" belonged to a deleted app whose billing records are kept under it; choose another slug`);
+      }
+      throw conflict('app_exists', `An app with slug "${body.slug}" already exists`);
+    }
     ctx.status = 201;
     ctx.set('Location', `/v1/apps/${body.slug}`);
     // The only time the value is ever shown: paste it into the provider's webhook Authorization header field.
@@ -65,7 +70,7 @@ export function appRoutes(deps: AppDeps, appCache: AppCache): Router {
 
   router.delete('/v1/apps/:slug', async (ctx) => {
     const slug = checkId(ctx.params.slug!, 'slug');
-    if (!(await apps.remove(slug))) throw notFound('unknown_app', `App "${slug}" does not exist`);
+    if (!(await apps.remove(slug, now()))) throw notFound('unknown_app', `App "${slug}" does not exist`);
     appCache.forget(slug);
     ctx.status = 204;
   });

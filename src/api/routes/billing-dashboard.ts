@@ -1,4 +1,5 @@
 import Router from '@koa/router';
+import { isoTime } from '../../billing/iso-time';
 import type { Context } from 'koa';
 import { mrrAmount } from '../../billing/metrics';
 import { appScope, type BillingScope } from '../../billing/subscriber-id';
@@ -45,14 +46,14 @@ export function billingDashboardRoutes(deps: AppDeps): Router {
     entitlements: r.view.entitlements.map((e) => ({
       id: e.id,
       productId: e.productId,
-      expiresAt: e.expiresAtMs === null ? null : new Date(e.expiresAtMs).toISOString(),
+      expiresAt: e.expiresAtMs === null ? null : isoTime(e.expiresAtMs),
     })),
-    flags: r.view.flags.map((f) => ({ type: f.type, since: new Date(f.sinceMs).toISOString(), eventId: f.eventId })),
+    flags: r.view.flags.map((f) => ({ type: f.type, since: isoTime(f.sinceMs), eventId: f.eventId })),
     scheduledDowngrade: r.view.scheduledDowngrade
-      ? { at: new Date(r.view.scheduledDowngrade.atMs).toISOString(), reason: r.view.scheduledDowngrade.reason }
+      ? { at: isoTime(r.view.scheduledDowngrade.atMs), reason: r.view.scheduledDowngrade.reason }
       : null,
     mrrContribution: r.view.mrrContribution,
-    lastEvent: r.view.lastEvent ? { id: r.view.lastEvent.id, type: r.view.lastEvent.type, at: new Date(r.view.lastEvent.atMs).toISOString() } : null,
+    lastEvent: r.view.lastEvent ? { id: r.view.lastEvent.id, type: r.view.lastEvent.type, at: isoTime(r.view.lastEvent.atMs) } : null,
     subscriptions: r.view.subscriptions,
     summary: r.summary,
     workflowId: r.workflowId,

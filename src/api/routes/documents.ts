@@ -1,6 +1,6 @@
 import Router from '@koa/router';
 import type { ProjectDocument } from '../../skills/documents';
-import { DOCUMENT_KIND_SCHEMAS } from '../../skills/documents';
+import { DOCUMENT_KIND_SCHEMAS, OWN_TIME_FIELD, optionalTextFields } from '../../skills/document-schema';
 import { DOCUMENT_KINDS, type DocumentKind } from '../../skills/types';
 import { DocumentRepository } from '../../store/documents';
 import { ProjectRepository } from '../../store/projects';
@@ -22,26 +22,42 @@ export const DOCUMENTS_BODY_SCHEMA = {
   properties: { documents: { type: 'array', minItems: 1, maxItems: MAX_DOCUMENTS_PER_REQUEST, items: { type: 'object' } } },
 } as const;
 
+const OPTIONAL_TEXT = new Map(DOCUMENT_KINDS.map((k) => [k, optionalTextFields(k)]));
+
+/** The document as clients mean it: optional text fields sent as "" are absent. */
+function withoutEmptyOptionals(doc: Record<string, unknown>, kind: DocumentKind): Record<string, unknown> {
+  const empty = OPTIONAL_TEXT.get(kind)!.filter((f) => doc[f] === '');
+  if (empty.length === 0) return doc;
+  const copy = { ...doc };
+  for (const f of empty) delete copy[f];
+  return copy;
+}
+
 /**
- * Checks each document against its kind's schema: the bad ones are rejected alone, with reasons. The same
- * (kind, externalId) twice: the later one wins, as two requests would. Shared by the API and the CLI loaders.
+ * Checks each document against its kind's schema: the bad ones are rejected alone, with reasons (a misspelt
+ * field is named). Optional text fields sent as "" count as absent; a missing `createdAt` becomes the
+ * document's own time (OWN_TIME_FIELD) or `now`, the upload time. The same (kind, externalId) twice: the later
+ * one wins, as two requests would. Shared by the API and the CLI loaders.
  */
-export function screenDocuments(documents: readonly unknown[]): { accepted: ProjectDocument[]; rejected: { index: number; errors: ProblemFieldError[] }[] } {
+export function screenDocuments(documents: readonly unknown[], now: Date): { accepted: ProjectDocument[]; rejected: { index: number; errors: ProblemFieldError[] }[] } {
   const accepted: ProjectDocument[] = [];
   const rejected: { index: number; errors: ProblemFieldError[] }[] = [];
   const seen = new Map<string, number>();
-  documents.forEach((doc, index) => {
-    const kind = (doc as { kind?: unknown } | null)?.kind;
-    if (typeof kind !== 'string' || !(DOCUMENT_KINDS as readonly string[]).includes(kind)) {
+  documents.forEach((raw, index) => {
+    const kind = (raw as { kind?: unknown } | null)?.kind;
+    if (typeof kind !== 'string' || !(DOCUMENT_KINDS as readonly string[]).includes(kind) || typeof raw !== 'object' || Array.isArray(raw)) {
       rejected.push({ index, errors: [{ path: '/kind', message: `must be one of ${DOCUMENT_KINDS.join(', ')}` }] });
       return;
     }
+    const doc = withoutEmptyOptionals(raw as Record<string, unknown>, kind as DocumentKind);
     const errors = check(DOCUMENT_KIND_SCHEMAS[kind as DocumentKind], doc);
     if (errors.length > 0) {
       rejected.push({ index, errors });
       return;
     }
-    const typed = doc as ProjectDocument;
+    const own = OWN_TIME_FIELD[kind as DocumentKind];
+    const createdAt = doc.createdAt ?? (own && doc[own]) ?? now.toISOString();
+    const typed = { ...doc, createdAt } as ProjectDocument;
     const key = `${typed.kind}\u0000${typed.externalId}`;
     const previous = seen.get(key);
     if (previous !== undefined) accepted[previous] = typed;
@@ -66,7 +82,7 @@ export function documentRoutes(deps: AppDeps): Router {
   router.post('/v1/projects/:project/documents', async (ctx) => {
     const project = await projectForCaller(ctx, projects, ctx.params.project!);
     const body = validate<{ documents: unknown[] }>(DOCUMENTS_BODY_SCHEMA, ctx.state.body);
-    const { accepted, rejected } = screenDocuments(body.documents);
+    const { accepted, rejected } = screenDocuments(body.documents, now());
     const { inserted, updated } = await documents.upsertMany(project._id, accepted, now());
     ctx.body = { inserted, updated, rejected };
   });

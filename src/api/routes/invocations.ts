@@ -18,7 +18,7 @@ import { authenticate, principalOf } from '../middleware/authenticate';
 import { HttpProblem, badRequest, conflict, notFound } from '../problem';
 import { projectForCaller } from '../project-access';
 import { RateLimiter } from '../rate-limit';
-import { startSkillWorkflow } from '../skill-start';
+import { startInvocationWorkflow } from '../../invocations/start-workflow';
 import { TEMPORAL_CALL_TIMEOUT_MS, mapTemporalError } from '../temporal-errors';
 import { validate } from '../validation';
 import { missingEntitlement } from './skills';
@@ -38,8 +38,9 @@ export function invocationRoutes(deps: AppDeps, metrics: AppMetrics): Router {
   const limiter = new RateLimiter(deps.config.skills.invocationsPerMinute, 60_000);
   const now = deps.now ?? (() => new Date());
   const { client } = deps.temporal;
-  // Read per call: a worker in this process sets `starter` once it runs (src/worker-in-api.ts).
-  const starter = () => ({ client, starter: deps.temporal.starter, taskQueue: deps.config.temporal.taskQueue });
+  // `starter` is read per call: a worker in this process sets it once it runs (src/worker-in-api.ts).
+  const startWorkflow = (record: InvocationRecord) =>
+    startInvocationWorkflow(client, deps.config.temporal.taskQueue, record, { eagerClient: deps.temporal.starter });
   const router = new Router();
   router.use('/v1/agents', authenticate(deps.config.jwt));
   // Authenticate first, then read the body: an anonymous caller learns nothing from body errors.
@@ -76,7 +77,7 @@ export function invocationRoutes(deps: AppDeps, metrics: AppMetrics): Router {
       idempotencyKey = `${project._id}\u0000${principal.sub}\u0000${skill.name}\u0000${rawKey}`;
       const bodyHash = createHash('sha256').update(stableJson(inputs)).digest('hex');
       const existing = await claimKey(idempotencyKey, bodyHash, id, project._id);
-      if (existing) return respond(ctx, await waitFor(ctx, await resume(ctx, existing, skill.title)));
+      if (existing) return respond(ctx, await waitFor(ctx, await resume(ctx, existing)));
     }
 
     const createdAt = now();
@@ -98,14 +99,14 @@ export function invocationRoutes(deps: AppDeps, metrics: AppMetrics): Router {
     };
     // The record exists before the workflow so a client can poll at once, even while no worker runs.
     await invocations.create(record);
-    const started = await startSkillWorkflow(starter(), record, `${skill.title} for ${project._id}: ${summarizeInputs(inputs)}`);
-    if (started.kind === 'rejected') {
+    const started = await startWorkflow(record);
+    if (started.kind === 'not-started') {
       // Certainly nothing was started: remove the record and free the key so the client's retry starts cleanly.
       await invocations.remove(id);
       if (idempotencyKey) await keys.release(idempotencyKey, id);
       throw mapTemporalError(started.error, `Invocation ${id}`);
     }
-    if (started.kind === 'unconfirmed') throw unconfirmed(ctx, record, started.error);
+    if (started.kind === 'unknown') throw unconfirmed(ctx, record, started.error);
     metrics.skillInvocations.inc({ skill: skill.name });
     ctx.state.log.info({ invocationId: id, skill: skill.name, project: project._id, eager: started.eager }, 'skill invocation started');
     return respond(ctx, await waitFor(ctx, record));
@@ -193,11 +194,12 @@ export function invocationRoutes(deps: AppDeps, metrics: AppMetrics): Router {
   /**
    * An earlier request's invocation, found by its Idempotency-Key. While it is still `queued`, its start may
    * never have reached Temporal (that request failed unconfirmed, or died): start it again, which attaches to
-   * the run if there is one (skill-start.ts), so the retry resumes the same invocation instead of a second.
+   * the run if there is one (src/invocations/start-workflow.ts), so the retry resumes the same invocation
+   * instead of starting a second.
    */
-  async function resume(ctx: Context, record: InvocationRecord, title: string): Promise<InvocationRecord> {
+  async function resume(ctx: Context, record: InvocationRecord): Promise<InvocationRecord> {
     if (record.status !== 'queued') return record;
-    const started = await startSkillWorkflow(starter(), record, `${title} for ${record.project} (resumed)`);
+    const started = await startWorkflow(record);
     if (started.kind !== 'started') throw unconfirmed(ctx, record, started.error);
     return record;
   }
@@ -208,8 +210,8 @@ export function invocationRoutes(deps: AppDeps, metrics: AppMetrics): Router {
    */
   function unconfirmed(ctx: Context, record: InvocationRecord, error: unknown): HttpProblem {
     ctx.state.log.warn({ invocationId: record._id, err: describeError(error) }, 'skill invocation start unconfirmed; record kept');
-    return new HttpProblem(503, 'invocation_start_unconfirmed', `The workflow service did not confirm the start of invocation ${record._id}; it may run. Retry with the same Idempotency-Key to resume it, or poll its Location.`, {
-      headers: { Location: `/v1/agents/${record.project}/invocations/${record._id}`, 'Retry-After': '1' },
+    return new HttpProblem(503, 'temporal_unavailable', `The workflow service did not confirm the start of invocation ${record._id}; it may run. Retry with the same Idempotency-Key to resume it without a second run, or poll its Location.`, {
+      headers: { Location: `/v1/agents/${record.project}/invocations/${record._id}`, 'Retry-After': '2' },
     });
   }
 
@@ -307,9 +309,3 @@ function stableJson(value: unknown): string {
   return JSON.stringify(value);
 }
 
-function summarizeInputs(inputs: Record<string, unknown>): string {
-  return Object.entries(inputs)
-    .map(([k, v]) => `${k}=${Array.isArray(v) ? `[${v.length}]` : String(v)}`)
-    .join(', ')
-    .slice(0, 200);
-}

@@ -75,7 +75,10 @@ export function webhookRoutes(deps: AppDeps, forwarder: EventForwarder, metrics:
     const ticket = forwarder.accepting(record.receivedAt);
     try {
       fresh = await events.accept(record);
-      if (fresh && !ignored) forwarder.forwardSoon(record);
+      // A redelivery is forwarded again too: the first delivery may have been stored and then answered 503 (the
+      // driver saw an error after the insert committed), so nothing may have relayed it. The subscriber
+      // workflow applies an event id once, so a second forward has no second effect.
+      if (!ignored) forwarder.forwardSoon(record);
     } catch (err) {
       ctx.state.log.error({ err, eventId: event.id }, 'webhook event could not be stored');
       metrics.webhookEvents.inc({ scope: label, outcome: 'unavailable' });

@@ -1,7 +1,7 @@
 /** Phrases built only from what an evidence document says: customer, industry, outcome, metrics, body. */
 import type { EvidenceDocument } from '../documents';
 import { escapeText, oneLine } from '../markdown';
-import { asSentence, firstSentence } from '../text';
+import { asSentence, firstSentence, sentencesOf, trimEndOf } from '../text';
 import { formatDate } from '../time';
 import { processTerm, termsOf, tokenize } from './terms';
 
@@ -26,15 +26,6 @@ export function provenance(doc: EvidenceDocument): string {
   return `${KIND_LABEL[doc.kind]}, ${formatDate(doc.date)}`;
 }
 
-function sentences(text: string): string[] {
-  return (
-    oneLine(text)
-      .match(/[^.!?]+[.!?]+(?=\s|$)|[^.!?]+$/g)
-      ?.map((s) => s.trim())
-      .filter(Boolean) ?? []
-  );
-}
-
 /** Sentences that say what was done, not what the problem was. */
 const DONE_RE = /\b(we|switched|moved|replaced|added|introduced|exposed|migrated|automated|went live|rolled out|retired|load-tested)\b/i;
 
@@ -47,7 +38,7 @@ const overlap = (text: string, wanted: Set<string>) => termsOf(text).filter((t) 
  */
 export function approachQuote(doc: EvidenceDocument, painPoint: string): string {
   const wanted = new Set(termsOf(painPoint));
-  const all = sentences(doc.body);
+  const all = sentencesOf(doc.body);
   const best = (candidates: string[]) =>
     candidates.reduce<{ s: string; score: number }>((acc, s) => {
       const score = overlap(s, wanted);
@@ -73,7 +64,7 @@ export function bestFact(doc: EvidenceDocument, painPoint: string): string {
     const score = weight(f);
     if (score > bestScore) [best, bestScore] = [f, score];
   }
-  return escapeText(oneLine(best)).replace(/[.;]$/, '');
+  return trimEndOf(escapeText(oneLine(best)), '.;', false);
 }
 
 /** A pain point as it reads inside a sentence: first letter lowered unless it starts an acronym or a name-like word. */

@@ -1,6 +1,9 @@
 /**
  * "One change, one entry": the commits, pull requests and tickets that describe the same change are joined
- * into one group (a commit of PR #123 that resolves WEB-7 → one change citing all three).
+ * into one group (a commit of PR #123 that resolves WEB-7 → one change citing all three). Documents are
+ * joined by PR number (a pull request and its commits, or commits of the same PR when the project has no
+ * pull-request documents, such as a merge commit and its branch), merge-commit sha, or ticket key (with or
+ * without a ticket document).
  */
 import type { CommitDocument, PullRequestDocument, TicketDocument } from '../documents';
 
@@ -29,11 +32,13 @@ export function groupChanges(commits: CommitDocument[], pullRequests: PullReques
     const short = pr.mergeCommitSha.slice(0, 7).toLowerCase();
     bySha.set(short, [...(bySha.get(short) ?? []), i]);
   });
+  // The first member naming each ticket key (its ticket document when there is one) and each PR number.
   const ticketIndex = new Map(tickets.map((t, i) => [t.key, pullRequests.length + commits.length + i]));
   const linkTickets = (keys: string[] | undefined, at: number) => {
     for (const key of keys ?? []) {
       const t = ticketIndex.get(key);
       if (t !== undefined) union(at, t);
+      else ticketIndex.set(key, at);
     }
   };
 
@@ -42,6 +47,7 @@ export function groupChanges(commits: CommitDocument[], pullRequests: PullReques
     const at = pullRequests.length + c;
     const byNumber = commit.prNumber === undefined ? undefined : prIndex.get(commit.prNumber);
     if (byNumber !== undefined) union(at, byNumber);
+    else if (commit.prNumber !== undefined) prIndex.set(commit.prNumber, at);
     for (const i of bySha.get(commit.sha.slice(0, 7).toLowerCase()) ?? []) {
       if (sameSha(pullRequests[i].mergeCommitSha ?? '', commit.sha)) union(at, i);
     }

@@ -3,7 +3,8 @@
  * labels, ticket type, breaking markers) decide; the wording of the title is only a fallback for
  * repositories that do not use conventions.
  */
-import { breakingNote, isBot, isMergeCommit, parseHeader } from './conventional';
+import { isMergeCommit, parseHeader } from './conventional';
+import { breakingNote } from './migration';
 import { changeDocuments, type Change } from './changes';
 
 export type Category = 'breaking' | 'feature' | 'improvement' | 'fix' | 'other';
@@ -64,16 +65,20 @@ function isBreaking(change: Change): boolean {
   );
 }
 
-function isBotDependencyBump(change: Change): boolean {
+function isBotDependencyBump(change: Change, isBot: (author: string) => boolean): boolean {
   const authored = [...change.pullRequests, ...change.commits];
   return authored.length > 0 && authored.every((d) => isBot(d.author)) && authored.some((d) => DEPENDENCY_WORDS.test(d.title) || labelsOf(change).includes('dependencies'));
 }
 
-export function classify(change: Change, displayTitle: string): Classification {
+/**
+ * `titles`: the change's title as shown first, then its other commits' titles, for the wording fallback.
+ * `isBot` says which authors are bots (bots.ts, with the project's own list).
+ */
+export function classify(change: Change, titles: readonly string[], isBot: (author: string) => boolean): Classification {
   const labels = labelsOf(change);
   const skip = labels.find((l) => SKIP_LABELS.has(l));
   if (skip) return { excluded: `labelled ${skip}` };
-  if (isBotDependencyBump(change)) return { excluded: 'dependency bump by a bot' };
+  if (isBotDependencyBump(change, isBot)) return { excluded: 'dependency bump by a bot' };
   if (isBreaking(change)) return { category: 'breaking' };
 
   const headers = headerTitles(change).map(parseHeader).filter((h) => h !== undefined);
@@ -94,5 +99,9 @@ export function classify(change: Change, displayTitle: string): Classification {
   }
   if (explicit.has('other')) return { category: 'other' };
   if (changeDocuments(change).every((d) => d.kind === 'commit' && isMergeCommit(d.title))) return { excluded: 'merge commit' };
-  return { category: VERB_CATEGORY.find(([re]) => re.test(displayTitle))?.[1] ?? 'other' };
+  for (const title of titles) {
+    const category = VERB_CATEGORY.find(([re]) => re.test(title))?.[1];
+    if (category) return { category };
+  }
+  return { category: 'other' };
 }

@@ -6,9 +6,11 @@ import { bulletList, cite, citeAll, escapeText, renderDocument, section } from '
 import type { ResultSection, SkillResult } from '../result';
 import { joinList, plural } from '../text';
 import { formatDate } from '../time';
+import { compareUrl as forgeCompareUrl, tagOfReleaseUrl, type Forge } from '../forge';
 import type { DocumentKind } from '../types';
 import { changeDocuments } from './changes';
 import type { Category } from './classify';
+import { renderReferences } from './references';
 import type { Entry, ReleaseNotesSelection } from './select';
 import { emptyGroup, entrySentence, formalize, groupNoun, inTone, PHRASES } from './tone';
 
@@ -27,13 +29,25 @@ interface Context {
   multiRelease: boolean;
 }
 
-function entryLine(ctx: Context, entry: Entry): string {
+/** "Added dark mode ([#52](…), WEB-31; 1.2.0)." — the entry's references (and release) before its period. */
+function withReferences(sentence: string, parts: readonly string[]): string {
+  const shown = parts.filter(Boolean);
+  if (shown.length === 0) return sentence;
+  const period = sentence.endsWith('.');
+  return `${period ? sentence.slice(0, -1) : sentence} (${shown.join('; ')})${period ? '.' : ''}`;
+}
+
+function entryText(ctx: Context, entry: Entry, withVersion: boolean): string {
   const sentence = entrySentence(ctx.tone, entry.category, escapeText(entry.title), entry.problem);
-  const where = ctx.multiRelease ? ` (${entry.version})` : '';
+  return withReferences(sentence, [renderReferences(entry.references), withVersion && ctx.multiRelease ? entry.version : '']);
+}
+
+function entryLine(ctx: Context, entry: Entry): string {
   const sources = citeAll(changeDocuments(entry.change));
-  if (entry.category !== 'breaking') return `${sentence}${where} ${sources}`;
-  const action = entry.migration ? inTone(ctx.tone, escapeText(entry.migration)) : PHRASES.noMigration[ctx.tone];
-  return `**${sentence}**${where} ${PHRASES.actionLabel[ctx.tone]} ${action} ${sources}`;
+  const text = entryText(ctx, entry, true);
+  if (entry.category !== 'breaking') return `${text} ${sources}`;
+  const action = entry.migration ? ` ${PHRASES.actionLabel[ctx.tone]} ${inTone(ctx.tone, escapeText(entry.migration))}` : '';
+  return `**${text}**${action} ${sources}`;
 }
 
 const GROUP_INTRO = {
@@ -46,7 +60,9 @@ const GROUP_INTRO = {
 function groupSection(ctx: Context, heading: string, category: keyof typeof GROUP_INTRO, entries: Entry[]): ResultSection {
   const mine = entries.filter((e) => e.category === category);
   if (mine.length === 0) return section(heading, emptyGroup(ctx.tone, category));
-  const intro = GROUP_INTRO[category][ctx.tone];
+  const silent = category === 'breaking' ? mine.filter((e) => !e.migration).length : 0;
+  // Breaking changes whose documents say nothing about migrating are named as such once, not per entry.
+  const intro = [GROUP_INTRO[category][ctx.tone], silent ? PHRASES.noMigration[ctx.tone](silent, silent === mine.length) : ''].filter(Boolean).join(' ');
   const list = bulletList(mine.map((e) => entryLine(ctx, e)));
   return section(heading, intro ? `${intro}\n\n${list}` : list);
 }
@@ -79,7 +95,7 @@ function highlights(ctx: Context, sel: ReleaseNotesSelection): ResultSection {
       ? `${to} is out, released on ${formatDate(release.releasedAt)} ${cite(release)}. `
       : `Version ${to} was released on ${formatDate(release.releasedAt)} ${cite(release)}. `;
   const top = sel.entries.filter((e) => e.category !== 'other').slice(0, HIGHLIGHTS);
-  const bullets = top.map((e) => `${entrySentence(ctx.tone, e.category, escapeText(e.title), e.problem)} ${citeAll(changeDocuments(e.change))}`);
+  const bullets = top.map((e) => `${entryText(ctx, e, false)} ${citeAll(changeDocuments(e.change))}`);
   return section('Highlights', `${released}${countsSentence(ctx, sel.entries)}${bullets.length ? `\n\n${bulletList(bullets)}` : ''}`);
 }
 
@@ -101,18 +117,19 @@ function contributors(ctx: Context, sel: ReleaseNotesSelection): ResultSection {
   return section('Contributors', `${PHRASES.contributorsIntro[ctx.tone]}\n\n${list}`);
 }
 
-/** A GitHub compare link when both releases link to GitHub release pages of the same repository. */
-function compareUrl(from: ReleaseDocument | undefined, to: ReleaseDocument | undefined): string | undefined {
-  const re = /^(https:\/\/github\.com\/[^/]+\/[^/]+)\/releases\/tag\/([^/?#]+)$/;
-  const [a, b] = [from?.url && re.exec(from.url), to?.url && re.exec(to.url)];
-  return a && b && a[1] === b[1] ? `${a[1]}/compare/${a[2]}...${b[2]}` : undefined;
+/** The repository's compare page between the two release tags, when the repository and both tags are known. */
+function compareUrl(forge: Forge | undefined, from: ReleaseDocument | undefined, to: ReleaseDocument | undefined): string | undefined {
+  if (!forge) return undefined;
+  const tag = (r: ReleaseDocument | undefined) => r && (r.tag || (r.url ? tagOfReleaseUrl(forge, r.url) : undefined));
+  const [a, b] = [tag(from), tag(to)];
+  return a && b ? forgeCompareUrl(forge, a, b) : undefined;
 }
 
 function fullChangelog(ctx: Context, sel: ReleaseNotesSelection): ResultSection {
   const { fromVersion: from, toVersion: to } = ctx.inputs;
   const fromRelease = sel.releases.find((r) => r.version === from);
   const toRelease = sel.releases.find((r) => r.version === to);
-  const url = compareUrl(fromRelease, toRelease);
+  const url = compareUrl(sel.forge, fromRelease, toRelease);
   const range = url ? `[${from}...${to}](${url})` : `${from}...${to}`;
   const ends = citeAll([fromRelease, toRelease].filter((r): r is ReleaseDocument => r !== undefined));
   const line = `**Full changelog:** ${range}${ends ? ` ${ends}` : ''}`;

@@ -7,9 +7,13 @@ import type { CommitDocument, ProjectDocument, PullRequestDocument, ReleaseDocum
 import type { ReleaseNotesInputs } from '../inputs';
 import { compareSemver, inVersionRange, isSemver } from '../semver';
 import { compareText } from '../text';
+import type { Forge } from '../forge';
+import { isBot } from './bots';
 import { groupChanges, changeDocuments, type Change } from './changes';
 import { classify, type Category } from './classify';
-import { breakingNote, coAuthors, isBot, isMergeCommit, tidyTitle } from './conventional';
+import { coAuthors, isMergeCommit, isPrMerge, tidyTitle, type TicketKeys } from './conventional';
+import { migrationNote } from './migration';
+import { entryReferences, forgeOfDocuments, type Reference } from './references';
 
 export interface Entry {
   category: Category;
@@ -18,10 +22,12 @@ export interface Entry {
   title: string;
   /** The title is a ticket's: it states the problem, not the change. */
   problem: boolean;
-  /** What users must do, from a BREAKING CHANGE footer; breaking entries only. */
+  /** What users must do, from a BREAKING CHANGE footer or a migration section; breaking entries only. */
   migration?: string;
   /** The first release containing the change. */
   version: string;
+  /** Its pull requests and tickets, linked where the repository's web address is known. */
+  references: Reference[];
 }
 
 export interface Contributor {
@@ -37,6 +43,8 @@ export interface ReleaseNotesSelection {
   releases: ReleaseDocument[];
   /** Why each left-out document was left out, by citation id. */
   reasons: Map<string, string>;
+  /** The repository the documents link to, when they link to one on GitHub, GitLab or Bitbucket. */
+  forge?: Forge;
 }
 
 const RESOLVED_STATUSES = new Set(['done', 'resolved', 'closed', 'fixed', 'released', 'complete', 'completed', 'shipped']);
@@ -64,18 +72,32 @@ function changeTime(change: Change): string {
 }
 
 /** The document that speaks for the change: its pull request, else its commit, else its ticket. */
-function titleSource(change: Change): ProjectDocument {
+/**
+ * The document that speaks for the change, and its title: its pull request; else the pull request's title
+ * as GitHub writes it on the line after "Merge pull request #N from …"; else its commit, else its ticket.
+ */
+function titleSource(change: Change): { doc: ProjectDocument; title: string } {
   const pr = change.pullRequests.find((p) => !isMergeCommit(p.title));
-  const commit = change.commits.find((c) => !isMergeCommit(c.title));
-  return pr ?? commit ?? change.tickets[0] ?? change.commits[0];
+  if (pr) return { doc: pr, title: pr.title };
+  for (const c of change.commits) {
+    const prTitle = isPrMerge(c.title) ? c.body.split('\n', 1)[0]!.trim() : '';
+    if (prTitle) return { doc: c, title: prTitle };
+  }
+  const doc = change.commits.find((c) => !isMergeCommit(c.title)) ?? change.tickets[0] ?? change.commits[0]!;
+  return { doc, title: doc.title };
 }
 
 function ticketKeysOf(change: Change): string[] {
   return [...change.tickets.map((t) => t.key), ...change.pullRequests.flatMap((p) => p.ticketKeys ?? []), ...change.commits.flatMap((c) => c.ticketKeys ?? [])];
 }
 
+/** The first thing the change's pull requests, then commits, say users must do. */
 function migrationOf(change: Change): string | undefined {
-  return [...change.pullRequests, ...change.commits].map((d) => breakingNote(d.body)).find((n) => n !== undefined);
+  for (const doc of [...change.pullRequests, ...change.commits]) {
+    const note = migrationNote(doc);
+    if (note) return note;
+  }
+  return undefined;
 }
 
 const CATEGORY_ORDER: Category[] = ['breaking', 'feature', 'improvement', 'fix', 'other'];
@@ -89,10 +111,10 @@ function compareEntries(a: Entry, b: Entry): number {
   );
 }
 
-function creditContributors(entries: Entry[]): Contributor[] {
+function creditContributors(entries: Entry[], excluded: ReadonlySet<string>): Contributor[] {
   const byName = new Map<string, Contributor>();
-  const credit = (name: string, doc: ProjectDocument) => {
-    if (isBot(name)) return;
+  const credit = (name: string, doc: ProjectDocument, email?: string) => {
+    if (isBot(name, email, excluded)) return;
     const key = name.trim().toLowerCase();
     const c = byName.get(key) ?? { name: name.trim(), credits: [] };
     if (!c.credits.includes(doc)) c.credits.push(doc);
@@ -103,7 +125,7 @@ function creditContributors(entries: Entry[]): Contributor[] {
     for (const pr of change.pullRequests) credit(pr.author, pr);
     // A commit is cited for the people its pull request does not already credit (its author, co-authors).
     for (const commit of change.commits) {
-      for (const name of [commit.author, ...coAuthors(commit.body)]) if (!prAuthors.has(name.trim().toLowerCase())) credit(name, commit);
+      for (const { name, email } of [{ name: commit.author }, ...coAuthors(commit.body)]) if (!prAuthors.has(name.trim().toLowerCase())) credit(name, commit, email);
     }
   }
   return [...byName.values()].sort((a, b) => compareText(a.name, b.name));
@@ -135,18 +157,34 @@ export function selectReleaseNotes(inputs: ReleaseNotesInputs, docs: readonly Pr
     .filter((r) => keep(r, isSemver(r.version) && compareSemver(r.version, from) >= 0 && compareSemver(r.version, to) <= 0, 'version outside the requested range'))
     .sort((a, b) => compareSemver(a.version, b.version));
 
+  const excluded = new Set((inputs.excludeContributors ?? []).map((n) => n.trim().toLowerCase()));
+  const isBotAuthor = (name: string) => isBot(name, undefined, excluded);
+  const forge = forgeOfDocuments(docs);
+  // The project's tracker: prefixes of its ticket documents ("WEB" of WEB-7). Keys with other prefixes are words.
+  const trackerPrefixes = new Set(docs.filter((d): d is TicketDocument => d.kind === 'ticket').map((t) => t.key.slice(0, t.key.lastIndexOf('-'))));
+
   const entries: Entry[] = [];
   for (const change of groupChanges(commits, pullRequests, tickets)) {
     const source = titleSource(change);
-    const title = tidyTitle(source.title, ticketKeysOf(change));
-    const verdict = classify(change, title);
+    const keys: TicketKeys = { own: ticketKeysOf(change), trackerPrefixes };
+    const title = tidyTitle(source.title, keys);
+    const otherTitles = change.commits.filter((c) => !isMergeCommit(c.title)).map((c) => tidyTitle(c.title, keys));
+    const verdict = classify(change, [title, ...otherTitles], isBotAuthor);
     if ('excluded' in verdict) {
       for (const doc of changeDocuments(change)) reasons.set(citationId(doc), verdict.excluded);
       continue;
     }
     const migration = verdict.category === 'breaking' ? migrationOf(change) : undefined;
-    entries.push({ category: verdict.category, change, title, problem: source.kind === 'ticket', version: changeVersion(change), ...(migration ? { migration } : {}) });
+    entries.push({
+      category: verdict.category,
+      change,
+      title,
+      problem: source.doc.kind === 'ticket',
+      version: changeVersion(change),
+      references: entryReferences(change, forge),
+      ...(migration ? { migration } : {}),
+    });
   }
   entries.sort(compareEntries);
-  return { entries, contributors: creditContributors(entries), releases, reasons };
+  return { entries, contributors: creditContributors(entries, excluded), releases, reasons, ...(forge ? { forge } : {}) };
 }

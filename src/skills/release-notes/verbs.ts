@@ -50,7 +50,8 @@ for (const base of [...REGULAR, ...Object.keys(IRREGULAR)]) {
 
 /** The verb a title starts with, and the rest of the title; undefined when the first word is not a known verb. */
 export function leadingVerb(title: string): { verb: VerbForms; rest: string } | undefined {
-  const m = /^(\S+)\s*(.*)$/.exec(title.trim());
-  const verb = m && FORMS.get(m[1].toLowerCase());
-  return verb ? { verb, rest: m[2] } : undefined;
+  const t = title.trim();
+  const space = t.search(/\s/);
+  const verb = FORMS.get((space < 0 ? t : t.slice(0, space)).toLowerCase());
+  return verb ? { verb, rest: space < 0 ? '' : t.slice(space).trim() } : undefined;
 }

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { contributionOf } from '../../../src/billing/metrics';
-import { absorb, applyDowngrade, applyEvent, mergeInto } from '../../../src/billing/subscriber-state';
+import { absorb, applyDowngrade, applyEvent, mergeInto, outranks } from '../../../src/billing/subscriber-state';
 import { canonicalView } from '../../../src/billing/subscriber-view';
 import { searchStatus, summary } from '../../../src/billing/summary';
 import { ANON, DAY, T0, USER, aliasEvent, monthly, subEvent, transferEvent } from './fixtures';
@@ -123,6 +123,31 @@ describe('merging subscriber records', () => {
       const gained = absorb(destination, source, NOW).state;
       assert.deepEqual(gained.entitlements.map((e) => e.id), ['pro', 'team']);
       assert.equal(gained.mrrContributionMicros, 2 * 9_990_000);
+    });
+  });
+
+  describe('two records that each claim the other (opposite alias events relayed close together)', () => {
+    const claim = (id: string, other: string) =>
+      applyEvent(deliver([subEvent('INITIAL_PURCHASE', `ip-${id}`, T0, monthly(0), { app_user_id: id, original_app_user_id: id, aliases: [id], original_transaction_id: `otx-${id}` })], T0, fresh('app:acme', id)).state, aliasEvent(`al-${id}`, T0 + DAY, id, [id, other]), T0 + DAY);
+
+    it('each asks the other to merge, and exactly one gives way, whichever request arrives first', () => {
+      const a = claim('user-a', 'user-b');
+      const b = claim('user-b', 'user-a');
+      assert.deepEqual(a.effects.filter((e) => e.kind === 'merge'), [{ kind: 'merge', from: ['user-b'] }]);
+      assert.deepEqual(b.effects.filter((e) => e.kind === 'merge'), [{ kind: 'merge', from: ['user-a'] }]);
+      const aAsked = mergeInto(a.state, 'user-b', NOW);
+      const bAsked = mergeInto(b.state, 'user-a', NOW);
+      assert.equal(aAsked.state.mergedInto, null, 'user-a stays canonical');
+      assert.equal(bAsked.state.mergedInto, 'user-a', 'user-b merges into user-a');
+      // The survivor absorbs the other: one customer with both histories, never two pointing at each other.
+      const joined = absorb(aAsked.state, bAsked.state, NOW);
+      assert.equal(joined.state.mergedInto, null);
+      assert.equal(joined.state.subscriptions.length, 2);
+    });
+
+    it('ranks by id, a total order: an anonymous id (the provider\'s usual original id) before a known one', () => {
+      assert.ok(outranks(ANON, 'user-z') && !outranks('user-z', ANON));
+      assert.ok(outranks('a', 'b') && !outranks('b', 'a'));
     });
   });
 });

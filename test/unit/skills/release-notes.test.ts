@@ -56,14 +56,14 @@ describe('skills: release notes', () => {
   it('makes one entry of a commit, its pull request and its ticket, citing all three', () => {
     const r = draft([commit({ title: 'feat(ui): add dark mode (#7)', prNumber: 7, ticketKeys: ['WEB-7'] }), pr({ number: 7, title: 'feat(ui): add dark mode', ticketKeys: ['WEB-7'] }), ticket({ key: 'WEB-7', title: 'Dark mode' })]);
     const features = sectionOf(r, 'New features').markdown.split('\n');
-    assert.deepEqual(features, ['- Added dark mode. [pr:7] [commit:aaaaaaa] [ticket:WEB-7]']);
+    assert.deepEqual(features, ['- Added dark mode (#7, WEB-7). [pr:7] [commit:aaaaaaa] [ticket:WEB-7]']);
   });
 
   it('joins a non-squash merge: the merge commit, the branch commits (by ticket key) and the pull request', () => {
     const r = result('neutral-1.0.0-1.2.1');
     const bulk = sectionOf(r, 'New features').markdown.split('\n').filter((l) => l.includes('[pr:39]'));
     assert.equal(bulk.length, 1);
-    assert.match(bulk[0], /^- Bulk edit order status from the orders list\. \(1\.2\.0\) \[pr:39\] (\[commit:\w{7}\] ){3}\[ticket:WEB-25\]$/);
+    assert.match(bulk[0], /^- Bulk edit order status from the orders list \(\[#39\]\(https:\/\/github\.com\/acme\/acme-web\/pull\/39\), \[WEB-25\]\([^)]+\); 1\.2\.0\)\. \[pr:39\] (\[commit:\w{7}\] ){3}\[ticket:WEB-25\]$/);
   });
 
   it('groups breaking changes with what users must do, then features, improvements, fixes and an other-changes count', () => {
@@ -73,10 +73,10 @@ describe('skills: release notes', () => {
       ['Highlights', 'Breaking changes', 'New features', 'Improvements', 'Fixes', 'Other changes', 'Contributors', 'Full changelog'],
     );
     const breaking = sectionOf(r, 'Breaking changes').markdown;
-    assert.match(breaking, /\*\*Removed the deprecated v1 orders endpoints\.\*\* Action required: \/api\/v1\/orders .* Call \/api\/v2\/orders instead/);
-    assert.match(breaking, /Sign webhook payloads with HMAC-SHA256\.\*\* Action required: Verify the `X-Acme-Signature` header/, 'a BREAKING CHANGE footer without "!" counts');
-    assert.match(sectionOf(r, 'Fixes').markdown, /Fixed: Invoice PDF shows the wrong tax rate for Canadian stores\. \[ticket:WEB-37\]/, 'a resolved ticket alone is a change');
-    assert.match(sectionOf(r, 'Improvements').markdown, /Improved the error message when a coupon has expired\./, 'wording decides when there is no convention');
+    assert.match(breaking, /\*\*Removed the deprecated v1 orders endpoints \(\[#50\]\([^)]+\), \[WEB-30\]\([^)]+\)\)\.\*\* Action required: \/api\/v1\/orders .* Call \/api\/v2\/orders instead/);
+    assert.match(breaking, /Sign webhook payloads with HMAC-SHA256 \([^)]*\)[^)]*\)\)\.\*\* Action required: Verify the `X-Acme-Signature` header/, 'a BREAKING CHANGE footer without "!" counts');
+    assert.match(sectionOf(r, 'Fixes').markdown, /Fixed: Invoice PDF shows the wrong tax rate for Canadian stores \(\[WEB-37\]\([^)]+\)\)\. \[ticket:WEB-37\]/, 'a resolved ticket alone is a change');
+    assert.match(sectionOf(r, 'Improvements').markdown, /Improved the error message when a coupon has expired \(\[WEB-36\]/, 'wording decides when there is no convention');
     assert.match(sectionOf(result('neutral-1.0.0-1.2.1'), 'Other changes').markdown, /^1 other change, not listed individually\. \[pr:40\] \[commit:\w{7}\]$/);
   });
 
@@ -97,16 +97,17 @@ describe('skills: release notes', () => {
     for (const id of ['pr:50', 'pr:57', 'ticket:WEB-37']) assert.ok(cited.has(id), id);
   });
 
-  it('strips conventional prefixes, scopes, ticket keys and PR references from the prose', () => {
+  it('strips conventional prefixes, scopes, ticket keys and PR references from the prose; shows them as references', () => {
     for (const name of ['neutral-1.2.1-2.0.0', 'neutral-1.0.0-1.2.1']) {
       for (const s of result(name).sections) {
-        const prose = s.markdown.replace(/\[[a-z_]+:[^\]]+\]/g, '');
-        assert.doesNotMatch(prose, /\b(feat|fix|chore|perf|docs)(\([^)]*\))?!?:|\bWEB-\d+|\(#\d+\)/, `${name} ${s.heading}`);
+        // The references in parentheses at the end of an entry are the only place PR numbers and keys appear.
+        const prose = s.markdown.replace(/\[[a-z_]+:[^\]]+\]/g, '').replace(/ \((\[?(#\d+|WEB-\d+)(\]\([^)]*\))?(, )?)+(; [\d.]+)?\)\./g, '.');
+        assert.doesNotMatch(prose, /\b(feat|fix|chore|perf|docs)(\([^)]*\))?!?:|\bWEB-\d+|#\d+/, `${name} ${s.heading}`);
       }
     }
-    assert.equal(tidyTitle('fix(auth)!: handle expired sessions (#12) WEB-7', ['WEB-7']), 'Handle expired sessions');
-    assert.equal(tidyTitle('[WEB-9] Support UTF-8 filenames', ['WEB-9']), 'Support UTF-8 filenames');
-    assert.equal(tidyTitle('WEB-3: fixes WEB-4 crash on save', ['WEB-3']), 'Crash on save');
+    assert.equal(tidyTitle('fix(auth)!: handle expired sessions (#12) WEB-7', { own: ['WEB-7'] }), 'Handle expired sessions');
+    assert.equal(tidyTitle('[WEB-9] Support UTF-8 filenames', { own: ['WEB-9'] }), 'Support UTF-8 filenames');
+    assert.equal(tidyTitle('WEB-3: fixes WEB-4 crash on save', { own: ['WEB-3'] }), 'Crash on save');
   });
 
   it('changes wording with the tone, never the facts', () => {
@@ -115,8 +116,8 @@ describe('skills: release notes', () => {
     assert.deepEqual(facts(tones[1]), facts(tones[0]));
     assert.deepEqual(facts(tones[2]), facts(tones[0]));
     assert.notEqual(tones[1].markdown, tones[0].markdown);
-    assert.match(tones[1].markdown, /We've added dark mode\./);
-    assert.match(tones[2].markdown, /This release adds dark mode\./);
+    assert.match(tones[1].markdown, /We've added dark mode \(/);
+    assert.match(tones[2].markdown, /This release adds dark mode \(/);
   });
 
   it('writes formal notes without contractions or exclamation marks', () => {
@@ -135,8 +136,8 @@ describe('skills: release notes', () => {
   });
 
   it('names the release each entry first shipped in when the range spans several', () => {
-    assert.match(sectionOf(result('neutral-1.0.0-1.2.1'), 'Fixes').markdown, /Escape commas and quotes in CSV exports\. \(1\.2\.1\)/);
-    assert.doesNotMatch(sectionOf(result('neutral-1.2.1-2.0.0'), 'Fixes').markdown, /\(2\.0\.0\)/);
+    assert.match(sectionOf(result('neutral-1.0.0-1.2.1'), 'Fixes').markdown, /Escape commas and quotes in CSV exports \([^;]*; 1\.2\.1\)\./);
+    assert.doesNotMatch(sectionOf(result('neutral-1.2.1-2.0.0'), 'Fixes').markdown, /2\.0\.0\)/);
   });
 
   it('says so when a group is empty, and classifies by labels and ticket types too', () => {
@@ -148,8 +149,8 @@ describe('skills: release notes', () => {
       commit({ sha: 'ddddddd1', title: 'chore(deps): bump left-pad', author: 'renovate[bot]' }),
       pr({ number: 3, title: 'Rewrite docs', labels: ['skip-changelog'] }),
     ]);
-    assert.match(sectionOf(r, 'Fixes').markdown, /Tidy the settings page\. \[pr:2\]/);
-    assert.match(sectionOf(r, 'New features').markdown, /Split the router\. \[commit:ccccccc\] \[ticket:WEB-2\]/);
+    assert.match(sectionOf(r, 'Fixes').markdown, /Tidy the settings page \(#2\)\. \[pr:2\]/);
+    assert.match(sectionOf(r, 'New features').markdown, /Split the router \(WEB-2\)\. \[commit:ccccccc\] \[ticket:WEB-2\]/);
     assert.equal(sectionOf(r, 'Breaking changes').markdown, 'No breaking changes.');
     assert.equal(reasonOf(r, 'commit:ddddddd'), 'dependency bump by a bot');
     assert.equal(reasonOf(r, 'pr:3'), 'labelled skip-changelog');

@@ -1,0 +1,197 @@
+/**
+ * `invoke <skill> --project P …`: runs a skill on the project's data the way an API client does (same input
+ * schema, same checks against the project's data and entitlements, an invocation record, the skill workflow
+ * started through the service's Temporal client on its task queue), waits for it, and prints the Markdown to
+ * stdout, progress and notes to stderr. Exit 0 when it completed, 1 when it failed or was cancelled, 3 when it
+ * is still running at --timeout (it keeps running; the id is printed).
+ */
+import type { WorkflowHandle } from '@temporalio/client';
+import { userInfo } from 'node:os';
+import { ulid } from 'ulid';
+import { checkInvocationAgainstData } from '../api/invocation-rules';
+import { HttpProblem } from '../api/problem';
+import { skillWorkflowId } from '../api/routes/invocations';
+import { missingEntitlement } from '../api/routes/skills';
+import { validate } from '../api/validation';
+import type { Config } from '../config';
+import { startInvocationWorkflow } from '../invocations/start-workflow';
+import { findSkill, SKILLS } from '../skills/catalog';
+import type { SkillDefinition, SkillName } from '../skills/types';
+import { InvocationRepository, TERMINAL_STATUSES, TOTAL_STEPS, type InvocationRecord } from '../store/invocations';
+import type { Store } from '../store/mongo';
+import { ProjectRepository } from '../store/projects';
+import { connectTemporal } from '../temporal';
+import { requireString, type CliCommand } from './command';
+import { withStore } from './with-store';
+
+const POLL_MS = 200;
+const DEFAULT_TIMEOUT_S = 300;
+
+/** Flags that fill a skill's inputs, by skill: `--from 1.2.0` is `fromVersion`. */
+const INPUT_FLAGS: Record<SkillName, Record<string, string>> = {
+  release_notes_composer: { from: 'fromVersion', to: 'toVersion', tone: 'tone', 'exclude-contributors': 'excludeContributors' },
+  proposal_writer: { customer: 'customerName', industry: 'industry', format: 'format', 'pain-point': 'painPoints' },
+  incident_rca: { incident: 'incidentId', severity: 'severity' },
+};
+const LIST_INPUTS = new Set(['excludeContributors', 'painPoints']);
+
+const say = (line: string) => process.stderr.write(`[invoke] ${line}\n`);
+
+/** The inputs from --input (a JSON object) and the skill's own flags, which win. */
+export function inputsFromFlags(skill: SkillDefinition, values: Record<string, unknown>): Record<string, unknown> {
+  let inputs: Record<string, unknown> = {};
+  if (typeof values.input === 'string') {
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(values.input);
+    } catch {
+      throw new Error('--input must be a JSON object');
+    }
+    if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) throw new Error('--input must be a JSON object');
+    inputs = { ...(parsed as Record<string, unknown>) };
+  }
+  const flags = INPUT_FLAGS[skill.name];
+  for (const [flag, value] of Object.entries(values)) {
+    if (value === undefined || ['project', 'input', 'timeout', 'json'].includes(flag)) continue;
+    const field = flags[flag];
+    if (!field) throw new Error(`--${flag} is not an input of ${skill.name} (its flags: ${Object.keys(flags).map((f) => `--${f}`).join(', ')}, or --input JSON)`);
+    const list = Array.isArray(value) ? value : [String(value)];
+    inputs[field] = LIST_INPUTS.has(field) ? list.flatMap((v) => (field === 'excludeContributors' ? v.split(',') : [v])).map((v) => v.trim()).filter(Boolean) : list[list.length - 1];
+  }
+  return inputs;
+}
+
+/** The same checks the API makes before it starts an invocation; an HttpProblem's detail is the message. */
+async function checkRequest(store: Store, config: Config, project: string, skill: SkillDefinition, raw: Record<string, unknown>): Promise<Record<string, unknown>> {
+  const projects = new ProjectRepository(store.db);
+  const record = await projects.getProject(project);
+  if (!record) throw new Error(`project "${project}" does not exist`);
+  try {
+    const inputs = validate<Record<string, unknown>>(skill.inputSchema, raw, 'Skill inputs');
+    const missing = missingEntitlement(skill.name, config.skills.entitlements, await projects.effectiveEntitlements(record, new Date()));
+    if (missing) throw new Error(`project "${project}" is not entitled to "${missing}", which ${skill.name} requires`);
+    await checkInvocationAgainstData(store.db, project, skill.name, inputs);
+    return inputs;
+  } catch (err) {
+    if (err instanceof HttpProblem) throw new Error(err.detail);
+    throw err;
+  }
+}
+
+/**
+ * Creates the invocation record (queued) and starts its workflow with the start the API uses
+ * (src/invocations/start-workflow.ts).
+ */
+async function start(store: Store, config: Config, project: string, skill: SkillDefinition, inputs: Record<string, unknown>): Promise<{ record: InvocationRecord; handle: WorkflowHandle; close: () => Promise<void> }> {
+  const invocations = new InvocationRepository(store.db);
+  const id = `inv_${ulid()}`;
+  const createdAt = new Date();
+  const record: InvocationRecord = {
+    _id: id,
+    project,
+    skill: skill.name,
+    inputs,
+    status: 'queued',
+    progress: { step: 'queued', completedSteps: 0, totalSteps: TOTAL_STEPS },
+    createdAt,
+    updatedAt: createdAt,
+    completedAt: null,
+    result: null,
+    error: null,
+    workflowId: skillWorkflowId(project, id),
+    requestedBy: `cli:${userInfo().username}`,
+    seq: 0,
+  };
+  await invocations.create(record);
+  const temporal = await connectTemporal(config.temporal);
+  const outcome = await startInvocationWorkflow(temporal.client, config.temporal.taskQueue, record);
+  if (outcome.kind === 'started') return { record, handle: temporal.client.workflow.getHandle(record.workflowId), close: () => temporal.close() };
+  await temporal.close();
+  if (outcome.kind === 'unknown') throw new Error(`Temporal did not confirm the start of ${id}; see GET /v1/agents/${project}/invocations/${id}`);
+  await invocations.remove(id);
+  throw new Error(`Temporal (TEMPORAL_ADDRESS) refused the start or could not be reached; nothing was started (${outcome.error instanceof Error ? outcome.error.message : String(outcome.error)})`);
+}
+
+/** Polls the record, telling each step as it is reached, until it is terminal, the workflow ends, or time runs out. */
+async function follow(store: Store, record: InvocationRecord, handle: WorkflowHandle, timeoutMs: number): Promise<InvocationRecord> {
+  const invocations = new InvocationRepository(store.db);
+  let ended = false;
+  handle.result().then(() => (ended = true), () => (ended = true));
+  const deadline = Date.now() + timeoutMs;
+  let current = record;
+  let shown = '';
+  for (;;) {
+    const step = `${current.status} (${current.progress.completedSteps}/${current.progress.totalSteps})`;
+    if (step !== shown) say(`${current._id}: ${step}`);
+    shown = step;
+    if ((TERMINAL_STATUSES as readonly string[]).includes(current.status)) return current;
+    const workflowEnded = ended;
+    if (Date.now() >= deadline) return current;
+    await new Promise((r) => setTimeout(r, POLL_MS));
+    current = (await invocations.get(record.project, record._id)) ?? current;
+    // The workflow ended without a terminal record (terminated by an operator): nothing will move it now.
+    if (workflowEnded && !(TERMINAL_STATUSES as readonly string[]).includes(current.status)) {
+      const description = await handle.describe();
+      throw new Error(`the workflow ${record.workflowId} ended as ${description.status.name} before the invocation finished`);
+    }
+  }
+}
+
+export const invokeCommand: CliCommand = {
+  summary: 'Run a skill on a project through the service (Temporal, the worker) and print the Markdown result',
+  usage:
+    `<${SKILLS.map((s) => s.name).join('|')}> --project P [--timeout ${DEFAULT_TIMEOUT_S}] [--json]\n` +
+    '      release_notes_composer: --from 1.2.0 --to 2.0.0 [--tone casual|neutral|formal] [--exclude-contributors "A,B"]\n' +
+    '      proposal_writer: --customer NAME --format email|one-pager|full-deck [--industry I] [--pain-point TEXT]…\n' +
+    '      incident_rca: --incident INC-1 --severity SEV-1|SEV-2|SEV-3\n' +
+    '      any skill: --input \'{"fromVersion":"1.2.0",…}\'',
+  positionals: 1,
+  options: {
+    project: { type: 'string' },
+    input: { type: 'string' },
+    timeout: { type: 'string', default: String(DEFAULT_TIMEOUT_S) },
+    json: { type: 'boolean', default: false },
+    from: { type: 'string' },
+    to: { type: 'string' },
+    tone: { type: 'string' },
+    'exclude-contributors': { type: 'string', multiple: true },
+    customer: { type: 'string' },
+    industry: { type: 'string' },
+    format: { type: 'string' },
+    'pain-point': { type: 'string', multiple: true },
+    incident: { type: 'string' },
+    severity: { type: 'string' },
+  },
+  async run(values, [skillName]) {
+    const skill = findSkill(skillName!);
+    if (!skill) throw new Error(`unknown skill "${skillName}"; skills: ${SKILLS.map((s) => s.name).join(', ')}`);
+    const project = requireString(values, 'project');
+    const timeoutS = Number(values.timeout);
+    if (!Number.isFinite(timeoutS) || timeoutS <= 0 || timeoutS > 86_400) throw new Error('--timeout must be a number of seconds, at most 86400');
+    const raw = inputsFromFlags(skill, { ...values, json: undefined, timeout: undefined });
+
+    return withStore(async (store, config) => {
+      const inputs = await checkRequest(store, config, project, skill, raw);
+      const { record, handle, close } = await start(store, config, project, skill, inputs);
+      try {
+        const done = await follow(store, record, handle, timeoutS * 1000);
+        if (!(TERMINAL_STATUSES as readonly string[]).includes(done.status)) {
+          say(`still ${done.status} after ${timeoutS} s; it keeps running: GET /v1/agents/${project}/invocations/${done._id}`);
+          return 3;
+        }
+        if (done.status !== 'completed') {
+          say(`${done.status}${done.error ? `: ${done.error.code}: ${done.error.message}` : ''}`);
+          return 1;
+        }
+        const result = done.result as { markdown: string; generator: string; notes?: string[] } | null;
+        if (!result) throw new Error(`invocation ${done._id} completed without a result`);
+        for (const note of result.notes ?? []) say(`note: ${note}`);
+        say(`completed by the ${result.generator} drafter`);
+        process.stdout.write(values.json ? `${JSON.stringify({ id: done._id, status: done.status, result }, null, 2)}\n` : result.markdown);
+        return 0;
+      } finally {
+        await close();
+      }
+    });
+  },
+};

@@ -1,0 +1,185 @@
+/**
+ * Input a hostile or unlucky provider sends, and faults around acceptance: each gets a documented 4xx (never a
+ * 5xx), and an event stored by a delivery that was answered 503 is still applied when it comes again.
+ */
+import assert from 'node:assert/strict';
+import { EVENT_LIMITS } from '../../src/billing/provider-events';
+import { COLLECTIONS } from '../../src/store/collections';
+import { eventKey } from '../../src/store/webhook-events';
+import { workflowIdFor } from '../../src/billing/subscriber-id';
+import { MAX_REPORTED_ERRORS } from '../../src/api/validation';
+import { EventForwarder } from '../../src/api/event-forwarder';
+import { createLogger } from '../../src/logger';
+import { randomSuffix } from '../support/config';
+import { eventually } from '../support/eventually';
+import { startHarness, type Harness } from '../support/harness';
+import { envelope, providerEvent } from '../support/provider-events';
+import { adminToken } from '../support/tokens';
+
+const APP = `hostile-${randomSuffix()}`;
+const HOOK = `/api/saas/iap/billingprovider/webhook?app=${APP}`;
+
+describe('billing webhooks: hostile input and acceptance faults (real stack)', () => {
+  let h: Harness;
+  let auth: string;
+  before(async () => {
+    h = await startHarness();
+    auth = (await h.request('POST', '/v1/apps', { token: adminToken(), body: { slug: APP, name: 'Hostile' } })).body.authorization;
+    await h.startWorker();
+  });
+  after(async () => h?.close());
+
+  const post = (body: unknown, raw?: string) =>
+    h.request('POST', HOOK, { ...(raw !== undefined ? { raw, headers: { Authorization: auth, 'Content-Type': 'application/json' } } : { body, headers: { Authorization: auth } }) });
+
+  it('a timestamp outside any date is refused with 400 naming the member, and the customer list keeps working', async () => {
+    const res = await post(envelope(providerEvent('INITIAL_PURCHASE', 'far-future', { at: Date.now(), expiresAt: 9e15 })));
+    assert.equal(res.status, 400, res.text);
+    assert.equal(res.headers.get('content-type'), 'application/problem+json');
+    assert.ok(res.body.errors.some((e: { path: string }) => e.path === '/event/expiration_at_ms'), res.text);
+    assert.equal((await h.request('GET', `/v1/billing/customers?app=${APP}`, { token: adminToken() })).status, 200);
+  });
+
+  it('ids longer than the limit and alias lists longer than the limit are 400 with the limit named', async () => {
+    const longId = 'x'.repeat(EVENT_LIMITS.idLength + 1);
+    const res = await post(envelope(providerEvent('INITIAL_PURCHASE', longId, { at: Date.now() })));
+    assert.equal(res.status, 400, res.text);
+    assert.match(res.text, new RegExp(`more than ${EVENT_LIMITS.idLength} characters`));
+    const flood = Array.from({ length: EVENT_LIMITS.ids + 1 }, (_, i) => `alias-${i}`);
+    const many = await post(envelope(providerEvent('SUBSCRIBER_ALIAS', 'flood', { at: Date.now(), aliases: flood })));
+    assert.equal(many.status, 400, many.text);
+    assert.match(many.text, new RegExp(`more than ${EVENT_LIMITS.ids} items`));
+  });
+
+  it('30,000 invalid aliases: a 400 whose body lists a bounded number of problems', async () => {
+    const res = await post(envelope({ ...providerEvent('SUBSCRIBER_ALIAS', 'bad', { at: Date.now() }), aliases: Array.from({ length: 30_000 }, () => 7) as never }));
+    assert.equal(res.status, 400, res.text.slice(0, 300));
+    assert.ok(res.body.errors.length <= MAX_REPORTED_ERRORS + 1, `${res.body.errors.length} errors listed`);
+    assert.ok(res.text.length < 20_000, `a ${res.text.length}-byte answer`);
+  });
+
+  it('deeply nested JSON and lone surrogates are 400, not 500', async () => {
+    const depth = 60_000;
+    const deep = `{"event":{"id":"deep","type":"TEST","x":${'['.repeat(depth)}${']'.repeat(depth)}}}`;
+    const res = await post(undefined, deep);
+    assert.equal(res.status, 400, res.text.slice(0, 300));
+    assert.equal(res.body.code, 'malformed_json');
+    const surrogate = await post(undefined, '{"event":{"id":"s\\ud800","type":"TEST"}}');
+    assert.equal(surrogate.status, 400, surrogate.text);
+    const doc = await h.request('POST', '/v1/projects/nowhere/documents', { token: adminToken(), raw: '{"documents":[{"kind":"ticket","externalId":"\\ud800"}]}', headers: { 'Content-Type': 'application/json' } });
+    assert.equal(doc.status, 400, doc.text);
+    assert.equal((await h.request('GET', '/healthz')).status, 200, 'still serving');
+  });
+
+  it('an event stored by a delivery that was answered 503 is applied when the provider redelivers it', async () => {
+    const event = providerEvent('INITIAL_PURCHASE', 'stored-then-503', { at: Date.now() });
+    // As if the insert committed but the driver reported an error: stored, acknowledged to nobody, relayed by nobody.
+    await h.db.collection(COLLECTIONS.webhookEvents).insertOne({
+      _id: eventKey(`app:${APP}`, event.id) as never,
+      scope: `app:${APP}`,
+      eventId: event.id,
+      type: event.type,
+      workflowId: workflowIdFor(`app:${APP}`, 'stored-then-503'),
+      subscriberId: 'stored-then-503',
+      eventJson: JSON.stringify(event),
+      receivedAt: new Date(),
+      acceptedBy: 'an-instance-that-answered-503',
+      ignored: false,
+      deliveries: 1,
+    });
+    const res = await post(envelope(event));
+    assert.equal(res.status, 200, res.text);
+    assert.equal(res.body.duplicate, true);
+    const customer = await eventually(
+      () => h.request('GET', `/v1/billing/customers/stored-then-503?app=${APP}`, { token: adminToken() }),
+      (r) => r.status === 200 && r.body.status === 'active',
+      { what: 'the redelivered event to be applied', timeoutMs: 30_000 },
+    );
+    assert.deepEqual(customer.body.entitlements.map((e: { id: string }) => e.id), ['pro']);
+  });
+
+  it('a deleted app: its authorization stops working, and its slug cannot be taken by a new app', async () => {
+    const slug = `gone-${randomSuffix()}`;
+    const created = await h.request('POST', '/v1/apps', { token: adminToken(), body: { slug, name: 'Gone' } });
+    assert.equal((await h.request('DELETE', `/v1/apps/${slug}`, { token: adminToken() })).status, 204);
+    const hook = await h.request('POST', `/api/saas/iap/billingprovider/webhook?app=${slug}`, { body: envelope(providerEvent('TEST', 'x', { at: Date.now() })), headers: { Authorization: created.body.authorization } });
+    assert.equal(hook.status, 401);
+    const again = await h.request('POST', '/v1/apps', { token: adminToken(), body: { slug, name: 'Reused' } });
+    assert.equal(again.status, 409, again.text);
+    assert.equal(again.body.code, 'app_slug_retired');
+    assert.equal((await h.request('GET', `/v1/apps/${slug}`, { token: adminToken() })).status, 404);
+  });
+
+  it('opposite alias events relayed together: one customer with both histories, never two merged into each other', async () => {
+    const t = Date.now();
+    for (const id of ['race-a', 'race-b']) {
+      const res = await post(envelope(providerEvent('INITIAL_PURCHASE', id, { at: t, original_transaction_id: `otx-${id}` })));
+      assert.equal(res.status, 200, res.text);
+    }
+    await eventually(
+      () => Promise.all(['race-a', 'race-b'].map((id) => h.request('GET', `/v1/billing/customers/${id}?app=${APP}`, { token: adminToken() }))),
+      (rs) => rs.every((r) => r.status === 200 && r.body.status === 'active'),
+      { what: 'both purchases applied', timeoutMs: 30_000 },
+    );
+    const [one, two] = await Promise.all([
+      post(envelope(providerEvent('SUBSCRIBER_ALIAS', 'race-a', { at: t + 1, aliases: ['race-a', 'race-b'] }))),
+      post(envelope(providerEvent('SUBSCRIBER_ALIAS', 'race-b', { at: t + 1, aliases: ['race-b', 'race-a'] }))),
+    ]);
+    assert.equal(one!.status, 200);
+    assert.equal(two!.status, 200);
+    const merged = await eventually(
+      () => Promise.all(['race-a', 'race-b'].map((id) => h.request('GET', `/v1/billing/customers/${id}?app=${APP}`, { token: adminToken() }))),
+      (rs) => rs.every((r) => r.status === 200 && r.body.id === 'race-a' && r.body.entitlements.length === 1) ,
+      { what: 'both ids to resolve to one customer (race-a, the smaller id)', timeoutMs: 30_000 },
+    );
+    assert.equal(merged[0]!.body.mergedInto, null);
+    assert.deepEqual(merged[0]!.body.aliases, ['race-b']);
+    const metrics = await eventually(
+      () => h.request('GET', `/v1/billing/metrics?app=${APP}`, { token: adminToken() }),
+      (r) => r.status === 200 && r.body.mrr.amount > 0,
+      { what: 'totals' },
+    );
+    assert.ok(metrics.body.activeSubscriptions >= 2, 'both subscriptions still count once each');
+  });
+
+  it('relay recovery judges peers by the store\'s clock: an instance whose own clock runs ahead never takes a live peer for dead', async () => {
+    const live = new EventForwarder(h.db, h.temporal.client, h.config.temporal.taskQueue, createLogger(h.config, 'test'));
+    await live.checkpoint();
+    // An instance whose clock is two minutes ahead of everyone else's.
+    const ahead = new EventForwarder(h.db, h.temporal.client, h.config.temporal.taskQueue, createLogger(h.config, 'test'), () => new Date(Date.now() + 120_000));
+    await ahead.recover();
+    const kept = await h.db.collection(COLLECTIONS.relayCheckpoints).findOne({ _id: live.instanceId as never });
+    assert.ok(kept, 'the live peer\'s checkpoint is still there');
+    await live.stop();
+    await ahead.stop();
+  });
+
+  it('the relay holds a bounded number of events in memory and reads the rest back from the inbox', async () => {
+    const relay = new EventForwarder(h.db, h.temporal.client, `relay-bound-${randomSuffix()}`, createLogger(h.config, 'test'), () => new Date(), 20);
+    await relay.start();
+    const now = new Date();
+    const records = Array.from({ length: 60 }, (_, i) => {
+      const event = providerEvent('INITIAL_PURCHASE', `bounded-${i}`, { at: now.getTime() });
+      return {
+        _id: eventKey(`app:${APP}`, event.id), scope: `app:${APP}` as const, eventId: event.id, type: event.type,
+        workflowId: `relay-bound/${randomSuffix()}/${i}`, subscriberId: `bounded-${i}`, eventJson: JSON.stringify(event),
+        receivedAt: new Date(now.getTime() + i), acceptedBy: relay.instanceId, ignored: false, deliveries: 1,
+      };
+    });
+    await h.db.collection(COLLECTIONS.webhookEvents).insertMany(records as never[]);
+    for (const r of records) relay.forwardSoon(r);
+    const held = relay.stats();
+    assert.ok(held.queued <= 20, `${held.queued} queued`);
+    assert.equal(held.owed, 60);
+    await eventually(async () => relay.stats(), (st) => st.owed === 0, { what: 'every event relayed, the overflow read back from the inbox', timeoutMs: 30_000 });
+    await relay.stop();
+  });
+
+  it('a store outage on an authenticated route is a 503 with Retry-After, not a 500', async () => {
+    await h.store.client.close();
+    const res = await h.request('GET', `/v1/billing/customers?app=${APP}`, { token: adminToken() });
+    assert.equal(res.status, 503, res.text);
+    assert.equal(res.body.code, 'store_unavailable');
+    assert.ok(res.headers.get('retry-after'));
+  });
+});

@@ -1,0 +1,93 @@
+/**
+ * Release notes from two real-shaped histories (real-histories.ts): built with git, imported by the same
+ * code as `import-git` (into memory instead of the store), retrieved with the skill's plan, drafted, and
+ * compared with golden files. Then what a maintainer checks before pasting them into a GitHub release.
+ */
+import assert from 'node:assert/strict';
+import { importGitHistory } from '../../../src/git/import';
+import type { ProjectDocument } from '../../../src/skills/documents';
+import type { SkillResult } from '../../../src/skills/result';
+import { retrievalPlan, selectAndDraft } from '../../../src/skills/run';
+import { DEMO_NOW } from './demo';
+import { assertGolden } from './golden-files';
+import { retrieve } from './memory-store';
+import { CLIENT_LIBRARY, STOREFRONT, type History } from './real-histories';
+
+async function imported(history: History): Promise<ProjectDocument[]> {
+  const repo = history.build();
+  try {
+    const docs: ProjectDocument[] = [];
+    await importGitHistory({
+      repo: repo.dir,
+      project: history.name,
+      documents: { upsertMany: async (_p, batch) => (docs.push(...batch), { inserted: batch.length, updated: 0 }) },
+      refs: { issuePrefix: 'GH' },
+      now: () => new Date(DEMO_NOW),
+      say: () => undefined,
+    });
+    return docs;
+  } finally {
+    repo.remove();
+  }
+}
+
+const sectionOf = (r: SkillResult, heading: string) => r.sections.find((s) => s.heading === heading)!.markdown;
+
+for (const history of [CLIENT_LIBRARY, STOREFRONT]) {
+  describe(`skills: release notes of a real-shaped history (${history.name}, built with git)`, function () {
+    this.timeout(30_000);
+    const results = new Map<string, SkillResult>();
+    before(async () => {
+      const docs = await imported(history);
+      for (const c of history.cases) {
+        results.set(c.name, selectAndDraft('release_notes_composer', c.inputs, retrieve(retrievalPlan('release_notes_composer', c.inputs), docs), DEMO_NOW));
+      }
+    });
+
+    for (const c of history.cases) it(`golden: ${c.name}`, () => assertGolden('release_notes_composer', c.name, results.get(c.name)!));
+
+    it('links every listed entry to its pull request', () => {
+      const r = results.get(history.cases[0]!.name)!;
+      for (const heading of ['Breaking changes', 'New features', 'Improvements', 'Fixes']) {
+        for (const line of sectionOf(r, heading).split('\n').filter((l) => l.startsWith('- '))) {
+          assert.match(line, /\(\[#\d+\]\(https:\/\/github\.com\/[^/]+\/[^/]+\/pull\/\d+\)/, `${heading}: ${line}`);
+        }
+      }
+    });
+
+    it('credits people, never bots or automation accounts', () => {
+      const contributors = sectionOf(results.get(history.cases[0]!.name)!, 'Contributors');
+      assert.doesNotMatch(contributors, /bot|Jenkins|Automation|renovate|dependabot|release-please/i);
+      assert.match(contributors, /^- /m);
+    });
+
+    it('keeps words that only look like ticket keys (AIP-193, UTF-8, ISO-8601)', () => {
+      const md = results.get(history.cases[0]!.name)!.markdown;
+      for (const word of history === CLIENT_LIBRARY ? ['AIP-193', 'UTF-8', 'ISO-8601'] : ['UTF-8', 'ISO-8601']) assert.ok(md.includes(word), word);
+    });
+  });
+}
+
+describe('skills: what the real-shaped histories must read like', function () {
+  this.timeout(30_000);
+  it('client library: breaking changes say what to do when the commit does, and the rest is said once', async () => {
+    const inputs = CLIENT_LIBRARY.cases[0]!.inputs;
+    const r = selectAndDraft('release_notes_composer', inputs, retrieve(retrievalPlan('release_notes_composer', inputs), await imported(CLIENT_LIBRARY)), DEMO_NOW);
+    const breaking = sectionOf(r, 'Breaking changes');
+    assert.match(breaking, /\*\*Supported AIP-193 for GaxiosError \(\[#644\]\([^)]+\)\)\.\*\* Action required: `GaxiosError\.code` is now the AIP-193 error code/);
+    assert.match(breaking, /\*\*Supported Node 18\+ \(\[#650\]\([^)]+\)\)\.\*\* \[commit:/, 'the squashed list says nothing more than the title');
+    assert.equal(breaking.match(/migration/g)?.length, 1, breaking);
+    assert.match(sectionOf(r, 'Fixes'), /Fixed: UTF-8 response bodies are decoded as latin1 when no charset is given \(\[#612\]\([^)]+\), \[#598\]\(https:\/\/github\.com\/googleapis\/gaxios\/issues\/598\)\)\./);
+    assert.match(sectionOf(r, 'Fixes'), /- Don't retry on 501 Not Implemented/);
+  });
+
+  it('storefront: a fix titled by its bug reads as fixed, a merge body\'s Migration section is the action', async () => {
+    const inputs = STOREFRONT.cases[0]!.inputs;
+    const r = selectAndDraft('release_notes_composer', inputs, retrieve(retrievalPlan('release_notes_composer', inputs), await imported(STOREFRONT)), DEMO_NOW);
+    assert.match(sectionOf(r, 'Fixes'), /Fixed: prefer-template invalid autofix creates a tagged template call \(\[#121\]\([^)]+\), SHOP-52\)\./);
+    assert.match(sectionOf(r, 'Breaking changes'), /Action required: Point `checkoutUrl` at `\/v2\/checkout`; Remove the `legacy` flag from `config\.yml`\./);
+    assert.match(sectionOf(r, 'Improvements'), /Show ISO-8601 dates in the order history \(\[#122\]\([^)]+\), SHOP-44\)\./);
+    assert.match(sectionOf(r, 'New features'), /- Export orders as CSV \(\[#118\]\([^)]+\), SHOP-41\)\. (\[commit:\w{7}\] ?){3}$/m, 'a merge commit and its branch are one entry, titled as the pull request');
+    assert.match(sectionOf(r, 'Fixes'), /- Don't crash when the cart is empty/);
+  });
+});
