@@ -17,7 +17,7 @@ import type { Config } from '../config';
 import { startInvocationWorkflow } from '../invocations/start-workflow';
 import { findSkill, SKILLS } from '../skills/catalog';
 import type { SkillDefinition, SkillName } from '../skills/types';
-import { InvocationRepository, TERMINAL_STATUSES, TOTAL_STEPS, type InvocationRecord } from '../store/invocations';
+import { InvocationRepository, TERMINAL_STATUSES, queuedInvocation, type InvocationRecord } from '../store/invocations';
 import type { Store } from '../store/mongo';
 import { ProjectRepository } from '../store/projects';
 import { connectTemporal } from '../temporal';
@@ -85,23 +85,7 @@ async function checkRequest(store: Store, config: Config, project: string, skill
 async function start(store: Store, config: Config, project: string, skill: SkillDefinition, inputs: Record<string, unknown>): Promise<{ record: InvocationRecord; handle: WorkflowHandle; close: () => Promise<void> }> {
   const invocations = new InvocationRepository(store.db);
   const id = `inv_${ulid()}`;
-  const createdAt = new Date();
-  const record: InvocationRecord = {
-    _id: id,
-    project,
-    skill: skill.name,
-    inputs,
-    status: 'queued',
-    progress: { step: 'queued', completedSteps: 0, totalSteps: TOTAL_STEPS },
-    createdAt,
-    updatedAt: createdAt,
-    completedAt: null,
-    result: null,
-    error: null,
-    workflowId: skillWorkflowId(project, id),
-    requestedBy: `cli:${userInfo().username}`,
-    seq: 0,
-  };
+  const record = queuedInvocation({ id, project, skill: skill.name, inputs, workflowId: skillWorkflowId(project, id), requestedBy: `cli:${userInfo().username}`, createdAt: new Date() });
   await invocations.create(record);
   const temporal = await connectTemporal(config.temporal);
   const outcome = await startInvocationWorkflow(temporal.client, config.temporal.taskQueue, record);

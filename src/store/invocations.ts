@@ -24,6 +24,26 @@ export interface InvocationRecord {
   seq: number;
 }
 
+/** A new invocation record, `queued`, as the API and the CLI create it before starting its workflow. */
+export function queuedInvocation(f: { id: string; project: string; skill: string; inputs: Record<string, unknown>; workflowId: string; requestedBy: string; createdAt: Date }): InvocationRecord {
+  return {
+    _id: f.id,
+    project: f.project,
+    skill: f.skill,
+    inputs: f.inputs,
+    status: 'queued',
+    progress: { step: 'queued', completedSteps: 0, totalSteps: TOTAL_STEPS },
+    createdAt: f.createdAt,
+    updatedAt: f.createdAt,
+    completedAt: null,
+    result: null,
+    error: null,
+    workflowId: f.workflowId,
+    requestedBy: f.requestedBy,
+    seq: 0,
+  };
+}
+
 /**
  * Terminal writes made by this process, announced to whoever waits on that invocation in this process: a
  * `Prefer: wait` request answers the moment a worker in the API process (or a cancel through it) makes the

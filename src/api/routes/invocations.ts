@@ -6,7 +6,7 @@ import { ulid } from 'ulid';
 import { findSkill } from '../../skills/catalog';
 import type { SkillName } from '../../skills/types';
 import { IdempotencyRepository } from '../../store/idempotency';
-import { INVOCATION_STATUSES, InvocationRepository, TERMINAL_STATUSES, TOTAL_STEPS, settledHere, type InvocationRecord } from '../../store/invocations';
+import { INVOCATION_STATUSES, InvocationRepository, TERMINAL_STATUSES, queuedInvocation, settledHere, type InvocationRecord } from '../../store/invocations';
 import { ProjectRepository } from '../../store/projects';
 import { decodeCursor, encodeCursor, parseLimit } from '../cursor';
 import type { AppDeps } from '../deps';
@@ -80,23 +80,7 @@ export function invocationRoutes(deps: AppDeps, metrics: AppMetrics): Router {
       if (existing) return respond(ctx, await waitFor(ctx, await resume(ctx, existing)));
     }
 
-    const createdAt = now();
-    const record: InvocationRecord = {
-      _id: id,
-      project: project._id,
-      skill: skill.name,
-      inputs,
-      status: 'queued',
-      progress: { step: 'queued', completedSteps: 0, totalSteps: TOTAL_STEPS },
-      createdAt,
-      updatedAt: createdAt,
-      completedAt: null,
-      result: null,
-      error: null,
-      workflowId: skillWorkflowId(project._id, id),
-      requestedBy: principal.sub,
-      seq: 0,
-    };
+    const record = queuedInvocation({ id, project: project._id, skill: skill.name, inputs, workflowId: skillWorkflowId(project._id, id), requestedBy: principal.sub, createdAt: now() });
     // The record exists before the workflow so a client can poll at once, even while no worker runs.
     await invocations.create(record);
     const started = await startWorkflow(record);
