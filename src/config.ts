@@ -24,7 +24,17 @@ export interface Config {
   smtp: { url: string | null; from: string };
   llm: { baseUrl: string | null; apiKey: string | null; model: string | null; timeoutMs: number };
   skills: { entitlements: Record<string, string>; invocationsPerMinute: number };
-  worker: { maxCachedWorkflows: number; maxConcurrentActivities: number };
+  worker: {
+    maxCachedWorkflows: number;
+    maxConcurrentActivities: number;
+    maxConcurrentLocalActivities: number;
+    workflowTaskPollers: number;
+    activityTaskPollers: number;
+    stickyQueueTimeoutMs: number;
+    eagerActivities: number;
+    /** Run a worker inside the API process too, so skill starts can be eager (see src/worker.ts). */
+    inApi: boolean;
+  };
   retention: Retention;
 }
 
@@ -77,6 +87,16 @@ export function loadConfig(env: Env): Config {
       problems.push(`${name} must be a URL`);
     }
     return v;
+  };
+
+  const bool = (name: string, fallback: boolean): boolean => {
+    const v = str(name);
+    if (v === null) return fallback;
+    if (v !== 'true' && v !== 'false') {
+      problems.push(`${name} must be true or false, got "${v}"`);
+      return fallback;
+    }
+    return v === 'true';
   };
 
   const optionalInt = (name: string, min: number, max: number): number | null => (str(name) === null ? null : int(name, min, min, max));
@@ -148,6 +168,17 @@ export function loadConfig(env: Env): Config {
       // Explicit cap: the SDK derives a default from the heap limit that can exhaust the workflow isolate on small machines.
       maxCachedWorkflows: int('WORKER_MAX_CACHED_WORKFLOWS', 500, 0, 100_000),
       maxConcurrentActivities: int('WORKER_MAX_CONCURRENT_ACTIVITIES', 100, 1, 10_000),
+      maxConcurrentLocalActivities: int('WORKER_MAX_CONCURRENT_LOCAL_ACTIVITIES', 100, 1, 10_000),
+      // Long polls held open per worker. Each is idle until a task arrives; a few suffice for one worker on a
+      // small machine, and every poll the server holds costs it memory and wake-ups.
+      workflowTaskPollers: int('WORKER_WORKFLOW_TASK_POLLERS', 4, 2, 100),
+      activityTaskPollers: int('WORKER_ACTIVITY_TASK_POLLERS', 2, 1, 100),
+      // How long a workflow task waits on this worker's sticky queue before the server hands it to any worker.
+      stickyQueueTimeoutMs: int('WORKER_STICKY_QUEUE_TIMEOUT_MS', 5_000, 1_000, 60_000),
+      // Activity slots a completed workflow task may reserve for activities the server hands back at once
+      // (eager activity execution; the server must enable system.enableActivityEagerExecution). 0 turns it off.
+      eagerActivities: int('WORKER_EAGER_ACTIVITIES', 3, 0, 100),
+      inApi: bool('API_RUNS_WORKER', false),
     },
     retention: {
       // At least 2 days: the provider retries a delivery for up to 24 hours, and a redelivery must still find it.

@@ -7,6 +7,11 @@ export { SEARCH_ATTRIBUTES };
 export interface TemporalHandle {
   connection: Connection;
   client: Client;
+  /**
+   * Set while a worker runs in this process on a NativeConnection: a client on that connection, through which
+   * skill invocations are started with eager start (src/worker-in-api.ts). Null or absent otherwise.
+   */
+  starter?: Client | null;
   close(): Promise<void>;
 }
 

@@ -22,6 +22,8 @@ export interface WorkerSetup {
   workflowBundlePath?: string;
   /** Overrides for tests (e.g. a fake clock in an activity dependency). */
   activityDeps?: Partial<ActivityDeps>;
+  /** SDK interceptors (the benchmarks time each activity with one). */
+  interceptors?: WorkerOptions['interceptors'];
 }
 
 /** Builds the worker from injected dependencies: the composition the process below and the tests share. */
@@ -39,13 +41,30 @@ export async function createWorker(setup: WorkerSetup): Promise<Worker> {
     namespace: setup.config.temporal.namespace,
     taskQueue: setup.config.temporal.taskQueue,
     activities: createActivities(deps),
-    maxCachedWorkflows: setup.config.worker.maxCachedWorkflows,
-    maxConcurrentActivityTaskExecutions: setup.config.worker.maxConcurrentActivities,
+    ...workerTuning(setup.config.worker),
+    ...(setup.interceptors ? { interceptors: setup.interceptors } : {}),
     ...(setup.workflowBundlePath
       ? { workflowBundle: { codePath: setup.workflowBundlePath } }
       : { workflowsPath: require.resolve('./workflows') }),
   };
   return Worker.create(options);
+}
+
+/**
+ * The knobs that matter on a small machine (documented in .env.example). Every workflow task after the first
+ * goes to this worker's sticky queue, so a few pollers keep one long poll waiting on each queue; local
+ * activities run in the workflow task and have their own slot count.
+ */
+export function workerTuning(w: Config['worker']): Partial<WorkerOptions> {
+  return {
+    maxCachedWorkflows: w.maxCachedWorkflows,
+    maxConcurrentActivityTaskExecutions: w.maxConcurrentActivities,
+    maxConcurrentLocalActivityExecutions: w.maxConcurrentLocalActivities,
+    maxConcurrentWorkflowTaskPolls: w.workflowTaskPollers,
+    maxConcurrentActivityTaskPolls: w.activityTaskPollers,
+    stickyQueueScheduleToStartTimeout: w.stickyQueueTimeoutMs,
+    maxEagerActivityReservationsPerWorkflowTask: w.eagerActivities,
+  };
 }
 
 async function main(): Promise<void> {

@@ -16,7 +16,8 @@ import type { Logger } from '../../src/logger';
 import { ensureIndexes } from '../../src/store/indexes';
 import { connectStore, type Store } from '../../src/store/mongo';
 import { connectTemporalLazy, type TemporalHandle } from '../../src/temporal';
-import { createWorker } from '../../src/worker';
+import { createWorker, type WorkerSetup } from '../../src/worker';
+import { runWorkerInApi, type WorkerInApi } from '../../src/worker-in-api';
 import type { BenchStack } from './stack';
 
 /** A secret made for this run only (the config refuses defaults, rightly). */
@@ -75,8 +76,22 @@ export interface Service {
   temporal: TemporalHandle;
   forwarder: EventForwarder;
   baseUrl: string;
-  startWorker(): Promise<Worker>;
+  startWorker(opts?: { interceptors?: WorkerSetup['interceptors'] }): Promise<Worker>;
+  /**
+   * A worker inside the API as API_RUNS_WORKER=true wires it (src/worker-in-api.ts): skill starts go through
+   * its NativeConnection with eager start. Resolves once it runs.
+   */
+  startWorkerInApi(opts?: { interceptors?: WorkerSetup['interceptors'] }): Promise<void>;
   close(): Promise<void>;
+}
+
+async function withDeadline<T>(p: Promise<T>, ms: number, what: string): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  try {
+    return await Promise.race([p, new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error(`timed out waiting for ${what}`)), ms)))]);
+  } finally {
+    clearTimeout(timer);
+  }
 }
 
 export async function listen(callback: Parameters<typeof createServer>[1]): Promise<{ server: Server; baseUrl: string }> {
@@ -106,6 +121,7 @@ export async function startService(stack: BenchStack, name: string, opts: { inte
   await forwarder.start();
   const { server, baseUrl } = await listen(app.callback());
   const workers: { worker: Worker; done: Promise<void>; connection: NativeConnection }[] = [];
+  const inApi: WorkerInApi[] = [];
 
   return {
     config,
@@ -115,15 +131,25 @@ export async function startService(stack: BenchStack, name: string, opts: { inte
     temporal,
     forwarder,
     baseUrl,
-    async startWorker() {
+    async startWorker(w = {}) {
       const connection = await NativeConnection.connect({ address: config.temporal.address });
-      const worker = await createWorker({ config, connection, db: store.db, logger, client, mailer: null, workflowBundlePath: stack.workflowBundlePath });
+      const worker = await createWorker({ config, connection, db: store.db, logger, client, mailer: null, workflowBundlePath: stack.workflowBundlePath, interceptors: w.interceptors });
       workers.push({ worker, done: worker.run(), connection });
       return worker;
+    },
+    async startWorkerInApi(w = {}) {
+      let ready: () => void = () => undefined;
+      const running = new Promise<void>((r) => (ready = r));
+      inApi.push(runWorkerInApi({ config, db: store.db, logger, workflowBundlePath: stack.workflowBundlePath, interceptors: w.interceptors, onStarter: (c) => {
+        temporal.starter = c;
+        if (c) ready();
+      } }));
+      await withDeadline(running, 60_000, 'the worker in the API process to run');
     },
     async close() {
       await closeServer(server);
       await forwarder.stop();
+      for (const w of inApi) await w.stop();
       for (const w of workers) {
         if (w.worker.getState() === 'RUNNING') w.worker.shutdown();
         await w.done.catch(() => undefined);

@@ -38,7 +38,14 @@ export async function startBenchStack(): Promise<BenchStack> {
   };
   try {
     const [temporal, mongo] = await Promise.all([
-      startTemporal({ dataDir: join(dataDir, 'temporal'), persistent: false, headless: true }).then((t) => (started.push(t), t)),
+      startTemporal({
+        dataDir: join(dataDir, 'temporal'),
+        persistent: false,
+        headless: true,
+        // Off by default in the server: lets a completed workflow task carry its new activity tasks back to the
+        // worker (eager activity execution) instead of queueing them.
+        dynamicConfig: { 'system.enableActivityEagerExecution': true },
+      }).then((t) => (started.push(t), t)),
       startMongo({ dataDir: join(dataDir, 'mongo') }).then((m) => (started.push(m), m)),
     ]);
     const { code } = await bundleWorkflowCode({ workflowsPath: require.resolve('../../src/workflows'), logger: quiet });

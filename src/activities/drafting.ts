@@ -2,6 +2,7 @@ import { ApplicationFailure, Context } from '@temporalio/activity';
 import type { Config } from '../config';
 import { createChatModel, type ChatModel } from '../llm/chat-client';
 import { afterModelFailure, rejectedAnswerNote } from '../llm/model-failure';
+import type { ProjectDocument } from '../skills/documents';
 import type { SkillResult } from '../skills/result';
 import { acceptLlmAnswer, buildLlmMessages, selectAndDraft } from '../skills/run';
 import type { InvocationContextRepository } from '../store/invocation-contexts';
@@ -21,8 +22,9 @@ export function chatModelFromConfig(llm: Config['llm']): ChatModel | null {
  * passes the checks. A failed check, a timeout or the last failed attempt gives the draft and a note.
  */
 export function createDraftingActivity(deps: ActivityDeps, contexts: InvocationContextRepository, model: ChatModel | null) {
-  return async function draftSkillDocument(input: SkillInvocationInput, context: SkillContextRef): Promise<DraftOutcome> {
-    const docs = await contexts.load(context.contextId);
+  /** `retrieved`: the documents when the caller already holds them (the local path), else read from the store. */
+  return async function draftSkillDocument(input: SkillInvocationInput, context: SkillContextRef, retrieved?: ProjectDocument[]): Promise<DraftOutcome> {
+    const docs = retrieved ?? (await contexts.load(context.contextId));
     if (!docs) {
       throw ApplicationFailure.create({ type: 'ContextLost', message: 'retrieved documents are missing; retrieval must run again' });
     }

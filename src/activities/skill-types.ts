@@ -9,28 +9,22 @@ export interface SkillInvocationInput {
   inputs: Record<string, unknown>;
   /** ISO time the invocation was accepted: the drafters' "now", so a retried draft is byte-identical. */
   requestedAt: string;
-  /**
-   * How the document is drafted, decided when the invocation is accepted: `deterministic` runs retrieval and
-   * drafting in one local activity (milliseconds, no model); `model` drafts in a heartbeating activity.
-   * Absent in runs started before the field existed: treated as `model`, their original path.
-   */
-  drafting?: 'deterministic' | 'model';
 }
 
 export interface SkillContextRef {
   /** Where the retrieved documents were saved for the drafting step (kept out of workflow history). */
   contextId: string;
   fetched: number;
+  /**
+   * Who drafts, as the worker that retrieved saw its configuration: `model` needs the heartbeating (remote)
+   * drafting activity; `deterministic` drafts as a local activity in the same workflow task. Absent in
+   * histories recorded before local activities (treated as `model`: the remote activity decides itself).
+   */
+  drafter?: 'model' | 'deterministic';
 }
 
 export interface DraftOutcome {
   result: SkillResult;
-}
-
-/** Sequence numbers for the two progress writes of the combined retrieve-and-draft step. */
-export interface ComposeProgress {
-  retrievingSeq: number;
-  draftingSeq: number;
 }
 
 export interface ProgressUpdate {

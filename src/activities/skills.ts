@@ -6,18 +6,28 @@ import { InvocationContextRepository } from '../store/invocation-contexts';
 import { InvocationRepository, TOTAL_STEPS } from '../store/invocations';
 import type { ActivityDeps } from './deps';
 import { chatModelFromConfig, createDraftingActivity } from './drafting';
-import type { ComposeProgress, DraftOutcome, ProgressUpdate, SkillContextRef, SkillInvocationInput } from './skill-types';
-import { selectAndDraft } from '../skills/run';
+import type { DraftOutcome, ProgressUpdate, SkillContextRef, SkillInvocationInput } from './skill-types';
 
-/** I/O of the skill-invocation workflow: read the project's documents, draft (drafting.ts), write the record. */
+/** Retrieved documents kept in memory between the retrieval and the local drafting step of one invocation. */
+const HANDOFF_ENTRIES = 16;
+
+/**
+ * I/O of the skill-invocation workflow: read the project's documents, draft (drafting.ts), write the record.
+ * The workflow runs retrieval, the deterministic draft and the store step as local activities (in the
+ * workflow task, on this worker) and a model draft as a remote, heartbeating activity.
+ */
 export function createSkillActivities(deps: ActivityDeps) {
   const invocations = new InvocationRepository(deps.db);
   // One cache per worker process: a proposal reads its whole evidence library, which changes rarely.
   const documents = new DocumentRepository(deps.db, new WholeKindCache());
   const contexts = new InvocationContextRepository(deps.db);
   const now = deps.now ?? (() => new Date());
-
-  const draft = createDraftingActivity(deps, contexts, chatModelFromConfig(deps.config.llm));
+  const model = chatModelFromConfig(deps.config.llm);
+  const draft = createDraftingActivity(deps, contexts, model);
+  const draftDeterministic = createDraftingActivity(deps, contexts, null);
+  // The local draft runs right after retrieval in the same workflow task on this worker, so it usually finds
+  // the documents here; the store copy serves a draft that runs elsewhere (a retry after a crash).
+  const handoff = new Map<string, ProjectDocument[]>();
 
   async function recordInvocationProgress(update: ProgressUpdate): Promise<void> {
     await invocations.advance(
@@ -33,6 +43,9 @@ export function createSkillActivities(deps: ActivityDeps) {
     );
   }
 
+  const progressWrite = (invocationId: string, progress: { seq: number } | undefined, status: 'retrieving' | 'drafting', completedSteps: number) =>
+    progress ? recordInvocationProgress({ invocationId, seq: progress.seq, status, completedSteps, error: null }) : Promise.resolve();
+
   async function retrieve(input: SkillInvocationInput): Promise<ProjectDocument[]> {
     const plan = retrievalPlan(input.skill, input.inputs as never);
     const fetched: ProjectDocument[] = [];
@@ -46,40 +59,41 @@ export function createSkillActivities(deps: ActivityDeps) {
   return {
     recordInvocationProgress,
 
-    /** Marks the record `retrieving` (each step writes its own progress: one activity, not two). */
+    /** Marks the record `retrieving` (each step writes its own progress, beside its work: one activity, not two). */
     async retrieveSkillContext(input: SkillInvocationInput, progress?: { seq: number }): Promise<SkillContextRef> {
-      if (progress) await recordInvocationProgress({ invocationId: input.invocationId, seq: progress.seq, status: 'retrieving', completedSteps: 0, error: null });
-      const fetched = await retrieve(input);
+      const [fetched] = await Promise.all([retrieve(input), progressWrite(input.invocationId, progress, 'retrieving', 0)]);
       await contexts.save(input.invocationId, fetched, now());
-      return { contextId: input.invocationId, fetched: fetched.length };
+      if (handoff.size >= HANDOFF_ENTRIES) handoff.delete(handoff.keys().next().value!);
+      handoff.set(input.invocationId, fetched);
+      return { contextId: input.invocationId, fetched: fetched.length, drafter: model ? 'model' : 'deterministic' };
     },
 
-    /**
-     * Retrieval and the deterministic draft in one step (a local activity): drafting without a model is pure
-     * and takes milliseconds, so the retrieved documents never leave memory. Both progress writes still land,
-     * so a poller sees `retrieving` and `drafting` as before.
-     */
-    async composeSkillDocument(input: SkillInvocationInput, progress: ComposeProgress): Promise<DraftOutcome & { fetched: number }> {
-      await recordInvocationProgress({ invocationId: input.invocationId, seq: progress.retrievingSeq, status: 'retrieving', completedSteps: 0, error: null });
-      const fetched = await retrieve(input);
-      await recordInvocationProgress({ invocationId: input.invocationId, seq: progress.draftingSeq, status: 'drafting', completedSteps: 1, error: null });
-      return { result: selectAndDraft(input.skill, input.inputs as never, fetched, input.requestedAt), fetched: fetched.length };
-    },
-
+    /** The remote drafting activity: may call the model (heartbeating); marks the record `drafting`. */
     async draftSkillDocument(input: SkillInvocationInput, context: SkillContextRef, progress?: { seq: number }): Promise<DraftOutcome> {
-      if (progress) await recordInvocationProgress({ invocationId: input.invocationId, seq: progress.seq, status: 'drafting', completedSteps: 1, error: null });
+      await progressWrite(input.invocationId, progress, 'drafting', 1);
       return draft(input, context);
+    },
+
+    /** The local drafting activity: the deterministic draft only, never a model call (it cannot heartbeat). */
+    async draftSkillDocumentLocally(input: SkillInvocationInput, context: SkillContextRef, progress: { seq: number }): Promise<DraftOutcome> {
+      const docs = handoff.get(context.contextId);
+      handoff.delete(context.contextId);
+      const [outcome] = await Promise.all([draftDeterministic(input, context, docs), progressWrite(input.invocationId, progress, 'drafting', 1)]);
+      return outcome;
     },
 
     async storeSkillResult(args: { invocationId: string; seq: number; result: DraftOutcome['result'] }): Promise<void> {
       const at = now();
-      await invocations.advance(
-        args.invocationId,
-        args.seq,
-        { status: 'completed', progress: { step: 'completed', completedSteps: TOTAL_STEPS, totalSteps: TOTAL_STEPS }, result: args.result, completedAt: at },
-        at,
-      );
-      await contexts.remove(args.invocationId);
+      await Promise.all([
+        invocations.advance(
+          args.invocationId,
+          args.seq,
+          { status: 'completed', progress: { step: 'completed', completedSteps: TOTAL_STEPS, totalSteps: TOTAL_STEPS }, result: args.result, completedAt: at },
+          at,
+        ),
+        contexts.remove(args.invocationId),
+      ]);
+      handoff.delete(args.invocationId);
     },
   };
 }

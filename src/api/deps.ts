@@ -8,7 +8,8 @@ export interface AppDeps {
   config: Config;
   logger: Logger;
   db: Db;
-  temporal: { client: Client; connection: Connection };
+  /** `starter`: see TemporalHandle in src/temporal.ts (eager skill starts when a worker runs in this process). */
+  temporal: { client: Client; connection: Connection; starter?: Client | null };
   /** Injected clock so tests can pin time-dependent answers. */
   now?: () => Date;
 }

@@ -4,6 +4,8 @@ import { createLogger } from '../logger';
 import { ensureIndexes } from '../store/indexes';
 import { connectStore } from '../store/mongo';
 import { connectTemporalLazy } from '../temporal';
+import { installSdkLogging } from '../worker-logging';
+import { runWorkerInApi } from '../worker-in-api';
 import { createApp } from './app';
 
 /** Composition root of the API process: config, one Mongo client, one Temporal client, then listen. */
@@ -15,6 +17,10 @@ async function main(): Promise<void> {
   const store = await connectStore(config.mongo.uri, config.mongo.dbName, 'api', { lazy: true });
   const indexes = retryInBackground(() => ensureIndexes(store.db, config.retention), (err) => logger.warn({ err: String(err) }, 'creating indexes failed (is MongoDB reachable?); retrying in 5 s'));
   const temporal = connectTemporalLazy(config.temporal);
+  if (config.worker.inApi) installSdkLogging(logger);
+  const worker = config.worker.inApi
+    ? runWorkerInApi({ config, db: store.db, logger, workflowBundlePath: process.env.WORKFLOW_BUNDLE_PATH || undefined, onStarter: (c) => (temporal.starter = c) })
+    : null;
   const { app, forwarder } = createApp({ config, logger, db: store.db, temporal });
   await forwarder.start();
 
@@ -34,6 +40,7 @@ async function main(): Promise<void> {
     indexes.stop();
     await new Promise<void>((resolve) => server.close(() => resolve()));
     await forwarder.stop();
+    await worker?.stop();
     await Promise.allSettled([temporal.close(), store.close()]);
     process.exit(0);
   };

@@ -29,19 +29,5 @@ export function isUnavailable(err: unknown): boolean {
   return false;
 }
 
-// CANCELLED 1 and DEADLINE_EXCEEDED 4: the call may have reached the server and taken effect.
-const AMBIGUOUS_CODES = new Set<number>([1, 4]);
-
-/** A failure after which the request may or may not have been carried out. */
-export function isAmbiguous(err: unknown): boolean {
-  for (let e: unknown = err; e; e = (e as { cause?: unknown }).cause) {
-    const code = (e as { code?: unknown }).code;
-    if (typeof code === 'number' && AMBIGUOUS_CODES.has(code)) return true;
-    const name = (e as { name?: unknown }).name;
-    if (name === 'ServiceError' && /DEADLINE_EXCEEDED|CANCELLED/.test(String((e as Error).message))) return true;
-  }
-  return false;
-}
-
 /** Runs a Temporal call with a deadline, so an unreachable server means a prompt 503, not a hung request. */
 export const TEMPORAL_CALL_TIMEOUT_MS = 5_000;

@@ -12,16 +12,16 @@ import { HttpProblem } from '../api/problem';
 import { missingEntitlement } from '../api/routes/skills';
 import { validate } from '../api/validation';
 import type { Config } from '../config';
-import { newInvocationId, newInvocationRecord } from '../invocations/new-record';
 import { startInvocationWorkflow } from '../invocations/start-workflow';
 import { findSkill, SKILLS } from '../skills/catalog';
 import type { SkillDefinition, SkillName } from '../skills/types';
-import { InvocationRepository, TERMINAL_STATUSES, type InvocationRecord } from '../store/invocations';
+import { InvocationRepository, TERMINAL_STATUSES, queuedInvocation, type InvocationRecord } from '../store/invocations';
 import type { Store } from '../store/mongo';
 import { ProjectRepository } from '../store/projects';
 import { connectTemporal } from '../temporal';
 import { requireString, type CliCommand } from './command';
 import { withStore } from './with-store';
+import { newInvocationId, skillWorkflowId } from '../invocations/ids';
 
 const POLL_MS = 200;
 const DEFAULT_TIMEOUT_S = 300;
@@ -79,26 +79,20 @@ async function checkRequest(store: Store, config: Config, project: string, skill
 
 /**
  * Creates the invocation record (queued) and starts its workflow with the start the API uses
- * (src/invocations/start-workflow.ts), drafting as the API would with this configuration.
+ * (src/invocations/start-workflow.ts).
  */
 async function start(store: Store, config: Config, project: string, skill: SkillDefinition, inputs: Record<string, unknown>): Promise<{ record: InvocationRecord; handle: WorkflowHandle; close: () => Promise<void> }> {
   const invocations = new InvocationRepository(store.db);
   const id = newInvocationId();
-  const record = newInvocationRecord({ id, project, skill: skill.name, inputs, requestedBy: `cli:${userInfo().username}`, now: new Date() });
+  const record = queuedInvocation({ id, project, skill: skill.name, inputs, workflowId: skillWorkflowId(project, id), requestedBy: `cli:${userInfo().username}`, createdAt: new Date() });
   await invocations.create(record);
   const temporal = await connectTemporal(config.temporal);
-  const drafting = config.llm.baseUrl && config.llm.model ? 'model' : 'deterministic';
-  let outcome;
-  try {
-    outcome = await startInvocationWorkflow(temporal.client, config.temporal.taskQueue, record, drafting);
-  } catch (err) {
-    outcome = err;
-  }
-  if (outcome === 'started') return { record, handle: temporal.client.workflow.getHandle(record.workflowId), close: () => temporal.close() };
+  const outcome = await startInvocationWorkflow(temporal.client, config.temporal.taskQueue, record);
+  if (outcome.kind === 'started') return { record, handle: temporal.client.workflow.getHandle(record.workflowId), close: () => temporal.close() };
   await temporal.close();
-  if (outcome === 'unknown') throw new Error(`Temporal did not confirm the start of ${id}; see GET /v1/agents/${project}/invocations/${id}`);
+  if (outcome.kind === 'unknown') throw new Error(`Temporal did not confirm the start of ${id}; see GET /v1/agents/${project}/invocations/${id}`);
   await invocations.remove(id);
-  throw outcome === 'not-started' ? new Error('Temporal (TEMPORAL_ADDRESS) is unreachable; nothing was started') : outcome;
+  throw new Error(`Temporal (TEMPORAL_ADDRESS) refused the start or could not be reached; nothing was started (${outcome.error instanceof Error ? outcome.error.message : String(outcome.error)})`);
 }
 
 /** Polls the record, telling each step as it is reached, until it is terminal, the workflow ends, or time runs out. */

@@ -1,59 +1,99 @@
-import { WorkflowNotFoundError, type Client } from '@temporalio/client';
+import type { Client } from '@temporalio/client';
 import type { SkillInvocationInput } from '../activities/skill-types';
-import { TEMPORAL_CALL_TIMEOUT_MS, isAlreadyStarted, isAmbiguous, isUnavailable, mapTemporalError } from '../api/temporal-errors';
+import { TEMPORAL_CALL_TIMEOUT_MS, isAlreadyStarted } from '../api/temporal-errors';
 import { findSkill } from '../skills/catalog';
 import type { SkillName } from '../skills/types';
 import type { InvocationRecord } from '../store/invocations';
 import { SEARCH_ATTRIBUTES } from '../temporal';
 
-export type StartOutcome = 'started' | 'not-started' | 'unknown';
+export type StartOutcome =
+  /** `eager`: the server handed the first workflow task straight to the worker sharing the starter's connection. */
+  | { kind: 'started'; eager: boolean }
+  /** Certainly nothing runs: the server refused, or the request never left this process. */
+  | { kind: 'not-started'; error: unknown }
+  /** Neither confirmed nor refused (a timeout, a connection lost mid-call): a run may exist. Keep the record. */
+  | { kind: 'unknown'; error: unknown };
 
 /** The Temporal calls a start needs: the client, or a stand-in in tests. */
-export type StartClient = Pick<Client, 'connection'> & { workflow: Pick<Client['workflow'], 'start' | 'getHandle'> };
+export type StartClient = Pick<Client, 'connection'> & { workflow: Pick<Client['workflow'], 'start'> };
 
 /**
- * Starts an invocation record's workflow; a run that already exists with its id counts as started, so this is
- * safe to repeat. When the start fails in a way that may still have reached Temporal (its deadline passed, the
- * call was cancelled), Temporal is asked whether the run exists: `unknown` when even that cannot be answered,
- * in which case the caller must keep the record (never free its Idempotency-Key: a retry would start a second
- * run next to one that may be running).
+ * Starts an invocation record's workflow, idempotently: the workflow id is the invocation's, a second start of
+ * a running one attaches to it (conflict policy USE_EXISTING) and a start after it closed is refused as
+ * "already started" (reuse policy REJECT_DUPLICATE), so however often a start is repeated, by this call or by
+ * a retry with the same Idempotency-Key, there is one run per invocation. A start that may have reached
+ * Temporal without an answer is asked again at once: the repeat finds the run or creates it.
+ *
+ * `eagerClient`: a client on the NativeConnection of a worker in this process (src/worker-in-api.ts); the
+ * first attempt goes through it with eager start.
  */
-export async function startInvocationWorkflow(client: StartClient, taskQueue: string, record: InvocationRecord, drafting: SkillInvocationInput['drafting']): Promise<StartOutcome> {
-  const input: SkillInvocationInput = {
-    invocationId: record._id,
-    project: record.project,
-    skill: record.skill as SkillName,
-    inputs: record.inputs,
-    requestedAt: record.createdAt.toISOString(),
-    drafting,
-  };
-  try {
-    await client.connection.withDeadline(Date.now() + TEMPORAL_CALL_TIMEOUT_MS, () =>
-      client.workflow.start('skillInvocation', {
-        taskQueue,
-        workflowId: record.workflowId,
-        args: [input],
-        typedSearchAttributes: [
-          { key: SEARCH_ATTRIBUTES.Project, value: record.project },
-          { key: SEARCH_ATTRIBUTES.Skill, value: record.skill },
-        ],
-        staticSummary: `${findSkill(record.skill)?.title ?? record.skill} for ${record.project}: ${summarizeInputs(record.inputs)}`,
-      }),
-    );
-    return 'started';
-  } catch (err) {
-    if (isAlreadyStarted(err)) return 'started';
-    if (!isAmbiguous(err)) {
-      if (isUnavailable(err)) return 'not-started';
-      throw mapTemporalError(err, `Invocation ${record._id}`);
-    }
+export async function startInvocationWorkflow(client: StartClient, taskQueue: string, record: InvocationRecord, opts: { eagerClient?: StartClient | null } = {}): Promise<StartOutcome> {
+  const attempt = async (via: StartClient, eager: boolean): Promise<StartOutcome> => {
     try {
-      await client.connection.withDeadline(Date.now() + TEMPORAL_CALL_TIMEOUT_MS, () => client.workflow.getHandle(record.workflowId).describe());
-      return 'started';
-    } catch (describeErr) {
-      return describeErr instanceof WorkflowNotFoundError ? 'not-started' : 'unknown';
+      const handle = await via.connection.withDeadline(Date.now() + TEMPORAL_CALL_TIMEOUT_MS, () =>
+        via.workflow.start('skillInvocation', {
+          taskQueue,
+          workflowId: record.workflowId,
+          args: [inputOf(record)],
+          workflowIdConflictPolicy: 'USE_EXISTING',
+          workflowIdReusePolicy: 'REJECT_DUPLICATE',
+          // The server answers with the first workflow task, for the worker sharing this connection.
+          requestEagerStart: eager,
+          typedSearchAttributes: [
+            { key: SEARCH_ATTRIBUTES.Project, value: record.project },
+            { key: SEARCH_ATTRIBUTES.Skill, value: record.skill },
+          ],
+          staticSummary: `${findSkill(record.skill)?.title ?? record.skill} for ${record.project}: ${summarizeInputs(record.inputs)}`,
+        }),
+      );
+      return { kind: 'started', eager: handle.eagerlyStarted === true };
+    } catch (err) {
+      if (isAlreadyStarted(err)) return { kind: 'started', eager: false };
+      return classifyStartFailure(err) === 'refused' ? { kind: 'not-started', error: err } : { kind: 'unknown', error: err };
     }
+  };
+  const first = opts.eagerClient ? await attempt(opts.eagerClient, true) : await attempt(client, false);
+  if (first.kind !== 'unknown') return first;
+  // If the repeat fails too, even with a refusal, the first call may still have landed: still unknown.
+  const again = await attempt(client, false);
+  return again.kind === 'started' ? again : { kind: 'unknown', error: again.error };
+}
+
+// gRPC codes with which the server refuses a request before acting on it.
+const REFUSED = new Set<number>([
+  3, // INVALID_ARGUMENT
+  5, // NOT_FOUND (namespace)
+  7, // PERMISSION_DENIED
+  8, // RESOURCE_EXHAUSTED (rate limited)
+  9, // FAILED_PRECONDITION
+  11, // OUT_OF_RANGE
+  12, // UNIMPLEMENTED
+  16, // UNAUTHENTICATED
+]);
+const UNAVAILABLE = 14;
+/** UNAVAILABLE before any connection was made (grpc-js: "No connection established"; a refused connect). */
+const NEVER_CONNECTED = /^No connection established|ECONNREFUSED|ENOTFOUND|EHOSTUNREACH|ENETUNREACH|Name resolution failed/;
+
+/**
+ * Whether a failed start certainly started nothing. CANCELLED and DEADLINE_EXCEEDED say only that this side
+ * stopped waiting: the server may have created the run. UNAVAILABLE is certain only when no connection was
+ * made; a connection lost mid-call may have delivered the request. Anything else without a gRPC status
+ * (a native transport error) is uncertain too.
+ */
+export function classifyStartFailure(err: unknown): 'refused' | 'uncertain' {
+  for (let e: unknown = err, depth = 0; e && depth < 8; e = (e as { cause?: unknown }).cause, depth++) {
+    const code = (e as { code?: unknown }).code;
+    if (typeof code !== 'number') continue;
+    if (REFUSED.has(code)) return 'refused';
+    const details = String((e as { details?: unknown }).details ?? (e as { message?: unknown }).message ?? '');
+    return code === UNAVAILABLE && NEVER_CONNECTED.test(details) ? 'refused' : 'uncertain';
   }
+  return 'uncertain';
+}
+
+/** The workflow input an invocation record stands for (the same on every start of it). */
+export function inputOf(record: InvocationRecord): SkillInvocationInput {
+  return { invocationId: record._id, project: record.project, skill: record.skill as SkillName, inputs: record.inputs, requestedAt: record.createdAt.toISOString() };
 }
 
 function summarizeInputs(inputs: Record<string, unknown>): string {

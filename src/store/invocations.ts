@@ -24,6 +24,53 @@ export interface InvocationRecord {
   seq: number;
 }
 
+/** A new invocation record, `queued`, as the API and the CLI create it before starting its workflow. */
+export function queuedInvocation(f: { id: string; project: string; skill: string; inputs: Record<string, unknown>; workflowId: string; requestedBy: string; createdAt: Date }): InvocationRecord {
+  return {
+    _id: f.id,
+    project: f.project,
+    skill: f.skill,
+    inputs: f.inputs,
+    status: 'queued',
+    progress: { step: 'queued', completedSteps: 0, totalSteps: TOTAL_STEPS },
+    createdAt: f.createdAt,
+    updatedAt: f.createdAt,
+    completedAt: null,
+    result: null,
+    error: null,
+    workflowId: f.workflowId,
+    requestedBy: f.requestedBy,
+    seq: 0,
+  };
+}
+
+/**
+ * Terminal writes made by this process, announced to whoever waits on that invocation in this process: a
+ * `Prefer: wait` request answers the moment a worker in the API process (or a cancel through it) makes the
+ * record terminal. Other processes' writes are not seen here; the waiting request long-polls Temporal for
+ * those. Entries live only while a request waits.
+ */
+class SettledInvocations {
+  private readonly waiting = new Map<string, Set<() => void>>();
+
+  /** Calls `callback` once if invocation `id` becomes terminal here; returns the unsubscribe. */
+  subscribe(id: string, callback: () => void): () => void {
+    let set = this.waiting.get(id);
+    if (!set) this.waiting.set(id, (set = new Set()));
+    set.add(callback);
+    return () => {
+      set.delete(callback);
+      if (set.size === 0 && this.waiting.get(id) === set) this.waiting.delete(id);
+    };
+  }
+
+  settle(id: string): void {
+    for (const callback of this.waiting.get(id) ?? []) callback();
+  }
+}
+
+export const settledHere = new SettledInvocations();
+
 /**
  * The invocation record clients poll. The API creates it (queued) before starting the workflow; the
  * workflow's activities move it forward. Writes are sequence-guarded: an activity retried after a later
@@ -60,6 +107,13 @@ export class InvocationRepository {
     return record?.project === project ? this.withResult(record) : null;
   }
 
+  /** As get(), reading the result beside the record at the same time: for a record expected to be completed. */
+  async getFinished(project: string, id: string): Promise<InvocationRecord | null> {
+    const [record, stored] = await Promise.all([this.coll.findOne({ _id: id }), this.results.findOne({ _id: id })]);
+    if (record?.project !== project) return null;
+    return record.status === 'completed' ? { ...record, result: stored?.result ?? null } : record;
+  }
+
   async advance(id: string, seq: number, update: Partial<Pick<InvocationRecord, 'status' | 'progress' | 'result' | 'error' | 'completedAt'>>, now: Date): Promise<boolean> {
     const { result, ...fields } = update;
     // The result first: once the record says completed, its result must be there to read. A late retry of the
@@ -69,6 +123,7 @@ export class InvocationRepository {
       { _id: id, seq: { $lt: seq }, status: { $nin: [...TERMINAL_STATUSES] } },
       { $set: { ...fields, seq, updatedAt: now } },
     );
+    if (res.modifiedCount > 0 && fields.status && TERMINAL_STATUSES.includes(fields.status)) settledHere.settle(id);
     return res.modifiedCount > 0;
   }
 
@@ -78,10 +133,11 @@ export class InvocationRepository {
 
   /** Cancellation requested through the API: final unless the workflow already finished. */
   async markCancelled(id: string, now: Date): Promise<void> {
-    await this.coll.updateOne(
+    const res = await this.coll.updateOne(
       { _id: id, status: { $nin: [...TERMINAL_STATUSES] } },
       { $set: { status: 'cancelled', 'progress.step': 'cancelled', completedAt: now, updatedAt: now } },
     );
+    if (res.modifiedCount > 0) settledHere.settle(id);
   }
 
   async list(project: string, q: { skill?: string; status?: string; limit: number; before?: { createdAt: Date; id: string } }): Promise<InvocationRecord[]> {

@@ -2,44 +2,75 @@ import {
   ApplicationFailure,
   CancellationScope,
   isCancellation,
+  patched,
   proxyActivities,
   proxyLocalActivities,
   setCurrentDetails,
   workflowInfo,
 } from '@temporalio/workflow';
 import type { createActivities } from '../activities';
-import type { DraftOutcome, SkillInvocationInput } from '../activities/skill-types';
+import type { SkillInvocationInput } from '../activities/skill-types';
 
 type Activities = ReturnType<typeof createActivities>;
 
-// Short steps that need no heartbeat run as local activities: in the worker that runs the workflow task, one
-// workflow task for all of them, instead of a trip through the task queue each (~35 ms apiece on a small
-// machine). Each still has its own retry policy, and a worker lost mid-task has the task (and its local
-// activities) run again elsewhere: every write they make is sequence-guarded or idempotent.
+/**
+ * Runs started before this patch ran every step as a remote activity; their histories replay on that path.
+ * New runs take the local one.
+ */
+export const LOCAL_STEPS_PATCH = 'skill-steps-as-local-activities';
+
+// Remote activities: each a round trip through the task queue. Only the model draft needs one now (it
+// heartbeats); the others are kept for runs recorded before the patch.
 
 // Bookkeeping writes are cheap and must eventually land: retry them for as long as the workflow lives.
-const { recordInvocationProgress, storeSkillResult } = proxyLocalActivities<Activities>({
+const { recordInvocationProgress } = proxyActivities<Activities>({
   startToCloseTimeout: '10s',
   retry: { initialInterval: '500ms', maximumInterval: '30s' },
 });
 
-// Retrieval reads the store: transient failures retry; a business error (unknown incident) does not. Without
-// a model, the draft is computed in the same step (pure, milliseconds).
-const { retrieveSkillContext, composeSkillDocument } = proxyLocalActivities<Activities>({
+// Retrieval reads the store: transient failures retry; a business error (unknown incident) does not.
+const { retrieveSkillContext } = proxyActivities<Activities>({
   startToCloseTimeout: '30s',
   retry: { initialInterval: '1s', maximumAttempts: 5, nonRetryableErrorTypes: ['InvalidSkillInput'] },
 });
 
-// Drafting with a model is a regular activity: it heartbeats during the call, so a cancellation reaches it
-// through a heartbeat's answer, and a worker that dies mid-call is noticed within the heartbeat timeout, not
-// the 3 minutes. Rate limits and 5xx retry (after Retry-After when given); the last attempt falls back to the
-// deterministic draft instead of failing, so maximumAttempts bounds how long a struggling model can hold an
-// invocation.
+// Drafting may call a model. It heartbeats during the call: a cancellation reaches it through a heartbeat's
+// answer, and a worker that dies mid-call is noticed within the heartbeat timeout, not the 3 minutes.
+// Rate limits and 5xx retry (after Retry-After when given); the last attempt falls back to the deterministic
+// draft instead of failing, so maximumAttempts bounds how long a struggling model can hold an invocation.
 const { draftSkillDocument } = proxyActivities<Activities>({
   startToCloseTimeout: '3m',
   heartbeatTimeout: '10s',
   retry: { initialInterval: '2s', backoffCoefficient: 2, maximumInterval: '1m', maximumAttempts: 4, nonRetryableErrorTypes: ['ContextLost'] },
 });
+
+const { storeSkillResult } = proxyActivities<Activities>({
+  startToCloseTimeout: '30s',
+  retry: { initialInterval: '500ms', maximumInterval: '30s' },
+});
+
+// Local activities: short steps that need no heartbeat run in the workflow task on the worker that holds
+// it, so one workflow task runs several of them. Each keeps its own timeout and retry policy; a worker that
+// dies mid-step loses the task, and the next worker replays what was recorded and runs the rest again
+// (every step is idempotent: sequence-guarded record writes, a context saved under the invocation's id).
+const local = {
+  recordInvocationProgress: proxyLocalActivities<Activities>({
+    startToCloseTimeout: '10s',
+    retry: { initialInterval: '500ms', maximumInterval: '30s' },
+  }).recordInvocationProgress,
+  retrieveSkillContext: proxyLocalActivities<Activities>({
+    startToCloseTimeout: '30s',
+    retry: { initialInterval: '1s', maximumAttempts: 5, nonRetryableErrorTypes: ['InvalidSkillInput'] },
+  }).retrieveSkillContext,
+  draftSkillDocumentLocally: proxyLocalActivities<Activities>({
+    startToCloseTimeout: '30s',
+    retry: { initialInterval: '1s', maximumAttempts: 5, nonRetryableErrorTypes: ['ContextLost'] },
+  }).draftSkillDocumentLocally,
+  storeSkillResult: proxyLocalActivities<Activities>({
+    startToCloseTimeout: '30s',
+    retry: { initialInterval: '500ms', maximumInterval: '30s' },
+  }).storeSkillResult,
+};
 
 export interface SkillInvocationOutcome {
   status: 'completed' | 'failed';
@@ -47,48 +78,44 @@ export interface SkillInvocationOutcome {
 }
 
 /**
- * retrieve → draft → store. Each step is an activity with its own timeout and retry policy; progress is
- * written to the invocation record, so clients can poll even while no worker runs. Deterministic and thin:
- * the skill logic lives in src/skills, the I/O in src/activities.
+ * retrieve → draft → store. Retrieval, the store step, progress writes and a deterministic draft are local
+ * activities (one workflow task runs them all); a model draft is a remote activity that heartbeats, so it
+ * can be cancelled mid-call and is retried elsewhere when its worker dies. Progress is written to the
+ * invocation record, so clients can poll even while no worker runs. Deterministic and thin: the skill logic
+ * lives in src/skills, the I/O in src/activities.
  */
 export async function skillInvocation(input: SkillInvocationInput): Promise<SkillInvocationOutcome> {
   const { invocationId } = input;
-  // A strictly increasing sequence number orders the record's writes even when an activity is retried late;
-  // completedSteps counts the steps done (retrieve, draft, store), separately from it.
+  const steps = patched(LOCAL_STEPS_PATCH)
+    ? { retrieve: local.retrieveSkillContext, store: local.storeSkillResult, record: local.recordInvocationProgress }
+    : { retrieve: retrieveSkillContext, store: storeSkillResult, record: recordInvocationProgress };
+  // A strictly increasing sequence number orders the record's writes even when an activity is retried late.
   let seq = 0;
-  let completedSteps = 0;
-  const record = (status: 'failed' | 'cancelled', error?: { code: string; message: string }) =>
-    recordInvocationProgress({ invocationId, seq: ++seq, status, completedSteps, error: error ?? null });
+  const record = (status: 'failed' | 'cancelled', completedSteps: number, error?: { code: string; message: string }) =>
+    steps.record({ invocationId, seq: ++seq, status, completedSteps, error: error ?? null });
 
   try {
-    // Each step marks its own progress first, so the record moves without an extra activity per step.
+    // Each step marks its own progress, so the record moves without an extra activity per step.
     setCurrentDetails(`retrieving · ${input.skill} for ${input.project}`);
-    let draft: DraftOutcome;
-    if (input.drafting === 'deterministic') {
-      const progress = { retrievingSeq: ++seq, draftingSeq: ++seq };
-      draft = await composeSkillDocument(input, progress);
-      completedSteps = 2;
-    } else {
-      const context = await retrieveSkillContext(input, { seq: ++seq });
-      completedSteps = 1;
-      setCurrentDetails(`drafting · ${context.fetched} documents retrieved`);
-      draft = await draftSkillDocument(input, context, { seq: ++seq });
-      completedSteps = 2;
-    }
+    const context = await steps.retrieve(input, { seq: ++seq });
 
-    await storeSkillResult({ invocationId, seq: ++seq, result: draft.result });
-    completedSteps = 3;
+    setCurrentDetails(`drafting · ${context.fetched} documents retrieved`);
+    const draft = context.drafter === 'deterministic'
+      ? await local.draftSkillDocumentLocally(input, context, { seq: ++seq })
+      : await draftSkillDocument(input, context, { seq: ++seq });
+
+    await steps.store({ invocationId, seq: ++seq, result: draft.result });
     setCurrentDetails(`completed · ${draft.result.generator}`);
     return { status: 'completed', generator: draft.result.generator };
   } catch (err) {
     if (isCancellation(err)) {
       // The scope is cancelled; the final write must still happen.
-      await CancellationScope.nonCancellable(() => record('cancelled'));
+      await CancellationScope.nonCancellable(() => record('cancelled', seq - 1));
       setCurrentDetails('cancelled');
       throw err;
     }
     const failure = describeFailure(err);
-    await record('failed', failure);
+    await record('failed', Math.max(0, seq - 1), failure);
     setCurrentDetails(`failed · ${failure.code}`);
     return { status: 'failed' };
   }

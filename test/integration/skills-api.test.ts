@@ -1,12 +1,19 @@
+import { historyToJSON } from '@temporalio/common/lib/proto-utils';
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { startInvocationWorkflow } from '../../src/invocations/start-workflow';
+import { createLogger } from '../../src/logger';
 import { COLLECTIONS } from '../../src/store/collections';
+import type { InvocationRecord } from '../../src/store/invocations';
+import { runWorkerInApi, type WorkerInApi } from '../../src/worker-in-api';
+import { workflowBundlePath } from '../support/bundle';
+import { eventually } from '../support/eventually';
 import { startHarness, type Harness } from '../support/harness';
 import { adminToken, projectToken } from '../support/tokens';
 import { RETAIL } from '../unit/skills/cases';
 import { repoRoot } from '../unit/skills/demo';
-import { PROJECT, assertInOrder, assertResultShape, invocationCount, invoke, loadDemo, settle } from './skills-helpers';
+import { PROJECT, assertInOrder, assertResultShape, invocationCount, invoke, loadDemo, localActivities, settle } from './skills-helpers';
 
 /** The golden files of test/golden (made by the pure drafters over in-memory retrieval). */
 function golden(skill: string, name: string): { md: string; json: unknown } {
@@ -233,5 +240,54 @@ describe('skills over HTTP: invoke, poll, list, idempotency (real Temporal, real
         assert.ok(res.body.errors.some((e: { path: string }) => e.path === path), `${JSON.stringify(res.body.errors)} names ${path}`);
       }
     });
+  });
+});
+
+describe('skills with the worker in the API process (API_RUNS_WORKER): eager start, one workflow task', () => {
+  let h: Harness;
+  let inApi: WorkerInApi;
+  const member = projectToken([PROJECT]);
+  before(async () => {
+    h = await startHarness({ API_RUNS_WORKER: 'true' });
+    await loadDemo(h);
+    inApi = runWorkerInApi({ config: h.config, db: h.db, logger: createLogger(h.config, 'test'), workflowBundlePath: await workflowBundlePath(), onStarter: (c) => (h.temporal.starter = c) });
+    await eventually(async () => h.temporal.starter, Boolean, { timeoutMs: 30_000, what: 'the worker in the API process to run' });
+  });
+  after(async () => {
+    await inApi?.stop();
+    await h?.close();
+  });
+
+  it('the server hands the first workflow task to this process (eagerlyStarted), and a restart of the same invocation attaches to its run', async () => {
+    const id = `inv_EAGER${Date.now()}`;
+    const record = { _id: id, project: PROJECT, skill: 'incident_rca', inputs: { incidentId: 'INC-2025-014', severity: 'SEV-1' }, createdAt: new Date(), workflowId: `skill/${PROJECT}/${id}` } as unknown as InvocationRecord;
+    const start = () => startInvocationWorkflow(h.temporal.client, h.config.temporal.taskQueue, record, { eagerClient: h.temporal.starter });
+    assert.deepEqual(await start(), { kind: 'started', eager: true });
+    assert.deepEqual(await start(), { kind: 'started', eager: false }, 'USE_EXISTING or REJECT_DUPLICATE: the same run');
+    await h.temporal.client.workflow.getHandle(record.workflowId).result();
+    const again = await start();
+    assert.equal(again.kind, 'started', 'a closed run is not started twice (REJECT_DUPLICATE)');
+    const runs = [];
+    for await (const w of h.temporal.client.workflow.list({ query: `WorkflowId = '${record.workflowId}'` })) runs.push(w.runId);
+    assert.equal(runs.length, 1);
+  });
+
+  it('Prefer: wait answers with the completed invocation; its whole run is one workflow task with three local activities', async () => {
+    const res = await invoke(h, member, 'release_notes_composer', { fromVersion: '1.2.1', toVersion: '2.0.0' }, { Prefer: 'wait=30' });
+    assert.equal(res.status, 200, res.text);
+    assert.equal(res.body.status, 'completed');
+    assert.equal(res.body.result.markdown, golden('release_notes_composer', 'neutral-1.2.1-2.0.0').md);
+    assert.deepEqual(res.body.progress, { step: 'completed', completedSteps: 3, totalSteps: 3 });
+
+    const handle = h.temporal.client.workflow.getHandle(`skill/${PROJECT}/${res.body.id}`);
+    await handle.result();
+    const history = await handle.fetchHistory();
+    const events = history.events ?? [];
+    assert.equal(events.filter((e) => e.workflowTaskCompletedEventAttributes).length, 1, 'one workflow task');
+    assert.equal(events.filter((e) => e.activityTaskScheduledEventAttributes).length, 0, 'no remote activity');
+    assert.deepEqual(localActivities(events), ['retrieveSkillContext', 'draftSkillDocumentLocally', 'storeSkillResult']);
+    if (process.env.UPDATE_HISTORIES === '1') {
+      writeFileSync(join(repoRoot(), 'test', 'fixtures', 'histories', 'skill-invocation.json'), JSON.stringify({ workflowId: handle.workflowId, history: JSON.parse(historyToJSON(history)) }));
+    }
   });
 });

@@ -6,7 +6,7 @@ import { eventually } from '../support/eventually';
 import { rewrite, startFakeLlm, type FakeLlm } from '../support/fake-llm';
 import { startHarness, type Harness } from '../support/harness';
 import { projectToken } from '../support/tokens';
-import { PROJECT, assertResultShape, invoke, loadDemo, settle } from './skills-helpers';
+import { PROJECT, assertResultShape, invoke, loadDemo, localActivities, settle } from './skills-helpers';
 
 const EMAIL = { customerName: 'Harbor & Vine Market', industry: 'Retail', format: 'email' };
 
@@ -38,6 +38,16 @@ describe('skills: cancellation and a worker killed mid-invocation (worker in its
     assert.deepEqual(inv.body.progress, { step: 'drafting', completedSteps: 1, totalSteps: 3 });
     return res.body.id as string;
   }
+
+  it('Prefer: wait answers with the completed invocation when its run is in another process (long poll of the run)', async () => {
+    llm.handle((req) => rewrite(req));
+    const res = await invoke(h, member, 'incident_rca', { incidentId: 'INC-2025-022', severity: 'SEV-3' }, { Prefer: 'wait=30' });
+    assert.equal(res.status, 200, res.text);
+    assert.equal(res.body.status, 'completed');
+    assert.equal(res.body.result.generator, 'llm:fake-model');
+    const history = await h.temporal.client.workflow.getHandle(`skill/${PROJECT}/${res.body.id}`).fetchHistory();
+    assert.deepEqual(localActivities(history.events ?? []), ['retrieveSkillContext', 'storeSkillResult']);
+  });
 
   it('cancel during the model call: 202, cancelled, the workflow cancelled and the model call abandoned', async () => {
     llm.handle(() => ({ hang: true }));
@@ -74,16 +84,16 @@ describe('skills: cancellation and a worker killed mid-invocation (worker in its
     assert.equal(inv.result.generator, 'llm:fake-model', 'the retried attempt asked the model again and used its answer');
     assert.equal(llm.requests.length - requestsBefore, 2, 'one model call per attempt');
 
-    // Temporal's history: one draft activity (its second attempt completed); retrieval and the store step ran
-    // as local activities (markers); one completion. The record is stored just before the run completes: wait
-    // for the run, then read its history.
+    // Temporal's history: retrieval and the store step ran as local activities (recorded as markers, once
+    // each), one remote draft activity whose second attempt completed, and one completion.
+    // The record is stored just before the run completes: wait for the run, then read its history.
     const run = h.temporal.client.workflow.getHandle(`skill/${PROJECT}/${id}`);
     await run.result();
     const history = await run.fetchHistory();
     const events = history.events ?? [];
     const scheduled = events.filter((e) => e.activityTaskScheduledEventAttributes).map((e) => e.activityTaskScheduledEventAttributes!.activityType!.name);
     assert.deepEqual(scheduled, ['draftSkillDocument']);
-    assert.equal(events.filter((e) => e.markerRecordedEventAttributes).length, 2, 'retrieval and store as local activities');
+    assert.deepEqual(localActivities(events), ['retrieveSkillContext', 'storeSkillResult']);
     const draftId = events.find((e) => e.activityTaskScheduledEventAttributes?.activityType?.name === 'draftSkillDocument')!.eventId;
     const draftStarted = events.find((e) => e.activityTaskStartedEventAttributes && String(e.activityTaskStartedEventAttributes.scheduledEventId) === String(draftId));
     assert.equal(draftStarted?.activityTaskStartedEventAttributes?.attempt, 2);

@@ -1,5 +1,6 @@
 /** Shared steps of the skills integration suites: load the demo, invoke, poll, and check a result's shape. */
 import assert from 'node:assert/strict';
+import type { temporal } from '@temporalio/proto';
 import { defaultDemoDir, seedDemo } from '../../src/cli/seed-demo';
 import { COLLECTIONS } from '../../src/store/collections';
 import { eventually } from '../support/eventually';
@@ -24,6 +25,17 @@ export async function settle(h: Harness, token: string, id: string, statuses = [
     { timeoutMs, intervalMs: 100, what: `invocation ${id} to become ${statuses.join('|')}` },
   );
   return res.body;
+}
+
+/** The local activities a history recorded (their markers), in order: activity type names. */
+export function localActivities(events: temporal.api.history.v1.IHistoryEvent[]): string[] {
+  return events
+    .filter((e) => e.markerRecordedEventAttributes?.markerName === 'core_local_activity')
+    .map((e) => {
+      const data = e.markerRecordedEventAttributes!.details?.data?.payloads?.[0]?.data;
+      const marker = JSON.parse(Buffer.from(data ?? []).toString('utf8')) as { activity_type?: string; activityType?: string };
+      return marker.activity_type ?? marker.activityType ?? '(unreadable marker)';
+    });
 }
 
 export const invocationCount = (h: Harness) => h.db.collection(COLLECTIONS.invocations).countDocuments();

@@ -29,7 +29,7 @@ export const invocationPaths: Paths = {
         pathParam('project', 'Project id'),
         { name: 'skill', in: 'path', required: true, schema: { enum: SKILLS.map((s) => s.name) } },
         { name: 'Idempotency-Key', in: 'header', required: false, schema: { type: 'string', maxLength: 255 }, description: 'Same key + same body within 24 h → the same invocation' },
-        { name: 'Prefer', in: 'header', required: false, schema: { type: 'string', example: 'wait=10' }, description: 'wait=N (N ≤ 60): hold the answer until the invocation finishes' },
+        { name: 'Prefer', in: 'header', required: false, schema: { type: 'string', example: 'wait=10' }, description: 'wait=N (N ≤ 60): hold the answer until the invocation finishes (answered as soon as it does)' },
       ],
       requestBody: jsonBody({ oneOf: SKILLS.map((s) => s.inputSchema) }),
       responses: {
@@ -44,7 +44,7 @@ export const invocationPaths: Paths = {
         415: problemRef('Body is not application/json'),
         422: problemRef('Valid shape but impossible for this project'),
         429: problemRef('Rate limited; see Retry-After'),
-        503: problemRef('Temporal unreachable (temporal_unavailable, with Retry-After). Either nothing was started, or the start could not be confirmed: then the invocation is kept, and a retry with the same Idempotency-Key resumes it without a second run'),
+        503: problemRef('Temporal unreachable (temporal_unavailable, with Retry-After). Either nothing was started, or the start could not be confirmed: then the invocation is kept (Location names it), and a retry with the same Idempotency-Key resumes it without a second run'),
       },
     },
   },

@@ -1,11 +1,11 @@
 import Router from '@koa/router';
-import { WorkflowNotFoundError, type WorkflowHandle } from '@temporalio/client';
+import { WorkflowFailedError, WorkflowNotFoundError, type WorkflowHandle } from '@temporalio/client';
 import { createHash } from 'node:crypto';
 import type { Context } from 'koa';
 import { findSkill } from '../../skills/catalog';
 import type { SkillName } from '../../skills/types';
 import { IdempotencyRepository } from '../../store/idempotency';
-import { INVOCATION_STATUSES, InvocationRepository, TERMINAL_STATUSES, type InvocationRecord } from '../../store/invocations';
+import { INVOCATION_STATUSES, InvocationRepository, TERMINAL_STATUSES, queuedInvocation, settledHere, type InvocationRecord } from '../../store/invocations';
 import { ProjectRepository } from '../../store/projects';
 import { decodeCursor, encodeCursor, parseLimit } from '../cursor';
 import type { AppDeps } from '../deps';
@@ -14,14 +14,14 @@ import { checkInvocationAgainstData } from '../invocation-rules';
 import { API_BODY_LIMIT } from '../limits';
 import { jsonBody } from '../middleware/json-body';
 import { authenticate, principalOf } from '../middleware/authenticate';
-import { HttpProblem, badRequest, conflict, notFound, serviceUnavailable } from '../problem';
+import { HttpProblem, badRequest, conflict, notFound } from '../problem';
 import { projectForCaller } from '../project-access';
 import { RateLimiter } from '../rate-limit';
-import { newInvocationId, newInvocationRecord } from '../../invocations/new-record';
 import { startInvocationWorkflow } from '../../invocations/start-workflow';
 import { TEMPORAL_CALL_TIMEOUT_MS, mapTemporalError } from '../temporal-errors';
 import { validate } from '../validation';
 import { missingEntitlement } from './skills';
+import { newInvocationId, skillWorkflowId } from '../../invocations/ids';
 
 const MAX_WAIT_SECONDS = 60;
 const IDEMPOTENCY_KEY = /^[\x21-\x7e]{1,255}$/;
@@ -36,8 +36,9 @@ export function invocationRoutes(deps: AppDeps, metrics: AppMetrics): Router {
   const limiter = new RateLimiter(deps.config.skills.invocationsPerMinute, 60_000);
   const now = deps.now ?? (() => new Date());
   const { client } = deps.temporal;
-  // With no model configured, drafting is pure and fast: the workflow runs it with retrieval in one local step.
-  const drafting = deps.config.llm.baseUrl && deps.config.llm.model ? 'model' : 'deterministic';
+  // `starter` is read per call: a worker in this process sets it once it runs (src/worker-in-api.ts).
+  const startWorkflow = (record: InvocationRecord) =>
+    startInvocationWorkflow(client, deps.config.temporal.taskQueue, record, { eagerClient: deps.temporal.starter });
   const router = new Router();
   router.use('/v1/agents', authenticate(deps.config.jwt));
   // Authenticate first, then read the body: an anonymous caller learns nothing from body errors.
@@ -59,10 +60,12 @@ export function invocationRoutes(deps: AppDeps, metrics: AppMetrics): Router {
     if (ctx.state.body === undefined) throw badRequest('invalid_input', 'A JSON object with the skill inputs is required');
     const inputs = validate<Record<string, unknown>>(skill.inputSchema, ctx.state.body, 'Skill inputs');
 
+    // Both checks read the store; run them together, then answer 402 before 422.
+    const dataCheck = checkInvocationAgainstData(deps.db, project._id, skill.name as SkillName, inputs).then(() => null, (err: unknown) => ({ err }));
     const missing = missingEntitlement(skill.name, deps.config.skills.entitlements, await projects.effectiveEntitlements(project, now()));
+    const dataFailure = await dataCheck;
     if (missing) throw new HttpProblem(402, 'not_entitled', `Project "${project._id}" is not entitled to "${missing}", which ${skill.name} requires`);
-
-    await checkInvocationAgainstData(deps.db, project._id, skill.name as SkillName, inputs);
+    if (dataFailure) throw dataFailure.err;
 
     const id = newInvocationId();
     const rawKey = ctx.get('Idempotency-Key');
@@ -72,33 +75,22 @@ export function invocationRoutes(deps: AppDeps, metrics: AppMetrics): Router {
       idempotencyKey = `${project._id}\u0000${principal.sub}\u0000${skill.name}\u0000${rawKey}`;
       const bodyHash = createHash('sha256').update(stableJson(inputs)).digest('hex');
       const existing = await claimKey(idempotencyKey, bodyHash, id, project._id);
-      if (existing) {
-        // An earlier request whose start Temporal never confirmed: start it now if it is still missing.
-        if (existing.status === 'queued' && (await startWorkflow(existing)) !== 'started') {
-          throw new HttpProblem(503, 'temporal_unavailable', `The workflow service is unreachable; invocation ${existing._id} is not started yet. Retry with the same Idempotency-Key.`, { headers: { 'Retry-After': '2' } });
-        }
-        return respond(ctx, await waitFor(ctx, existing));
-      }
+      if (existing) return respond(ctx, await waitFor(ctx, await resume(ctx, existing)));
     }
 
-    const record = newInvocationRecord({ id, project: project._id, skill: skill.name, inputs, requestedBy: principal.sub, now: now() });
+    const record = queuedInvocation({ id, project: project._id, skill: skill.name, inputs, workflowId: skillWorkflowId(project._id, id), requestedBy: principal.sub, createdAt: now() });
     // The record exists before the workflow so a client can poll at once, even while no worker runs.
     await invocations.create(record);
     const started = await startWorkflow(record);
-    if (started === 'not-started') {
-      // Nothing was started: remove the record and free the key so the client's retry starts cleanly.
+    if (started.kind === 'not-started') {
+      // Certainly nothing was started: remove the record and free the key so the client's retry starts cleanly.
       await invocations.remove(id);
       if (idempotencyKey) await keys.release(idempotencyKey, id);
-      throw serviceUnavailable('temporal_unavailable', 'The workflow service is unreachable; nothing was started. Retry later.');
+      throw mapTemporalError(started.error, `Invocation ${id}`);
     }
-    if (started === 'unknown') {
-      // The start request may have reached Temporal: keep the record and the key. A retry with the same
-      // Idempotency-Key finds this invocation and starts its workflow if it is still missing; never a second run.
-      throw new HttpProblem(503, 'temporal_unavailable', `The workflow service did not confirm the start of invocation ${id}. ` +
-        'Retry with the same Idempotency-Key to resume it without starting a second run.', { headers: { 'Retry-After': '2' } });
-    }
+    if (started.kind === 'unknown') throw unconfirmed(ctx, record, started.error);
     metrics.skillInvocations.inc({ skill: skill.name });
-    ctx.state.log.info({ invocationId: id, skill: skill.name, project: project._id }, 'skill invocation started');
+    ctx.state.log.info({ invocationId: id, skill: skill.name, project: project._id, eager: started.eager }, 'skill invocation started');
     return respond(ctx, await waitFor(ctx, record));
   });
 
@@ -181,33 +173,81 @@ export function invocationRoutes(deps: AppDeps, metrics: AppMetrics): Router {
     throw conflict('idempotency_key_busy', 'Another request with this Idempotency-Key is in progress; retry shortly');
   }
 
-  const startWorkflow = (record: InvocationRecord) => startInvocationWorkflow(client, deps.config.temporal.taskQueue, record, drafting);
+  /**
+   * An earlier request's invocation, found by its Idempotency-Key. While it is still `queued`, its start may
+   * never have reached Temporal (that request failed unconfirmed, or died): start it again, which attaches to
+   * the run if there is one (src/invocations/start-workflow.ts), so the retry resumes the same invocation
+   * instead of starting a second.
+   */
+  async function resume(ctx: Context, record: InvocationRecord): Promise<InvocationRecord> {
+    if (record.status !== 'queued') return record;
+    const started = await startWorkflow(record);
+    if (started.kind !== 'started') throw unconfirmed(ctx, record, started.error);
+    return record;
+  }
 
   /**
-   * Prefer: wait=N — hold the answer up to N seconds for a terminal status. Waits on the run itself (a
-   * long poll Temporal answers the moment the run closes; the record is final one step before that), then
-   * reads the record once.
+   * Temporal neither confirmed nor refused the start: the run may exist. The record and the key stay, so a
+   * retry with the same Idempotency-Key resumes this invocation (and a poll of Location shows it if it runs).
+   */
+  function unconfirmed(ctx: Context, record: InvocationRecord, error: unknown): HttpProblem {
+    ctx.state.log.warn({ invocationId: record._id, err: describeError(error) }, 'skill invocation start unconfirmed; record kept');
+    return new HttpProblem(503, 'temporal_unavailable', `The workflow service did not confirm the start of invocation ${record._id}; it may run. Retry with the same Idempotency-Key to resume it without a second run, or poll its Location.`, {
+      headers: { Location: `/v1/agents/${record.project}/invocations/${record._id}`, 'Retry-After': '2' },
+    });
+  }
+
+  /**
+   * Prefer: wait=N — hold the answer up to N seconds for a terminal status, answering as soon as it is: a
+   * terminal write in this process (a worker in the API process, a cancel here) ends the wait at once; else
+   * the wait long-polls Temporal for the run's close (the run's last step makes the record terminal just
+   * before it closes) and then reads the record once. Only when Temporal cannot say does it re-read the
+   * record, less often as time passes.
    */
   async function waitFor(ctx: Context, record: InvocationRecord): Promise<{ record: InvocationRecord; waited: number | null }> {
     const m = /(?:^|[,;\s])wait=(\d+)/.exec(ctx.get('Prefer'));
     if (!m) return { record, waited: null };
     const seconds = Math.min(Number(m[1]), MAX_WAIT_SECONDS);
-    if ((TERMINAL_STATUSES as readonly string[]).includes(record.status)) return { record, waited: seconds };
     const deadline = Date.now() + seconds * 1000;
+    if (isTerminal(record)) return { record, waited: seconds };
+    // Whichever comes first: a terminal write in this process, or the run's close (then the record is terminal).
+    const controller = new AbortController();
+    const unsubscribe = settledHere.subscribe(record._id, () => controller.abort());
+    let closed: Awaited<ReturnType<typeof runClosed>>;
     try {
-      await client.connection.withDeadline(deadline, () => client.workflow.getHandle(record.workflowId).result());
-    } catch {
-      // Failed, cancelled, timed out or unreachable: the record says which, or that it is still running.
+      closed = await runClosed(record.workflowId, deadline, controller.signal);
+    } finally {
+      unsubscribe();
     }
-    const current = (await invocations.get(record.project, record._id)) ?? record;
+    let current = (await invocations.getFinished(record.project, record._id)) ?? record;
+    if (closed === 'unknown') {
+      // Temporal did not answer: re-read the record, less often as time passes.
+      for (let wait = 50; !isTerminal(current) && Date.now() < deadline; wait = Math.min(wait * 2, 1_000)) {
+        await new Promise((r) => setTimeout(r, Math.min(wait, Math.max(0, deadline - Date.now()))));
+        current = (await invocations.get(record.project, record._id)) ?? current;
+      }
+    }
     return { record: current, waited: seconds };
+  }
+
+  /** Long-polls the run's close event: 'closed', 'deadline', or 'unknown' when Temporal cannot say. */
+  async function runClosed(workflowId: string, deadline: number, signal: AbortSignal): Promise<'closed' | 'deadline' | 'unknown'> {
+    try {
+      await client.connection.withDeadline(deadline, () => client.connection.withAbortSignal(signal, () => client.workflow.getHandle(workflowId).result()));
+      return 'closed';
+    } catch (err) {
+      if (err instanceof WorkflowFailedError) return 'closed'; // cancelled, terminated, timed out
+      // Woken by a terminal write here, or out of time: the record read that follows says the rest.
+      if (signal.aborted || Date.now() >= deadline - 5) return 'deadline';
+      return 'unknown'; // not reachable, or no run (an unconfirmed start): the record must be read instead
+    }
   }
 
   function respond(ctx: Context, outcome: { record: InvocationRecord; waited: number | null }): void {
     const { record, waited } = outcome;
     const self = `/v1/agents/${record.project}/invocations/${record._id}`;
     ctx.set('Location', self);
-    if (waited !== null && (TERMINAL_STATUSES as readonly string[]).includes(record.status)) {
+    if (waited !== null && isTerminal(record)) {
       ctx.set('Preference-Applied', `wait=${waited}`);
       ctx.status = 200;
       ctx.body = present(record);
@@ -219,6 +259,10 @@ export function invocationRoutes(deps: AppDeps, metrics: AppMetrics): Router {
 
   return router;
 }
+
+const isTerminal = (r: InvocationRecord) => (TERMINAL_STATUSES as readonly string[]).includes(r.status);
+
+const describeError = (err: unknown) => (err instanceof Error ? { name: err.name, message: err.message, cause: (err.cause as Error | undefined)?.message } : String(err));
 
 function present(r: InvocationRecord) {
   return {
@@ -246,3 +290,4 @@ function stableJson(value: unknown): string {
   }
   return JSON.stringify(value);
 }
+

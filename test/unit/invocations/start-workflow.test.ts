@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
-import { WorkflowExecutionAlreadyStartedError, WorkflowNotFoundError } from '@temporalio/client';
-import { startInvocationWorkflow, type StartClient } from '../../../src/invocations/start-workflow';
+import { ServiceError, WorkflowExecutionAlreadyStartedError } from '@temporalio/client';
+import { classifyStartFailure, inputOf, startInvocationWorkflow, type StartClient } from '../../../src/invocations/start-workflow';
 import type { InvocationRecord } from '../../../src/store/invocations';
 
 const record = {
@@ -12,46 +12,102 @@ const record = {
   workflowId: 'skill/p/inv_1',
 } as unknown as InvocationRecord;
 
-const grpc = (code: number, message: string) => Object.assign(new Error(message), { code });
+const grpc = (code: number, details: string) => Object.assign(new Error(details), { code, details });
+/** A start failure as the client raises it: a ServiceError around the gRPC status. */
+const failed = (code: number, details: string) => new ServiceError('Failed to start Workflow', { cause: grpc(code, details) });
 
-/** A client whose start fails as given and whose describe answers as given; counts the starts. */
-function client(start: () => Promise<unknown>, describe: () => Promise<unknown>) {
-  const calls = { start: 0, describe: 0 };
+/** A client whose starts answer as given, one answer per call (the last repeats); records each call's options. */
+function client(...answers: (() => Promise<unknown>)[]) {
+  const calls: { workflowIdConflictPolicy?: string; workflowIdReusePolicy?: string; requestEagerStart?: boolean }[] = [];
   const c = {
     connection: { withDeadline: <T>(_deadline: number, fn: () => Promise<T>) => fn() },
     workflow: {
-      start: async () => (calls.start++, start()),
-      getHandle: () => ({ describe: async () => (calls.describe++, describe()) }),
+      start: async (_type: string, options: (typeof calls)[number]) => {
+        calls.push(options);
+        return answers[Math.min(calls.length - 1, answers.length - 1)]!();
+      },
     },
   } as unknown as StartClient;
   return { c, calls };
 }
+const ok = (eagerlyStarted = false) => () => Promise.resolve({ eagerlyStarted });
 
 describe('starting an invocation workflow', () => {
-  it('a start whose deadline passed but that reached Temporal counts as started: the record and key stay', async () => {
-    const { c, calls } = client(() => Promise.reject(grpc(4, 'DEADLINE_EXCEEDED')), () => Promise.resolve({ status: { name: 'RUNNING' } }));
-    assert.equal(await startInvocationWorkflow(c, 'q', record, 'deterministic'), 'started');
-    assert.deepEqual(calls, { start: 1, describe: 1 });
+  it('every start is idempotent by the invocation id: attach to a running run, never a second after it closed', async () => {
+    const { c, calls } = client(ok());
+    assert.deepEqual(await startInvocationWorkflow(c, 'q', record), { kind: 'started', eager: false });
+    assert.equal(calls[0]!.workflowIdConflictPolicy, 'USE_EXISTING');
+    assert.equal(calls[0]!.workflowIdReusePolicy, 'REJECT_DUPLICATE');
+    assert.equal(calls[0]!.requestEagerStart, false);
   });
 
-  it('a cancelled start that never reached Temporal is reported as not started', async () => {
-    const { c } = client(() => Promise.reject(grpc(1, 'CANCELLED')), () => Promise.reject(new WorkflowNotFoundError('no run', 'skill/p/inv_1', undefined)));
-    assert.equal(await startInvocationWorkflow(c, 'q', record, 'deterministic'), 'not-started');
+  it('a start whose deadline passed is asked again at once: the repeat finds the run (or creates it)', async () => {
+    const { c, calls } = client(() => Promise.reject(failed(4, 'Deadline exceeded after 5.001s')), ok());
+    assert.deepEqual(await startInvocationWorkflow(c, 'q', record), { kind: 'started', eager: false });
+    assert.equal(calls.length, 2);
   });
 
-  it('when Temporal cannot say whether the run exists, the outcome is unknown (never "not started")', async () => {
-    const { c } = client(() => Promise.reject(grpc(4, 'DEADLINE_EXCEEDED')), () => Promise.reject(grpc(14, 'UNAVAILABLE')));
-    assert.equal(await startInvocationWorkflow(c, 'q', record, 'deterministic'), 'unknown');
+  it('a cancelled start whose repeat meets the closed run counts as started ("already started")', async () => {
+    const { c } = client(() => Promise.reject(failed(1, 'Cancelled on client')), () => Promise.reject(new WorkflowExecutionAlreadyStartedError('exists', 'skill/p/inv_1', 'skillInvocation')));
+    assert.equal((await startInvocationWorkflow(c, 'q', record)).kind, 'started');
+  });
+
+  it('when the repeat fails too, even with a refusal, the outcome is unknown (never "not started")', async () => {
+    const { c } = client(() => Promise.reject(failed(4, 'Deadline exceeded')), () => Promise.reject(failed(14, 'No connection established. Last error: connect ECONNREFUSED')));
+    assert.equal((await startInvocationWorkflow(c, 'q', record)).kind, 'unknown');
   });
 
   it('an unreachable server refused the call: not started, without asking again', async () => {
-    const { c, calls } = client(() => Promise.reject(grpc(14, 'UNAVAILABLE: connect ECONNREFUSED')), () => Promise.resolve({}));
-    assert.equal(await startInvocationWorkflow(c, 'q', record, 'deterministic'), 'not-started');
-    assert.equal(calls.describe, 0);
+    const { c, calls } = client(() => Promise.reject(failed(14, 'No connection established. Last error: connect ECONNREFUSED 127.0.0.1:1')));
+    assert.equal((await startInvocationWorkflow(c, 'q', record)).kind, 'not-started');
+    assert.equal(calls.length, 1);
   });
 
-  it('a run that already exists with the id counts as started, so a resumed start is safe to repeat', async () => {
-    const { c } = client(() => Promise.reject(new WorkflowExecutionAlreadyStartedError('exists', 'skill/p/inv_1', 'skillInvocation')), () => Promise.resolve({}));
-    assert.equal(await startInvocationWorkflow(c, 'q', record, 'model'), 'started');
+  it('with a worker in this process, the first attempt asks for eager start through its connection', async () => {
+    const api = client(ok());
+    const eager = client(ok(true));
+    assert.deepEqual(await startInvocationWorkflow(api.c, 'q', record, { eagerClient: eager.c }), { kind: 'started', eager: true });
+    assert.equal(eager.calls[0]!.requestEagerStart, true);
+    assert.equal(api.calls.length, 0);
+  });
+
+  it('an unconfirmed eager start is asked again through the API client, not eagerly', async () => {
+    const api = client(ok());
+    const eager = client(() => Promise.reject(new Error('tonic::transport::Error(Transport, hyper::Error(Io, BrokenPipe))')));
+    assert.deepEqual(await startInvocationWorkflow(api.c, 'q', record, { eagerClient: eager.c }), { kind: 'started', eager: false });
+    assert.equal(api.calls[0]!.requestEagerStart, false);
+  });
+});
+
+describe('classifyStartFailure: did a failed start certainly start nothing?', () => {
+  it('refusals by the server are certain', () => {
+    for (const code of [3, 5, 7, 8, 9, 11, 12, 16]) assert.equal(classifyStartFailure(failed(code, 'refused')), 'refused', `code ${code}`);
+  });
+
+  it('no connection ever made is certain too', () => {
+    assert.equal(classifyStartFailure(failed(14, 'No connection established. Last error: null. Resolution note: ')), 'refused');
+    assert.equal(classifyStartFailure(failed(14, 'connect ECONNREFUSED 127.0.0.1:7233')), 'refused');
+  });
+
+  it('a timeout, a cancelled call or a connection lost mid-call may have started the run', () => {
+    assert.equal(classifyStartFailure(failed(4, 'Deadline exceeded after 5.001s')), 'uncertain');
+    assert.equal(classifyStartFailure(failed(1, 'Cancelled on client')), 'uncertain');
+    assert.equal(classifyStartFailure(failed(14, 'Connection dropped')), 'uncertain');
+    assert.equal(classifyStartFailure(failed(13, 'Received RST_STREAM with code 2')), 'uncertain');
+    assert.equal(classifyStartFailure(failed(2, 'unknown')), 'uncertain');
+  });
+
+  it('an error with no gRPC status (a native transport error, anything unexpected) is uncertain; a cycle of causes ends', () => {
+    assert.equal(classifyStartFailure(new Error('tonic::transport::Error(Transport, hyper::Error(Io, BrokenPipe))')), 'uncertain');
+    assert.equal(classifyStartFailure(undefined), 'uncertain');
+    const a: { cause?: unknown } = {};
+    a.cause = a;
+    assert.equal(classifyStartFailure(a), 'uncertain');
+  });
+});
+
+describe('inputOf: every start of one invocation carries the same workflow input', () => {
+  it('is built from the record alone, the accepted time as the drafters\' "now"', () => {
+    assert.deepEqual(inputOf(record), { invocationId: 'inv_1', project: 'p', skill: 'proposal_writer', inputs: { customerName: 'C', format: 'email' }, requestedAt: '2026-01-01T00:00:00.000Z' });
   });
 });

@@ -1,0 +1,46 @@
+import assert from 'node:assert/strict';
+import { loadConfig } from '../../src/config';
+import { workerTuning } from '../../src/worker';
+
+const base = { TEMPORAL_ADDRESS: '127.0.0.1:7233', MONGODB_URI: 'mongodb://127.0.0.1:27017', JWT_SECRET: 'x'.repeat(40) };
+
+describe('worker tuning (WORKER_* and API_RUNS_WORKER)', () => {
+  it('defaults for one worker beside the dev server on a small machine, mapped onto the SDK options', () => {
+    const c = loadConfig(base);
+    assert.equal(c.worker.inApi, false);
+    assert.deepEqual(workerTuning(c.worker), {
+      maxCachedWorkflows: 500,
+      maxConcurrentActivityTaskExecutions: 100,
+      maxConcurrentLocalActivityExecutions: 100,
+      maxConcurrentWorkflowTaskPolls: 4,
+      maxConcurrentActivityTaskPolls: 2,
+      stickyQueueScheduleToStartTimeout: 5_000,
+      maxEagerActivityReservationsPerWorkflowTask: 3,
+    });
+  });
+
+  it('takes every knob from the environment', () => {
+    const c = loadConfig({
+      ...base,
+      WORKER_WORKFLOW_TASK_POLLERS: '8',
+      WORKER_ACTIVITY_TASK_POLLERS: '3',
+      WORKER_STICKY_QUEUE_TIMEOUT_MS: '2000',
+      WORKER_EAGER_ACTIVITIES: '0',
+      WORKER_MAX_CONCURRENT_LOCAL_ACTIVITIES: '20',
+      API_RUNS_WORKER: 'true',
+    });
+    assert.equal(c.worker.inApi, true);
+    assert.deepEqual(
+      { ...workerTuning(c.worker), maxCachedWorkflows: undefined, maxConcurrentActivityTaskExecutions: undefined },
+      { maxConcurrentWorkflowTaskPolls: 8, maxConcurrentActivityTaskPolls: 3, stickyQueueScheduleToStartTimeout: 2_000, maxEagerActivityReservationsPerWorkflowTask: 0, maxConcurrentLocalActivityExecutions: 20, maxCachedWorkflows: undefined, maxConcurrentActivityTaskExecutions: undefined },
+    );
+  });
+
+  it('refuses values the SDK or the server would reject, naming each', () => {
+    assert.throws(
+      () => loadConfig({ ...base, WORKER_WORKFLOW_TASK_POLLERS: '1', WORKER_ACTIVITY_TASK_POLLERS: '0', WORKER_STICKY_QUEUE_TIMEOUT_MS: '10', WORKER_EAGER_ACTIVITIES: '-1', API_RUNS_WORKER: 'yes' }),
+      (err: Error) =>
+        ['WORKER_WORKFLOW_TASK_POLLERS', 'WORKER_ACTIVITY_TASK_POLLERS', 'WORKER_STICKY_QUEUE_TIMEOUT_MS', 'WORKER_EAGER_ACTIVITIES', 'API_RUNS_WORKER must be true or false'].every((name) => err.message.includes(name)),
+    );
+  });
+});
