@@ -30,6 +30,16 @@ export function createBillingActivities(deps: ActivityDeps & { temporal: Client 
       await subscribers.save(args.state, args.workflowId, now());
     },
 
+    /**
+     * The state a fresh run of a subscriber's workflow starts from: the last one stored, when an earlier run
+     * ended without continuing as new (terminated, reset, failed). `counted` is what the scope totals already
+     * include for it, so the next delta neither repeats nor loses it.
+     */
+    async loadStoredSubscriber(args: { scope: BillingScope; subscriberId: string }): Promise<{ state: SubscriberState; counted: BillingTotals } | null> {
+      const stored = await subscribers.stored(args.scope, args.subscriberId);
+      return stored && { state: stored.state, counted: stored.contribution };
+    },
+
     /** Operator scope: the subscriber id names an org or a project of this service; its entitlements land there. */
     async applyOperatorEntitlements(args: { subscriberId: string; entitlements: BillingEntitlement[]; version: number }): Promise<void> {
       const entitlements = args.entitlements.map((e) => ({

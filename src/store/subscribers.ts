@@ -24,7 +24,12 @@ export interface SubscriberRecord {
   workflowId: string;
   version: number;
   updatedAt: Date;
+  /** The whole state, so a run that ended abnormally (terminated, reset) resumes from it instead of from zero. */
+  state?: SubscriberState;
 }
+
+/** Reads for the dashboard leave the full state (kept for resuming a run) in the store. */
+const LEAN = { projection: { state: 0 } } as const;
 
 export const subscriberKey = (scope: BillingScope, id: string) => `${scope}|${id}`;
 
@@ -54,6 +59,7 @@ export class SubscriberRepository {
       workflowId,
       version: state.version,
       updatedAt: now,
+      state,
     };
     try {
       await this.coll.updateOne({ _id: subscriberKey(state.scope, state.id), version: { $lt: state.version } }, { $set: doc }, { upsert: true });
@@ -62,12 +68,18 @@ export class SubscriberRepository {
     }
   }
 
+  /** The stored state of a subscriber's record and what it contributes to the totals, for a run that starts fresh. */
+  async stored(scope: BillingScope, id: string): Promise<{ state: SubscriberState; contribution: BillingTotals } | null> {
+    const record = await this.coll.findOne({ _id: subscriberKey(scope, id) }, { projection: { state: 1, contribution: 1 } });
+    return record?.state ? { state: record.state, contribution: record.contribution } : null;
+  }
+
   /** The customer an id names: its own record, else the record holding it as an alias; merges are followed. */
   async resolve(scope: BillingScope, id: string): Promise<SubscriberRecord | null> {
-    let record = (await this.coll.findOne({ _id: subscriberKey(scope, id) })) ??
-      (await this.coll.findOne({ scope, aliases: id, mergedInto: null }));
+    let record = (await this.coll.findOne({ _id: subscriberKey(scope, id) }, LEAN)) ??
+      (await this.coll.findOne({ scope, aliases: id, mergedInto: null }, LEAN));
     for (let hops = 0; record?.mergedInto && hops < 10; hops++) {
-      record = await this.coll.findOne({ _id: subscriberKey(scope, record.mergedInto) });
+      record = await this.coll.findOne({ _id: subscriberKey(scope, record.mergedInto) }, LEAN);
     }
     return record;
   }
@@ -77,7 +89,7 @@ export class SubscriberRepository {
     if (q.flagged !== undefined) filter.flagged = q.flagged;
     if (q.status) filter.status = q.status as SubscriberRecord['status'];
     if (q.after) filter._id = { $gt: q.after };
-    return this.coll.find(filter).sort({ _id: 1 }).limit(q.limit).toArray();
+    return this.coll.find(filter, LEAN).sort({ _id: 1 }).limit(q.limit).toArray();
   }
 
   /** The full recompute: sums every stored contribution of a scope. A scan, so only for checks, never per event. */

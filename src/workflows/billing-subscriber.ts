@@ -3,7 +3,9 @@ import {
   condition,
   continueAsNew,
   getExternalWorkflowHandle,
+  patched,
   proxyActivities,
+  proxyLocalActivities,
   setCurrentDetails,
   setHandler,
   upsertSearchAttributes,
@@ -31,6 +33,11 @@ type Activities = ReturnType<typeof createActivities>;
 // Store writes and signals to other workflows are idempotent: retry them for as long as it takes.
 const { persistSubscriber, applyOperatorEntitlements, signalSubscriber, ensureBillingMetricsWorkflow } = proxyActivities<Activities>({
   startToCloseTimeout: '15s',
+  retry: { initialInterval: '200ms', maximumInterval: '30s' },
+});
+// A fresh run reads what an earlier run of the same subscriber stored (one short read, in the same task).
+const { loadStoredSubscriber } = proxyLocalActivities<Activities>({
+  startToCloseTimeout: '10s',
   retry: { initialInterval: '200ms', maximumInterval: '30s' },
 });
 // Mail goes through an SMTP relay that may be slow; the outbox makes retries send at most one mail per event.
@@ -66,6 +73,16 @@ export async function billingSubscriber(input: BillingSubscriberInput): Promise<
   setHandler(mergeIntoSignal, (canonicalId) => void inbox.push({ kind: 'mergeInto', canonicalId }));
   setHandler(absorbSignal, (other) => void inbox.push({ kind: 'absorb', state: other }));
   setHandler(subscriberStateQuery, () => state);
+
+  // A run that starts without carried state while the record exists (an earlier run was terminated or reset)
+  // resumes from the stored state: its version guards keep writing, and the totals are not counted again.
+  if (!input.carried && patched('resume-from-stored-state')) {
+    const stored = await loadStoredSubscriber({ scope, subscriberId });
+    if (stored && stored.state.version > state.version) {
+      state = stored.state;
+      counted = stored.counted;
+    }
+  }
 
   for (;;) {
     const timerAt = nextWakeAt(state);

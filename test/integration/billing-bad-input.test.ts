@@ -198,6 +198,37 @@ describe('billing webhooks: hostile input and acceptance faults (real stack)', (
     assert.ok(Math.max(...runs) < 120 + 400, `run history lengths ${runs.join(', ')}`);
   });
 
+  it('a subscriber run that was terminated: the next event resumes from the stored state, and nothing is counted twice', async () => {
+    const id = `resume-${randomSuffix()}`;
+    const t = Date.now();
+    assert.equal((await post(envelope(providerEvent('INITIAL_PURCHASE', id, { at: t })))).status, 200);
+    const handle = h.temporal.client.workflow.getHandle(workflowIdFor(`app:${APP}`, id));
+    await eventually(() => handle.query(subscriberStateQuery), (st) => st.appliedEventIds.length === 1, { what: 'the purchase applied', timeoutMs: 30_000 });
+    await eventually(
+      () => h.request('GET', `/v1/billing/customers/${id}?app=${APP}`, { token: adminToken() }),
+      (r) => r.status === 200 && r.body.status === 'active',
+      { what: 'the projection', timeoutMs: 30_000 },
+    );
+    const before = (await h.request('GET', `/v1/billing/metrics?app=${APP}`, { token: adminToken() })).body;
+    await handle.terminate('an operator ended the run');
+    assert.equal((await post(envelope(providerEvent('BILLING_ISSUE', id, { at: t + 1000 })))).status, 200);
+    const resumed = await eventually(() => handle.query(subscriberStateQuery), (st) => st.appliedEventIds.length === 2, { what: 'a new run with both events', timeoutMs: 30_000 });
+    assert.equal(resumed.status, 'active');
+    const customer = await eventually(
+      () => h.request('GET', `/v1/billing/customers/${id}?app=${APP}`, { token: adminToken() }),
+      (r) => r.status === 200 && r.body.flags.length === 1,
+      { what: 'the flag written by the new run (not dropped by the version guard)', timeoutMs: 30_000 },
+    );
+    assert.equal(customer.body.entitlements.length, 1);
+    const after = await eventually(
+      () => h.request('GET', `/v1/billing/metrics?app=${APP}`, { token: adminToken() }),
+      (r) => r.body.flaggedCustomers === before.flaggedCustomers + 1,
+      { what: 'the flag counted', timeoutMs: 30_000 },
+    );
+    assert.equal(after.body.activeSubscriptions, before.activeSubscriptions, 'the subscription is not counted twice');
+    assert.equal(after.body.mrr.amount, before.mrr.amount);
+  });
+
   it('a store outage on an authenticated route is a 503 with Retry-After, not a 500', async () => {
     await h.store.client.close();
     const res = await h.request('GET', `/v1/billing/customers?app=${APP}`, { token: adminToken() });

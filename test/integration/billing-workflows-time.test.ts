@@ -37,6 +37,9 @@ describe('billing workflows in workflow time (time-skipping server)', function (
           persisted.push(args.state);
         },
         async applyOperatorEntitlements() {},
+        async loadStoredSubscriber() {
+          return null;
+        },
         async sendBillingIssueEmail() {},
         async signalSubscriber() {},
         async ensureBillingMetricsWorkflow(scope: string) {
