@@ -84,6 +84,11 @@ export function createBillingActivities(deps: ActivityDeps & { temporal: Client 
       }
     },
 
+    /** What a fresh run of a scope's metrics workflow starts from, when an earlier run ended abnormally. */
+    async loadBillingTotals(scope: BillingScope): Promise<{ totals: BillingTotals; seq: number } | null> {
+      return totals.stored(scope);
+    },
+
     async writeBillingTotals(args: { scope: BillingScope; seq: number; totals: BillingTotals }): Promise<void> {
       await totals.write(args.scope, args.seq, args.totals, now());
     },

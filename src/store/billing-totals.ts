@@ -27,6 +27,14 @@ export class BillingTotalsRepository {
     }
   }
 
+  /** The stored totals and their sequence number, for a metrics run that starts fresh; null when none. */
+  async stored(scope: BillingScope): Promise<{ totals: BillingTotals; seq: number } | null> {
+    const r = await this.coll.findOne({ _id: scope });
+    if (!r) return null;
+    const { mrrMicros, activeSubscriptions, activeTrials, flaggedCustomers, scheduledDowngrades, seq } = r;
+    return { totals: { mrrMicros, activeSubscriptions, activeTrials, flaggedCustomers, scheduledDowngrades }, seq };
+  }
+
   async get(scope: BillingScope): Promise<{ totals: BillingTotals; updatedAt: Date | null }> {
     const r = await this.coll.findOne({ _id: scope });
     if (!r) return { totals: { ...ZERO_TOTALS }, updatedAt: null };

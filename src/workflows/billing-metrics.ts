@@ -1,4 +1,4 @@
-import { allHandlersFinished, condition, continueAsNew, proxyActivities, setCurrentDetails, setHandler, workflowInfo } from '@temporalio/workflow';
+import { allHandlersFinished, condition, continueAsNew, patched, proxyActivities, proxyLocalActivities, setCurrentDetails, setHandler, workflowInfo } from '@temporalio/workflow';
 import { addTotals, mrrAmount, ZERO_TOTALS, type BillingTotals } from '../billing/metrics';
 import type { BillingScope } from '../billing/subscriber-id';
 import type { createActivities } from '../activities';
@@ -8,6 +8,11 @@ type Activities = ReturnType<typeof createActivities>;
 
 const { writeBillingTotals } = proxyActivities<Activities>({
   startToCloseTimeout: '15s',
+  retry: { initialInterval: '200ms', maximumInterval: '30s' },
+});
+
+const { loadBillingTotals } = proxyLocalActivities<Activities>({
+  startToCloseTimeout: '10s',
   retry: { initialInterval: '200ms', maximumInterval: '30s' },
 });
 
@@ -28,6 +33,16 @@ export async function billingMetrics(input: BillingMetricsInput): Promise<void> 
   const pending: BillingTotals[] = [...(input.carried?.pending ?? [])];
   setHandler(totalsDeltaSignal, (delta) => void pending.push(delta));
   setHandler(totalsQuery, () => ({ totals, seq }));
+
+  // A fresh run of a scope that has totals (an earlier run was terminated or reset) continues from them:
+  // starting from zero would undercount, and its writes would lose to the stored sequence number.
+  if (!input.carried && patched('resume-from-stored-totals')) {
+    const stored = await loadBillingTotals(input.scope);
+    if (stored && stored.seq > seq) {
+      totals = stored.totals;
+      seq = stored.seq;
+    }
+  }
 
   for (;;) {
     await condition(() => pending.length > 0 || workflowInfo().continueAsNewSuggested);

@@ -229,6 +229,20 @@ describe('billing webhooks: hostile input and acceptance faults (real stack)', (
     assert.equal(after.body.mrr.amount, before.mrr.amount);
   });
 
+  it('a terminated metrics workflow: the next delta restarts it from the stored totals, not from zero', async () => {
+    const slug = `totals-${randomSuffix()}`;
+    const created = await h.request('POST', '/v1/apps', { token: adminToken(), body: { slug, name: 'Totals' } });
+    const send = (id: string) =>
+      h.request('POST', `/api/saas/iap/billingprovider/webhook?app=${slug}`, { body: envelope(providerEvent('INITIAL_PURCHASE', id, { at: Date.now() })), headers: { Authorization: created.body.authorization } });
+    const metrics = () => h.request('GET', `/v1/billing/metrics?app=${slug}`, { token: adminToken() });
+    assert.equal((await send('first')).status, 200);
+    await eventually(metrics, (r) => r.body.activeSubscriptions === 1, { what: 'the first subscription counted', timeoutMs: 30_000 });
+    await h.temporal.client.workflow.getHandle(`billing-metrics/app:${slug}`).terminate('an operator ended the run');
+    assert.equal((await send('second')).status, 200);
+    const after = await eventually(metrics, (r) => r.body.activeSubscriptions === 2, { what: 'both subscriptions counted by the new run', timeoutMs: 30_000 });
+    assert.equal(after.body.mrr.amount, 2 * 9.99);
+  });
+
   it('a store outage on an authenticated route is a 503 with Retry-After, not a 500', async () => {
     await h.store.client.close();
     const res = await h.request('GET', `/v1/billing/customers?app=${APP}`, { token: adminToken() });

@@ -40,6 +40,9 @@ describe('billing workflows in workflow time (time-skipping server)', function (
         async loadStoredSubscriber() {
           return null;
         },
+        async loadBillingTotals() {
+          return null;
+        },
         async sendBillingIssueEmail() {},
         async signalSubscriber() {},
         async ensureBillingMetricsWorkflow(scope: string) {
