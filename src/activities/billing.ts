@@ -1,21 +1,17 @@
+import { ApplicationFailure } from '@temporalio/activity';
 import type { Client } from '@temporalio/client';
 import { WorkflowExecutionAlreadyStartedError } from '@temporalio/client';
+import { isPermanentRefusal, signalSubscriberWorkflow } from '../billing-intake/subscriber-client';
 import type { BillingTotals } from '../billing/metrics';
-import type { BillingEvent } from '../billing/provider-events';
-import { workflowIdFor, type BillingScope } from '../billing/subscriber-id';
+import type { BillingScope } from '../billing/subscriber-id';
 import type { SubscriberState } from '../billing/subscriber-state';
 import type { Entitlement as BillingEntitlement } from '../billing/subscriber-view';
 import { SEARCH_ATTRIBUTES } from '../search-attributes';
 import { BillingTotalsRepository } from '../store/billing-totals';
 import { ProjectRepository } from '../store/projects';
 import { SubscriberRepository } from '../store/subscribers';
-import { absorbSignal, mergeIntoSignal, metricsWorkflowId, providerEventSignal, type BillingSubscriberStart } from '../workflows/billing-messages';
+import { metricsWorkflowId, type SubscriberMessage } from '../workflows/billing-messages';
 import type { ActivityDeps } from './deps';
-
-export type SubscriberMessage =
-  | { kind: 'event'; event: BillingEvent }
-  | { kind: 'mergeInto'; canonicalId: string }
-  | { kind: 'absorb'; state: SubscriberState };
 
 /** I/O of the billing workflows: the dashboard projection, operator entitlements, signals between workflows. */
 export function createBillingActivities(deps: ActivityDeps & { temporal: Client }) {
@@ -51,23 +47,17 @@ export function createBillingActivities(deps: ActivityDeps & { temporal: Client 
       if (!target) deps.logger.warn({ subscriberId: args.subscriberId }, 'operator billing event names no org or project; nothing entitled');
     },
 
-    /** Delivers a message to another subscriber's workflow, starting it if needed. Redelivery is harmless there. */
+    /**
+     * Delivers a message to another subscriber's workflow, starting it if needed. Redelivery is harmless there.
+     * A request Temporal refuses for good fails at once, so the workflow parks it instead of retrying for a day.
+     */
     async signalSubscriber(args: { scope: BillingScope; subscriberId: string; message: SubscriberMessage }): Promise<void> {
-      const start: BillingSubscriberStart = { scope: args.scope, subscriberId: args.subscriberId };
-      const common = {
-        workflowId: workflowIdFor(args.scope, args.subscriberId),
-        taskQueue,
-        args: [start] as [BillingSubscriberStart],
-        typedSearchAttributes: [
-          { key: SEARCH_ATTRIBUTES.BillingScope, value: args.scope },
-          { key: SEARCH_ATTRIBUTES.SubscriberId, value: args.subscriberId },
-        ],
-        staticSummary: `Billing subscriber ${args.subscriberId} (${args.scope})`,
-      };
-      const m = args.message;
-      if (m.kind === 'event') await deps.temporal.workflow.signalWithStart('billingSubscriber', { ...common, signal: providerEventSignal, signalArgs: [m.event] });
-      else if (m.kind === 'mergeInto') await deps.temporal.workflow.signalWithStart('billingSubscriber', { ...common, signal: mergeIntoSignal, signalArgs: [m.canonicalId] });
-      else await deps.temporal.workflow.signalWithStart('billingSubscriber', { ...common, signal: absorbSignal, signalArgs: [m.state] });
+      try {
+        await signalSubscriberWorkflow(deps.temporal, taskQueue, args, args.message);
+      } catch (err) {
+        if (isPermanentRefusal(err)) throw ApplicationFailure.nonRetryable(`Temporal refused the signal to ${args.subscriberId}: ${(err as Error).message}`, 'TemporalRefused');
+        throw err;
+      }
     },
 
     async ensureBillingMetricsWorkflow(scope: BillingScope): Promise<void> {

@@ -1,4 +1,5 @@
 import { createBillingActivities } from './billing';
+import { createDeadLetterActivities } from './dead-letters';
 import type { ActivityDeps } from './deps';
 import { createEmailActivities } from './email';
 import { createSkillActivities } from './skills';
@@ -11,5 +12,6 @@ export function createActivities(deps: ActivityDeps) {
     ...createSkillActivities(deps),
     ...createBillingActivities(deps),
     ...createEmailActivities(deps),
+    ...createDeadLetterActivities(deps),
   };
 }

@@ -20,10 +20,12 @@ import { invocationRoutes } from './routes/invocations';
 import { appRoutes } from './routes/apps';
 import { webhookRoutes } from './routes/webhooks';
 import { billingDashboardRoutes } from './routes/billing-dashboard';
+import { deadLetterRoutes } from './routes/dead-letters';
 import { dashboardRoutes } from './routes/dashboard';
 import { EventForwarder } from './event-forwarder';
 import { AppCache } from './app-cache';
 import { AppRepository } from '../store/apps';
+import { DeadLetterRepository } from '../store/dead-letters';
 
 
 export const OPENAPI_PATHS: Paths[] = [healthPaths, projectPaths, documentPaths, skillCatalogPaths, invocationPaths, billingPaths];
@@ -34,7 +36,8 @@ export const OPENAPI_PATHS: Paths[] = [healthPaths, projectPaths, documentPaths,
  */
 export function createApp(deps: AppDeps) {
   const app = new Koa({ proxy: deps.config.http.trustProxy });
-  const metrics = createMetrics();
+  const deadLetters = new DeadLetterRepository(deps.db);
+  const metrics = createMetrics({ parkedDeadLetters: () => deadLetters.parkedByScope() });
   // One per app instance, shared so rotating or deleting an app here takes effect here at once.
   const appCache = new AppCache(new AppRepository(deps.db));
   const forwarder = new EventForwarder(deps.db, deps.temporal.client, deps.config.temporal.taskQueue, deps.logger, deps.now);
@@ -47,6 +50,7 @@ export function createApp(deps: AppDeps) {
     appRoutes(deps, appCache),
     webhookRoutes(deps, forwarder, metrics, appCache),
     billingDashboardRoutes(deps),
+    deadLetterRoutes(deps),
     dashboardRoutes(),
   ];
 

@@ -2,17 +2,24 @@ import type { Client } from '@temporalio/client';
 import type { Db } from 'mongodb';
 import { randomUUID } from 'node:crypto';
 import type { Logger } from '../logger';
-import { SEARCH_ATTRIBUTES } from '../temporal';
+import { isPermanentRefusal, signalSubscriberWorkflow } from '../billing-intake/subscriber-client';
+import { DeadLetterRepository } from '../store/dead-letters';
 import { RelayCheckpointRepository } from '../store/relay-checkpoints';
-import type { BillingEvent } from '../billing/provider-events';
 import { WebhookEventRepository, parseStoredEvent, type WebhookEventRecord } from '../store/webhook-events';
-import { providerEventSignal, type BillingSubscriberStart } from '../workflows/billing-messages';
 
 const CHECKPOINT_INTERVAL_MS = 2_000;
 /** A checkpoint not refreshed for this long belongs to a dead instance. */
 const STALE_AFTER_MS = 30_000;
 const RECOVERY_INTERVAL_MS = 15_000;
+/** A relay that keeps failing (Temporal down) is retried with a growing delay, and parked after a day. */
 const RETRY_DELAY_MS = 5_000;
+const MAX_RETRY_DELAY_MS = 5 * 60_000;
+const GIVE_UP_AFTER_MS = 24 * 60 * 60_000;
+
+/** The wait before the n-th retry (1-based) of a failed relay: 5 s, doubling, at most 5 min. */
+export function relayRetryDelay(attempt: number): number {
+  return Math.min(MAX_RETRY_DELAY_MS, RETRY_DELAY_MS * 2 ** Math.min(Math.max(attempt - 1, 0), 16));
+}
 /** Signal-with-start calls in flight at once; the rest wait in memory (and in the inbox, should we die). */
 const MAX_IN_FLIGHT = 16;
 /**
@@ -37,6 +44,9 @@ export class EventForwarder {
   readonly instanceId = randomUUID();
   private readonly events: WebhookEventRepository;
   private readonly checkpoints: RelayCheckpointRepository;
+  private readonly deadLetters: DeadLetterRepository;
+  /** Failed relays by record id: when the first failure was and how many there were. Bounded like `unrelayed`. */
+  private readonly failures = new Map<string, { firstMs: number; count: number }>();
   /** Events being inserted right now (ticket → receivedAt): the checkpoint must not pass them either. */
   private readonly accepting_ = new Map<number, Date>();
   private nextTicket = 0;
@@ -59,6 +69,7 @@ export class EventForwarder {
   ) {
     this.events = new WebhookEventRepository(db);
     this.checkpoints = new RelayCheckpointRepository(db);
+    this.deadLetters = new DeadLetterRepository(db);
   }
 
   /**
@@ -110,14 +121,13 @@ export class EventForwarder {
       const record = this.queue.shift()!;
       if (this.inFlight.has(record._id)) continue;
       this.inFlight.add(record._id);
-      this.forward(record)
+      this.relay(record)
         .then(
-          () => this.unrelayed.delete(record._id),
-          (err: unknown) => {
-            // Kept in `unrelayed`, so the checkpoint stays behind it; retried later from memory.
-            this.logger.warn({ err, eventId: record.eventId }, 'relay failed; will retry');
-            setTimeout(() => this.forwardSoon(record), RETRY_DELAY_MS).unref();
+          () => {
+            this.unrelayed.delete(record._id);
+            this.failures.delete(record._id);
           },
+          (err: unknown) => this.retryLater(record, err),
         )
         .finally(() => {
           this.inFlight.delete(record._id);
@@ -127,24 +137,58 @@ export class EventForwarder {
     }
   }
 
+  /**
+   * A failed relay stays in `unrelayed` (so the checkpoint stays behind it) and is retried from memory with a
+   * growing delay; one that has failed for a day is parked as a dead letter, which ends the loop.
+   */
+  private retryLater(record: WebhookEventRecord, err: unknown): void {
+    const nowMs = this.now().getTime();
+    const failure = this.failures.get(record._id) ?? { firstMs: nowMs, count: 0 };
+    failure.count += 1;
+    this.failures.set(record._id, failure);
+    if (nowMs - failure.firstMs >= GIVE_UP_AFTER_MS) {
+      this.park(record, `not relayed for ${Math.round((nowMs - failure.firstMs) / 3_600_000)} h (${failure.count} attempts): ${(err as Error).message}`).then(
+        () => {
+          this.unrelayed.delete(record._id);
+          this.failures.delete(record._id);
+        },
+        (parkErr: unknown) => {
+          this.logger.warn({ err: parkErr, eventId: record.eventId }, 'dead letter could not be written; will retry');
+          setTimeout(() => this.forwardSoon(record), relayRetryDelay(failure.count)).unref();
+        },
+      );
+      return;
+    }
+    this.logger.warn({ err, eventId: record.eventId, attempt: failure.count }, 'relay failed; will retry');
+    setTimeout(() => this.forwardSoon(record), relayRetryDelay(failure.count)).unref();
+  }
+
+  /** Forwards the event, or parks it when Temporal refuses it for good. Rejects when it may work later. */
+  private async relay(record: WebhookEventRecord): Promise<void> {
+    try {
+      await this.forward(record);
+    } catch (err) {
+      if (!isPermanentRefusal(err)) throw err;
+      await this.park(record, `Temporal refused the event: ${(err as Error).message}`);
+    }
+  }
+
+  private async park(record: WebhookEventRecord, reason: string): Promise<void> {
+    const { scope, eventId, type, subscriberId, workflowId } = record;
+    const id = await this.deadLetters.park(
+      { key: `${scope}|relay|${eventId}`, scope, stage: 'relay', eventId, type, subscriberId, workflowId, reason, payload: record.eventJson },
+      this.now(),
+    );
+    this.logger.error({ deadLetter: id, scope, eventId, subscriberId, reason }, 'webhook event parked as a dead letter');
+  }
+
   async forward(record: WebhookEventRecord): Promise<void> {
-    const { workflowId, subscriberId, scope } = record;
-    if (!workflowId || !subscriberId) return;
-    const args: [BillingSubscriberStart] = [{ scope, subscriberId }];
-    const signalArgs: [BillingEvent] = [parseStoredEvent(record)];
-    const options = {
-      workflowId,
-      taskQueue: this.taskQueue,
-      args,
-      signal: providerEventSignal,
-      signalArgs,
-      typedSearchAttributes: [
-        { key: SEARCH_ATTRIBUTES.BillingScope, value: scope },
-        { key: SEARCH_ATTRIBUTES.SubscriberId, value: subscriberId },
-      ],
-      staticSummary: `Billing subscriber ${subscriberId} (${scope})`,
-    };
-    await this.client.connection.withDeadline(Date.now() + FORWARD_TIMEOUT_MS, () => this.client.workflow.signalWithStart('billingSubscriber', options));
+    const { subscriberId, scope } = record;
+    if (!record.workflowId || !subscriberId) return;
+    const message = { kind: 'event' as const, event: parseStoredEvent(record) };
+    await this.client.connection.withDeadline(Date.now() + FORWARD_TIMEOUT_MS, () =>
+      signalSubscriberWorkflow(this.client, this.taskQueue, { scope, subscriberId }, message),
+    );
   }
 
   /** Persists "everything accepted before T is relayed", T being the oldest event still owed. */
@@ -163,7 +207,8 @@ export class EventForwarder {
         for (const checkpoint of dead.filter((c) => c._id !== this.instanceId)) {
           for (;;) {
             const batch = await this.events.acceptedSince(checkpoint._id, checkpoint.safeUntil, 500);
-            for (const record of batch) await this.forward(record);
+            // Refused events are parked and passed; any other failure stops here and recovery runs again later.
+            for (const record of batch) await this.relay(record);
             forwarded += batch.length;
             if (batch.length < 500) break;
             checkpoint.safeUntil = batch[batch.length - 1]!.receivedAt;

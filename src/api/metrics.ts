@@ -1,7 +1,12 @@
-import { Counter, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+
+/** Reads from the store at scrape time (parked work is written by workers as well as by this process). */
+export interface StoreGauges {
+  parkedDeadLetters(): Promise<Array<{ scope: string; count: number }>>;
+}
 
 /** One registry per app instance (not prom-client's global), so tests can build several apps in one process. */
-export function createMetrics() {
+export function createMetrics(store?: StoreGauges) {
   const registry = new Registry();
   collectDefaultMetrics({ register: registry });
   const httpDuration = new Histogram({
@@ -23,6 +28,21 @@ export function createMetrics() {
     labelNames: ['skill'] as const,
     registers: [registry],
   });
+  if (store) {
+    new Gauge({
+      name: 'billing_dead_letters_parked',
+      help: 'Billing events and effects parked as dead letters and not yet retried, by scope',
+      labelNames: ['scope'] as const,
+      registers: [registry],
+      async collect() {
+        // A store outage leaves the last values: /metrics itself keeps answering.
+        const rows = await store.parkedDeadLetters().catch(() => null);
+        if (!rows) return;
+        this.reset();
+        for (const row of rows) this.set({ scope: row.scope }, row.count);
+      },
+    });
+  }
   return {
     registry,
     webhookEvents,

@@ -15,4 +15,5 @@ export const COLLECTIONS = {
   subscriberAliases: 'billing_subscriber_aliases',
   billingMetrics: 'billing_metrics',
   outbox: 'mail_outbox',
+  deadLetters: 'dead_letters',
 } as const;

@@ -1,5 +1,6 @@
 import type { Db, IndexDescription } from 'mongodb';
 import { COLLECTIONS } from './collections';
+import { DEAD_LETTER_INDEXES } from './dead-letters';
 import { DOCUMENT_INDEXES } from './documents';
 import { INVOCATION_INDEXES } from './invocations';
 import { SUBSCRIBER_INDEXES } from './subscribers';
@@ -19,6 +20,7 @@ export const INDEXES: Record<string, IndexDescription[]> = {
   [COLLECTIONS.webhookEvents]: WEBHOOK_EVENT_INDEXES,
   [COLLECTIONS.subscribers]: SUBSCRIBER_INDEXES,
   [COLLECTIONS.outbox]: [{ key: { createdAt: -1 }, name: 'newest' }],
+  [COLLECTIONS.deadLetters]: DEAD_LETTER_INDEXES,
 };
 
 export async function ensureIndexes(db: Db, retention: Retention = DEFAULT_RETENTION): Promise<void> {

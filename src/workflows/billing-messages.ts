@@ -3,6 +3,7 @@
  * activities do not import workflow code.
  */
 import { defineQuery, defineSignal } from '@temporalio/workflow';
+import type { Effect } from '../billing/effects';
 import type { BillingTotals } from '../billing/metrics';
 import type { BillingEvent } from '../billing/provider-events';
 import type { BillingScope } from '../billing/subscriber-id';
@@ -13,12 +14,32 @@ export interface BillingSubscriberStart {
   subscriberId: string;
 }
 
+/** What a subscriber workflow is given, in its inbox, in order. */
+export type SubscriberMessage =
+  | { kind: 'event'; event: BillingEvent }
+  | { kind: 'mergeInto'; canonicalId: string }
+  | { kind: 'absorb'; state: SubscriberState }
+  | RedoEffect;
+
+/**
+ * An operator retries a dead-lettered effect: the workflow carries it out again (with its current state where
+ * the effect depends on it). `message` is what a `forward` effect was forwarding.
+ */
+export interface RedoEffect {
+  kind: 'redo';
+  /** The dead letter's key: failing again parks it under the same record. */
+  deadLetterKey: string;
+  effect: Effect;
+  message: SubscriberMessage | null;
+}
+
 /** A provider event for this subscriber; events are applied one at a time in the order Temporal recorded them. */
 export const providerEventSignal = defineSignal<[BillingEvent]>('providerEvent');
 /** Another record is the canonical one for this subscriber: merge into it. */
 export const mergeIntoSignal = defineSignal<[string]>('mergeInto');
 /** A record merged into this one hands over its state. */
 export const absorbSignal = defineSignal<[SubscriberState]>('absorb');
+export const redoEffectSignal = defineSignal<[RedoEffect]>('redoEffect');
 /** The subscriber's full state, for operators (Temporal UI "Queries") and tests. */
 export const subscriberStateQuery = defineQuery<SubscriberState>('state');
 

@@ -3,6 +3,7 @@ import {
   condition,
   continueAsNew,
   getExternalWorkflowHandle,
+  isCancellation,
   patched,
   proxyActivities,
   proxyLocalActivities,
@@ -18,21 +19,33 @@ import { searchStatus, summary } from '../billing/summary';
 import { nextWakeAt } from '../billing/wake-time';
 import type { createActivities } from '../activities';
 import { SEARCH_ATTRIBUTES } from '../search-attributes';
+import type { Effect } from '../billing/effects';
 import {
   absorbSignal,
   mergeIntoSignal,
   metricsWorkflowId,
   providerEventSignal,
+  redoEffectSignal,
   subscriberStateQuery,
   totalsDeltaSignal,
   type BillingSubscriberStart,
+  type SubscriberMessage,
 } from './billing-messages';
 
 type Activities = ReturnType<typeof createActivities>;
 
-// Store writes and signals to other workflows are idempotent: retry them for as long as it takes.
-const { persistSubscriber, applyOperatorEntitlements, signalSubscriber, ensureBillingMetricsWorkflow } = proxyActivities<Activities>({
+// The projection, the metrics workflow and the dead-letter record itself are retried for as long as it takes:
+// they live in the same store and Temporal as any place a failure could be parked, so parking could not succeed
+// where they fail.
+const { persistSubscriber, ensureBillingMetricsWorkflow, parkDeadLetter } = proxyActivities<Activities>({
   startToCloseTimeout: '15s',
+  retry: { initialInterval: '200ms', maximumInterval: '30s' },
+});
+// Effects on other records are retried for a day (Temporal refusing a signal for good fails at once), then
+// parked as dead letters that an operator can retry.
+const { applyOperatorEntitlements, signalSubscriber } = proxyActivities<Activities>({
+  startToCloseTimeout: '15s',
+  scheduleToCloseTimeout: '24h',
   retry: { initialInterval: '200ms', maximumInterval: '30s' },
 });
 // A fresh run reads what an earlier run of the same subscriber stored (one short read, in the same task).
@@ -41,15 +54,14 @@ const { loadStoredSubscriber } = proxyLocalActivities<Activities>({
   retry: { initialInterval: '200ms', maximumInterval: '30s' },
 });
 // Mail goes through an SMTP relay that may be slow; the outbox makes retries send at most one mail per event.
+// Three days of failures (a relay that refuses us) park the mail as a dead letter.
 const { sendBillingIssueEmail } = proxyActivities<Activities>({
   startToCloseTimeout: '1m',
+  scheduleToCloseTimeout: '3d',
   retry: { initialInterval: '2s', maximumInterval: '5m' },
 });
 
-type Message =
-  | { kind: 'event'; event: BillingEvent }
-  | { kind: 'mergeInto'; canonicalId: string }
-  | { kind: 'absorb'; state: SubscriberState };
+type Message = SubscriberMessage;
 
 export interface BillingSubscriberInput extends BillingSubscriberStart {
   /** Set by continue-as-new: the state, the messages not yet applied, and what the scope totals already count. */
@@ -72,6 +84,7 @@ export async function billingSubscriber(input: BillingSubscriberInput): Promise<
   setHandler(providerEventSignal, (event) => void inbox.push({ kind: 'event', event }));
   setHandler(mergeIntoSignal, (canonicalId) => void inbox.push({ kind: 'mergeInto', canonicalId }));
   setHandler(absorbSignal, (other) => void inbox.push({ kind: 'absorb', state: other }));
+  setHandler(redoEffectSignal, (redo) => void inbox.push(redo));
   setHandler(subscriberStateQuery, () => state);
 
   // A run that starts without carried state while the record exists (an earlier run was terminated or reset)
@@ -96,7 +109,21 @@ export async function billingSubscriber(input: BillingSubscriberInput): Promise<
     // other records) must not grow one run's history past its limit. What is left travels in the carried inbox.
     while (inbox.length > 0 && !workflowInfo().continueAsNewSuggested) {
       const message = inbox.shift()!;
-      await carryOut(reduce(state, message), message);
+      if (message.kind === 'redo') {
+        await carryOut({ state, effects: [refreshed(message.effect)] }, message.message, message.deadLetterKey);
+        continue;
+      }
+      let transition: Transition;
+      try {
+        transition = reduce(state, message);
+      } catch (err) {
+        // A message the reducer cannot apply (a bug, or data no version of the intake would have let in) is
+        // parked; the next messages are applied instead of failing this workflow's task forever.
+        const event = message.kind === 'event' ? message.event : null;
+        await park('apply', applyKey(message), event ?? message, event, err);
+        continue;
+      }
+      await carryOut(transition, message);
     }
     if (state !== before) await publish();
 
@@ -106,7 +133,7 @@ export async function billingSubscriber(input: BillingSubscriberInput): Promise<
     }
   }
 
-  function reduce(current: SubscriberState, message: Message): Transition {
+  function reduce(current: SubscriberState, message: Exclude<Message, { kind: 'redo' }>): Transition {
     const now = Date.now();
     switch (message.kind) {
       case 'event':
@@ -118,32 +145,69 @@ export async function billingSubscriber(input: BillingSubscriberInput): Promise<
     }
   }
 
-  /** Adopts the transition's state and runs its effects. Timers need no action: the loop re-derives them. */
-  async function carryOut(transition: Transition, message: Message | null): Promise<void> {
+  function applyKey(message: Exclude<Message, { kind: 'redo' }>): string {
+    return message.kind === 'event' ? `${scope}|apply|${message.event.id}` : `${scope}|apply|${subscriberId}|${state.version}|${message.kind}`;
+  }
+
+  /** A retried effect acts on what is true now: the entitlements to write are the current ones. */
+  function refreshed(effect: Effect): Effect {
+    return effect.kind === 'entitlements_changed' ? { ...effect, entitlements: state.entitlements } : effect;
+  }
+
+  async function park(stage: 'apply' | 'effect', key: string, payload: unknown, event: BillingEvent | null, err: unknown): Promise<void> {
+    if (isCancellation(err)) throw err;
+    await parkDeadLetter({
+      key,
+      scope,
+      stage,
+      // Read defensively: an event the reducer choked on may not have the shape its type promises.
+      eventId: typeof event?.id === 'string' ? event.id : null,
+      type: typeof event?.type === 'string' ? event.type : null,
+      subscriberId,
+      workflowId: workflowInfo().workflowId,
+      reason: failureText(err),
+      payload,
+    });
+  }
+
+  /**
+   * Adopts the transition's state and runs its effects. Timers need no action: the loop re-derives them. An
+   * effect that fails for good is parked (`redoKey`: the dead letter it retries) and the others still run.
+   */
+  async function carryOut(transition: Transition, message: Message | null, redoKey: string | null = null): Promise<void> {
     state = transition.state;
-    for (const effect of transition.effects) {
-      switch (effect.kind) {
-        case 'entitlements_changed':
-          if (scope === 'operator') await applyOperatorEntitlements({ subscriberId, entitlements: effect.entitlements, version: state.version });
-          break;
-        case 'email_billing_issue':
-          await sendBillingIssueEmail({ eventId: effect.eventId, subscriberId: effect.subscriberId });
-          break;
-        case 'merge':
-          // All at once: one workflow task schedules them, instead of a task (and its history events) each.
-          await Promise.all(effect.from.map((from) => signalSubscriber({ scope, subscriberId: from, message: { kind: 'mergeInto', canonicalId: subscriberId } })));
-          break;
-        case 'transfer_out':
-          await signalSubscriber({ scope, subscriberId: effect.to, message: { kind: 'absorb', state } });
-          break;
-        case 'forward':
-          // This record was merged: what it is given belongs to the canonical record.
-          if (message && message.kind !== 'mergeInto') await signalSubscriber({ scope, subscriberId: effect.to, message });
-          break;
-        case 'schedule_downgrade':
-        case 'cancel_downgrade':
-          break;
+    for (const [index, effect] of transition.effects.entries()) {
+      try {
+        await runEffect(effect, message);
+      } catch (err) {
+        const key = redoKey ?? `${scope}|effect|${subscriberId}|${state.version}|${index}`;
+        await park('effect', key, { effect, message }, message?.kind === 'event' ? message.event : null, err);
       }
+    }
+  }
+
+  async function runEffect(effect: Effect, message: Message | null): Promise<void> {
+    switch (effect.kind) {
+      case 'entitlements_changed':
+        if (scope === 'operator') await applyOperatorEntitlements({ subscriberId, entitlements: effect.entitlements, version: state.version });
+        break;
+      case 'email_billing_issue':
+        await sendBillingIssueEmail({ eventId: effect.eventId, subscriberId: effect.subscriberId });
+        break;
+      case 'merge':
+        // All at once: one workflow task schedules them, instead of a task (and its history events) each.
+        await Promise.all(effect.from.map((from) => signalSubscriber({ scope, subscriberId: from, message: { kind: 'mergeInto', canonicalId: subscriberId } })));
+        break;
+      case 'transfer_out':
+        await signalSubscriber({ scope, subscriberId: effect.to, message: { kind: 'absorb', state } });
+        break;
+      case 'forward':
+        // This record was merged: what it is given belongs to the canonical record.
+        if (message && message.kind !== 'mergeInto' && message.kind !== 'redo') await signalSubscriber({ scope, subscriberId: effect.to, message });
+        break;
+      case 'schedule_downgrade':
+      case 'cancel_downgrade':
+        break;
     }
   }
 
@@ -174,4 +238,14 @@ export async function billingSubscriber(input: BillingSubscriberInput): Promise<
       await handle.signal(totalsDeltaSignal, delta);
     }
   }
+}
+
+/** The messages of a failure and its causes (an activity failure's own message only says which activity). */
+function failureText(err: unknown): string {
+  const parts: string[] = [];
+  for (let e: unknown = err; e && parts.length < 5; e = (e as { cause?: unknown }).cause) {
+    const message = (e as { message?: unknown }).message;
+    if (typeof message === 'string' && message !== '' && !parts.includes(message)) parts.push(message);
+  }
+  return parts.join(': ') || 'unknown failure';
 }

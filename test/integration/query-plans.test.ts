@@ -6,6 +6,7 @@
  */
 import assert from 'node:assert/strict';
 import { COLLECTIONS } from '../../src/store/collections';
+import { DeadLetterRepository } from '../../src/store/dead-letters';
 import { WebhookEventRepository } from '../../src/store/webhook-events';
 import { startHarness, type Harness } from '../support/harness';
 import { adminToken, projectToken } from '../support/tokens';
@@ -95,6 +96,19 @@ describe('query plans: every query on a growing collection uses an index', funct
     await h.request('GET', '/v1/billing/customers/plan-c?app=plans', { token: admin });
     await h.request('GET', '/v1/billing/metrics?app=plans', { token: admin });
     await new WebhookEventRepository(h.db).acceptedSince('no-such-instance', new Date(now - DAY), 10);
+    // Dead letters: the listing with and without a status, a page after a cursor, a retry's read, the /metrics gauge.
+    const deadLetters = new DeadLetterRepository(h.db);
+    const parkedId = await deadLetters.park(
+      { key: 'plans-dl', scope: 'app:plans', stage: 'relay', eventId: 'e', type: 'RENEWAL', subscriberId: 'plan-a', workflowId: null, reason: 'r', payload: '{}' },
+      new Date(),
+    );
+    for (const query of ['', '&status=all', '&limit=1']) {
+      const list = await h.request('GET', `/v1/billing/dead-letters?app=plans${query}`, { token: admin });
+      assert.equal(list.status, 200, list.text);
+    }
+    await deadLetters.list('app:plans', { status: 'parked', limit: 2, after: { parkedAt: new Date(), id: parkedId } });
+    await deadLetters.markRetried(parkedId, new Date());
+    await h.request('GET', '/metrics');
     assert.ok(capture.queries.size > 10, `only ${capture.queries.size} query shapes were recorded`);
   });
 

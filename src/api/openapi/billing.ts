@@ -106,4 +106,34 @@ export const billingPaths: Paths = {
       responses: { 200: json('The customer'), ...authErrors, 404: problemRef('Unknown app or customer') },
     },
   },
+  '/v1/billing/dead-letters': {
+    get: {
+      summary: 'Billing work parked after failing for good (an event Temporal refused, an event the reducer could not apply, an effect that kept failing), newest first',
+      tags: ['billing'],
+      security: bearer,
+      parameters: [
+        queryParam('app', 'App slug; omit for the operator scope'),
+        queryParam('status', 'parked (default) | retried | all', { enum: ['parked', 'retried', 'all'] }),
+        queryParam('limit', '1-200 (default 50)', { type: 'integer' }),
+        queryParam('cursor', 'nextCursor of the previous page'),
+      ],
+      responses: { 200: json('A page of dead letters: { scope, deadLetters: [{ id, stage, status, eventId, type, subscriberId, reason, parkedAt, attempts, retriedAt, workflowId, workflowUrl }], nextCursor }'), 400: problemRef('Bad filter or cursor'), ...authErrors, 404: problemRef('Unknown app') },
+    },
+  },
+  '/v1/billing/dead-letters/{id}/retry': {
+    post: {
+      summary: 'Hand a dead letter back to its subscriber workflow (admin): the event again, or the effect to carry out again',
+      tags: ['billing'],
+      security: bearer,
+      parameters: [pathParam('id', 'The dead letter id (dl_…)')],
+      responses: {
+        202: json('Handed back; status is now retried (failing again parks it again)'),
+        ...authErrors,
+        404: problemRef('Unknown dead letter'),
+        409: problemRef('Already retried (dead_letter_not_parked)'),
+        422: problemRef('Temporal refused it again (retry_refused); it stays parked'),
+        503: problemRef('Temporal unreachable; nothing was done'),
+      },
+    },
+  },
 };

@@ -2,40 +2,25 @@ import Router from '@koa/router';
 import { isoTime } from '../../billing/iso-time';
 import type { Context } from 'koa';
 import { mrrAmount } from '../../billing/metrics';
-import { appScope, type BillingScope } from '../../billing/subscriber-id';
 import { AppRepository } from '../../store/apps';
 import { BillingTotalsRepository } from '../../store/billing-totals';
 import { SubscriberRepository, type SubscriberRecord } from '../../store/subscribers';
-import { canReadApp, isAdmin } from '../auth';
+import { requestedScope, workflowLinker } from '../billing-scope';
 import { decodeCursor, encodeCursor, parseLimit } from '../cursor';
 import type { AppDeps } from '../deps';
-import { authenticate, principalOf } from '../middleware/authenticate';
-import { badRequest, forbidden, notFound } from '../problem';
+import { authenticate } from '../middleware/authenticate';
+import { badRequest, notFound } from '../problem';
 
 /** The billing dashboard's data: a token with the app in `apps` (or an admin); no `app` means the operator scope, admins only. */
 export function billingDashboardRoutes(deps: AppDeps): Router {
   const apps = new AppRepository(deps.db);
   const totals = new BillingTotalsRepository(deps.db);
   const subscribers = new SubscriberRepository(deps.db);
-  const uiBase = deps.config.temporal.uiUrl;
   const router = new Router();
   router.use('/v1/billing', authenticate(deps.config.jwt));
 
-  async function scopeOf(ctx: Context): Promise<BillingScope> {
-    const principal = principalOf(ctx);
-    const app = ctx.query.app;
-    if (app === undefined) {
-      if (!isAdmin(principal)) throw forbidden('The operator scope (no app parameter) is for administrators');
-      return 'operator';
-    }
-    if (typeof app !== 'string' || app === '') throw badRequest('invalid_input', 'app must be a single app slug');
-    if (!canReadApp(principal, app)) throw forbidden(`Your token does not grant app "${app}"`);
-    if (!(await apps.get(app))) throw notFound('unknown_app', `App "${app}" does not exist`);
-    return appScope(app);
-  }
-
-  const workflowLink = (workflowId: string) =>
-    uiBase ? `${uiBase}/namespaces/${encodeURIComponent(deps.config.temporal.namespace)}/workflows/${encodeURIComponent(workflowId)}` : null;
+  const scopeOf = (ctx: Context) => requestedScope(ctx, apps);
+  const workflowLink = workflowLinker(deps.config.temporal);
 
   const present = (r: SubscriberRecord) => ({
     scope: r.scope,

@@ -1,0 +1,30 @@
+import type { Context } from 'koa';
+import { appScope, type BillingScope } from '../billing/subscriber-id';
+import type { Config } from '../config';
+import type { AppRepository } from '../store/apps';
+import { canReadApp, isAdmin } from './auth';
+import { principalOf } from './middleware/authenticate';
+import { badRequest, forbidden, notFound } from './problem';
+
+/**
+ * The billing scope a dashboard request reads: `?app={slug}` for a token with that app (or an admin), none for
+ * the operator scope (admins only).
+ */
+export async function requestedScope(ctx: Context, apps: AppRepository): Promise<BillingScope> {
+  const principal = principalOf(ctx);
+  const app = ctx.query.app;
+  if (app === undefined) {
+    if (!isAdmin(principal)) throw forbidden('The operator scope (no app parameter) is for administrators');
+    return 'operator';
+  }
+  if (typeof app !== 'string' || app === '') throw badRequest('invalid_input', 'app must be a single app slug');
+  if (!canReadApp(principal, app)) throw forbidden(`Your token does not grant app "${app}"`);
+  if (!(await apps.get(app))) throw notFound('unknown_app', `App "${app}" does not exist`);
+  return appScope(app);
+}
+
+/** A link to a workflow in the Temporal UI, when its address is configured. */
+export function workflowLinker(temporal: Config['temporal']): (workflowId: string) => string | null {
+  return (workflowId) =>
+    temporal.uiUrl ? `${temporal.uiUrl}/namespaces/${encodeURIComponent(temporal.namespace)}/workflows/${encodeURIComponent(workflowId)}` : null;
+}

@@ -1,0 +1,88 @@
+import Router from '@koa/router';
+import { DeadLetterService } from '../../billing-intake/dead-letters';
+import { AppRepository } from '../../store/apps';
+import { DeadLetterRepository, type DeadLetterRecord, type DeadLetterStatus } from '../../store/dead-letters';
+import { isAdmin } from '../auth';
+import { requestedScope, workflowLinker } from '../billing-scope';
+import { decodeCursor, encodeCursor, parseLimit } from '../cursor';
+import type { AppDeps } from '../deps';
+import { authenticate, principalOf } from '../middleware/authenticate';
+import { HttpProblem, badRequest, conflict, forbidden, notFound } from '../problem';
+import { mapTemporalError, TEMPORAL_CALL_TIMEOUT_MS } from '../temporal-errors';
+
+const STATUSES = ['parked', 'retried', 'all'] as const;
+const DEAD_LETTER_ID = /^dl_[0-9a-f]{32}$/;
+
+/**
+ * Billing work that failed for good, parked instead of retried forever: read like the rest of the billing
+ * dashboard (a token with the app, or an admin), retried by admins once the cause is fixed.
+ */
+export function deadLetterRoutes(deps: AppDeps): Router {
+  const apps = new AppRepository(deps.db);
+  const deadLetters = new DeadLetterRepository(deps.db);
+  const service = new DeadLetterService(deadLetters, deps.temporal.client, deps.config.temporal.taskQueue, deps.now);
+  const workflowLink = workflowLinker(deps.config.temporal);
+  const router = new Router();
+  router.use('/v1/billing/dead-letters', authenticate(deps.config.jwt));
+
+  const present = (r: DeadLetterRecord) => ({
+    id: r._id,
+    scope: r.scope,
+    stage: r.stage,
+    status: r.status,
+    eventId: r.eventId,
+    type: r.type,
+    subscriberId: r.subscriberId,
+    reason: r.reason,
+    parkedAt: r.parkedAt,
+    attempts: r.attempts,
+    retriedAt: r.retriedAt,
+    workflowId: r.workflowId,
+    workflowUrl: r.workflowId ? workflowLink(r.workflowId) : null,
+  });
+
+  router.get('/v1/billing/dead-letters', async (ctx) => {
+    const scope = await requestedScope(ctx, apps);
+    const status = ctx.query.status ?? 'parked';
+    if (typeof status !== 'string' || !(STATUSES as readonly string[]).includes(status)) {
+      throw badRequest('invalid_input', `status must be one of ${STATUSES.join(', ')}`, [{ path: '/status', message: `must be one of ${STATUSES.join(', ')}` }]);
+    }
+    const limit = parseLimit(ctx.query.limit, 50, 200);
+    const cursor = decodeCursor(typeof ctx.query.cursor === 'string' ? ctx.query.cursor : undefined, ['parkedAt', 'id'] as const);
+    const after = cursor && { parkedAt: new Date(cursor.parkedAt), id: cursor.id };
+    if (after && Number.isNaN(after.parkedAt.getTime())) throw badRequest('invalid_cursor', 'cursor is not one this API returned');
+    const rows = await service.list(scope, { status: status === 'all' ? undefined : (status as DeadLetterStatus), limit: limit + 1, after });
+    const page = rows.slice(0, limit);
+    const last = page[page.length - 1];
+    ctx.body = {
+      scope,
+      deadLetters: page.map(present),
+      nextCursor: rows.length > limit && last ? encodeCursor({ parkedAt: last.parkedAt.toISOString(), id: last._id }) : null,
+    };
+  });
+
+  router.post('/v1/billing/dead-letters/:id/retry', async (ctx) => {
+    if (!isAdmin(principalOf(ctx))) throw forbidden('Retrying a dead letter is for administrators (roles: ["admin"])');
+    const id = ctx.params.id!;
+    if (!DEAD_LETTER_ID.test(id)) throw notFound('unknown_dead_letter', `No dead letter "${id.slice(0, 80)}"`);
+    let result;
+    try {
+      result = await deps.temporal.client.connection.withDeadline(Date.now() + TEMPORAL_CALL_TIMEOUT_MS, () => service.retry(id));
+    } catch (err) {
+      throw mapTemporalError(err, `Dead letter ${id}`);
+    }
+    switch (result.outcome) {
+      case 'not_found':
+        throw notFound('unknown_dead_letter', `No dead letter "${id}"`);
+      case 'not_parked':
+        throw conflict('dead_letter_not_parked', `Dead letter ${id} was already retried at ${result.record.retriedAt?.toISOString() ?? 'an earlier time'}`);
+      case 'refused':
+        throw new HttpProblem(422, 'retry_refused', `The retry was refused again and stays parked: ${result.reason}`);
+      case 'retried':
+        ctx.status = 202;
+        ctx.body = present(result.record);
+    }
+  });
+
+  return router;
+}

@@ -1,0 +1,62 @@
+import type { Client } from '@temporalio/client';
+import { workflowIdFor, type BillingScope } from '../billing/subscriber-id';
+import { SEARCH_ATTRIBUTES } from '../search-attributes';
+import {
+  absorbSignal,
+  mergeIntoSignal,
+  providerEventSignal,
+  redoEffectSignal,
+  type BillingSubscriberStart,
+  type SubscriberMessage,
+} from '../workflows/billing-messages';
+import type { billingSubscriber } from '../workflows/billing-subscriber';
+
+/**
+ * Delivers a message to a subscriber's entity workflow, starting it if needed (signal-with-start): the one way
+ * the relay, the billing activities and dead-letter retries reach a subscriber. Redelivery is harmless there.
+ */
+export async function signalSubscriberWorkflow(
+  client: Client,
+  taskQueue: string,
+  target: { scope: BillingScope; subscriberId: string },
+  message: SubscriberMessage,
+): Promise<void> {
+  const start: BillingSubscriberStart = { scope: target.scope, subscriberId: target.subscriberId };
+  const common = {
+    workflowId: workflowIdFor(target.scope, target.subscriberId),
+    taskQueue,
+    args: [start] as Parameters<typeof billingSubscriber>,
+    typedSearchAttributes: [
+      { key: SEARCH_ATTRIBUTES.BillingScope, value: target.scope },
+      { key: SEARCH_ATTRIBUTES.SubscriberId, value: target.subscriberId },
+    ],
+    staticSummary: `Billing subscriber ${target.subscriberId} (${target.scope})`,
+  };
+  const workflow = 'billingSubscriber' satisfies typeof billingSubscriber.name;
+  switch (message.kind) {
+    case 'event':
+      await client.workflow.signalWithStart<typeof billingSubscriber, [typeof message.event]>(workflow, { ...common, signal: providerEventSignal, signalArgs: [message.event] });
+      break;
+    case 'mergeInto':
+      await client.workflow.signalWithStart<typeof billingSubscriber, [string]>(workflow, { ...common, signal: mergeIntoSignal, signalArgs: [message.canonicalId] });
+      break;
+    case 'absorb':
+      await client.workflow.signalWithStart<typeof billingSubscriber, [typeof message.state]>(workflow, { ...common, signal: absorbSignal, signalArgs: [message.state] });
+      break;
+    case 'redo':
+      await client.workflow.signalWithStart<typeof billingSubscriber, [typeof message]>(workflow, { ...common, signal: redoEffectSignal, signalArgs: [message] });
+      break;
+  }
+}
+
+// gRPC INVALID_ARGUMENT: Temporal will refuse the same request every time (an id or a search attribute value
+// over one of its limits), so retrying cannot help.
+const INVALID_ARGUMENT = 3;
+
+/** True when Temporal refused a request for good rather than being unreachable or busy. */
+export function isPermanentRefusal(err: unknown): boolean {
+  for (let e: unknown = err, depth = 0; e && depth < 8; e = (e as { cause?: unknown }).cause, depth++) {
+    if ((e as { code?: unknown }).code === INVALID_ARGUMENT) return true;
+  }
+  return false;
+}
