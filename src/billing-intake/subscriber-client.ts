@@ -9,7 +9,8 @@ import {
   type BillingSubscriberStart,
   type SubscriberMessage,
 } from '../workflows/billing-messages';
-import type { billingSubscriber } from '../workflows/billing-subscriber';
+
+type BillingSubscriberWorkflow = (input: BillingSubscriberStart) => Promise<void>;
 
 /**
  * Delivers a message to a subscriber's entity workflow, starting it if needed (signal-with-start): the one way
@@ -25,26 +26,27 @@ export async function signalSubscriberWorkflow(
   const common = {
     workflowId: workflowIdFor(target.scope, target.subscriberId),
     taskQueue,
-    args: [start] as Parameters<typeof billingSubscriber>,
+    args: [start] as [BillingSubscriberStart],
     typedSearchAttributes: [
       { key: SEARCH_ATTRIBUTES.BillingScope, value: target.scope },
       { key: SEARCH_ATTRIBUTES.SubscriberId, value: target.subscriberId },
     ],
     staticSummary: `Billing subscriber ${target.subscriberId} (${target.scope})`,
   };
-  const workflow = 'billingSubscriber' satisfies typeof billingSubscriber.name;
+  // By name, not by function: importing the workflow module here would tie the API and activities to it.
+  const workflow = 'billingSubscriber';
   switch (message.kind) {
     case 'event':
-      await client.workflow.signalWithStart<typeof billingSubscriber, [typeof message.event]>(workflow, { ...common, signal: providerEventSignal, signalArgs: [message.event] });
+      await client.workflow.signalWithStart<BillingSubscriberWorkflow, [typeof message.event]>(workflow, { ...common, signal: providerEventSignal, signalArgs: [message.event] });
       break;
     case 'mergeInto':
-      await client.workflow.signalWithStart<typeof billingSubscriber, [string]>(workflow, { ...common, signal: mergeIntoSignal, signalArgs: [message.canonicalId] });
+      await client.workflow.signalWithStart<BillingSubscriberWorkflow, [string]>(workflow, { ...common, signal: mergeIntoSignal, signalArgs: [message.canonicalId] });
       break;
     case 'absorb':
-      await client.workflow.signalWithStart<typeof billingSubscriber, [typeof message.state]>(workflow, { ...common, signal: absorbSignal, signalArgs: [message.state] });
+      await client.workflow.signalWithStart<BillingSubscriberWorkflow, [typeof message.state]>(workflow, { ...common, signal: absorbSignal, signalArgs: [message.state] });
       break;
     case 'redo':
-      await client.workflow.signalWithStart<typeof billingSubscriber, [typeof message]>(workflow, { ...common, signal: redoEffectSignal, signalArgs: [message] });
+      await client.workflow.signalWithStart<BillingSubscriberWorkflow, [typeof message]>(workflow, { ...common, signal: redoEffectSignal, signalArgs: [message] });
       break;
   }
 }

@@ -2,7 +2,8 @@
 import { isoTime } from './iso-time';
 import { workflowIdFor, type BillingScope } from './subscriber-id';
 import type { SubscriberState } from './subscriber-state';
-import { canonicalView, type SubscriberStatus } from './subscriber-view';
+import { canonicalView } from './canonical-view';
+import type { SubscriberStatus } from './subscriber-view';
 
 export interface CustomerResource {
   scope: BillingScope;

@@ -5,10 +5,6 @@
 import type { Entitlement, SubscriberView } from './subscriber-view';
 
 export type Effect =
-  /** Sleep on a durable timer until atMs, then call applyDowngrade. Replaces any earlier timer. */
-  | { kind: 'schedule_downgrade'; atMs: number; reason: string; eventId: string; subscriptionKey: string }
-  /** Drop the pending downgrade timer: a renewal, purchase or uncancellation came first. */
-  | { kind: 'cancel_downgrade' }
   /** Write the subscriber's entitlements where they are enforced (the org or project record, operator scope). */
   | { kind: 'entitlements_changed'; entitlements: Entitlement[] }
   /** Operator scope: tell the org owner. `eventId` is the idempotency key: one email per event id. */
@@ -20,15 +16,12 @@ export type Effect =
   /** This record is merged: deliver the input it was given to `to` instead. */
   | { kind: 'forward'; to: string };
 
-/** The timer and entitlement effects of a change of view. */
+/**
+ * The entitlement effect of a change of view. Timers are not effects: the workflow derives its one timer from
+ * the state after every change (wake-time.ts), so there is a single source of truth for when it wakes.
+ */
 export function viewEffects(before: SubscriberView, after: SubscriberView): Effect[] {
   const effects: Effect[] = [];
-  const next = after.scheduledDowngrade;
-  if (next !== null && next.atMs !== before.scheduledDowngrade?.atMs) {
-    effects.push({ kind: 'schedule_downgrade', ...next });
-  } else if (next === null && before.scheduledDowngrade !== null) {
-    effects.push({ kind: 'cancel_downgrade' });
-  }
   if (JSON.stringify(before.entitlements) !== JSON.stringify(after.entitlements)) {
     effects.push({ kind: 'entitlements_changed', entitlements: after.entitlements });
   }

@@ -1,4 +1,5 @@
 /** The pure billing domain. Re-exports only; workflow-safe (no Node built-ins, no I/O, no clock). */
+export * from './canonical-view';
 export * from './customer-resource';
 export * from './effects';
 export * from './iso-time';

@@ -87,17 +87,11 @@ export function applyEvent(state: SubscriberState, event: BillingEvent, nowMs: n
   return { state: bookkeep(next, [event.id]), effects };
 }
 
-/** The downgrade timer fired: re-derive at `nowMs`, and re-arm for any downgrade still pending. */
+/** The timer fired: re-derive at `nowMs` (the workflow then derives its next wake time from the result). */
 export function applyDowngrade(state: SubscriberState, nowMs: number): Transition {
   if (state.mergedInto !== null) return { state, effects: [] };
   const next = withView({ ...state, asOfMs: Math.max(state.asOfMs, nowMs) });
-  const effects = viewEffects(state, next);
-  // The timer that brought us here is spent, so a still-pending downgrade needs a new one even if unchanged.
-  const pending = next.scheduledDowngrade;
-  if (pending !== null && !effects.some((e) => e.kind === 'schedule_downgrade')) {
-    effects.unshift({ kind: 'schedule_downgrade', ...pending });
-  }
-  return { state: bookkeep(next, []), effects };
+  return { state: bookkeep(next, []), effects: viewEffects(state, next) };
 }
 
 /**

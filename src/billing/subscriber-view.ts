@@ -1,10 +1,8 @@
 /**
  * What a subscriber's facts mean at a point in time: status, entitlements, flags, the scheduled downgrade and
- * the MRR contribution; and the canonical view that the dashboard reads and tests compare. Pure.
+ * the MRR contribution. Pure (the canonical view the dashboard reads is in canonical-view.ts).
  */
-import { microsToUsd, mrrOf, type MrrResult } from './mrr';
-import type { BillingScope } from './subscriber-id';
-import type { SubscriberState } from './subscriber-state';
+import { mrrOf, type MrrResult } from './mrr';
 import {
   NO_END_MS,
   compareText,
@@ -153,50 +151,4 @@ export interface CanonicalSubscription {
   /** Null: no end. */
   expiresAtMs: number | null;
   mrrMicros: number;
-}
-
-export interface CanonicalView extends SubscriberView {
-  scope: BillingScope;
-  id: string;
-  aliases: string[];
-  mergedInto: string | null;
-  /** USD per month, rounded to the cent. */
-  mrrContribution: number;
-  lastEvent: EventStamp | null;
-  subscriptions: CanonicalSubscription[];
-}
-
-/**
- * Everything that describes the subscriber, without delivery bookkeeping (which ids were applied, in which
- * order, how many transitions). Two deliveries of the same history in different orders, with duplicates, give
- * deep-equal canonical views; the dashboard shows this.
- */
-export function canonicalView(state: SubscriberState): CanonicalView {
-  return {
-    scope: state.scope,
-    id: state.id,
-    aliases: state.aliases,
-    mergedInto: state.mergedInto,
-    status: state.status,
-    entitlements: state.entitlements,
-    flags: state.flags,
-    scheduledDowngrade: state.scheduledDowngrade,
-    mrrContributionMicros: state.mrrContributionMicros,
-    mrrContribution: microsToUsd(state.mrrContributionMicros),
-    lastEvent: state.lastEvent,
-    subscriptions: subscriptionLines(state.subscriptions, state.asOfMs).map(({ subscription: sub, status, mrr }) => ({
-      key: sub.key,
-      status,
-      productId: sub.info?.productId ?? null,
-      entitlementIds: sub.info?.entitlementIds ?? [],
-      periodType: sub.info?.periodType ?? null,
-      store: sub.info?.store ?? null,
-      environment: sub.info?.environment ?? null,
-      isFamilyShare: sub.info?.isFamilyShare ?? false,
-      priceUsd: sub.info?.priceUsd ?? null,
-      purchasedAtMs: sub.info?.purchasedAtMs ?? null,
-      expiresAtMs: sub.accessUntilMs === NO_END_MS ? null : sub.accessUntilMs,
-      mrrMicros: mrr?.micros ?? 0,
-    })),
-  };
 }

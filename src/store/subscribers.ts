@@ -2,7 +2,7 @@ import type { Db, Filter, IndexDescription } from 'mongodb';
 import { contributionOf, type BillingTotals } from '../billing/metrics';
 import type { BillingScope } from '../billing/subscriber-id';
 import type { SubscriberState } from '../billing/subscriber-state';
-import { canonicalView, type CanonicalView } from '../billing/subscriber-view';
+import { canonicalView, type CanonicalView } from '../billing/canonical-view';
 import { summary } from '../billing/summary';
 import { COLLECTIONS } from './collections';
 import { isDuplicateKeyError } from './mongo';

@@ -205,9 +205,6 @@ export async function billingSubscriber(input: BillingSubscriberInput): Promise<
         // This record was merged: what it is given belongs to the canonical record.
         if (message && message.kind !== 'mergeInto' && message.kind !== 'redo') await signalSubscriber({ scope, subscriberId: effect.to, message });
         break;
-      case 'schedule_downgrade':
-      case 'cancel_downgrade':
-        break;
     }
   }
 

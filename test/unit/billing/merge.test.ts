@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { contributionOf } from '../../../src/billing/metrics';
 import { absorb, applyDowngrade, applyEvent, mergeInto, outranks } from '../../../src/billing/subscriber-state';
-import { canonicalView } from '../../../src/billing/subscriber-view';
+import { canonicalView } from '../../../src/billing/canonical-view';
 import { searchStatus, summary } from '../../../src/billing/summary';
 import { ANON, DAY, T0, USER, aliasEvent, monthly, subEvent, transferEvent } from './fixtures';
 import { deliver, fresh, kinds } from './helpers';

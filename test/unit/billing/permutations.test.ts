@@ -5,7 +5,7 @@
 import assert from 'node:assert/strict';
 import type { BillingEvent } from '../../../src/billing/provider-events';
 import type { SubscriberState } from '../../../src/billing/subscriber-state';
-import { canonicalView } from '../../../src/billing/subscriber-view';
+import { canonicalView } from '../../../src/billing/canonical-view';
 import { ANON, DAY, OTX, T0, USER, aliasEvent, subEvent } from './fixtures';
 import { deliver, seededRandom } from './helpers';
 

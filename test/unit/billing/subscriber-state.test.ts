@@ -5,7 +5,8 @@ import {
   applyEvent,
   initialState,
 } from '../../../src/billing/subscriber-state';
-import { canonicalView } from '../../../src/billing/subscriber-view';
+import { canonicalView } from '../../../src/billing/canonical-view';
+import { nextWakeAt } from '../../../src/billing/wake-time';
 import { searchStatus, summary } from '../../../src/billing/summary';
 import { ANON, DAY, OTX, T0, USER, monthly, subEvent } from './fixtures';
 import { deliver, fresh, kinds } from './helpers';
@@ -69,7 +70,7 @@ describe('subscriber state', () => {
       const { state, effects } = applyEvent(cancelled.state, later, T0 + 2 * DAY);
       assert.equal(state.scheduledDowngrade, null);
       assert.equal(state.status, 'active');
-      assert.ok(kinds(effects).includes('cancel_downgrade'));
+      assert.deepEqual(kinds(effects), ['entitlements_changed']);
     });
   });
 
@@ -104,7 +105,7 @@ describe('subscriber state', () => {
       const { state, effects } = applyEvent(scheduled.state, subEvent('RENEWAL', 'r1', T0 + 20 * DAY, P1), T0 + 20 * DAY);
       assert.equal(state.scheduledDowngrade, null);
       assert.equal(state.status, 'active');
-      assert.deepEqual(kinds(effects), ['cancel_downgrade', 'entitlements_changed']);
+      assert.deepEqual(kinds(effects), ['entitlements_changed']);
       // The timer fired anyway (it raced the cancel): nothing happens.
       const fired = applyDowngrade(state, P0_END);
       assert.equal(fired.state.status, 'active');
@@ -115,12 +116,12 @@ describe('subscriber state', () => {
   describe('CANCELLATION and EXPIRATION', () => {
     it('schedules the downgrade for the period end; access and MRR last until then', () => {
       const cancellation = subEvent('CANCELLATION', 'c1', T0 + 10 * DAY, P0, { cancel_reason: 'UNSUBSCRIBE' });
-      const { state, effects } = deliver([purchase(), cancellation], T0 + 10 * DAY);
+      const { state } = deliver([purchase(), cancellation], T0 + 10 * DAY);
       assert.equal(state.status, 'cancelled');
       assert.deepEqual(state.scheduledDowngrade, { atMs: P0_END, reason: 'CANCELLATION', eventId: 'c1', subscriptionKey: OTX });
       assert.equal(state.entitlements.length, 1);
       assert.equal(state.mrrContributionMicros, 9_990_000);
-      assert.deepEqual(effects.at(-1), { kind: 'schedule_downgrade', atMs: P0_END, reason: 'CANCELLATION', eventId: 'c1', subscriptionKey: OTX });
+      assert.equal(nextWakeAt(state), P0_END, 'the workflow wakes at the period end');
     });
 
     it('downgrades when the timer fires: no entitlements, status expired, no MRR', () => {
@@ -128,21 +129,22 @@ describe('subscriber state', () => {
       const { state } = deliver([purchase(), cancellation], T0 + 10 * DAY);
       const early = applyDowngrade(state, P0_END - 1);
       assert.equal(early.state.status, 'cancelled', 'a timer that fires early changes nothing');
-      assert.deepEqual(early.effects, [{ kind: 'schedule_downgrade', atMs: P0_END, reason: 'CANCELLATION', eventId: 'c1', subscriptionKey: OTX }]);
+      assert.deepEqual(early.effects, []);
+      assert.equal(nextWakeAt(early.state), P0_END, 'and the workflow sleeps again until the period end');
       const fired = applyDowngrade(state, P0_END);
       assert.equal(fired.state.status, 'expired');
       assert.deepEqual(fired.state.entitlements, []);
       assert.equal(fired.state.scheduledDowngrade, null);
       assert.equal(fired.state.mrrContributionMicros, 0);
-      assert.deepEqual(fired.effects, [{ kind: 'cancel_downgrade' }, { kind: 'entitlements_changed', entitlements: [] }]);
+      assert.deepEqual(fired.effects, [{ kind: 'entitlements_changed', entitlements: [] }]);
     });
 
     it('downgrades at once when the period end is already past', () => {
       const expiration = subEvent('EXPIRATION', 'x1', P0_END + HOUR, P0, { expiration_reason: 'UNSUBSCRIBE', price: 0 });
-      const { state, effects } = deliver([purchase(), expiration], P0_END + 2 * HOUR);
+      const { state } = deliver([purchase(), expiration], P0_END + 2 * HOUR);
       assert.equal(state.status, 'expired');
       assert.deepEqual(state.entitlements, []);
-      assert.ok(!kinds(effects).includes('schedule_downgrade'));
+      assert.equal(state.scheduledDowngrade, null);
     });
 
     it('an EXPIRATION delivered before its period end schedules like a cancellation', () => {
@@ -190,7 +192,7 @@ describe('subscriber state', () => {
         assert.deepEqual(state.entitlements, []);
         assert.equal(state.mrrContributionMicros, 0);
         assert.equal(state.scheduledDowngrade, null);
-        assert.deepEqual(kinds(effects).slice(-2), ['cancel_downgrade', 'entitlements_changed']);
+        assert.deepEqual(kinds(effects).slice(-1), ['entitlements_changed']);
       });
     }
 
@@ -218,10 +220,9 @@ describe('subscriber state', () => {
     it('cancels the scheduled downgrade; an older one delivered late does not', () => {
       const cancellation = subEvent('CANCELLATION', 'c1', T0 + 2 * DAY, P0, { cancel_reason: 'UNSUBSCRIBE' });
       const uncancellation = subEvent('UNCANCELLATION', 'u1', T0 + 3 * DAY, P0);
-      const { state, effects } = deliver([purchase(), cancellation, uncancellation], T0 + 3 * DAY);
+      const { state } = deliver([purchase(), cancellation, uncancellation], T0 + 3 * DAY);
       assert.equal(state.status, 'active');
       assert.equal(state.scheduledDowngrade, null);
-      assert.equal(effects.at(-1)?.kind, 'cancel_downgrade');
       const staleUncancel = subEvent('UNCANCELLATION', 'u0', T0 + DAY, P0);
       const stillCancelled = deliver([purchase(), cancellation, staleUncancel], T0 + 3 * DAY).state;
       assert.equal(stillCancelled.status, 'cancelled');
