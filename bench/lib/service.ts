@@ -8,7 +8,7 @@ import { NativeConnection, type Worker } from '@temporalio/worker';
 import { randomBytes } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
 import { createApp } from '../../src/api/app';
-import type { EventForwarder } from '../../src/api/event-forwarder';
+import { EventForwarder } from '../../src/billing-intake/event-forwarder';
 import { mintToken } from '../../src/api/auth';
 import { loadConfig, type Config } from '../../src/config';
 import { pino } from 'pino';
@@ -117,7 +117,8 @@ export async function startService(stack: BenchStack, name: string, opts: { inte
   const lazy = connectTemporalLazy(config.temporal);
   const client = new Client({ connection: lazy.connection, namespace: config.temporal.namespace, interceptors: { workflow: opts.interceptors ?? [] } });
   const temporal: TemporalHandle = { connection: lazy.connection, client, close: lazy.close };
-  const { app, forwarder } = createApp({ config, logger, db: store.db, temporal });
+  const forwarder = new EventForwarder(store.db, client, config.temporal.taskQueue, logger);
+  const { app } = createApp({ config, logger, db: store.db, temporal, forwarder });
   await forwarder.start();
   const { server, baseUrl } = await listen(app.callback());
   const workers: { worker: Worker; done: Promise<void>; connection: NativeConnection }[] = [];

@@ -22,7 +22,6 @@ import { webhookRoutes } from './routes/webhooks';
 import { billingDashboardRoutes } from './routes/billing-dashboard';
 import { deadLetterRoutes } from './routes/dead-letters';
 import { dashboardRoutes } from './routes/dashboard';
-import { EventForwarder } from './event-forwarder';
 import { AppCache } from './app-cache';
 import { AppRepository } from '../store/apps';
 import { DeadLetterRepository } from '../store/dead-letters';
@@ -31,7 +30,7 @@ import { DeadLetterRepository } from '../store/dead-letters';
 export const OPENAPI_PATHS: Paths[] = [healthPaths, projectPaths, documentPaths, skillCatalogPaths, invocationPaths, billingPaths];
 
 /**
- * Builds the Koa application. Never listens: server.ts does (and starts the event relay); tests serve
+ * Builds the Koa application. Never listens: server.ts does (and builds and starts the event relay); tests serve
  * `app.callback()` themselves.
  */
 export function createApp(deps: AppDeps) {
@@ -40,7 +39,6 @@ export function createApp(deps: AppDeps) {
   const metrics = createMetrics({ parkedDeadLetters: () => deadLetters.parkedByScope() });
   // One per app instance, shared so rotating or deleting an app here takes effect here at once.
   const appCache = new AppCache(new AppRepository(deps.db));
-  const forwarder = new EventForwarder(deps.db, deps.temporal.client, deps.config.temporal.taskQueue, deps.logger, deps.now);
   const routers: Router[] = [
     healthRoutes(deps, metrics),
     projectRoutes(deps),
@@ -48,7 +46,7 @@ export function createApp(deps: AppDeps) {
     skillCatalogRoutes(deps),
     invocationRoutes(deps, metrics),
     appRoutes(deps, appCache),
-    webhookRoutes(deps, forwarder, metrics, appCache),
+    webhookRoutes(deps, metrics, appCache),
     billingDashboardRoutes(deps),
     deadLetterRoutes(deps),
     dashboardRoutes(),
@@ -67,5 +65,5 @@ export function createApp(deps: AppDeps) {
     app.use(router.routes());
     app.use(router.allowedMethods({ throw: true }));
   }
-  return { app, metrics, routers, forwarder };
+  return { app, metrics, routers };
 }

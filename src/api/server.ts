@@ -6,6 +6,7 @@ import { connectStore } from '../store/mongo';
 import { connectTemporalLazy } from '../temporal';
 import { installSdkLogging } from '../worker-logging';
 import { runWorkerInApi } from '../worker-in-api';
+import { EventForwarder } from '../billing-intake/event-forwarder';
 import { createApp } from './app';
 
 /** Composition root of the API process: config, one Mongo client, one Temporal client, then listen. */
@@ -21,7 +22,8 @@ async function main(): Promise<void> {
   const worker = config.worker.inApi
     ? runWorkerInApi({ config, db: store.db, logger, workflowBundlePath: process.env.WORKFLOW_BUNDLE_PATH || undefined, onStarter: (c) => (temporal.starter = c) })
     : null;
-  const { app, forwarder } = createApp({ config, logger, db: store.db, temporal });
+  const forwarder = new EventForwarder(store.db, temporal.client, config.temporal.taskQueue, logger);
+  const { app } = createApp({ config, logger, db: store.db, temporal, forwarder });
   await forwarder.start();
 
   const server = createServer(app.callback());

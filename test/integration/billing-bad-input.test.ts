@@ -9,7 +9,7 @@ import { eventKey } from '../../src/store/webhook-events';
 import { workflowIdFor } from '../../src/billing/subscriber-id';
 import { subscriberStateQuery } from '../../src/workflows/billing-messages';
 import { MAX_REPORTED_ERRORS } from '../../src/api/validation';
-import { EventForwarder } from '../../src/api/event-forwarder';
+import { EventForwarder } from '../../src/billing-intake/event-forwarder';
 import { createLogger } from '../../src/logger';
 import { randomSuffix } from '../support/config';
 import { eventually } from '../support/eventually';

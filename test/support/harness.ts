@@ -4,7 +4,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { join } from 'node:path';
 import type { Db } from 'mongodb';
 import { createApp } from '../../src/api/app';
-import type { EventForwarder } from '../../src/api/event-forwarder';
+import { EventForwarder } from '../../src/billing-intake/event-forwarder';
 import type { Config } from '../../src/config';
 import { createLogger } from '../../src/logger';
 import { createMailer } from '../../src/mail';
@@ -55,7 +55,8 @@ export async function startHarness(overrides: Record<string, string> = {}, optio
   await ensureIndexes(store.db, config.retention);
   // Lazy, as in server.ts: a suite may point at a Temporal that is down on purpose.
   const temporal = connectTemporalLazy(config.temporal);
-  const { app, forwarder } = createApp({ config, logger, db: store.db, temporal });
+  const forwarder = new EventForwarder(store.db, temporal.client, config.temporal.taskQueue, logger);
+  const { app } = createApp({ config, logger, db: store.db, temporal, forwarder });
   await forwarder.start();
   const server: Server = createServer(app.callback());
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));

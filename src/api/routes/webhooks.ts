@@ -1,12 +1,12 @@
 import Router from '@koa/router';
 import type { Context } from 'koa';
-import { ENVELOPE_SCHEMA, isKnownEventType, type BillingEnvelope } from '../../billing/provider-events';
-import { appScope, resolveSubscriberIds, workflowIdFor, type BillingScope } from '../../billing/subscriber-id';
+import { EventIntake, InboxUnavailableError, type Accepted } from '../../billing-intake/accept-event';
+import { ENVELOPE_SCHEMA, type BillingEnvelope } from '../../billing/provider-events';
+import { appScope, type BillingScope } from '../../billing/subscriber-id';
 import { appAuthorizes, digestMatches, digestOf } from '../../store/apps';
-import { WebhookEventRepository, eventKey, type WebhookEventRecord } from '../../store/webhook-events';
+import { WebhookEventRepository } from '../../store/webhook-events';
 import type { AppCache } from '../app-cache';
 import type { AppDeps } from '../deps';
-import type { EventForwarder } from '../event-forwarder';
 import { WEBHOOK_BODY_LIMIT } from '../limits';
 import type { AppMetrics } from '../metrics';
 import { readJsonBody } from '../middleware/json-body';
@@ -24,9 +24,9 @@ const denied = () => new HttpProblem(401, 'unauthorized', 'The Authorization hea
  * once the event is durably in the inbox (never lost after that), 503 if it could not be stored (the
  * provider retries), and a redelivery is 200 with duplicate: true and no second effect.
  */
-export function webhookRoutes(deps: AppDeps, forwarder: EventForwarder, metrics: AppMetrics, appCache: AppCache): Router {
-  const events = new WebhookEventRepository(deps.db);
+export function webhookRoutes(deps: AppDeps, metrics: AppMetrics, appCache: AppCache): Router {
   const now = deps.now ?? (() => new Date());
+  const intake = new EventIntake(new WebhookEventRepository(deps.db), deps.forwarder, now);
   const operatorDigest = deps.config.webhooks.operatorAuthorization ? digestOf(deps.config.webhooks.operatorAuthorization).toString('hex') : null;
   const router = new Router();
 
@@ -55,37 +55,16 @@ export function webhookRoutes(deps: AppDeps, forwarder: EventForwarder, metrics:
       throw badRequest('invalid_event', `Not a billing-provider event: ${errors.map((e) => `${e.path || '/'} ${e.message}`).join('; ')}`, errors);
     }
     const { event } = body as BillingEnvelope;
-    const ids = resolveSubscriberIds(event);
-    // Unknown types and events that name nobody (TEST) are recorded and acknowledged, with no effect.
-    const ignored = !isKnownEventType(event.type) || event.type === 'TEST' || ids === null;
-    const record: WebhookEventRecord = {
-      _id: eventKey(scope, event.id),
-      scope,
-      eventId: event.id,
-      type: event.type,
-      workflowId: ignored ? null : workflowIdFor(scope, ids!.primary),
-      subscriberId: ignored ? null : ids!.primary,
-      eventJson: JSON.stringify(event),
-      receivedAt: now(),
-      acceptedBy: forwarder.instanceId,
-      ignored,
-      deliveries: 1,
-    };
-    let fresh: boolean;
-    const ticket = forwarder.accepting(record.receivedAt);
+    let accepted: Accepted;
     try {
-      fresh = await events.accept(record);
-      // A redelivery is forwarded again too: the first delivery may have been stored and then answered 503 (the
-      // driver saw an error after the insert committed), so nothing may have relayed it. The subscriber
-      // workflow applies an event id once, so a second forward has no second effect.
-      if (!ignored) forwarder.forwardSoon(record);
+      accepted = await intake.accept(scope, event);
     } catch (err) {
-      ctx.state.log.error({ err, eventId: event.id }, 'webhook event could not be stored');
+      if (!(err instanceof InboxUnavailableError)) throw err;
+      ctx.state.log.error({ err: err.cause, eventId: event.id }, 'webhook event could not be stored');
       metrics.webhookEvents.inc({ scope: label, outcome: 'unavailable' });
       throw serviceUnavailable('store_unavailable', 'The event could not be stored; retry later');
-    } finally {
-      forwarder.accepted(ticket);
     }
+    const { fresh, ignored } = accepted;
     metrics.webhookEvents.inc({ scope: label, outcome: fresh ? (ignored ? 'ignored' : 'accepted') : 'duplicate' });
     ctx.status = 200;
     ctx.body = { received: true, eventId: event.id, duplicate: !fresh, ignored };

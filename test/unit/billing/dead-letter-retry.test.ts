@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { relayRetryDelay } from '../../../src/api/event-forwarder';
+import { relayRetryDelay } from '../../../src/billing-intake/event-forwarder';
 import { messageFor } from '../../../src/billing-intake/dead-letters';
 
 describe('dead letters: what a retry sends, and how long the relay waits before giving up', () => {

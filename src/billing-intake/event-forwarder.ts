@@ -2,7 +2,7 @@ import type { Client } from '@temporalio/client';
 import type { Db } from 'mongodb';
 import { randomUUID } from 'node:crypto';
 import type { Logger } from '../logger';
-import { isPermanentRefusal, signalSubscriberWorkflow } from '../billing-intake/subscriber-client';
+import { isPermanentRefusal, signalSubscriberWorkflow } from './subscriber-client';
 import { DeadLetterRepository } from '../store/dead-letters';
 import { RelayCheckpointRepository } from '../store/relay-checkpoints';
 import { WebhookEventRepository, parseStoredEvent, type WebhookEventRecord } from '../store/webhook-events';
