@@ -7,7 +7,7 @@
  * comes from each workflow's history: relay, workflow task pickup, the persist activity.
  */
 import type { Client, WorkflowClientInterceptor } from '@temporalio/client';
-import { APP_WEBHOOK_PATH } from '../src/api/routes/webhooks';
+import { APP_WEBHOOK_PATH } from '../src/contracts/webhook-paths';
 import { appScope, workflowIdFor } from '../src/billing/subscriber-id';
 import type { BillingEvent } from '../src/billing/provider-events';
 import { AppRepository } from '../src/store/apps';

@@ -4,7 +4,7 @@
  * HTTP round trip of the product and of the insert-only baseline.
  */
 import { appScope, workflowIdFor } from '../src/billing/subscriber-id';
-import { APP_WEBHOOK_PATH } from '../src/api/routes/webhooks';
+import { APP_WEBHOOK_PATH } from '../src/contracts/webhook-paths';
 import { AppRepository } from '../src/store/apps';
 import { WebhookEventRepository, eventKey, type WebhookEventRecord } from '../src/store/webhook-events';
 import { keepAliveAgent, send } from './lib/http-client';

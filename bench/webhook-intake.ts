@@ -7,7 +7,7 @@
  */
 import type { WorkflowClientInterceptor } from '@temporalio/client';
 import { createInsertOnlyApp } from './baseline/insert-only-app';
-import { APP_WEBHOOK_PATH } from '../src/api/routes/webhooks';
+import { APP_WEBHOOK_PATH } from '../src/contracts/webhook-paths';
 import { AppRepository } from '../src/store/apps';
 import { COLLECTIONS } from '../src/store/collections';
 import { connectStore } from '../src/store/mongo';

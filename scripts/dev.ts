@@ -6,7 +6,7 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { join, resolve } from 'node:path';
 import { loadConfig } from '../src/config';
-import { mintToken } from '../src/api/auth';
+import { mintToken } from '../src/mint-token';
 import { ensureEnvFile, readEnvFile, removeDevStack, writeDevStack } from './stack/env-file';
 import { freePort, startMongo, startTemporal, type RunningServer } from './stack/servers';
 

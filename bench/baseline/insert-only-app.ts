@@ -12,7 +12,7 @@ import { errorMiddleware } from '../../src/api/middleware/errors';
 import { readJsonBody } from '../../src/api/middleware/json-body';
 import { requestContext } from '../../src/api/middleware/request-context';
 import { badRequest } from '../../src/api/problem';
-import { APP_WEBHOOK_PATH } from '../../src/api/routes/webhooks';
+import { APP_WEBHOOK_PATH } from '../../src/contracts/webhook-paths';
 import type { Logger } from '../../src/logger';
 import { isDuplicateKeyError } from '../../src/store/mongo';
 

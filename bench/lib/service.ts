@@ -9,7 +9,7 @@ import { randomBytes } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
 import { createApp } from '../../src/api/app';
 import { EventForwarder } from '../../src/billing-intake/event-forwarder';
-import { mintToken } from '../../src/api/auth';
+import { mintToken } from '../../src/mint-token';
 import { loadConfig, type Config } from '../../src/config';
 import { pino } from 'pino';
 import type { Logger } from '../../src/logger';

@@ -1,7 +1,8 @@
 import { ApplicationFailure } from '@temporalio/activity';
 import type { Client } from '@temporalio/client';
 import { WorkflowExecutionAlreadyStartedError } from '@temporalio/client';
-import { isPermanentRefusal, signalSubscriberWorkflow } from '../billing-intake/subscriber-client';
+import { signalSubscriberWorkflow } from '../billing-intake/subscriber-client';
+import { isPermanentRefusal } from '../temporal-failures';
 import type { BillingTotals } from '../billing/metrics';
 import type { BillingScope } from '../billing/subscriber-id';
 import type { SubscriberState } from '../billing/subscriber-state';

@@ -1,9 +1,7 @@
 /** RFC 9457 problem details. Every error leaves the API in this shape. */
+import type { FieldError } from '../validation';
 
-export interface ProblemFieldError {
-  path: string;
-  message: string;
-}
+export type ProblemFieldError = FieldError;
 
 export interface ProblemBody {
   type: string;

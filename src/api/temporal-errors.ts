@@ -1,4 +1,5 @@
-import { WorkflowExecutionAlreadyStartedError, WorkflowNotFoundError } from '@temporalio/client';
+import { WorkflowNotFoundError } from '@temporalio/client';
+import { isUnavailable } from '../temporal-failures';
 import { HttpProblem, notFound, serviceUnavailable } from './problem';
 
 /**
@@ -11,23 +12,3 @@ export function mapTemporalError(err: unknown, what: string): unknown {
   if (isUnavailable(err)) return serviceUnavailable('temporal_unavailable', 'The workflow service is unreachable; nothing was started. Retry later.');
   return err;
 }
-
-export function isAlreadyStarted(err: unknown): boolean {
-  return err instanceof WorkflowExecutionAlreadyStartedError;
-}
-
-// gRPC status codes: CANCELLED 1, DEADLINE_EXCEEDED 4, RESOURCE_EXHAUSTED 8, UNAVAILABLE 14.
-const UNAVAILABLE_CODES = new Set<number>([1, 4, 8, 14]);
-
-export function isUnavailable(err: unknown): boolean {
-  for (let e: unknown = err; e; e = (e as { cause?: unknown }).cause) {
-    const code = (e as { code?: unknown }).code;
-    if (typeof code === 'number' && UNAVAILABLE_CODES.has(code)) return true;
-    const name = (e as { name?: unknown }).name;
-    if (name === 'ServiceError' && /UNAVAILABLE|DEADLINE_EXCEEDED|ECONNREFUSED/.test(String((e as Error).message))) return true;
-  }
-  return false;
-}
-
-/** Runs a Temporal call with a deadline, so an unreachable server means a prompt 503, not a hung request. */
-export const TEMPORAL_CALL_TIMEOUT_MS = 5_000;

@@ -1,20 +1,5 @@
-import Ajv2020, { type ErrorObject, type ValidateFunction } from 'ajv/dist/2020';
-import addFormats from 'ajv-formats';
-import { badRequest, type ProblemFieldError } from './problem';
-
-/** One ajv instance per process: schemas compile once and are cached by identity. */
-const ajv = new Ajv2020({ allErrors: true, strict: false, useDefaults: true });
-addFormats(ajv);
-const compiled = new WeakMap<object, ValidateFunction>();
-
-function compile(schema: object): ValidateFunction {
-  let fn = compiled.get(schema);
-  if (!fn) {
-    fn = ajv.compile(schema);
-    compiled.set(schema, fn);
-  }
-  return fn;
-}
+import { check } from '../validation';
+import { badRequest } from './problem';
 
 /**
  * Validates `value` against a JSON Schema and returns it typed, or throws a 400 listing every problem with
@@ -27,50 +12,3 @@ export function validate<T>(schema: object, value: unknown, what = 'Request body
   }
   return value as T;
 }
-
-/** How many problems one answer lists: enough to fix a request, never a body larger than the request. */
-export const MAX_REPORTED_ERRORS = 20;
-
-export function check(schema: object, value: unknown): ProblemFieldError[] {
-  const fn = compile(schema);
-  if (fn(value)) return [];
-  const all = fn.errors ?? [];
-  const shown = all.slice(0, MAX_REPORTED_ERRORS).map((e) => describe(e, schema));
-  if (all.length > MAX_REPORTED_ERRORS) shown.push({ path: '', message: `and ${all.length - MAX_REPORTED_ERRORS} more problems` });
-  return shown;
-}
-
-function describe(e: ErrorObject, rootSchema: object): ProblemFieldError {
-  if (e.keyword === 'additionalProperties') {
-    const name = String((e.params as { additionalProperty: string }).additionalProperty);
-    const known = knownProperties(rootSchema, e.schemaPath);
-    const caseTwin = known.find((k) => k.toLowerCase() === name.toLowerCase());
-    return {
-      path: `${e.instancePath}/${escapePointer(name)}`,
-      message: caseTwin
-        ? `unknown member "${name}" (member names are case-sensitive: did you mean "${caseTwin}"?)`
-        : `unknown member "${name}"${known.length ? ` (allowed: ${known.join(', ')})` : ''}`,
-    };
-  }
-  if (e.keyword === 'required') {
-    const name = String((e.params as { missingProperty: string }).missingProperty);
-    return { path: `${e.instancePath}/${escapePointer(name)}`, message: 'is required' };
-  }
-  if (e.keyword === 'enum') {
-    const allowed = (e.params as { allowedValues: unknown[] }).allowedValues;
-    return { path: e.instancePath, message: `must be one of ${allowed.map((v) => JSON.stringify(v)).join(', ')}` };
-  }
-  return { path: e.instancePath, message: e.message ?? 'is invalid' };
-}
-
-/** The `properties` names of the sub-schema an additionalProperties error came from. */
-function knownProperties(rootSchema: object, schemaPath: string): string[] {
-  const parts = schemaPath.replace(/^#\/?/, '').split('/').filter(Boolean);
-  parts.pop(); // drop "additionalProperties"
-  let node: unknown = rootSchema;
-  for (const p of parts) node = (node as Record<string, unknown> | undefined)?.[p.replace(/~1/g, '/').replace(/~0/g, '~')];
-  const props = (node as { properties?: Record<string, unknown> } | undefined)?.properties;
-  return props ? Object.keys(props) : [];
-}
-
-const escapePointer = (s: string) => s.replace(/~/g, '~0').replace(/\//g, '~1');

@@ -4,7 +4,8 @@ import type { BillingEvent } from '../billing/provider-events';
 import type { BillingScope } from '../billing/subscriber-id';
 import { DeadLetterRepository, type DeadLetterRecord, type DeadLetterStatus } from '../store/dead-letters';
 import type { SubscriberMessage } from '../workflows/billing-messages';
-import { isPermanentRefusal, signalSubscriberWorkflow } from './subscriber-client';
+import { isPermanentRefusal } from '../temporal-failures';
+import { signalSubscriberWorkflow } from './subscriber-client';
 
 export type RetryOutcome =
   | { outcome: 'retried'; record: DeadLetterRecord }

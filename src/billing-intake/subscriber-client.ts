@@ -50,15 +50,3 @@ export async function signalSubscriberWorkflow(
       break;
   }
 }
-
-// gRPC INVALID_ARGUMENT: Temporal will refuse the same request every time (an id or a search attribute value
-// over one of its limits), so retrying cannot help.
-const INVALID_ARGUMENT = 3;
-
-/** True when Temporal refused a request for good rather than being unreachable or busy. */
-export function isPermanentRefusal(err: unknown): boolean {
-  for (let e: unknown = err, depth = 0; e && depth < 8; e = (e as { cause?: unknown }).cause, depth++) {
-    if ((e as { code?: unknown }).code === INVALID_ARGUMENT) return true;
-  }
-  return false;
-}

@@ -4,7 +4,7 @@
  * entries for good. Applying events in any order, any number of times, therefore gives the same record, and
  * merging two subscriber records is the same operation. Pure; JSON-serialisable.
  */
-import { isRefund, type BillingEvent } from './provider-events';
+import { EFFECT_EVENT_TYPES, isRefund, type BillingEvent } from './provider-events';
 
 /** Stands for "no end" (a purchase with a null expiration) where a number is needed to compare. */
 export const NO_END_MS = Number.MAX_SAFE_INTEGER;
@@ -65,14 +65,8 @@ export interface Subscription {
 
 export type SubscriptionStatus = 'active' | 'cancelled' | 'expired' | 'refunded';
 
-const SUBSCRIPTION_EVENT_TYPES = new Set([
-  'INITIAL_PURCHASE',
-  'RENEWAL',
-  'UNCANCELLATION',
-  'CANCELLATION',
-  'EXPIRATION',
-  'BILLING_ISSUE',
-]);
+// The effect types that speak about one subscription; aliases and transfers speak about records.
+const SUBSCRIPTION_EVENT_TYPES = new Set<string>(EFFECT_EVENT_TYPES.filter((t) => t !== 'SUBSCRIBER_ALIAS' && t !== 'TRANSFER'));
 
 // Which event's description of a period wins when several describe the same one: a purchase or renewal
 // states the price paid; a cancellation or expiration may carry 0; a refund carries a negative price.

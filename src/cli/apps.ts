@@ -1,9 +1,8 @@
 import { AppRepository } from '../store/apps';
-import { APP_WEBHOOK_PATH } from '../api/routes/webhooks';
+import { SLUG_RE as SLUG } from '../contracts/ids';
+import { APP_WEBHOOK_PATH } from '../contracts/webhook-paths';
 import { requireString, type CliCommand } from './command';
 import { withStore } from './with-store';
-
-const SLUG = /^[a-z0-9][a-z0-9._-]{0,62}$/;
 
 function printWebhookSetup(url: string, authorization: string): void {
   process.stdout.write(

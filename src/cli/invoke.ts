@@ -7,10 +7,10 @@
  */
 import type { WorkflowHandle } from '@temporalio/client';
 import { userInfo } from 'node:os';
-import { checkInvocationAgainstData } from '../api/invocation-rules';
-import { HttpProblem } from '../api/problem';
-import { missingEntitlement } from '../api/routes/skills';
-import { validate } from '../api/validation';
+import { describeImpossible, impossibleInputs } from '../invocations/data-rules';
+import { missingEntitlement } from '../skills/entitlements';
+import { DocumentRepository } from '../store/documents';
+import { check } from '../validation';
 import type { Config } from '../config';
 import { startInvocationWorkflow } from '../invocations/start-workflow';
 import { findSkill, SKILLS } from '../skills/catalog';
@@ -60,21 +60,19 @@ export function inputsFromFlags(skill: SkillDefinition, values: Record<string, u
   return inputs;
 }
 
-/** The same checks the API makes before it starts an invocation; an HttpProblem's detail is the message. */
+/** The same checks the API makes before it starts an invocation, with the same messages. */
 async function checkRequest(store: Store, config: Config, project: string, skill: SkillDefinition, raw: Record<string, unknown>): Promise<Record<string, unknown>> {
   const projects = new ProjectRepository(store.db);
   const record = await projects.getProject(project);
   if (!record) throw new Error(`project "${project}" does not exist`);
-  try {
-    const inputs = validate<Record<string, unknown>>(skill.inputSchema, raw, 'Skill inputs');
-    const missing = missingEntitlement(skill.name, config.skills.entitlements, await projects.effectiveEntitlements(record, new Date()));
-    if (missing) throw new Error(`project "${project}" is not entitled to "${missing}", which ${skill.name} requires`);
-    await checkInvocationAgainstData(store.db, project, skill.name, inputs);
-    return inputs;
-  } catch (err) {
-    if (err instanceof HttpProblem) throw new Error(err.detail);
-    throw err;
-  }
+  // check() fills in the schema's defaults (tone becomes neutral), as the API's validation does.
+  const errors = check(skill.inputSchema, raw);
+  if (errors.length > 0) throw new Error(`Skill inputs does not match the schema: ${errors.map((e) => `${e.path || '/'} ${e.message}`).join('; ')}`);
+  const missing = missingEntitlement(skill.name, config.skills.entitlements, await projects.effectiveEntitlements(record, new Date()));
+  if (missing) throw new Error(`project "${project}" is not entitled to "${missing}", which ${skill.name} requires`);
+  const impossible = await impossibleInputs(new DocumentRepository(store.db), project, skill.name, raw);
+  if (impossible.length > 0) throw new Error(describeImpossible(project, impossible));
+  return raw;
 }
 
 /**

@@ -1,4 +1,4 @@
-import { mintToken } from '../api/auth';
+import { mintToken } from '../mint-token';
 import { loadConfig } from '../config';
 import type { CliCommand } from './command';
 

@@ -1,9 +1,9 @@
 import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
 import type { Db } from 'mongodb';
-import { ORG_BODY_SCHEMA, PROJECT_BODY_SCHEMA } from '../api/routes/projects';
-import { screenDocuments } from '../api/routes/documents';
-import { check } from '../api/validation';
+import { ORG_BODY_SCHEMA, PROJECT_BODY_SCHEMA } from '../contracts/bodies';
+import { screenDocuments } from '../documents/screen';
+import { check } from '../validation';
 import { DocumentRepository } from '../store/documents';
 import { ProjectRepository } from '../store/projects';
 import type { CliCommand } from './command';

@@ -4,7 +4,7 @@
  * Streams `git log` and upserts in batches, so a repository of any size goes through in bounded memory, and a
  * re-import updates in place. Reports progress as it goes: tags, commits read, documents written.
  */
-import { screenDocuments } from '../api/routes/documents';
+import { screenDocuments } from '../documents/screen';
 import type { ProjectDocument } from '../skills/documents';
 import { forgeFromRemote, type Forge } from '../skills/forge';
 import { BranchPullRequests } from './branch-prs';

@@ -1,6 +1,6 @@
 import type { Client } from '@temporalio/client';
 import type { SkillInvocationInput } from '../activities/skill-types';
-import { TEMPORAL_CALL_TIMEOUT_MS, isAlreadyStarted } from '../api/temporal-errors';
+import { TEMPORAL_CALL_TIMEOUT_MS, isAlreadyStarted } from '../temporal-failures';
 import { findSkill } from '../skills/catalog';
 import type { SkillName } from '../skills/types';
 import type { InvocationRecord } from '../store/invocations';

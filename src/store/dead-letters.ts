@@ -12,13 +12,12 @@ import { COLLECTIONS } from './collections';
 export type DeadLetterStage = 'relay' | 'apply' | 'effect';
 export type DeadLetterStatus = 'parked' | 'retried';
 
-export interface DeadLetterRecord {
-  /** `dl_` + a digest of the key, so parking the same thing twice (an activity retry, a redelivery) is one record. */
-  _id: string;
+/** What is parked: where it failed, what it concerns, why, and what a retry re-sends. */
+export interface ParkInput {
+  /** What identifies the parked work; the same key parks into the same record. */
   key: string;
   scope: BillingScope;
   stage: DeadLetterStage;
-  status: DeadLetterStatus;
   eventId: string | null;
   type: string | null;
   subscriberId: string | null;
@@ -27,22 +26,16 @@ export interface DeadLetterRecord {
   reason: string;
   /** JSON text of what a retry re-sends: the provider event (relay, apply) or the effect and its message (effect). */
   payload: string;
+}
+
+export interface DeadLetterRecord extends ParkInput {
+  /** `dl_` + a digest of the key, so parking the same thing twice (an activity retry, a redelivery) is one record. */
+  _id: string;
+  status: DeadLetterStatus;
   parkedAt: Date;
   /** How many times it was parked (a retry that fails again parks it again). */
   attempts: number;
   retriedAt: Date | null;
-}
-
-export interface ParkInput {
-  key: string;
-  scope: BillingScope;
-  stage: DeadLetterStage;
-  eventId: string | null;
-  type: string | null;
-  subscriberId: string | null;
-  workflowId: string | null;
-  reason: string;
-  payload: string;
 }
 
 const REASON_LIMIT = 1_000;

@@ -1,5 +1,5 @@
 import type { Db, Filter, IndexDescription } from 'mongodb';
-import { contributionOf, type BillingTotals } from '../billing/metrics';
+import { addTotals, contributionOf, ZERO_TOTALS, type BillingTotals } from '../billing/metrics';
 import type { BillingScope } from '../billing/subscriber-id';
 import type { SubscriberState } from '../billing/subscriber-state';
 import { canonicalView, type CanonicalView } from '../billing/canonical-view';
@@ -94,11 +94,11 @@ export class SubscriberRepository {
 
   /** The full recompute: sums every stored contribution of a scope. A scan, so only for checks, never per event. */
   async sumContributions(scope: BillingScope): Promise<{ totals: BillingTotals; subscribers: number }> {
-    const totals: BillingTotals = { mrrMicros: 0, activeSubscriptions: 0, activeTrials: 0, flaggedCustomers: 0, scheduledDowngrades: 0 };
+    let totals: BillingTotals = { ...ZERO_TOTALS };
     let subscribers = 0;
     for await (const r of this.coll.find({ scope }, { projection: { contribution: 1 } })) {
       subscribers += 1;
-      for (const k of Object.keys(totals) as (keyof BillingTotals)[]) totals[k] += r.contribution[k];
+      totals = addTotals(totals, r.contribution);
     }
     return { totals, subscribers };
   }

@@ -8,7 +8,7 @@ import { COLLECTIONS } from '../../src/store/collections';
 import { eventKey } from '../../src/store/webhook-events';
 import { workflowIdFor } from '../../src/billing/subscriber-id';
 import { subscriberStateQuery } from '../../src/workflows/billing-messages';
-import { MAX_REPORTED_ERRORS } from '../../src/api/validation';
+import { MAX_REPORTED_ERRORS } from '../../src/validation';
 import { EventForwarder } from '../../src/billing-intake/event-forwarder';
 import { createLogger } from '../../src/logger';
 import { randomSuffix } from '../support/config';

@@ -1,7 +1,7 @@
 import type { Context, Next } from 'koa';
 import type { Config } from '../../config';
-import { TokenError, verifyToken, type Principal } from '../auth';
-import { unauthorized } from '../problem';
+import { TokenError, isAdmin, verifyToken, type Principal } from '../auth';
+import { forbidden, unauthorized } from '../problem';
 
 /**
  * Bearer-token authentication. Verification happens inside the try and `next()` outside it, so an error
@@ -28,4 +28,9 @@ export function principalOf(ctx: Context): Principal {
   const p = ctx.state.principal as Principal | undefined;
   if (!p) throw new Error('principalOf called on an unauthenticated route');
   return p;
+}
+
+/** For administrators only (roles: ["admin"]); call after authenticate(). */
+export function requireAdmin(ctx: Context, what = 'This endpoint'): void {
+  if (!isAdmin(principalOf(ctx))) throw forbidden(`${what} is for administrators (roles: ["admin"])`);
 }

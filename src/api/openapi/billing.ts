@@ -1,6 +1,6 @@
 import { ENVELOPE_SCHEMA } from '../../billing/provider-events';
-import { APP_BODY_SCHEMA } from '../routes/apps';
-import { APP_WEBHOOK_PATH, OPERATOR_WEBHOOK_PATH } from '../routes/webhooks';
+import { APP_BODY_SCHEMA } from '../../contracts/bodies';
+import { APP_WEBHOOK_PATH, OPERATOR_WEBHOOK_PATH } from '../../contracts/webhook-paths';
 import { authErrors, bearer, json, jsonBody, pathParam, problemRef, queryParam, type Paths } from './common';
 
 const ack = json('Durably accepted (exactly 200)', {

@@ -1,6 +1,6 @@
 import { DOCUMENT_SCHEMA } from '../../skills/documents';
 import { DOCUMENT_KINDS } from '../../skills/types';
-import { MAX_DOCUMENTS_PER_REQUEST } from '../routes/documents';
+import { MAX_DOCUMENTS_PER_REQUEST } from '../../contracts/bodies';
 import { authErrors, bearer, json, jsonBody, pathParam, problemRef, queryParam, type Paths } from './common';
 
 export const documentPaths: Paths = {

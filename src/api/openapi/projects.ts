@@ -1,4 +1,4 @@
-import { ORG_BODY_SCHEMA, PROJECT_BODY_SCHEMA } from '../routes/projects';
+import { ORG_BODY_SCHEMA, PROJECT_BODY_SCHEMA } from '../../contracts/bodies';
 import { authErrors, bearer, json, jsonBody, pathParam, problemRef, type Paths } from './common';
 
 export const projectPaths: Paths = {

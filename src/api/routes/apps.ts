@@ -4,22 +4,12 @@ import type { AppCache } from '../app-cache';
 import type { AppDeps } from '../deps';
 import { checkId } from '../ids';
 import { API_BODY_LIMIT } from '../limits';
-import { authenticate } from '../middleware/authenticate';
+import { authenticate, requireAdmin } from '../middleware/authenticate';
 import { jsonBody } from '../middleware/json-body';
 import { conflict, notFound } from '../problem';
 import { validate } from '../validation';
-import { requireAdmin } from './projects';
-import { APP_WEBHOOK_PATH } from './webhooks';
-
-export const APP_BODY_SCHEMA = {
-  type: 'object',
-  additionalProperties: false,
-  required: ['slug', 'name'],
-  properties: {
-    slug: { type: 'string', pattern: '^[a-z0-9][a-z0-9._-]{0,62}$' },
-    name: { type: 'string', minLength: 1, maxLength: 200 },
-  },
-} as const;
+import { APP_BODY_SCHEMA } from '../../contracts/bodies';
+import { APP_WEBHOOK_PATH } from '../../contracts/webhook-paths';
 
 /** Customer apps connected to the billing provider (admin). No response ever carries a stored secret. */
 export function appRoutes(deps: AppDeps, appCache: AppCache): Router {

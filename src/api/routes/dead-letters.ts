@@ -2,13 +2,13 @@ import Router from '@koa/router';
 import { DeadLetterService } from '../../billing-intake/dead-letters';
 import { AppRepository } from '../../store/apps';
 import { DeadLetterRepository, type DeadLetterRecord, type DeadLetterStatus } from '../../store/dead-letters';
-import { isAdmin } from '../auth';
 import { requestedScope, workflowLinker } from '../billing-scope';
 import { decodeCursor, encodeCursor, parseLimit } from '../cursor';
 import type { AppDeps } from '../deps';
-import { authenticate, principalOf } from '../middleware/authenticate';
-import { HttpProblem, badRequest, conflict, forbidden, notFound } from '../problem';
-import { mapTemporalError, TEMPORAL_CALL_TIMEOUT_MS } from '../temporal-errors';
+import { authenticate, requireAdmin } from '../middleware/authenticate';
+import { HttpProblem, badRequest, conflict, notFound } from '../problem';
+import { TEMPORAL_CALL_TIMEOUT_MS } from '../../temporal-failures';
+import { mapTemporalError } from '../temporal-errors';
 
 const STATUSES = ['parked', 'retried', 'all'] as const;
 const DEAD_LETTER_ID = /^dl_[0-9a-f]{32}$/;
@@ -62,7 +62,7 @@ export function deadLetterRoutes(deps: AppDeps): Router {
   });
 
   router.post('/v1/billing/dead-letters/:id/retry', async (ctx) => {
-    if (!isAdmin(principalOf(ctx))) throw forbidden('Retrying a dead letter is for administrators (roles: ["admin"])');
+    requireAdmin(ctx, 'Retrying a dead letter');
     const id = ctx.params.id!;
     if (!DEAD_LETTER_ID.test(id)) throw notFound('unknown_dead_letter', `No dead letter "${id.slice(0, 80)}"`);
     let result;

@@ -10,17 +10,19 @@ import { ProjectRepository } from '../../store/projects';
 import { decodeCursor, encodeCursor, parseLimit } from '../cursor';
 import type { AppDeps } from '../deps';
 import type { AppMetrics } from '../metrics';
-import { checkInvocationAgainstData } from '../invocation-rules';
 import { API_BODY_LIMIT } from '../limits';
 import { jsonBody } from '../middleware/json-body';
 import { authenticate, principalOf } from '../middleware/authenticate';
-import { HttpProblem, badRequest, conflict, notFound } from '../problem';
+import { HttpProblem, badRequest, conflict, notFound, unprocessable } from '../problem';
 import { projectForCaller } from '../project-access';
 import { RateLimiter } from '../rate-limit';
 import { startInvocationWorkflow } from '../../invocations/start-workflow';
-import { TEMPORAL_CALL_TIMEOUT_MS, mapTemporalError } from '../temporal-errors';
+import { TEMPORAL_CALL_TIMEOUT_MS } from '../../temporal-failures';
+import { mapTemporalError } from '../temporal-errors';
 import { validate } from '../validation';
-import { missingEntitlement } from './skills';
+import { describeImpossible, impossibleInputs } from '../../invocations/data-rules';
+import { missingEntitlement } from '../../skills/entitlements';
+import { DocumentRepository } from '../../store/documents';
 import { newInvocationId, skillWorkflowId } from '../../invocations/ids';
 
 const MAX_WAIT_SECONDS = 60;
@@ -30,6 +32,7 @@ const CLAIM_SETTLE_MS = 5_000;
 
 /** Invoking a skill (a durable workflow), polling it, listing and cancelling invocations. */
 export function invocationRoutes(deps: AppDeps, metrics: AppMetrics): Router {
+  const documents = new DocumentRepository(deps.db);
   const projects = new ProjectRepository(deps.db);
   const invocations = new InvocationRepository(deps.db);
   const keys = new IdempotencyRepository(deps.db);
@@ -61,11 +64,11 @@ export function invocationRoutes(deps: AppDeps, metrics: AppMetrics): Router {
     const inputs = validate<Record<string, unknown>>(skill.inputSchema, ctx.state.body, 'Skill inputs');
 
     // Both checks read the store; run them together, then answer 402 before 422.
-    const dataCheck = checkInvocationAgainstData(deps.db, project._id, skill.name as SkillName, inputs).then(() => null, (err: unknown) => ({ err }));
+    const dataCheck = impossibleInputs(documents, project._id, skill.name as SkillName, inputs);
     const missing = missingEntitlement(skill.name, deps.config.skills.entitlements, await projects.effectiveEntitlements(project, now()));
-    const dataFailure = await dataCheck;
+    const impossible = await dataCheck;
     if (missing) throw new HttpProblem(402, 'not_entitled', `Project "${project._id}" is not entitled to "${missing}", which ${skill.name} requires`);
-    if (dataFailure) throw dataFailure.err;
+    if (impossible.length > 0) throw unprocessable('impossible_request', describeImpossible(project._id, impossible), impossible);
 
     const id = newInvocationId();
     const rawKey = ctx.get('Idempotency-Key');

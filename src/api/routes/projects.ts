@@ -1,38 +1,14 @@
 import Router from '@koa/router';
-import type { Context } from 'koa';
 import { ProjectRepository } from '../../store/projects';
-import { canUseProject, isAdmin } from '../auth';
+import { canUseProject } from '../auth';
 import type { AppDeps } from '../deps';
 import { checkId } from '../ids';
 import { API_BODY_LIMIT } from '../limits';
 import { jsonBody } from '../middleware/json-body';
-import { authenticate, principalOf } from '../middleware/authenticate';
+import { authenticate, principalOf, requireAdmin } from '../middleware/authenticate';
 import { forbidden, notFound } from '../problem';
 import { validate } from '../validation';
-
-export const ORG_BODY_SCHEMA = {
-  type: 'object',
-  additionalProperties: false,
-  required: ['name', 'ownerEmail'],
-  properties: {
-    name: { type: 'string', minLength: 1, maxLength: 200 },
-    ownerEmail: { type: 'string', format: 'email', maxLength: 320 },
-  },
-} as const;
-
-export const PROJECT_BODY_SCHEMA = {
-  type: 'object',
-  additionalProperties: false,
-  required: ['name', 'org'],
-  properties: {
-    name: { type: 'string', minLength: 1, maxLength: 200 },
-    org: { type: 'string', pattern: '^[a-z0-9][a-z0-9._-]{0,62}$' },
-  },
-} as const;
-
-export function requireAdmin(ctx: Context): void {
-  if (!isAdmin(principalOf(ctx))) throw forbidden('This endpoint is for administrators (roles: ["admin"])');
-}
+import { ORG_BODY_SCHEMA, PROJECT_BODY_SCHEMA } from '../../contracts/bodies';
 
 /** Orgs and projects: admins create them; project members read their project. */
 export function projectRoutes(deps: AppDeps): Router {

@@ -1,5 +1,6 @@
 import Router from '@koa/router';
 import { SKILLS } from '../../skills/catalog';
+import { missingEntitlement } from '../../skills/entitlements';
 import type { SkillDefinition } from '../../skills/types';
 import type { Entitlement } from '../../store/projects';
 import { ProjectRepository } from '../../store/projects';
@@ -24,12 +25,6 @@ export function skillCatalogRoutes(deps: AppDeps): Router {
   });
 
   return router;
-}
-
-export function missingEntitlement(skill: string, required: Record<string, string>, held: Entitlement[]): string | null {
-  const needed = required[skill];
-  if (!needed) return null;
-  return held.some((e) => e.id === needed) ? null : needed;
 }
 
 function presentSkill(skill: SkillDefinition, required: Record<string, string>, held: Entitlement[]) {

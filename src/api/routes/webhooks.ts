@@ -1,5 +1,6 @@
 import Router from '@koa/router';
 import type { Context } from 'koa';
+import { APP_WEBHOOK_PATH, OPERATOR_WEBHOOK_PATH } from '../../contracts/webhook-paths';
 import { EventIntake, InboxUnavailableError, type Accepted } from '../../billing-intake/accept-event';
 import { ENVELOPE_SCHEMA, type BillingEnvelope } from '../../billing/provider-events';
 import { appScope, type BillingScope } from '../../billing/subscriber-id';
@@ -11,10 +12,8 @@ import { WEBHOOK_BODY_LIMIT } from '../limits';
 import type { AppMetrics } from '../metrics';
 import { readJsonBody } from '../middleware/json-body';
 import { HttpProblem, badRequest, serviceUnavailable } from '../problem';
-import { check } from '../validation';
+import { check } from '../../validation';
 
-export const APP_WEBHOOK_PATH = '/api/saas/iap/billingprovider/webhook';
-export const OPERATOR_WEBHOOK_PATH = '/api/billing/billingprovider/webhook';
 
 // One message for every authorization failure: the caller must not learn whether the slug exists.
 const denied = () => new HttpProblem(401, 'unauthorized', 'The Authorization header does not authorize this webhook');

@@ -1,7 +1,8 @@
 import assert from 'node:assert/strict';
 import { generateKeyPairSync } from 'node:crypto';
 import jwt from 'jsonwebtoken';
-import { TokenError, canReadApp, canUseProject, mintToken, verifyToken } from '../../../src/api/auth';
+import { TokenError, canReadApp, canUseProject, verifyToken } from '../../../src/api/auth';
+import { mintToken } from '../../../src/mint-token';
 
 const secret = 's'.repeat(40);
 const hs = { secret, publicKey: null, algorithms: ['HS256' as const], issuer: null, audience: null };

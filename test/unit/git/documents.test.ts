@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { screenDocuments } from '../../../src/api/routes/documents';
+import { screenDocuments } from '../../../src/documents/screen';
 import { commitDocument, releaseDocument } from '../../../src/git/documents';
 import { DEFAULT_REF_OPTIONS } from '../../../src/git/message-refs';
 import type { GitCommit } from '../../../src/git/log';

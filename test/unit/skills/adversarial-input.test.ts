@@ -6,7 +6,7 @@
  * call that is slow every time fails.
  */
 import assert from 'node:assert/strict';
-import { screenDocuments } from '../../../src/api/routes/documents';
+import { screenDocuments } from '../../../src/documents/screen';
 import { parseEnv } from '../../../src/env-files';
 import { prNumberOf, ticketKeysOf } from '../../../src/git/message-refs';
 import { parseRetryAfter } from '../../../src/llm/retry-after';

@@ -1,6 +1,6 @@
 /** What POST …/documents accepts: what clients have, not more; misspelt fields are still refused by name. */
 import assert from 'node:assert/strict';
-import { screenDocuments } from '../../../src/api/routes/documents';
+import { screenDocuments } from '../../../src/documents/screen';
 import type { ProjectDocument } from '../../../src/skills/documents';
 import { selectAndDraft } from '../../../src/skills/run';
 import { RETAIL } from './cases';

@@ -1,15 +1,13 @@
-import type { Db } from 'mongodb';
 import { validateBusinessRules, type ProjectFacts } from '../skills/run';
 import type { SkillName } from '../skills/types';
-import { DocumentRepository } from '../store/documents';
-import { unprocessable } from './problem';
+import type { DocumentRepository } from '../store/documents';
+import type { FieldError } from '../validation';
 
 /**
  * The checks only the project's data can answer: versions the project knows and in order, an incident that
  * exists. The skills domain states the rules; this looks up just the facts the skill needs.
  */
-export async function checkInvocationAgainstData(db: Db, project: string, skill: SkillName, inputs: Record<string, unknown>): Promise<void> {
-  const documents = new DocumentRepository(db);
+export async function impossibleInputs(documents: DocumentRepository, project: string, skill: SkillName, inputs: Record<string, unknown>): Promise<FieldError[]> {
   const facts: Partial<ProjectFacts> = {};
   if (skill === 'release_notes_composer') {
     // The requested versions the project knows, plus its newest releases for the hint in a 422: two point
@@ -24,8 +22,10 @@ export async function checkInvocationAgainstData(db: Db, project: string, skill:
     const id = String(inputs.incidentId);
     facts.incidentIds = (await documents.exists(project, 'incident', 'incidentId', id)) ? [id] : [];
   }
-  const errors = validateBusinessRules(skill, inputs as never, facts);
-  if (errors.length > 0) {
-    throw unprocessable('impossible_request', `The inputs are valid but cannot be served for project "${project}": ${errors.map((e) => `${e.path} ${e.message}`).join('; ')}`, errors);
-  }
+  return validateBusinessRules(skill, inputs as never, facts);
+}
+
+/** What the API (a 422) and the CLI say when the inputs are valid but the project's data cannot serve them. */
+export function describeImpossible(project: string, errors: FieldError[]): string {
+  return `The inputs are valid but cannot be served for project "${project}": ${errors.map((e) => `${e.path} ${e.message}`).join('; ')}`;
 }
