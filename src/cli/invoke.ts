@@ -7,21 +7,20 @@
  */
 import type { WorkflowHandle } from '@temporalio/client';
 import { userInfo } from 'node:os';
-import { describeImpossible, impossibleInputs } from '../invocations/data-rules';
-import { missingEntitlement } from '../skills/entitlements';
-import { DocumentRepository } from '../store/documents';
-import { check } from '../validation';
 import type { Config } from '../config';
-import { startInvocationWorkflow } from '../invocations/start-workflow';
+import { describeImpossible } from '../invocations/data-rules';
+import { InvocationRefused, InvocationService, type Refusal } from '../invocations/invoke';
+import { RateLimiter } from '../invocations/rate-limit';
 import { findSkill, SKILLS } from '../skills/catalog';
 import type { SkillDefinition, SkillName } from '../skills/types';
-import { InvocationRepository, TERMINAL_STATUSES, queuedInvocation, type InvocationRecord } from '../store/invocations';
+import { DocumentRepository } from '../store/documents';
+import { IdempotencyRepository } from '../store/idempotency';
+import { InvocationRepository, TERMINAL_STATUSES, type InvocationRecord } from '../store/invocations';
 import type { Store } from '../store/mongo';
 import { ProjectRepository } from '../store/projects';
-import { connectTemporal } from '../temporal';
+import { connectTemporalLazy } from '../temporal';
 import { requireString, type CliCommand } from './command';
 import { withStore } from './with-store';
-import { newInvocationId, skillWorkflowId } from '../invocations/ids';
 
 const POLL_MS = 200;
 const DEFAULT_TIMEOUT_S = 300;
@@ -60,37 +59,52 @@ export function inputsFromFlags(skill: SkillDefinition, values: Record<string, u
   return inputs;
 }
 
-/** The same checks the API makes before it starts an invocation, with the same messages. */
-async function checkRequest(store: Store, config: Config, project: string, skill: SkillDefinition, raw: Record<string, unknown>): Promise<Record<string, unknown>> {
-  const projects = new ProjectRepository(store.db);
-  const record = await projects.getProject(project);
-  if (!record) throw new Error(`project "${project}" does not exist`);
-  // check() fills in the schema's defaults (tone becomes neutral), as the API's validation does.
-  const errors = check(skill.inputSchema, raw);
-  if (errors.length > 0) throw new Error(`Skill inputs does not match the schema: ${errors.map((e) => `${e.path || '/'} ${e.message}`).join('; ')}`);
-  const missing = missingEntitlement(skill.name, config.skills.entitlements, await projects.effectiveEntitlements(record, new Date()));
-  if (missing) throw new Error(`project "${project}" is not entitled to "${missing}", which ${skill.name} requires`);
-  const impossible = await impossibleInputs(new DocumentRepository(store.db), project, skill.name, raw);
-  if (impossible.length > 0) throw new Error(describeImpossible(project, impossible));
-  return raw;
-}
-
 /**
- * Creates the invocation record (queued) and starts its workflow with the start the API uses
- * (src/invocations/start-workflow.ts).
+ * Starts the invocation as the API does (src/invocations/invoke.ts: the same checks, record and workflow
+ * start, with the caller `cli:<user>`), and returns it with a handle on its run.
  */
 async function start(store: Store, config: Config, project: string, skill: SkillDefinition, inputs: Record<string, unknown>): Promise<{ record: InvocationRecord; handle: WorkflowHandle; close: () => Promise<void> }> {
-  const invocations = new InvocationRepository(store.db);
-  const id = newInvocationId();
-  const record = queuedInvocation({ id, project, skill: skill.name, inputs, workflowId: skillWorkflowId(project, id), requestedBy: `cli:${userInfo().username}`, createdAt: new Date() });
-  await invocations.create(record);
-  const temporal = await connectTemporal(config.temporal);
-  const outcome = await startInvocationWorkflow(temporal.client, config.temporal.taskQueue, record);
-  if (outcome.kind === 'started') return { record, handle: temporal.client.workflow.getHandle(record.workflowId), close: () => temporal.close() };
-  await temporal.close();
-  if (outcome.kind === 'unknown') throw new Error(`Temporal did not confirm the start of ${id}; see GET /v1/agents/${project}/invocations/${id}`);
-  await invocations.remove(id);
-  throw new Error(`Temporal (TEMPORAL_ADDRESS) refused the start or could not be reached; nothing was started (${outcome.error instanceof Error ? outcome.error.message : String(outcome.error)})`);
+  const projects = new ProjectRepository(store.db);
+  const projectRecord = await projects.getProject(project);
+  if (!projectRecord) throw new Error(`project "${project}" does not exist`);
+  // Lazy: the checks against the store answer before Temporal is needed.
+  const temporal = connectTemporalLazy(config.temporal);
+  const service = new InvocationService({
+    invocations: new InvocationRepository(store.db),
+    keys: new IdempotencyRepository(store.db),
+    projects,
+    documents: new DocumentRepository(store.db),
+    limiter: new RateLimiter(Number.MAX_SAFE_INTEGER, 60_000),
+    client: temporal.client,
+    eagerClient: () => null,
+    taskQueue: config.temporal.taskQueue,
+    entitlements: config.skills.entitlements,
+    now: () => new Date(),
+  });
+  try {
+    const { record } = await service.invoke({ caller: `cli:${userInfo().username}`, project: projectRecord, skill, inputs });
+    return { record, handle: temporal.client.workflow.getHandle(record.workflowId), close: () => temporal.close() };
+  } catch (err) {
+    await temporal.close();
+    throw err instanceof InvocationRefused ? new Error(refusalMessage(err.refusal, project, skill.name)) : err;
+  }
+}
+
+function refusalMessage(refusal: Refusal, project: string, skill: string): string {
+  switch (refusal.code) {
+    case 'invalid_input':
+      return `Skill inputs does not match the schema: ${refusal.errors.map((e) => `${e.path || '/'} ${e.message}`).join('; ')}`;
+    case 'not_entitled':
+      return `project "${project}" is not entitled to "${refusal.entitlement}", which ${skill} requires`;
+    case 'impossible_request':
+      return describeImpossible(project, refusal.errors);
+    case 'unconfirmed':
+      return `Temporal did not confirm the start of ${refusal.record._id}; see GET /v1/agents/${project}/invocations/${refusal.record._id}`;
+    case 'not_started':
+      return `Temporal (TEMPORAL_ADDRESS) refused the start or could not be reached; nothing was started (${refusal.error instanceof Error ? refusal.error.message : String(refusal.error)})`;
+    default:
+      return `the invocation was refused (${refusal.code})`;
+  }
 }
 
 /** Polls the record, telling each step as it is reached, until it is terminal, the workflow ends, or time runs out. */
@@ -152,8 +166,7 @@ export const invokeCommand: CliCommand = {
     const raw = inputsFromFlags(skill, { ...values, json: undefined, timeout: undefined });
 
     return withStore(async (store, config) => {
-      const inputs = await checkRequest(store, config, project, skill, raw);
-      const { record, handle, close } = await start(store, config, project, skill, inputs);
+      const { record, handle, close } = await start(store, config, project, skill, raw);
       try {
         const done = await follow(store, record, handle, timeoutS * 1000);
         if (!(TERMINAL_STATUSES as readonly string[]).includes(done.status)) {

@@ -1,11 +1,13 @@
 import Router from '@koa/router';
-import { WorkflowFailedError, WorkflowNotFoundError, type WorkflowHandle } from '@temporalio/client';
-import { createHash } from 'node:crypto';
 import type { Context } from 'koa';
+import { describeImpossible } from '../../invocations/data-rules';
+import { InvocationRefused, InvocationService, type Refusal } from '../../invocations/invoke';
+import { RateLimiter } from '../../invocations/rate-limit';
+import { isTerminal, waitForTerminal } from '../../invocations/wait';
 import { findSkill } from '../../skills/catalog';
-import type { SkillName } from '../../skills/types';
+import { DocumentRepository } from '../../store/documents';
 import { IdempotencyRepository } from '../../store/idempotency';
-import { INVOCATION_STATUSES, InvocationRepository, TERMINAL_STATUSES, queuedInvocation, settledHere, type InvocationRecord } from '../../store/invocations';
+import { INVOCATION_STATUSES, InvocationRepository, type InvocationRecord } from '../../store/invocations';
 import { ProjectRepository } from '../../store/projects';
 import { decodeCursor, encodeCursor, parseLimit } from '../cursor';
 import type { AppDeps } from '../deps';
@@ -15,33 +17,28 @@ import { jsonBody } from '../middleware/json-body';
 import { authenticate, principalOf } from '../middleware/authenticate';
 import { HttpProblem, badRequest, conflict, notFound, unprocessable } from '../problem';
 import { projectForCaller } from '../project-access';
-import { RateLimiter } from '../rate-limit';
-import { startInvocationWorkflow } from '../../invocations/start-workflow';
-import { TEMPORAL_CALL_TIMEOUT_MS } from '../../temporal-failures';
 import { mapTemporalError } from '../temporal-errors';
-import { validate } from '../validation';
-import { describeImpossible, impossibleInputs } from '../../invocations/data-rules';
-import { missingEntitlement } from '../../skills/entitlements';
-import { DocumentRepository } from '../../store/documents';
-import { newInvocationId, skillWorkflowId } from '../../invocations/ids';
 
 const MAX_WAIT_SECONDS = 60;
-const IDEMPOTENCY_KEY = /^[\x21-\x7e]{1,255}$/;
-/** How long a claimed Idempotency-Key may stay without its invocation record before it counts as abandoned. */
-const CLAIM_SETTLE_MS = 5_000;
 
-/** Invoking a skill (a durable workflow), polling it, listing and cancelling invocations. */
+/** Invoking a skill (a durable workflow), polling it, listing and cancelling invocations: HTTP in and out. */
 export function invocationRoutes(deps: AppDeps, metrics: AppMetrics): Router {
-  const documents = new DocumentRepository(deps.db);
   const projects = new ProjectRepository(deps.db);
   const invocations = new InvocationRepository(deps.db);
-  const keys = new IdempotencyRepository(deps.db);
-  const limiter = new RateLimiter(deps.config.skills.invocationsPerMinute, 60_000);
-  const now = deps.now ?? (() => new Date());
   const { client } = deps.temporal;
-  // `starter` is read per call: a worker in this process sets it once it runs (src/worker-in-api.ts).
-  const startWorkflow = (record: InvocationRecord) =>
-    startInvocationWorkflow(client, deps.config.temporal.taskQueue, record, { eagerClient: deps.temporal.starter });
+  const service = new InvocationService({
+    invocations,
+    keys: new IdempotencyRepository(deps.db),
+    projects,
+    documents: new DocumentRepository(deps.db),
+    limiter: new RateLimiter(deps.config.skills.invocationsPerMinute, 60_000),
+    client,
+    // Read per start: a worker in this process sets it once it runs (src/worker-in-api.ts).
+    eagerClient: () => deps.temporal.starter,
+    taskQueue: deps.config.temporal.taskQueue,
+    entitlements: deps.config.skills.entitlements,
+    now: deps.now ?? (() => new Date()),
+  });
   const router = new Router();
   router.use('/v1/agents', authenticate(deps.config.jwt));
   // Authenticate first, then read the body: an anonymous caller learns nothing from body errors.
@@ -52,49 +49,21 @@ export function invocationRoutes(deps: AppDeps, metrics: AppMetrics): Router {
     const project = await projectForCaller(ctx, projects, ctx.params.project!);
     const skill = findSkill(ctx.params.skill!);
     if (!skill) throw notFound('unknown_skill', `Skill "${ctx.params.skill}" does not exist; GET /v1/agents/${project._id}/skills lists them`);
-
-    const retryAfter = limiter.hit(`${principal.sub}\u0000${project._id}`, now().getTime());
-    if (retryAfter !== null) {
-      throw new HttpProblem(429, 'rate_limited', `More than ${deps.config.skills.invocationsPerMinute} invocations a minute`, {
-        headers: { 'Retry-After': String(retryAfter) },
-      });
-    }
-
-    if (ctx.state.body === undefined) throw badRequest('invalid_input', 'A JSON object with the skill inputs is required');
-    const inputs = validate<Record<string, unknown>>(skill.inputSchema, ctx.state.body, 'Skill inputs');
-
-    // Both checks read the store; run them together, then answer 402 before 422.
-    const dataCheck = impossibleInputs(documents, project._id, skill.name as SkillName, inputs);
-    const missing = missingEntitlement(skill.name, deps.config.skills.entitlements, await projects.effectiveEntitlements(project, now()));
-    const impossible = await dataCheck;
-    if (missing) throw new HttpProblem(402, 'not_entitled', `Project "${project._id}" is not entitled to "${missing}", which ${skill.name} requires`);
-    if (impossible.length > 0) throw unprocessable('impossible_request', describeImpossible(project._id, impossible), impossible);
-
-    const id = newInvocationId();
     const rawKey = ctx.get('Idempotency-Key');
-    let idempotencyKey: string | null = null;
-    if (rawKey) {
-      if (!IDEMPOTENCY_KEY.test(rawKey)) throw badRequest('invalid_idempotency_key', 'Idempotency-Key must be 1-255 printable ASCII characters');
-      idempotencyKey = `${project._id}\u0000${principal.sub}\u0000${skill.name}\u0000${rawKey}`;
-      const bodyHash = createHash('sha256').update(stableJson(inputs)).digest('hex');
-      const existing = await claimKey(idempotencyKey, bodyHash, id, project._id);
-      if (existing) return respond(ctx, await waitFor(ctx, await resume(ctx, existing)));
+    let invoked;
+    try {
+      invoked = await service.invoke({ caller: principal.sub, project, skill, inputs: ctx.state.body, idempotencyKey: rawKey === '' ? undefined : rawKey });
+    } catch (err) {
+      if (err instanceof InvocationRefused) throw refusalProblem(ctx, err.refusal, project._id, skill.name);
+      throw err;
     }
-
-    const record = queuedInvocation({ id, project: project._id, skill: skill.name, inputs, workflowId: skillWorkflowId(project._id, id), requestedBy: principal.sub, createdAt: now() });
-    // The record exists before the workflow so a client can poll at once, even while no worker runs.
-    await invocations.create(record);
-    const started = await startWorkflow(record);
-    if (started.kind === 'not-started') {
-      // Certainly nothing was started: remove the record and free the key so the client's retry starts cleanly.
-      await invocations.remove(id);
-      if (idempotencyKey) await keys.release(idempotencyKey, id);
-      throw mapTemporalError(started.error, `Invocation ${id}`);
+    if (invoked.started) {
+      metrics.skillInvocations.inc({ skill: skill.name });
+      ctx.state.log.info({ invocationId: invoked.record._id, skill: skill.name, project: project._id, eager: invoked.eager }, 'skill invocation started');
     }
-    if (started.kind === 'unknown') throw unconfirmed(ctx, record, started.error);
-    metrics.skillInvocations.inc({ skill: skill.name });
-    ctx.state.log.info({ invocationId: id, skill: skill.name, project: project._id, eager: started.eager }, 'skill invocation started');
-    return respond(ctx, await waitFor(ctx, record));
+    const wait = preferredWait(ctx);
+    const record = wait === null ? invoked.record : await waitForTerminal(client, invocations, invoked.record, wait);
+    respond(ctx, record, wait);
   });
 
   router.get('/v1/agents/:project/invocations', async (ctx) => {
@@ -130,140 +99,72 @@ export function invocationRoutes(deps: AppDeps, metrics: AppMetrics): Router {
 
   router.post('/v1/agents/:project/invocations/:id/cancel', async (ctx) => {
     const project = await projectForCaller(ctx, projects, ctx.params.project!);
-    const record = await invocations.get(project._id, ctx.params.id!);
-    if (!record) throw notFound('unknown_invocation', `Invocation "${ctx.params.id}" does not exist in project "${project._id}"`);
-    if ((TERMINAL_STATUSES as readonly string[]).includes(record.status)) {
-      throw conflict('invocation_finished', `Invocation is already ${record.status}`);
-    }
-    const handle: WorkflowHandle = client.workflow.getHandle(record.workflowId);
+    let outcome;
     try {
-      await client.connection.withDeadline(Date.now() + TEMPORAL_CALL_TIMEOUT_MS, () => handle.cancel());
+      outcome = await service.cancel(project._id, ctx.params.id!);
     } catch (err) {
-      // The workflow may have finished since the record was read: Temporal then no longer knows a running one.
-      const latest = err instanceof WorkflowNotFoundError ? await invocations.get(project._id, record._id) : null;
-      if (latest && (TERMINAL_STATUSES as readonly string[]).includes(latest.status)) throw conflict('invocation_finished', `Invocation is already ${latest.status}`);
-      throw mapTemporalError(err, `Invocation ${record._id}`);
+      throw mapTemporalError(err, `Invocation ${ctx.params.id}`);
     }
-    // The cancellation is durable in Temporal; record it now so pollers see it even before a worker acts.
-    await invocations.markCancelled(record._id, now());
+    if (outcome.kind === 'not_found') throw notFound('unknown_invocation', `Invocation "${ctx.params.id}" does not exist in project "${project._id}"`);
+    if (outcome.kind === 'finished') throw conflict('invocation_finished', `Invocation is already ${outcome.status}`);
     ctx.status = 202;
-    ctx.body = present((await invocations.get(project._id, record._id)) ?? record);
+    ctx.body = present(outcome.record);
   });
 
-  /**
-   * Claims an Idempotency-Key for invocation `id`; returns the invocation of an earlier request with the same
-   * key and body instead, or throws 409 for a different body. An earlier claim without its record yet is a
-   * request still on its way (the record follows the claim within milliseconds), one that failed (it frees its
-   * key) or one that died in between (its claim goes stale): wait for whichever it is before taking over.
-   */
-  async function claimKey(key: string, bodyHash: string, id: string, project: string): Promise<InvocationRecord | null> {
-    for (let round = 0; round < 3; round++) {
-      const claim = await keys.claim(key, bodyHash, id, now());
-      if (claim.kind === 'claimed') return null;
-      if (claim.kind === 'mismatch') throw conflict('idempotency_key_reused', 'This Idempotency-Key was used with a different body in the last 24 hours');
-      const deadline = Date.now() + CLAIM_SETTLE_MS;
-      for (let wait = 10; ; wait = Math.min(wait * 2, 200)) {
-        const record = await invocations.get(project, claim.invocationId);
-        if (record) return record;
-        if ((await keys.holder(key)) !== claim.invocationId) break;
-        if (Date.now() >= deadline) {
-          await keys.release(key, claim.invocationId);
-          break;
-        }
-        await new Promise((r) => setTimeout(r, wait));
+  /** The problem+json answer to a refused invocation. */
+  function refusalProblem(ctx: Context, refusal: Refusal, project: string, skill: string): unknown {
+    switch (refusal.code) {
+      case 'rate_limited':
+        return new HttpProblem(429, 'rate_limited', `More than ${deps.config.skills.invocationsPerMinute} invocations a minute`, {
+          headers: { 'Retry-After': String(refusal.retryAfterSeconds) },
+        });
+      case 'no_inputs':
+        return badRequest('invalid_input', 'A JSON object with the skill inputs is required');
+      case 'invalid_input':
+        return badRequest('invalid_input', `Skill inputs does not match the schema: ${refusal.errors.map((e) => `${e.path || '/'} ${e.message}`).join('; ')}`, refusal.errors);
+      case 'not_entitled':
+        return new HttpProblem(402, 'not_entitled', `Project "${project}" is not entitled to "${refusal.entitlement}", which ${skill} requires`);
+      case 'impossible_request':
+        return unprocessable('impossible_request', describeImpossible(project, refusal.errors), refusal.errors);
+      case 'invalid_idempotency_key':
+        return badRequest('invalid_idempotency_key', 'Idempotency-Key must be 1-255 printable ASCII characters');
+      case 'idempotency_key_reused':
+        return conflict('idempotency_key_reused', 'This Idempotency-Key was used with a different body in the last 24 hours');
+      case 'idempotency_key_busy':
+        return conflict('idempotency_key_busy', 'Another request with this Idempotency-Key is in progress; retry shortly');
+      case 'not_started':
+        return mapTemporalError(refusal.error, 'Invocation');
+      case 'unconfirmed': {
+        const { record } = refusal;
+        ctx.state.log.warn({ invocationId: record._id, err: describeError(refusal.error) }, 'skill invocation start unconfirmed; record kept');
+        return new HttpProblem(503, 'temporal_unavailable', `The workflow service did not confirm the start of invocation ${record._id}; it may run. Retry with the same Idempotency-Key to resume it without a second run, or poll its Location.`, {
+          headers: { Location: `/v1/agents/${record.project}/invocations/${record._id}`, 'Retry-After': '2' },
+        });
       }
     }
-    throw conflict('idempotency_key_busy', 'Another request with this Idempotency-Key is in progress; retry shortly');
-  }
-
-  /**
-   * An earlier request's invocation, found by its Idempotency-Key. While it is still `queued`, its start may
-   * never have reached Temporal (that request failed unconfirmed, or died): start it again, which attaches to
-   * the run if there is one (src/invocations/start-workflow.ts), so the retry resumes the same invocation
-   * instead of starting a second.
-   */
-  async function resume(ctx: Context, record: InvocationRecord): Promise<InvocationRecord> {
-    if (record.status !== 'queued') return record;
-    const started = await startWorkflow(record);
-    if (started.kind !== 'started') throw unconfirmed(ctx, record, started.error);
-    return record;
-  }
-
-  /**
-   * Temporal neither confirmed nor refused the start: the run may exist. The record and the key stay, so a
-   * retry with the same Idempotency-Key resumes this invocation (and a poll of Location shows it if it runs).
-   */
-  function unconfirmed(ctx: Context, record: InvocationRecord, error: unknown): HttpProblem {
-    ctx.state.log.warn({ invocationId: record._id, err: describeError(error) }, 'skill invocation start unconfirmed; record kept');
-    return new HttpProblem(503, 'temporal_unavailable', `The workflow service did not confirm the start of invocation ${record._id}; it may run. Retry with the same Idempotency-Key to resume it without a second run, or poll its Location.`, {
-      headers: { Location: `/v1/agents/${record.project}/invocations/${record._id}`, 'Retry-After': '2' },
-    });
-  }
-
-  /**
-   * Prefer: wait=N — hold the answer up to N seconds for a terminal status, answering as soon as it is: a
-   * terminal write in this process (a worker in the API process, a cancel here) ends the wait at once; else
-   * the wait long-polls Temporal for the run's close (the run's last step makes the record terminal just
-   * before it closes) and then reads the record once. Only when Temporal cannot say does it re-read the
-   * record, less often as time passes.
-   */
-  async function waitFor(ctx: Context, record: InvocationRecord): Promise<{ record: InvocationRecord; waited: number | null }> {
-    const m = /(?:^|[,;\s])wait=(\d+)/.exec(ctx.get('Prefer'));
-    if (!m) return { record, waited: null };
-    const seconds = Math.min(Number(m[1]), MAX_WAIT_SECONDS);
-    const deadline = Date.now() + seconds * 1000;
-    if (isTerminal(record)) return { record, waited: seconds };
-    // Whichever comes first: a terminal write in this process, or the run's close (then the record is terminal).
-    const controller = new AbortController();
-    const unsubscribe = settledHere.subscribe(record._id, () => controller.abort());
-    let closed: Awaited<ReturnType<typeof runClosed>>;
-    try {
-      closed = await runClosed(record.workflowId, deadline, controller.signal);
-    } finally {
-      unsubscribe();
-    }
-    let current = (await invocations.getFinished(record.project, record._id)) ?? record;
-    if (closed === 'unknown') {
-      // Temporal did not answer: re-read the record, less often as time passes.
-      for (let wait = 50; !isTerminal(current) && Date.now() < deadline; wait = Math.min(wait * 2, 1_000)) {
-        await new Promise((r) => setTimeout(r, Math.min(wait, Math.max(0, deadline - Date.now()))));
-        current = (await invocations.get(record.project, record._id)) ?? current;
-      }
-    }
-    return { record: current, waited: seconds };
-  }
-
-  /** Long-polls the run's close event: 'closed', 'deadline', or 'unknown' when Temporal cannot say. */
-  async function runClosed(workflowId: string, deadline: number, signal: AbortSignal): Promise<'closed' | 'deadline' | 'unknown'> {
-    try {
-      await client.connection.withDeadline(deadline, () => client.connection.withAbortSignal(signal, () => client.workflow.getHandle(workflowId).result()));
-      return 'closed';
-    } catch (err) {
-      if (err instanceof WorkflowFailedError) return 'closed'; // cancelled, terminated, timed out
-      // Woken by a terminal write here, or out of time: the record read that follows says the rest.
-      if (signal.aborted || Date.now() >= deadline - 5) return 'deadline';
-      return 'unknown'; // not reachable, or no run (an unconfirmed start): the record must be read instead
-    }
-  }
-
-  function respond(ctx: Context, outcome: { record: InvocationRecord; waited: number | null }): void {
-    const { record, waited } = outcome;
-    const self = `/v1/agents/${record.project}/invocations/${record._id}`;
-    ctx.set('Location', self);
-    if (waited !== null && isTerminal(record)) {
-      ctx.set('Preference-Applied', `wait=${waited}`);
-      ctx.status = 200;
-      ctx.body = present(record);
-      return;
-    }
-    ctx.status = 202;
-    ctx.body = { id: record._id, project: record.project, skill: record.skill, status: record.status, createdAt: record.createdAt, links: { self } };
   }
 
   return router;
 }
 
-const isTerminal = (r: InvocationRecord) => (TERMINAL_STATUSES as readonly string[]).includes(r.status);
+/** Prefer: wait=N (N capped at 60): how long to hold the answer for a terminal status; null without it. */
+function preferredWait(ctx: Context): number | null {
+  const m = /(?:^|[,;\s])wait=(\d+)/.exec(ctx.get('Prefer'));
+  return m ? Math.min(Number(m[1]), MAX_WAIT_SECONDS) : null;
+}
+
+function respond(ctx: Context, record: InvocationRecord, waited: number | null): void {
+  const self = `/v1/agents/${record.project}/invocations/${record._id}`;
+  ctx.set('Location', self);
+  if (waited !== null && isTerminal(record)) {
+    ctx.set('Preference-Applied', `wait=${waited}`);
+    ctx.status = 200;
+    ctx.body = present(record);
+    return;
+  }
+  ctx.status = 202;
+  ctx.body = { id: record._id, project: record.project, skill: record.skill, status: record.status, createdAt: record.createdAt, links: { self } };
+}
 
 const describeError = (err: unknown) => (err instanceof Error ? { name: err.name, message: err.message, cause: (err.cause as Error | undefined)?.message } : String(err));
 
@@ -284,13 +185,3 @@ function present(r: InvocationRecord) {
     links: { self: `/v1/agents/${r.project}/invocations/${r._id}`, cancel: `/v1/agents/${r.project}/invocations/${r._id}/cancel` },
   };
 }
-
-/** Key order must not change the idempotency hash of the same body. */
-function stableJson(value: unknown): string {
-  if (Array.isArray(value)) return `[${value.map(stableJson).join(',')}]`;
-  if (value && typeof value === 'object') {
-    return `{${Object.keys(value).sort().map((k) => `${JSON.stringify(k)}:${stableJson((value as Record<string, unknown>)[k])}`).join(',')}}`;
-  }
-  return JSON.stringify(value);
-}
-
