@@ -1,10 +1,10 @@
 import type { Db, Filter, IndexDescription } from 'mongodb';
+import { TOTAL_STEPS } from '../workflows/skill-invocation-contract';
 import { COLLECTIONS } from './collections';
 
 export const INVOCATION_STATUSES = ['queued', 'retrieving', 'drafting', 'completed', 'failed', 'cancelled'] as const;
 export type InvocationStatus = (typeof INVOCATION_STATUSES)[number];
 export const TERMINAL_STATUSES: readonly InvocationStatus[] = ['completed', 'failed', 'cancelled'];
-export const TOTAL_STEPS = 3;
 
 export interface InvocationRecord {
   _id: string;

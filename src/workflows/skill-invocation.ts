@@ -89,8 +89,10 @@ export async function skillInvocation(input: SkillInvocationInput): Promise<Skil
   const steps = patched(LOCAL_STEPS_PATCH)
     ? { retrieve: local.retrieveSkillContext, store: local.storeSkillResult, record: local.recordInvocationProgress }
     : { retrieve: retrieveSkillContext, store: storeSkillResult, record: recordInvocationProgress };
-  // A strictly increasing sequence number orders the record's writes even when an activity is retried late.
+  // A strictly increasing sequence number orders the record's writes even when an activity is retried late;
+  // it counts writes, not steps: `completed` counts the steps (SKILL_STEPS) that have finished.
   let seq = 0;
+  let completed = 0;
   const record = (status: 'failed' | 'cancelled', completedSteps: number, error?: { code: string; message: string }) =>
     steps.record({ invocationId, seq: ++seq, status, completedSteps, error: error ?? null });
 
@@ -98,11 +100,13 @@ export async function skillInvocation(input: SkillInvocationInput): Promise<Skil
     // Each step marks its own progress, so the record moves without an extra activity per step.
     setCurrentDetails(`retrieving · ${input.skill} for ${input.project}`);
     const context = await steps.retrieve(input, { seq: ++seq });
+    completed += 1;
 
     setCurrentDetails(`drafting · ${context.fetched} documents retrieved`);
     const draft = context.drafter === 'deterministic'
       ? await local.draftSkillDocumentLocally(input, context, { seq: ++seq })
       : await draftSkillDocument(input, context, { seq: ++seq });
+    completed += 1;
 
     await steps.store({ invocationId, seq: ++seq, result: draft.result });
     setCurrentDetails(`completed · ${draft.result.generator}`);
@@ -110,12 +114,12 @@ export async function skillInvocation(input: SkillInvocationInput): Promise<Skil
   } catch (err) {
     if (isCancellation(err)) {
       // The scope is cancelled; the final write must still happen.
-      await CancellationScope.nonCancellable(() => record('cancelled', seq - 1));
+      await CancellationScope.nonCancellable(() => record('cancelled', completed));
       setCurrentDetails('cancelled');
       throw err;
     }
     const failure = describeFailure(err);
-    await record('failed', Math.max(0, seq - 1), failure);
+    await record('failed', completed, failure);
     setCurrentDetails(`failed · ${failure.code}`);
     return { status: 'failed' };
   }
