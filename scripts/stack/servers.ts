@@ -55,7 +55,7 @@ export async function waitForPort(port: number, deadlineMs: number, child?: Chil
 }
 
 /** Spawns in its own process group so stop() takes down the server and anything it forked. */
-function spawnServer(cmd: string, args: string[], logFile: string): { child: ChildProcess; stop: () => Promise<void> } {
+function spawnServer(cmd: string, args: string[], logFile: string): { child: ChildProcess; stop: () => Promise<void>; crash: () => Promise<void> } {
   const out = createWriteStream(logFile, { flags: 'a' });
   const child = spawn(cmd, args, { detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
   child.stdout?.pipe(out);
@@ -79,7 +79,16 @@ function spawnServer(cmd: string, args: string[], logFile: string): { child: Chi
     clearTimeout(timer);
     out.end();
   };
-  return { child, stop };
+  // A crash, not a shutdown: SIGKILL to the whole group, no chance to flush or close anything.
+  const crash = async () => {
+    process.off('exit', exitHook);
+    if (child.exitCode !== null || child.signalCode !== null) return;
+    const exited = new Promise<void>((r) => child.once('exit', () => r()));
+    kill('SIGKILL');
+    await exited;
+    out.end();
+  };
+  return { child, stop, crash };
 }
 
 export interface TemporalOptions {
@@ -95,6 +104,8 @@ export interface TemporalOptions {
 export interface RunningTemporal extends RunningServer {
   address: string;
   uiUrl: string | null;
+  /** SIGKILLs the server and everything it forked (fault-injection tests). */
+  crash(): Promise<void>;
 }
 
 export async function startTemporal(opts: TemporalOptions): Promise<RunningTemporal> {
@@ -110,7 +121,7 @@ export async function startTemporal(opts: TemporalOptions): Promise<RunningTempo
   for (const sa of SEARCH_ATTRIBUTES) args.push('--search-attribute', `${sa}=Keyword`);
   for (const [k, v] of Object.entries(opts.dynamicConfig ?? {})) args.push('--dynamic-config-value', `${k}=${JSON.stringify(v)}`);
   log(`starting Temporal dev server on 127.0.0.1:${port}${uiPort ? ` (Web UI http://127.0.0.1:${uiPort})` : ''}`);
-  const { child, stop } = spawnServer(bin, args, join(opts.dataDir, 'temporal.log'));
+  const { child, stop, crash } = spawnServer(bin, args, join(opts.dataDir, 'temporal.log'));
   try {
     await waitForPort(port, 60_000, child, 'temporal');
     if (uiPort) await waitForPort(uiPort, 30_000, child, 'temporal ui');
@@ -118,12 +129,14 @@ export async function startTemporal(opts: TemporalOptions): Promise<RunningTempo
     await stop();
     throw err;
   }
-  return { name: 'temporal', address: `127.0.0.1:${port}`, uiUrl: uiPort ? `http://127.0.0.1:${uiPort}` : null, stop };
+  return { name: 'temporal', address: `127.0.0.1:${port}`, uiUrl: uiPort ? `http://127.0.0.1:${uiPort}` : null, stop, crash };
 }
 
 export interface RunningMongo extends RunningServer {
   uri: string;
   kind: 'mongod' | 'secantusd';
+  /** SIGKILLs the server (fault-injection tests). */
+  crash(): Promise<void>;
 }
 
 export interface MongoOptions {
@@ -149,7 +162,7 @@ export async function startMongo(opts: MongoOptions): Promise<RunningMongo> {
   const port = await freePort(opts.port);
   const cacheMb = opts.cacheSizeMb ?? 256;
   const mongod = onPath('mongod');
-  let started: { child: ChildProcess; stop: () => Promise<void> };
+  let started: { child: ChildProcess; stop: () => Promise<void>; crash: () => Promise<void> };
   let kind: RunningMongo['kind'];
   if (mongod) {
     const dbPath = join(opts.dataDir, 'mongod');
@@ -172,5 +185,5 @@ export async function startMongo(opts: MongoOptions): Promise<RunningMongo> {
     await started.stop();
     throw err;
   }
-  return { name: kind, kind, uri: `mongodb://127.0.0.1:${port}/`, stop: started.stop };
+  return { name: kind, kind, uri: `mongodb://127.0.0.1:${port}/`, stop: started.stop, crash: started.crash };
 }
