@@ -46,6 +46,8 @@ const FAULTS: [number, string][] = [
   [0.66, 'worker-2'],
   [0.78, 'api-2'],
 ];
+/** How long a killed server stays down before its restart (the length of the outage being injected). */
+const OUTAGE_MS = { temporal: 6_000, store: 8_000 };
 const DEAD_LETTERS = 'dead_letters';
 
 const log = (line: string) => process.stdout.write(`[faults] ${line}\n`);
@@ -221,8 +223,8 @@ describe('billing under faults: kills of an API, a worker, Temporal and the stor
       while (stats.started < share * total) await delay(100);
       const atDelivery = stats.started;
       const down = Date.now();
-      if (what === 'temporal') await cluster.killAndRestartTemporal();
-      else if (what === 'store') await cluster.killAndRestartStore();
+      if (what === 'temporal') await cluster.killAndRestartTemporal(OUTAGE_MS.temporal);
+      else if (what === 'store') await cluster.killAndRestartStore(OUTAGE_MS.store);
       else await cluster.killAndRestart(what);
       stats.faults.push({ what, atDelivery, downMs: Date.now() - down });
     }

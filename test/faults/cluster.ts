@@ -151,15 +151,22 @@ export class Cluster {
     this.kills.push(name);
   }
 
-  async killAndRestartTemporal(): Promise<void> {
+  /**
+   * `downMs` is part of the fault, not a wait for anything: how long the server stays dead before it is started
+   * again, long enough for the relay's retries (5 s) and the workers' reconnects to be exercised.
+   */
+  async killAndRestartTemporal(downMs: number): Promise<void> {
     await this.temporal.crash();
+    await new Promise((r) => setTimeout(r, downMs));
     // Same port and SQLite file: a restart, not a new cluster. Retried while the port is still being released.
     await eventually(() => this.startTemporal().then(() => true), (ok) => ok, { what: 'Temporal to restart on its port', timeoutMs: 60_000, intervalMs: 500 });
     this.kills.push('temporal');
   }
 
-  async killAndRestartStore(): Promise<void> {
+  /** `downMs`: as above; longer than the driver's 5 s server selection, so webhooks answer 503 meanwhile. */
+  async killAndRestartStore(downMs: number): Promise<void> {
     await this.mongo.crash();
+    await new Promise((r) => setTimeout(r, downMs));
     await eventually(() => this.startStore().then(() => true), (ok) => ok, { what: 'the store to restart on its port', timeoutMs: 60_000, intervalMs: 500 });
     this.kills.push(this.mongo.kind);
   }
