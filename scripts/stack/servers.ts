@@ -144,6 +144,13 @@ export interface MongoOptions {
   port?: number;
   /** Storage-engine cache in MB. SecantusDB's default is 4 GB; keep it small beside Temporal on 2 cores. */
   cacheSizeMb?: number;
+  /**
+   * SecantusDB only: make each commit durable before it is acknowledged (`--sync-on-commit`). Without it,
+   * SecantusDB acknowledges writes, `j: true` included, that a crash of the server loses (measured: hundreds of
+   * acknowledged inserts gone after a SIGKILL); mongod honours `j: true` by itself. Tests that crash the store
+   * need it; it costs write throughput.
+   */
+  syncOnCommit?: boolean;
 }
 
 /**
@@ -151,11 +158,11 @@ export interface MongoOptions {
  * standalone MongoDB behaves the same. An empty config file of our own stops it from picking up a
  * secantusd.toml from the working directory or the home folder.
  */
-function secantusArgs(port: number, dbPath: string, cacheMb: number): string[] {
+function secantusArgs(port: number, dbPath: string, cacheMb: number, syncOnCommit: boolean): string[] {
   const configFile = join(dbPath, '..', 'secantusd.toml');
   writeFileSync(configFile, '# settings come from the command line (scripts/stack/servers.ts)\n');
   return ['--config', configFile, '--host', '127.0.0.1', '--port', String(port), '--storage-path', dbPath, '--standalone',
-    '--cache-size', `${cacheMb}M`, '--log-level', 'WARNING'];
+    '--cache-size', `${cacheMb}M`, '--log-level', 'WARNING', ...(syncOnCommit ? ['--sync-on-commit'] : [])];
 }
 
 export async function startMongo(opts: MongoOptions): Promise<RunningMongo> {
@@ -176,7 +183,7 @@ export async function startMongo(opts: MongoOptions): Promise<RunningMongo> {
     const dbPath = join(opts.dataDir, 'secantusd');
     mkdirSync(dbPath, { recursive: true });
     log(`starting SecantusDB (secantusd-rs) on 127.0.0.1:${port}`);
-    started = spawnServer(bin, secantusArgs(port, dbPath, cacheMb), join(opts.dataDir, 'secantusd.log'));
+    started = spawnServer(bin, secantusArgs(port, dbPath, cacheMb, opts.syncOnCommit ?? false), join(opts.dataDir, 'secantusd.log'));
     kind = 'secantusd';
   }
   try {

@@ -104,7 +104,8 @@ export class Cluster {
   }
 
   private async startStore(): Promise<void> {
-    this.mongo = await startMongo({ dataDir: join(this.opts.dataDir, 'store'), port: this.mongoPort || undefined, cacheSizeMb: 128 });
+    // Durable commits: the suite crashes the store, and an acknowledged webhook must survive that.
+    this.mongo = await startMongo({ dataDir: join(this.opts.dataDir, 'store'), port: this.mongoPort || undefined, cacheSizeMb: 128, syncOnCommit: true });
     const port = Number(new URL(this.mongo.uri).port);
     if (this.mongoPort && port !== this.mongoPort) {
       await this.mongo.stop();
