@@ -13,6 +13,7 @@ import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { Client, Connection } from '@temporalio/client';
 import { MongoClient, type Db } from 'mongodb';
 import { ZERO_TOTALS, type BillingTotals } from '../../src/billing/metrics';
 import type { BillingEvent } from '../../src/billing/provider-events';
@@ -22,6 +23,9 @@ import { COLLECTIONS } from '../../src/store/collections';
 import { MailOutbox } from '../../src/store/mail-outbox';
 import { ProjectRepository } from '../../src/store/projects';
 import { SubscriberRepository, type SubscriberRecord } from '../../src/store/subscribers';
+import { canonicalView } from '../../src/billing/subscriber-view';
+import { subscriberStateQuery } from '../../src/workflows/billing-messages';
+import { viewDiff } from './model';
 import { randomSuffix, TEST_JWT_SECRET, TEST_OPERATOR_AUTHORIZATION } from '../support/config';
 import { startSmtpServer, type ReceivedMail } from '../support/smtp';
 import { adminToken } from '../support/tokens';
@@ -34,6 +38,8 @@ const TARGET_EVENTS = Number(process.env.FAULTS_EVENTS ?? 2000);
 /** The burst is paced over this long, so that every kill lands in the middle of it. */
 const BURST_MS = Number(process.env.FAULTS_BURST_SECONDS ?? 60) * 1000;
 const SETTLE_DEADLINE_MS = 180_000;
+/** Temporal suggests continue-as-new after this many history events: low, so runs continue as new under faults. */
+const CONTINUE_AS_NEW_AFTER = Number(process.env.FAULTS_CONTINUE_AS_NEW_AFTER ?? 200);
 const CONCURRENCY = 24;
 /** The provider's retries, compressed: backoff from 250 ms to 5 s, giving up after this many attempts. */
 const MAX_ATTEMPTS = 40;
@@ -58,6 +64,8 @@ interface SendStats {
   attempts: number;
   acked: Set<string>;
   duplicateAnswers: number;
+  /** Answers `"duplicate": false` per event: two mean the inbox lost an insert it had acknowledged. */
+  freshAnswers: Map<string, number>;
   failures: Map<string, number>;
   gaveUp: Delivery[];
   /** Deliveries started when each fault was injected, and how long the component took to come back. */
@@ -78,7 +86,7 @@ describe('billing under faults: kills of an API, a worker, Temporal and the stor
   before(async () => {
     process.env.TEST_DATA_DIR ??= dataDir;
     smtp = await startSmtpServer();
-    cluster = new Cluster({ dataDir, dbName: `faults_${runId}`, taskQueue: `faults-${runId}`, smtpUrl: smtp.url, continueAsNewAfter: 200 });
+    cluster = new Cluster({ dataDir, dbName: `faults_${runId}`, taskQueue: `faults-${runId}`, smtpUrl: smtp.url, continueAsNewAfter: CONTINUE_AS_NEW_AFTER });
     await cluster.start();
     mongo = new MongoClient(cluster.mongoUri, { serverSelectionTimeoutMS: 5_000 });
   });
@@ -109,12 +117,15 @@ describe('billing under faults: kills of an API, a worker, Temporal and the stor
     log(`seed ${SEED}: ${traffic.events.app.length + traffic.events.operator.length} events, ${traffic.deliveries.length} deliveries, run ${runId}, data ${dataDir}`);
 
     // ---- the burst, with the faults injected as it goes
-    const stats: SendStats = { started: 0, attempts: 0, acked: new Set(), duplicateAnswers: 0, failures: new Map(), gaveUp: [], faults: [] };
+    const stats: SendStats = { started: 0, attempts: 0, acked: new Set(), duplicateAnswers: 0, freshAnswers: new Map(), failures: new Map(), gaveUp: [], faults: [] };
     const burstStart = Date.now();
     await Promise.all([sendAll(traffic.deliveries, stats, api, appAuthorization, APP), injectFaults(stats, traffic.deliveries.length)]);
     const burstMs = Date.now() - burstStart;
     log(`burst over in ${(burstMs / 1000).toFixed(1)} s: ${stats.acked.size} events acknowledged, ${stats.gaveUp.length} given up; faults: ${stats.faults.map((f) => `${f.what}@${f.atDelivery} (back in ${(f.downMs / 1000).toFixed(1)} s)`).join(', ')}`);
     for (const f of stats.faults) assert.ok(f.atDelivery < traffic.deliveries.length, `${f.what} was killed mid-burst`);
+    // An event stored twice as new: the store lost an insert after the webhook had answered 200 for it.
+    const lostInserts = [...stats.freshAnswers].filter(([, n]) => n > 1).map(([key]) => key);
+    assert.deepEqual(lostInserts, [], 'acknowledged events the inbox lost (a later delivery was stored as new)');
 
     // ---- settle: poll the whole check until it passes twice in a row on unchanged data, or the deadline
     const settleStart = Date.now();
@@ -141,6 +152,11 @@ describe('billing under faults: kills of an API, a worker, Temporal and the stor
       assert.fail(`not settled after ${(settleMs / 1000).toFixed(0)} s (${polls} polls): ${result.problems.length} problems (seed ${SEED}):\n  - ${shown.join('\n  - ')}${result.problems.length > shown.length ? `\n  … and ${result.problems.length - shown.length} more` : ''}`);
     }
 
+    // ---- each workflow's own state (the `state` query) is what its stored record shows
+    const connection = await Connection.connect({ address: cluster.temporalAddress });
+    const queried = await queryStates(new Client({ connection }), db, [scope, 'operator']).finally(() => connection.close());
+    assert.deepEqual(queried.problems, [], `workflow state and stored record differ:\n  - ${queried.problems.slice(0, 25).join('\n  - ')}`);
+
     // ---- billing-check, the operators' own command, must agree too
     for (const s of [scope, 'operator'] as const) {
       const out = spawnSync(process.execPath, [join(__dirname, '..', '..', 'src', 'cli.js'), 'billing-check', '--scope', s], {
@@ -166,6 +182,7 @@ describe('billing under faults: kills of an API, a worker, Temporal and the stor
         `totals              app MRR $${(f.appTotals.mrrMicros / 1e6).toFixed(2)}, ${f.appTotals.activeSubscriptions} active, ${f.appTotals.flaggedCustomers} flagged; operator MRR $${(f.operatorTotals.mrrMicros / 1e6).toFixed(2)}: running = recomputed = model`,
         `emails              ${f.emails} for ${f.expectedEmails} operator billing issues`,
         `dead letters        0`,
+        `workflows queried   ${queried.count} subscriber workflows: state query = stored record`,
         `kills survived      ${cluster.kills.length}: ${cluster.kills.join(', ')}; unplanned restarts: ${unplanned}`,
         `wall time           ${((Date.now() - t0) / 1000).toFixed(0)} s (burst ${(burstMs / 1000).toFixed(0)} s, settled ${(settleMs / 1000).toFixed(0)} s after it, ${polls} polls)`,
       ].join('\n[faults] '),
@@ -202,7 +219,9 @@ describe('billing under faults: kills of an API, a worker, Temporal and the stor
           const text = await res.text();
           if (res.status === 200) {
             stats.acked.add(`${d.scope}|${d.event.id}`);
+            const key = `${d.scope}|${d.event.id}`;
             if ((JSON.parse(text) as { duplicate?: boolean }).duplicate) stats.duplicateAnswers += 1;
+            else stats.freshAnswers.set(key, (stats.freshAnswers.get(key) ?? 0) + 1);
             return;
           }
           outcome = String(res.status);
@@ -230,6 +249,29 @@ describe('billing under faults: kills of an API, a worker, Temporal and the stor
     }
   }
 });
+
+/** Every subscriber workflow's `state` query against its stored record: same view, same version, same applied ids. */
+async function queryStates(client: Client, db: Db, scopes: BillingScope[]): Promise<{ problems: string[]; count: number }> {
+  const records = await db.collection<SubscriberRecord>(COLLECTIONS.subscribers).find({ scope: { $in: scopes } }).toArray();
+  const problems: string[] = [];
+  let next = 0;
+  const worker = async () => {
+    while (next < records.length) {
+      const record = records[next++]!;
+      try {
+        const state = await client.workflow.getHandle(record.workflowId).query(subscriberStateQuery);
+        const diff = viewDiff(canonicalView(state), record.view);
+        if (state.version !== record.version) diff.push(`version: workflow ${state.version}, stored ${record.version}`);
+        if (JSON.stringify(state.appliedEventIds) !== JSON.stringify(record.state?.appliedEventIds)) diff.push('appliedEventIds differ');
+        if (diff.length > 0) problems.push(`${record._id}: ${diff.join('; ')}`);
+      } catch (err) {
+        problems.push(`${record._id}: state query failed: ${String(err)}`);
+      }
+    }
+  };
+  await Promise.all(Array.from({ length: 8 }, worker));
+  return { problems, count: records.length };
+}
 
 interface CheckResult {
   problems: string[];
