@@ -183,7 +183,7 @@ describe('billing under faults: kills of an API, a worker, Temporal and the stor
         `emails              ${f.emails} for ${f.expectedEmails} operator billing issues`,
         `dead letters        0`,
         `workflows queried   ${queried.count} subscriber workflows: state query = stored record`,
-        `kills survived      ${cluster.kills.length}: ${cluster.kills.join(', ')}; unplanned restarts: ${unplanned}`,
+        `kills survived      ${cluster.kills.length}: ${cluster.kills.join(', ')}; unplanned restarts: ${unplanned}; both killed API instances' relay checkpoints recovered`,
         `wall time           ${((Date.now() - t0) / 1000).toFixed(0)} s (burst ${(burstMs / 1000).toFixed(0)} s, settled ${(settleMs / 1000).toFixed(0)} s after it, ${polls} polls)`,
       ].join('\n[faults] '),
     );
@@ -353,6 +353,11 @@ async function fullCheck(db: Db, traffic: Traffic, stats: SendStats, scope: Bill
     const parked = await db.collection(DEAD_LETTERS).countDocuments({ scope: s });
     if (parked > 0) problems.push(`${parked} dead letters in ${s}: ${JSON.stringify(await db.collection(DEAD_LETTERS).find({ scope: s }).limit(3).toArray())}`);
   }
+
+  // Each killed API instance left a checkpoint; a live instance removes it once it has re-relayed what the dead
+  // one accepted since. Two left means the recovery of both killed instances ran (only the live two remain).
+  const checkpoints = await db.collection(COLLECTIONS.relayCheckpoints).find({}).toArray();
+  if (checkpoints.length !== 2) problems.push(`${checkpoints.length} relay checkpoints, 2 expected (the live API instances): ${JSON.stringify(checkpoints)}`);
 
   const versions = [...appRecords, ...opRecords].reduce((sum, r) => sum + r.version, 0);
   return {
