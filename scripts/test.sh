@@ -20,6 +20,10 @@ echo "[test] integration tests (real Temporal, real MongoDB wire protocol, real 
 TEST_SUITE_LABEL=integration npx mocha --reporter "$reporter" --timeout 60000 \
   --require dist/test/support/global-stack.js 'dist/test/integration/**/*.test.js' || status=1
 
+echo "[test] fault injection (two API and two worker processes; kills of an API, a worker, Temporal, the store)…"
+# Its own servers (persistent Temporal, a store it restarts on the same port), so no global fixture.
+TEST_SUITE_LABEL=faults npx mocha --reporter "$reporter" --timeout 600000 'dist/test/faults/**/*.test.js' || status=1
+
 read -r passed failed skipped < <(awk '{p+=$1; f+=$2; s+=$3} END {print p+0, f+0, s+0}' "$tally")
 rm -f "$tally"
 if [ "$passed" -eq 0 ]; then echo "[test] no test ran"; status=1; fi
