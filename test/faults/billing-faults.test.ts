@@ -23,7 +23,7 @@ import { COLLECTIONS } from '../../src/store/collections';
 import { MailOutbox } from '../../src/store/mail-outbox';
 import { ProjectRepository } from '../../src/store/projects';
 import { SubscriberRepository, type SubscriberRecord } from '../../src/store/subscribers';
-import { canonicalView } from '../../src/billing/subscriber-view';
+import { canonicalView } from '../../src/billing/canonical-view';
 import { subscriberStateQuery } from '../../src/workflows/billing-messages';
 import { viewDiff } from './model';
 import { randomSuffix, TEST_JWT_SECRET, TEST_OPERATOR_AUTHORIZATION } from '../support/config';

@@ -13,7 +13,7 @@ import { addTotals, contributionOf, ZERO_TOTALS, type BillingTotals } from '../.
 import type { BillingEvent } from '../../src/billing/provider-events';
 import { resolveSubscriberIds, type BillingScope } from '../../src/billing/subscriber-id';
 import { applyEvent, initialState, type SubscriberState } from '../../src/billing/subscriber-state';
-import { canonicalView, type CanonicalView } from '../../src/billing/subscriber-view';
+import { canonicalView, type CanonicalView } from '../../src/billing/canonical-view';
 import type { SubscriberRecord } from '../../src/store/subscribers';
 
 export interface Group {

@@ -5,7 +5,7 @@
  */
 import assert from 'node:assert/strict';
 import { mergeInto, type SubscriberState } from '../../../src/billing/subscriber-state';
-import { canonicalView } from '../../../src/billing/subscriber-view';
+import { canonicalView } from '../../../src/billing/canonical-view';
 import type { SubscriberRecord } from '../../../src/store/subscribers';
 import { checkScope, groupEvents, modelState } from '../../faults/model';
 import { DAY, T0, subEvent, transferEvent } from './fixtures';
