@@ -62,7 +62,8 @@ async function main(): Promise<void> {
     const [t, m] = await Promise.all([
       env.TEMPORAL_ADDRESS ? null
         : startTemporal({ dataDir: join(dataDir, 'temporal'), persistent: true, port: 7233, uiPort: 8233 }).then((s) => (servers.push(s), s)),
-      env.MONGODB_URI ? null : startMongo({ dataDir: join(dataDir, 'mongo'), port: 27017 }).then((s) => (servers.push(s), s)),
+      // Durable commits: an acknowledged webhook must survive a crash of the local store too.
+      env.MONGODB_URI ? null : startMongo({ dataDir: join(dataDir, 'mongo'), port: 27017, syncOnCommit: true }).then((s) => (servers.push(s), s)),
     ]);
     if (t) {
       env.TEMPORAL_ADDRESS = t.address;
