@@ -81,6 +81,19 @@ describe('operator CLI (against the real store)', () => {
     assert.match(bad.stdout, /MISMATCH/);
   });
 
+  it('billing-check --repair sends the metrics workflow the difference when the disagreement holds, and then agrees', async () => {
+    await h.startWorker();
+    // As if a subscriber run had been terminated after storing its record and before sending its delta.
+    await h.db.collection('billing_metrics').insertOne({ _id: 'app:lost-delta' as never, mrrMicros: 7_000_000, activeSubscriptions: 2, activeTrials: 0, flaggedCustomers: 1, scheduledDowngrades: 0, seq: 4, updatedAt: new Date() });
+    const repairEnv = { ...env, TEMPORAL_TASK_QUEUE: h.config.temporal.taskQueue };
+    const repaired = await runProcess(process.execPath, [CLI, 'billing-check', '--scope', 'app:lost-delta', '--repair'], { env: repairEnv });
+    assert.equal(repaired.code, 0, repaired.stdout + repaired.stderr);
+    assert.match(repaired.stdout, /repaired/);
+    const check = cli('billing-check', '--scope', 'app:lost-delta');
+    assert.equal(check.status, 0, check.stdout);
+    assert.match(check.stdout, /agree/);
+  });
+
   it('rejects bad arguments with a message', () => {
     const res = cli('connect-app', '--slug', 'Bad Slug', '--name', 'x');
     assert.equal(res.status, 1);
