@@ -1,6 +1,7 @@
 import { createBillingActivities } from './billing';
 import type { ActivityDeps } from './deps';
 import { createEmailActivities } from './email';
+import { createOutboundActivities } from './outbound';
 import { createSkillActivities } from './skills';
 
 export type { ActivityDeps } from './deps';
@@ -11,5 +12,6 @@ export function createActivities(deps: ActivityDeps) {
     ...createSkillActivities(deps),
     ...createBillingActivities(deps),
     ...createEmailActivities(deps),
+    ...createOutboundActivities(deps),
   };
 }

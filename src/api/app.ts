@@ -18,6 +18,8 @@ import { skillCatalogRoutes } from './routes/skills';
 import { documentRoutes } from './routes/documents';
 import { invocationRoutes } from './routes/invocations';
 import { appRoutes } from './routes/apps';
+import { outboundRoutes, registerOutboundMetrics } from './routes/outbound';
+import { outboundPaths } from './openapi/outbound';
 import { webhookRoutes } from './routes/webhooks';
 import { billingDashboardRoutes } from './routes/billing-dashboard';
 import { dashboardRoutes } from './routes/dashboard';
@@ -26,7 +28,7 @@ import { AppCache } from './app-cache';
 import { AppRepository } from '../store/apps';
 
 
-export const OPENAPI_PATHS: Paths[] = [healthPaths, projectPaths, documentPaths, skillCatalogPaths, invocationPaths, billingPaths];
+export const OPENAPI_PATHS: Paths[] = [healthPaths, projectPaths, documentPaths, skillCatalogPaths, invocationPaths, billingPaths, outboundPaths];
 
 /**
  * Builds the Koa application. Never listens: server.ts does (and starts the event relay); tests serve
@@ -35,6 +37,7 @@ export const OPENAPI_PATHS: Paths[] = [healthPaths, projectPaths, documentPaths,
 export function createApp(deps: AppDeps) {
   const app = new Koa({ proxy: deps.config.http.trustProxy });
   const metrics = createMetrics();
+  registerOutboundMetrics(metrics.registry, deps.db);
   // One per app instance, shared so rotating or deleting an app here takes effect here at once.
   const appCache = new AppCache(new AppRepository(deps.db));
   const forwarder = new EventForwarder(deps.db, deps.temporal.client, deps.config.temporal.taskQueue, deps.logger, deps.now);
@@ -45,6 +48,7 @@ export function createApp(deps: AppDeps) {
     skillCatalogRoutes(deps),
     invocationRoutes(deps, metrics),
     appRoutes(deps, appCache),
+    outboundRoutes(deps),
     webhookRoutes(deps, forwarder, metrics, appCache),
     billingDashboardRoutes(deps),
     dashboardRoutes(),

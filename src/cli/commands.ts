@@ -2,6 +2,7 @@ import { connectAppCommand, rotateAppCommand } from './apps';
 import { billingCheckCommand } from './billing-check';
 import type { CliCommand } from './command';
 import { mintTokenCommand } from './mint-token';
+import { outboundAccessCommand } from './outbound';
 import { setupTemporalCommand } from './setup-temporal';
 import { seedDemoCommand } from './seed-demo';
 import { importGitCommand } from './import-git';
@@ -16,4 +17,5 @@ export const COMMANDS: Record<string, CliCommand> = {
   'connect-app': connectAppCommand,
   'rotate-app-authorization': rotateAppCommand,
   'billing-check': billingCheckCommand,
+  'outbound-access': outboundAccessCommand,
 };

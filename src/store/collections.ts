@@ -15,4 +15,7 @@ export const COLLECTIONS = {
   subscriberAliases: 'billing_subscriber_aliases',
   billingMetrics: 'billing_metrics',
   outbox: 'mail_outbox',
+  outboundEndpoints: 'outbound_webhook_endpoints',
+  outboundDeliveries: 'outbound_webhook_deliveries',
+  outboundCounters: 'outbound_webhook_counters',
 } as const;

@@ -2,6 +2,7 @@ import type { Db, IndexDescription } from 'mongodb';
 import { COLLECTIONS } from './collections';
 import { DOCUMENT_INDEXES } from './documents';
 import { INVOCATION_INDEXES } from './invocations';
+import { OUTBOUND_DELIVERY_INDEXES, OUTBOUND_ENDPOINT_INDEXES } from './outbound';
 import { SUBSCRIBER_INDEXES } from './subscribers';
 import { WEBHOOK_EVENT_INDEXES } from './webhook-events';
 import { ttlIndexes, type Retention, DEFAULT_RETENTION } from './retention';
@@ -19,6 +20,8 @@ export const INDEXES: Record<string, IndexDescription[]> = {
   [COLLECTIONS.webhookEvents]: WEBHOOK_EVENT_INDEXES,
   [COLLECTIONS.subscribers]: SUBSCRIBER_INDEXES,
   [COLLECTIONS.outbox]: [{ key: { createdAt: -1 }, name: 'newest' }],
+  [COLLECTIONS.outboundEndpoints]: OUTBOUND_ENDPOINT_INDEXES,
+  [COLLECTIONS.outboundDeliveries]: OUTBOUND_DELIVERY_INDEXES,
 };
 
 export async function ensureIndexes(db: Db, retention: Retention = DEFAULT_RETENTION): Promise<void> {

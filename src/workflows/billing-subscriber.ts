@@ -45,6 +45,8 @@ const { sendBillingIssueEmail } = proxyActivities<Activities>({
   startToCloseTimeout: '1m',
   retry: { initialInterval: '2s', maximumInterval: '5m' },
 });
+// Outbound webhooks: stores the deliveries and starts one workflow each (idempotent; see activities/outbound.ts).
+const { dispatchOutboundEvent } = proxyActivities<Activities>({ startToCloseTimeout: '30s', retry: { initialInterval: '1s', maximumInterval: '1m' } });
 
 type Message =
   | { kind: 'event'; event: BillingEvent }
@@ -120,7 +122,12 @@ export async function billingSubscriber(input: BillingSubscriberInput): Promise<
 
   /** Adopts the transition's state and runs its effects. Timers need no action: the loop re-derives them. */
   async function carryOut(transition: Transition, message: Message | null): Promise<void> {
+    const previous = state;
     state = transition.state;
+    if (state !== previous && (message === null || message.kind === 'event') && scope !== 'operator' && patched('outbound-webhooks')) {
+      const downgradeId = message ? null : `downgrade:${subscriberId}:${previous.scheduledDowngrade?.eventId ?? previous.version}`;
+      await dispatchOutboundEvent({ scope, state, event: message?.event ?? null, downgradeId });
+    }
     for (const effect of transition.effects) {
       switch (effect.kind) {
         case 'entitlements_changed':
