@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { createServer, type IncomingHttpHeaders, type Server, type ServerResponse } from 'node:http';
 import { Webhook } from 'standardwebhooks';
 import { messageIdFor } from '../../src/outbound/signing';
+import { outboundDeliveryWorkflowId } from '../../src/workflows/outbound-messages';
 import { billingClient } from '../support/billing-client';
 import { randomSuffix } from '../support/config';
 import { eventually } from '../support/eventually';
@@ -206,6 +207,9 @@ describe('outbound webhooks (real stack, real receiver on loopback)', () => {
     const ep = await register('/redeliver');
     const first = (await h.request('POST', `${endpointsPath}/${ep.id}/test`, { token: admin })).body.deliveryId as string;
     await eventually(() => log(ep.id), (l) => l[0]?.status === 'failed', { what: 'the schedule to run out', timeoutMs: 30_000 });
+    // The log says "failed" as soon as the last attempt is recorded; the workflow closes just after.
+    const closed = () => h.temporal.client.workflow.getHandle(outboundDeliveryWorkflowId(APP, ep.id, first)).result();
+    assert.equal(await closed(), 'failed');
     const tries = receiver.at('/redeliver').length;
     assert.ok(tries >= 5, `${tries} attempts`);
 
@@ -214,6 +218,7 @@ describe('outbound webhooks (real stack, real receiver on loopback)', () => {
     assert.equal(again.status, 202, again.text);
     assert.equal(again.body.redelivered, 1);
     await eventually(() => log(ep.id), (l) => l[0]?.status === 'succeeded', { what: 'redelivered' });
+    assert.equal(await closed(), 'succeeded');
 
     const one = await h.request('POST', `${endpointsPath}/${ep.id}/deliveries/${first}/redeliver`, { token: admin });
     assert.equal(one.status, 202, one.text);
@@ -222,6 +227,16 @@ describe('outbound webhooks (real stack, real receiver on loopback)', () => {
 
     assert.equal((await h.request('POST', `${endpointsPath}/${ep.id}/deliveries/msg_unknown/redeliver`, { token: admin })).status, 404);
     assert.equal((await h.request('POST', `${endpointsPath}/${ep.id}/redeliver-failed`, { token: admin, body: { since: 'yesterday' } })).status, 400);
+  });
+
+  it('checks the address again at delivery time (DNS or the record may have changed since registration)', async () => {
+    const ep = await register('/rebind');
+    await h.db.collection('outbound_webhook_endpoints').updateOne({ _id: ep.id as never }, { $set: { url: 'https://10.0.0.1/hook' } });
+    await h.request('POST', `${endpointsPath}/${ep.id}/test`, { token: admin });
+    const [entry] = await eventually(() => log(ep.id), (l) => l[0]?.attempts.length >= 1, { what: 'an attempt' });
+    assert.match(entry.attempts[0].error, /^refused: .*10\.0\.0\.1/);
+    assert.equal(entry.attempts[0].statusCode, null);
+    await h.request('PATCH', `${endpointsPath}/${ep.id}`, { token: admin, body: { disabled: true } });
   });
 
   it('refuses private, metadata and link-local URLs even with the development setting, bad input with 4xx, and more than 10 endpoints', async () => {
@@ -245,6 +260,48 @@ describe('outbound webhooks (real stack, real receiver on loopback)', () => {
     const eleventh = await h.request('POST', `/v1/apps/${slug}/webhook-endpoints`, { token: admin, body: { url: receiver.url('/l10') } });
     assert.equal(eleventh.status, 409);
     assert.equal(eleventh.body.code, 'too_many_endpoints');
+  });
+});
+
+describe('outbound webhooks: an endpoint failing for days', () => {
+  let h: Harness;
+  let receiver: Awaited<ReturnType<typeof startReceiver>>;
+  const APP = `failing-${randomSuffix()}`;
+  let clock = Date.now();
+
+  before(async () => {
+    receiver = await startReceiver();
+    h = await startHarness(OUTBOUND_ENV);
+    await connectApp(h, APP, true);
+    // The worker's activities read this clock: three days pass between two deliveries without waiting for them.
+    await h.startWorker({ now: () => new Date(clock) });
+  });
+  after(async () => {
+    await h?.close();
+    await receiver?.close();
+  });
+
+  it('is disabled automatically after 3 days of failures, and the contact is emailed once', async () => {
+    receiver.plan('/down', [503]);
+    const path = `/v1/apps/${APP}/webhook-endpoints`;
+    const ep = (await h.request('POST', path, { token: admin, body: { url: receiver.url('/down') } })).body as { id: string };
+    const deliveries = async () => (await h.request('GET', `${path}/${ep.id}/deliveries`, { token: admin })).body.deliveries as { status: string }[];
+    clock = Date.now();
+    await h.request('POST', `${path}/${ep.id}/test`, { token: admin });
+    await eventually(deliveries, (l) => l[0]?.status === 'failed', { what: 'the first delivery to fail for good', timeoutMs: 30_000 });
+    const failing = (await h.request('GET', `${path}/${ep.id}`, { token: admin })).body;
+    assert.equal(failing.disabled, false);
+    assert.equal(failing.failingSince, new Date(clock).toISOString());
+
+    clock += 73 * 3_600_000;
+    await h.request('POST', `${path}/${ep.id}/test`, { token: admin });
+    const disabled = await eventually(async () => (await h.request('GET', `${path}/${ep.id}`, { token: admin })).body, (e) => e.disabled === true, { what: 'disabled' });
+    assert.equal(disabled.disabledReason, 'failing');
+    const mails = await h.db.collection('mail_outbox').find({ _id: { $regex: `^outbound_disabled:${ep.id}:` } as never }).toArray();
+    assert.equal(mails.length, 1);
+    assert.equal(mails[0]!.to, 'owner@example.com');
+    assert.match(String(mails[0]!.text), /disabled/);
+    assert.equal((await h.request('POST', `${path}/${ep.id}/test`, { token: admin })).status, 409);
   });
 });
 

@@ -205,12 +205,15 @@ export function outboundRoutes(deps: AppDeps): Router {
     if (endpoint.disabled) throw conflict('endpoint_disabled', 'The endpoint is disabled; enable it first');
     const failed = await deliveries.failedSince(endpoint._id, since, MAX_REDELIVER_BATCH);
     let started = 0;
+    let inProgress = 0;
     for (const f of failed) {
       const d = await deliveries.get(endpoint._id, f._id);
       if (d && (await redeliver(app._id, d))) started++;
+      else inProgress++;
     }
     ctx.status = 202;
-    ctx.body = { redelivered: started, limit: MAX_REDELIVER_BATCH };
+    // inProgress: marked failed but its workflow had not closed yet (or was restarted by another call).
+    ctx.body = { redelivered: started, inProgress, limit: MAX_REDELIVER_BATCH };
   });
 
   return router;
