@@ -53,9 +53,13 @@ export const MAX_ENDPOINTS_PER_APP = 10;
 export const MAX_ATTEMPTS_KEPT = 50;
 
 export const OUTBOUND_ENDPOINT_INDEXES: IndexDescription[] = [{ key: { app: 1, createdAt: 1 }, name: 'by_app' }];
+/** Deliveries (and their attempt log) are kept this long after their last change, then removed by a TTL index. */
+export const DELIVERY_RETENTION_DAYS = 30;
+
 export const OUTBOUND_DELIVERY_INDEXES: IndexDescription[] = [
   { key: { endpointId: 1, createdAt: -1, _id: -1 }, name: 'by_endpoint_newest' },
   { key: { endpointId: 1, status: 1, createdAt: 1 }, name: 'by_endpoint_status' },
+  { key: { updatedAt: 1 }, name: 'ttl_updated', expireAfterSeconds: DELIVERY_RETENTION_DAYS * 86_400 },
 ];
 
 export class EndpointRepository {

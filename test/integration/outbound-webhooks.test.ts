@@ -1,4 +1,6 @@
 import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { join } from 'node:path';
 import { createServer, type IncomingHttpHeaders, type Server, type ServerResponse } from 'node:http';
 import { Webhook } from 'standardwebhooks';
 import { messageIdFor } from '../../src/outbound/signing';
@@ -313,6 +315,22 @@ describe('outbound webhooks without the development setting', () => {
     await connectApp(h, APP, true);
   });
   after(async () => h?.close());
+
+  it('the CLI grants and takes away early access', async () => {
+    const slug = `cli-${randomSuffix()}`;
+    await connectApp(h, slug, false);
+    const env = { ...process.env, LOG_LEVEL: 'silent', TEMPORAL_ADDRESS: h.config.temporal.address, MONGODB_URI: h.config.mongo.uri, MONGODB_DB: h.config.mongo.dbName, JWT_SECRET: h.config.jwt.secret! };
+    const cli = (...args: string[]) => spawnSync(process.execPath, [join(__dirname, '..', '..', 'src', 'cli.js'), 'outbound-access', ...args], { env, encoding: 'utf8' });
+    const list = () => h.request('GET', `/v1/apps/${slug}/webhook-endpoints`, { token: admin });
+    assert.equal((await list()).status, 403);
+    const on = cli('--slug', slug, '--enable', '--contact-email', 'owner@example.com');
+    assert.equal(on.status, 0, on.stderr);
+    assert.equal((await list()).status, 200);
+    assert.equal(cli('--slug', slug, '--disable').status, 0);
+    assert.equal((await list()).status, 403);
+    assert.equal(cli('--slug', slug).status, 1, 'neither --enable nor --disable');
+    assert.equal(cli('--slug', 'no-such-app', '--enable').status, 1);
+  });
 
   it('refuses http, loopback addresses and names that resolve to loopback', async () => {
     for (const url of ['https://127.0.0.1/hook', 'https://[::1]/hook', 'https://localhost/hook', 'http://example.com/hook', 'https://10.1.1.1/']) {
