@@ -124,9 +124,10 @@ export async function billingSubscriber(input: BillingSubscriberInput): Promise<
   async function carryOut(transition: Transition, message: Message | null): Promise<void> {
     const previous = state;
     state = transition.state;
+    // Outbound webhooks for an applied event or a fired downgrade (a merged record forwards events unchanged: none).
     if (state !== previous && (message === null || message.kind === 'event') && scope !== 'operator' && patched('outbound-webhooks')) {
       const downgradeId = message ? null : `downgrade:${subscriberId}:${previous.scheduledDowngrade?.eventId ?? previous.version}`;
-      await dispatchOutboundEvent({ scope, state, event: message?.event ?? null, downgradeId });
+      await dispatchOutboundEvent({ scope, state, event: message?.kind === 'event' ? message.event : null, downgradeId });
     }
     for (const effect of transition.effects) {
       switch (effect.kind) {
