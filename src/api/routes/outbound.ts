@@ -104,6 +104,11 @@ export function outboundRoutes(deps: AppDeps): Router {
       updatedAt: at,
     };
     await endpoints.insert(record);
+    // Two registrations racing past the count above: the later one(s) step back, so the limit holds.
+    if ((await endpoints.count(app._id)) > MAX_ENDPOINTS_PER_APP) {
+      await endpoints.remove(app._id, record._id);
+      throw conflict('too_many_endpoints', `An app has at most ${MAX_ENDPOINTS_PER_APP} webhook endpoints; delete one first`);
+    }
     ctx.status = 201;
     ctx.set('Location', `/v1/apps/${app._id}/webhook-endpoints/${record._id}`);
     // The only time the secret is shown: the receiver verifies signatures with it.
