@@ -36,6 +36,16 @@ export interface Config {
     inApi: boolean;
   };
   retention: Retention;
+  outbound: {
+    /** Development only: allow `http` and loopback receivers (a local test receiver). */
+    allowLoopback: boolean;
+    timeoutMs: number;
+    retry: { baseMs: number; capMs: number; windowMs: number };
+    /** An endpoint whose deliveries all failed for this long is disabled. */
+    disableAfterMs: number;
+    /** Where the 403 of an app without early access tells customers to ask. */
+    accessContact: string;
+  };
 }
 
 export class ConfigError extends Error {
@@ -185,6 +195,17 @@ export function loadConfig(env: Env): Config {
       webhookEventDays: int('WEBHOOK_EVENT_RETENTION_DAYS', 30, 2, 3650),
       mailOutboxDays: int('MAIL_OUTBOX_RETENTION_DAYS', 30, 1, 3650),
       invocationDays: optionalInt('INVOCATION_RETENTION_DAYS', 1, 3650),
+    },
+    outbound: {
+      allowLoopback: bool('OUTBOUND_WEBHOOKS_ALLOW_LOOPBACK', false),
+      timeoutMs: int('OUTBOUND_WEBHOOKS_TIMEOUT_MS', 10_000, 100, 60_000),
+      retry: {
+        baseMs: int('OUTBOUND_WEBHOOKS_RETRY_BASE_MS', 30_000, 10, 3_600_000),
+        capMs: int('OUTBOUND_WEBHOOKS_RETRY_CAP_MS', 6 * 3_600_000, 10, 24 * 3_600_000),
+        windowMs: int('OUTBOUND_WEBHOOKS_RETRY_WINDOW_MS', 24 * 3_600_000, 100, 7 * 24 * 3_600_000),
+      },
+      disableAfterMs: int('OUTBOUND_WEBHOOKS_DISABLE_AFTER_HOURS', 72, 1, 24 * 30) * 3_600_000,
+      accessContact: str('OUTBOUND_WEBHOOKS_ACCESS_CONTACT') ?? 'your account contact',
     },
   };
   if (problems.length > 0) throw new ConfigError(problems);

@@ -10,4 +10,7 @@ export const SEARCH_ATTRIBUTES = {
   BillingScope: defineSearchAttributeKey('BillingScope', 'KEYWORD'),
   SubscriberId: defineSearchAttributeKey('SubscriberId', 'KEYWORD'),
   BillingStatus: defineSearchAttributeKey('BillingStatus', 'KEYWORD'),
+  OutboundApp: defineSearchAttributeKey('OutboundApp', 'KEYWORD'),
+  OutboundEndpoint: defineSearchAttributeKey('OutboundEndpoint', 'KEYWORD'),
+  OutboundStatus: defineSearchAttributeKey('OutboundStatus', 'KEYWORD'),
 } as const;

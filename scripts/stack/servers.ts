@@ -8,7 +8,7 @@ import { createServer, Socket } from 'node:net';
 import { join } from 'node:path';
 import { ensureSecantusBinary, ensureTemporalBinary, onPath } from './binaries';
 
-export const SEARCH_ATTRIBUTES = ['Project', 'Skill', 'BillingScope', 'SubscriberId', 'BillingStatus'] as const;
+export const SEARCH_ATTRIBUTES = ['Project', 'Skill', 'BillingScope', 'SubscriberId', 'BillingStatus', 'OutboundApp', 'OutboundEndpoint', 'OutboundStatus'] as const;
 
 const log = (msg: string) => process.stderr.write(`[stack] ${msg}\n`);
 

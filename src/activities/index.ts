@@ -2,6 +2,7 @@ import { createBillingActivities } from './billing';
 import { createDeadLetterActivities } from './dead-letters';
 import type { ActivityDeps } from './deps';
 import { createEmailActivities } from './email';
+import { createOutboundActivities } from './outbound';
 import { createSkillActivities } from './skills';
 
 export type { ActivityDeps } from './deps';
@@ -13,5 +14,6 @@ export function createActivities(deps: ActivityDeps) {
     ...createBillingActivities(deps),
     ...createEmailActivities(deps),
     ...createDeadLetterActivities(deps),
+    ...createOutboundActivities(deps),
   };
 }

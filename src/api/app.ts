@@ -18,6 +18,8 @@ import { skillCatalogRoutes } from './routes/skills';
 import { documentRoutes } from './routes/documents';
 import { invocationRoutes } from './routes/invocations';
 import { appRoutes } from './routes/apps';
+import { outboundRoutes, registerOutboundMetrics } from './routes/outbound';
+import { outboundPaths } from './openapi/outbound';
 import { webhookRoutes } from './routes/webhooks';
 import { billingDashboardRoutes } from './routes/billing-dashboard';
 import { deadLetterRoutes } from './routes/dead-letters';
@@ -27,7 +29,7 @@ import { AppRepository } from '../store/apps';
 import { DeadLetterRepository } from '../store/dead-letters';
 
 
-export const OPENAPI_PATHS: Paths[] = [healthPaths, projectPaths, documentPaths, skillCatalogPaths, invocationPaths, billingPaths];
+export const OPENAPI_PATHS: Paths[] = [healthPaths, projectPaths, documentPaths, skillCatalogPaths, invocationPaths, billingPaths, outboundPaths];
 
 /**
  * Builds the Koa application. Never listens: server.ts does (and builds and starts the event relay); tests serve
@@ -37,6 +39,7 @@ export function createApp(deps: AppDeps) {
   const app = new Koa({ proxy: deps.config.http.trustProxy });
   const deadLetters = new DeadLetterRepository(deps.db);
   const metrics = createMetrics({ parkedDeadLetters: () => deadLetters.parkedByScope() });
+  registerOutboundMetrics(metrics.registry, deps.db);
   // One per app instance, shared so rotating or deleting an app here takes effect here at once.
   const appCache = new AppCache(new AppRepository(deps.db));
   const routers: Router[] = [
@@ -46,6 +49,7 @@ export function createApp(deps: AppDeps) {
     skillCatalogRoutes(deps),
     invocationRoutes(deps, metrics),
     appRoutes(deps, appCache),
+    outboundRoutes(deps),
     webhookRoutes(deps, metrics, appCache),
     billingDashboardRoutes(deps),
     deadLetterRoutes(deps),

@@ -3,6 +3,7 @@ import { billingCheckCommand } from './billing-check';
 import { deadLettersCommand } from './dead-letters';
 import type { CliCommand } from './command';
 import { mintTokenCommand } from './mint-token';
+import { outboundAccessCommand } from './outbound';
 import { setupTemporalCommand } from './setup-temporal';
 import { seedDemoCommand } from './seed-demo';
 import { importGitCommand } from './import-git';
@@ -18,4 +19,5 @@ export const COMMANDS: Record<string, CliCommand> = {
   'rotate-app-authorization': rotateAppCommand,
   'billing-check': billingCheckCommand,
   'dead-letters': deadLettersCommand,
+  'outbound-access': outboundAccessCommand,
 };

@@ -17,6 +17,10 @@ export interface AppRecord {
    * under `app:{slug}`, so a new app must not take over the slug and see a former customer's data.
    */
   deletedAt?: Date | null;
+  /** Outbound webhooks (private preview) are on for this app; set by an admin. */
+  outboundAccess?: boolean;
+  /** Who is emailed when an outbound endpoint is disabled automatically. */
+  outboundContactEmail?: string | null;
 }
 
 /** A fresh webhook Authorization value: 256 bits of entropy, recognisable by its prefix in a leaked-secret scan. */
@@ -105,6 +109,14 @@ export class AppRepository {
     if (res.matchedCount === 0) return this.rotate(slug, graceMs, now);
     return { authorization, previousValidUntil };
   }
+}
+
+/** Turns outbound webhooks on or off for an app; false when there is no such app. */
+export async function setOutboundAccess(db: Db, slug: string, enabled: boolean, contactEmail: string | null | undefined): Promise<boolean> {
+  const set: Partial<AppRecord> = { outboundAccess: enabled };
+  if (contactEmail !== undefined) set.outboundContactEmail = contactEmail;
+  const res = await db.collection<AppRecord>(COLLECTIONS.apps).updateOne({ _id: slug, deletedAt: null }, { $set: set });
+  return res.matchedCount > 0;
 }
 
 /** Whether `presented` authorizes webhooks for `app` at `now` (the current value, or the previous within grace). */

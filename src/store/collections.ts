@@ -16,4 +16,7 @@ export const COLLECTIONS = {
   billingMetrics: 'billing_metrics',
   outbox: 'mail_outbox',
   deadLetters: 'dead_letters',
+  outboundEndpoints: 'outbound_webhook_endpoints',
+  outboundDeliveries: 'outbound_webhook_deliveries',
+  outboundCounters: 'outbound_webhook_counters',
 } as const;

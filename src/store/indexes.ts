@@ -3,6 +3,7 @@ import { COLLECTIONS } from './collections';
 import { DEAD_LETTER_INDEXES } from './dead-letters';
 import { DOCUMENT_INDEXES } from './documents';
 import { INVOCATION_INDEXES } from './invocations';
+import { OUTBOUND_DELIVERY_INDEXES, OUTBOUND_ENDPOINT_INDEXES } from './outbound';
 import { SUBSCRIBER_INDEXES } from './subscribers';
 import { WEBHOOK_EVENT_INDEXES } from './webhook-events';
 import { ttlIndexes, type Retention, DEFAULT_RETENTION } from './retention';
@@ -21,6 +22,8 @@ export const INDEXES: Record<string, IndexDescription[]> = {
   [COLLECTIONS.subscribers]: SUBSCRIBER_INDEXES,
   [COLLECTIONS.outbox]: [{ key: { createdAt: -1 }, name: 'newest' }],
   [COLLECTIONS.deadLetters]: DEAD_LETTER_INDEXES,
+  [COLLECTIONS.outboundEndpoints]: OUTBOUND_ENDPOINT_INDEXES,
+  [COLLECTIONS.outboundDeliveries]: OUTBOUND_DELIVERY_INDEXES,
 };
 
 export async function ensureIndexes(db: Db, retention: Retention = DEFAULT_RETENTION): Promise<void> {

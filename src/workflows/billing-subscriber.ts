@@ -60,6 +60,8 @@ const { sendBillingIssueEmail } = proxyActivities<Activities>({
   scheduleToCloseTimeout: '3d',
   retry: { initialInterval: '2s', maximumInterval: '5m' },
 });
+// Outbound webhooks: stores the deliveries and starts one workflow each (idempotent; see activities/outbound.ts).
+const { dispatchOutboundEvent } = proxyActivities<Activities>({ startToCloseTimeout: '30s', retry: { initialInterval: '1s', maximumInterval: '1m' } });
 
 type Message = SubscriberMessage;
 
@@ -175,7 +177,13 @@ export async function billingSubscriber(input: BillingSubscriberInput): Promise<
    * effect that fails for good is parked (`redoKey`: the dead letter it retries) and the others still run.
    */
   async function carryOut(transition: Transition, message: Message | null, redoKey: string | null = null): Promise<void> {
+    const previous = state;
     state = transition.state;
+    // Outbound webhooks for an applied event or a fired downgrade (a merged record forwards events unchanged: none).
+    if (state !== previous && (message === null || message.kind === 'event') && scope !== 'operator' && patched('outbound-webhooks')) {
+      const downgradeId = message ? null : `downgrade:${subscriberId}:${previous.scheduledDowngrade?.eventId ?? previous.version}`;
+      await dispatchOutboundEvent({ scope, state, event: message?.kind === 'event' ? message.event : null, downgradeId });
+    }
     for (const [index, effect] of transition.effects.entries()) {
       try {
         await runEffect(effect, message);

@@ -45,6 +45,10 @@ describe('billing workflows in workflow time (time-skipping server)', function (
         },
         async sendBillingIssueEmail() {},
         async signalSubscriber() {},
+        async dispatchOutboundEvent() {},
+        async parkDeadLetter() {
+          throw new Error('nothing is parked in these tests');
+        },
         async ensureBillingMetricsWorkflow(scope: string) {
           await client.workflow.start('billingMetrics', { workflowId: metricsWorkflowId(scope as typeof SCOPE), taskQueue: TASK_QUEUE, args: [{ scope }] }).catch((err: Error) => {
             if (err.name !== 'WorkflowExecutionAlreadyStartedError') throw err;

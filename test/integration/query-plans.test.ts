@@ -5,6 +5,7 @@
  * each against the real store: a COLLSCAN on a growing collection fails the test, naming the query.
  */
 import assert from 'node:assert/strict';
+import { createServer, type Server } from 'node:http';
 import { COLLECTIONS } from '../../src/store/collections';
 import { DeadLetterRepository } from '../../src/store/dead-letters';
 import { WebhookEventRepository } from '../../src/store/webhook-events';
@@ -17,15 +18,19 @@ import { RETAIL } from '../unit/skills/cases';
 import { invoke, loadDemo, PROJECT, settle } from './skills-helpers';
 
 /** Collections whose size is bounded by configuration, not by use: a scan of them costs nothing worth an index. */
-const SMALL = new Set<string>([COLLECTIONS.orgs, COLLECTIONS.projects, COLLECTIONS.apps, COLLECTIONS.relayCheckpoints, COLLECTIONS.billingMetrics]);
+const SMALL = new Set<string>([COLLECTIONS.orgs, COLLECTIONS.projects, COLLECTIONS.apps, COLLECTIONS.relayCheckpoints, COLLECTIONS.billingMetrics, COLLECTIONS.outboundCounters]);
 
 describe('query plans: every query on a growing collection uses an index', function () {
   this.timeout(120_000);
   let h: Harness;
   let capture: ReturnType<typeof captureQueries>;
+  let receiver: Server;
 
   before(async () => {
-    h = await startHarness({}, { monitorCommands: true });
+    // Outbound webhooks go to a receiver on loopback (the development setting).
+    receiver = createServer((_req, res) => void res.end('ok'));
+    await new Promise<void>((r) => receiver.listen(0, '127.0.0.1', r));
+    h = await startHarness({ OUTBOUND_WEBHOOKS_ALLOW_LOOPBACK: 'true' }, { monitorCommands: true });
     capture = captureQueries(h.store.client, h.config.mongo.dbName);
     await loadDemo(h);
     await h.startWorker();
@@ -33,6 +38,7 @@ describe('query plans: every query on a growing collection uses an index', funct
   after(async () => {
     capture?.stop();
     await h?.close();
+    await new Promise((r) => receiver?.close(r));
   });
 
   it('drives every read and write path of the service', async () => {
@@ -71,6 +77,11 @@ describe('query plans: every query on a growing collection uses an index', funct
 
     // Billing: an app's receiver with every effect, a duplicate, a merge; the dashboard; the relay's recovery read.
     const auth = (await h.request('POST', '/v1/apps', { token: admin, body: { slug: 'plans', name: 'Plans' } })).body.authorization as string;
+    // Outbound webhooks for the same app: an endpoint receives every event below.
+    await h.request('PUT', '/v1/apps/plans/outbound-access', { token: admin, body: { enabled: true } });
+    const port = (receiver.address() as { port: number }).port;
+    const endpoints = '/v1/apps/plans/webhook-endpoints';
+    const ep = (await h.request('POST', endpoints, { token: admin, body: { url: `http://127.0.0.1:${port}/hook` } })).body as { id: string };
     const now = Date.now();
     const events = [
       providerEvent('INITIAL_PURCHASE', 'plan-a', { at: now - 2 * DAY, purchasedAt: now - 2 * DAY }),
@@ -95,6 +106,21 @@ describe('query plans: every query on a growing collection uses an index', funct
     }
     await h.request('GET', '/v1/billing/customers/plan-c?app=plans', { token: admin });
     await h.request('GET', '/v1/billing/metrics?app=plans', { token: admin });
+    // Outbound: the delivery log (paged), an endpoint's life, a test event, redeliveries.
+    await eventually(
+      async () => (await h.request('GET', `${endpoints}/${ep.id}/deliveries`, { token: admin })).body.deliveries,
+      (d: { status: string }[]) => d.length >= 3 && d.every((x) => x.status === 'succeeded'),
+      { what: 'outbound deliveries', timeoutMs: 30_000 },
+    );
+    const page = await h.request('GET', `${endpoints}/${ep.id}/deliveries?limit=1`, { token: admin });
+    await h.request('GET', `${endpoints}/${ep.id}/deliveries?limit=1&cursor=${encodeURIComponent(page.body.nextCursor)}`, { token: admin });
+    await h.request('GET', endpoints, { token: admin });
+    await h.request('PATCH', `${endpoints}/${ep.id}`, { token: admin, body: { description: 'plans' } });
+    await h.request('POST', `${endpoints}/${ep.id}/secret/rotate`, { token: admin });
+    await h.request('POST', `${endpoints}/${ep.id}/test`, { token: admin });
+    await h.request('POST', `${endpoints}/${ep.id}/deliveries/${page.body.deliveries[0].id}/redeliver`, { token: admin });
+    await h.request('POST', `${endpoints}/${ep.id}/redeliver-failed`, { token: admin, body: { since: new Date(now - DAY).toISOString() } });
+    await h.request('GET', '/metrics');
     await new WebhookEventRepository(h.db).acceptedSince('no-such-instance', new Date(now - DAY), 10);
     // Dead letters: the listing with and without a status, a page after a cursor, a retry's read, the /metrics gauge.
     const deadLetters = new DeadLetterRepository(h.db);

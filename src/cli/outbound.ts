@@ -1,0 +1,20 @@
+import { setOutboundAccess } from '../store/apps';
+import { requireString, type CliCommand } from './command';
+import { withStore } from './with-store';
+
+export const outboundAccessCommand: CliCommand = {
+  summary: 'Give an app early access to outbound webhooks (private preview), or take it away',
+  usage: '--slug SLUG (--enable | --disable) [--contact-email EMAIL]',
+  options: { slug: { type: 'string' }, enable: { type: 'boolean' }, disable: { type: 'boolean' }, 'contact-email': { type: 'string' } },
+  async run(values) {
+    const slug = requireString(values, 'slug');
+    if (Boolean(values.enable) === Boolean(values.disable)) throw new Error('give exactly one of --enable or --disable');
+    const contact = values['contact-email'];
+    if (contact !== undefined && (typeof contact !== 'string' || contact.length > 254 || !contact.includes('@'))) throw new Error('--contact-email must be an email address');
+    return withStore(async (store) => {
+      if (!(await setOutboundAccess(store.db, slug, values.enable === true, contact as string | undefined))) throw new Error(`no app "${slug}"`);
+      process.stdout.write(`outbound webhooks ${values.enable ? 'enabled' : 'disabled'} for ${slug}\n`);
+      return 0;
+    });
+  },
+};

@@ -1,0 +1,87 @@
+import assert from 'node:assert/strict';
+import { Webhook } from 'standardwebhooks';
+import { nominalDelay, retryDelay, type RetrySchedule } from '../../src/outbound/retry-schedule';
+import { generateEndpointSecret, messageIdFor, signatureHeader } from '../../src/outbound/signing';
+import { checkUrl, refusedAddress, resolveSafely, UnsafeUrlError } from '../../src/outbound/url-guard';
+
+const DEFAULTS: RetrySchedule = { baseMs: 30_000, capMs: 6 * 3_600_000, windowMs: 24 * 3_600_000 };
+
+describe('outbound webhooks: retry schedule', () => {
+  it('grows x3 from 30 s to a 6 h cap and keeps retrying for at least 24 h', () => {
+    const nominal = Array.from({ length: 10 }, (_, i) => nominalDelay(DEFAULTS, i + 1) / 1000);
+    assert.deepEqual(nominal, [30, 90, 270, 810, 2430, 7290, 21600, 21600, 21600, 21600]);
+    let elapsed = 0;
+    let attempt = 1;
+    for (let d = retryDelay(DEFAULTS, attempt, 0.5); d !== null; d = retryDelay(DEFAULTS, ++attempt, 0.5)) elapsed += d;
+    assert.equal(attempt, 11, '10 retries, 11 attempts');
+    assert.ok(elapsed >= 24 * 3_600_000, `last retry ${elapsed / 3_600_000} h after the first attempt`);
+    assert.ok(elapsed < 30 * 3_600_000);
+  });
+
+  it('jitters within ±25% and never below zero', () => {
+    for (const r of [0, 0.25, 0.5, 0.999, -1, 2]) {
+      const d = retryDelay(DEFAULTS, 3, r)!;
+      assert.ok(d >= 270_000 * 0.75 && d <= 270_000 * 1.25, `${d}`);
+    }
+    assert.notEqual(retryDelay(DEFAULTS, 3, 0), retryDelay(DEFAULTS, 3, 0.9));
+  });
+
+  it('a short schedule (tests) runs out quickly', () => {
+    const s = { baseMs: 50, capMs: 100, windowMs: 250 };
+    const delays = [1, 2, 3, 4, 5].map((a) => retryDelay(s, a, 0.5));
+    assert.deepEqual(delays, [50, 100, 100, null, null]);
+  });
+});
+
+describe('outbound webhooks: signing (verified with the standardwebhooks package)', () => {
+  it('produces signatures a Standard Webhooks receiver accepts, with either secret during an overlap', () => {
+    const current = generateEndpointSecret();
+    const previous = generateEndpointSecret();
+    assert.match(current, /^whsec_[A-Za-z0-9+/]{43}=$/);
+    const id = messageIdFor('ep_1', 'evt_1');
+    const ts = Math.floor(Date.now() / 1000);
+    const body = JSON.stringify({ type: 'RENEWAL', id: 'evt_1' });
+    const headers = { 'webhook-id': id, 'webhook-timestamp': String(ts), 'webhook-signature': signatureHeader([current, previous], id, ts, body) };
+    assert.deepEqual(new Webhook(current).verify(body, headers), JSON.parse(body));
+    assert.deepEqual(new Webhook(previous).verify(body, headers), JSON.parse(body));
+    assert.throws(() => new Webhook(generateEndpointSecret()).verify(body, headers));
+    assert.throws(() => new Webhook(current).verify(body + ' ', headers));
+  });
+
+  it('derives the webhook-id from endpoint and event only', () => {
+    assert.equal(messageIdFor('ep_1', 'evt_1'), messageIdFor('ep_1', 'evt_1'));
+    assert.notEqual(messageIdFor('ep_1', 'evt_1'), messageIdFor('ep_2', 'evt_1'));
+    assert.match(messageIdFor('ep_1', 'evt_1'), /^msg_[A-Za-z0-9_-]{32}$/);
+  });
+});
+
+describe('outbound webhooks: URL guard', () => {
+  it('refuses private, loopback, link-local, CGNAT, unique-local and metadata addresses', () => {
+    for (const a of ['10.1.2.3', '172.16.0.1', '192.168.1.1', '127.0.0.1', '169.254.169.254', '100.64.0.1', '0.0.0.0', '::1', 'fd00:ec2::254', 'fe80::1', '::ffff:10.0.0.1', '::ffff:127.0.0.1']) {
+      assert.ok(refusedAddress(a, false), a);
+    }
+    for (const a of ['93.184.216.34', '2606:2800:220:1:248:1893:25c8:1946']) assert.equal(refusedAddress(a, false), null, a);
+    assert.equal(refusedAddress('127.0.0.1', true), null);
+    assert.ok(refusedAddress('10.0.0.1', true), 'the development setting allows loopback only');
+    assert.ok(refusedAddress('169.254.169.254', true));
+  });
+
+  it('checks scheme, credentials, length and metadata host names', () => {
+    assert.throws(() => checkUrl('http://example.com/hook', false), UnsafeUrlError);
+    assert.ok(checkUrl('http://127.0.0.1:9/hook', true));
+    assert.throws(() => checkUrl('ftp://example.com/', true), UnsafeUrlError);
+    assert.throws(() => checkUrl('https://u:p@example.com/', false), UnsafeUrlError);
+    assert.throws(() => checkUrl('https://metadata.google.internal/computeMetadata', false), UnsafeUrlError);
+    assert.throws(() => checkUrl('https://[fd00:ec2::254]/', false), UnsafeUrlError);
+    assert.throws(() => checkUrl(`https://example.com/${'a'.repeat(3000)}`, false), UnsafeUrlError);
+    assert.throws(() => checkUrl('not a url', false), UnsafeUrlError);
+  });
+
+  it('checks every address a name resolves to', async () => {
+    const resolver = async () => [{ address: '93.184.216.34', family: 4 }, { address: '10.0.0.5', family: 4 }];
+    await assert.rejects(resolveSafely(new URL('https://mixed.example/'), false, resolver), UnsafeUrlError);
+    const ok = await resolveSafely(new URL('https://fine.example/'), false, async () => [{ address: '93.184.216.34', family: 4 }]);
+    assert.deepEqual(ok, { address: '93.184.216.34', family: 4 });
+    await assert.rejects(resolveSafely(new URL('https://localhost/'), false), UnsafeUrlError);
+  });
+});
