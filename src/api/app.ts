@@ -21,12 +21,14 @@ import { appRoutes } from './routes/apps';
 import { webhookRoutes } from './routes/webhooks';
 import { billingDashboardRoutes } from './routes/billing-dashboard';
 import { dashboardRoutes } from './routes/dashboard';
+import { consoleRoutes } from './routes/console';
+import { consolePaths } from './openapi/console';
 import { EventForwarder } from './event-forwarder';
 import { AppCache } from './app-cache';
 import { AppRepository } from '../store/apps';
 
 
-export const OPENAPI_PATHS: Paths[] = [healthPaths, projectPaths, documentPaths, skillCatalogPaths, invocationPaths, billingPaths];
+export const OPENAPI_PATHS: Paths[] = [healthPaths, projectPaths, documentPaths, skillCatalogPaths, invocationPaths, billingPaths, consolePaths];
 
 /**
  * Builds the Koa application. Never listens: server.ts does (and starts the event relay); tests serve
@@ -47,6 +49,7 @@ export function createApp(deps: AppDeps) {
     appRoutes(deps, appCache),
     webhookRoutes(deps, forwarder, metrics, appCache),
     billingDashboardRoutes(deps),
+    consoleRoutes(deps),
     dashboardRoutes(),
   ];
 

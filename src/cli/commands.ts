@@ -1,5 +1,6 @@
 import { connectAppCommand, rotateAppCommand } from './apps';
 import { billingCheckCommand } from './billing-check';
+import { billingBackfillTrendsCommand } from './billing-backfill-trends';
 import type { CliCommand } from './command';
 import { mintTokenCommand } from './mint-token';
 import { setupTemporalCommand } from './setup-temporal';
@@ -16,4 +17,5 @@ export const COMMANDS: Record<string, CliCommand> = {
   'connect-app': connectAppCommand,
   'rotate-app-authorization': rotateAppCommand,
   'billing-check': billingCheckCommand,
+  'billing-backfill-trends': billingBackfillTrendsCommand,
 };

@@ -14,5 +14,7 @@ export const COLLECTIONS = {
   subscribers: 'billing_subscribers',
   subscriberAliases: 'billing_subscriber_aliases',
   billingMetrics: 'billing_metrics',
+  billingDaily: 'billing_daily',
+  billingTimeline: 'billing_timeline',
   outbox: 'mail_outbox',
 } as const;

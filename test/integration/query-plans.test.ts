@@ -94,6 +94,16 @@ describe('query plans: every query on a growing collection uses an index', funct
     }
     await h.request('GET', '/v1/billing/customers/plan-c?app=plans', { token: admin });
     await h.request('GET', '/v1/billing/metrics?app=plans', { token: admin });
+    // The console: scopes, trends (daily snapshots), downgrades due, a customer's timeline, each paged.
+    await h.request('GET', '/v1/console/scopes', { token: admin });
+    await h.request('GET', '/v1/console/projects', { token: admin });
+    const trends = await h.request('GET', '/v1/billing/trends?app=plans&days=90', { token: admin });
+    assert.equal(trends.status, 200, trends.text);
+    for (const path of ['/v1/billing/downgrades?app=plans&days=365&limit=1', '/v1/billing/customers/plan-c/timeline?app=plans&limit=1']) {
+      const res = await h.request('GET', path, { token: admin });
+      assert.equal(res.status, 200, res.text);
+      if (res.body.nextCursor) await h.request('GET', `${path}&cursor=${encodeURIComponent(res.body.nextCursor)}`, { token: admin });
+    }
     await new WebhookEventRepository(h.db).acceptedSince('no-such-instance', new Date(now - DAY), 10);
     assert.ok(capture.queries.size > 10, `only ${capture.queries.size} query shapes were recorded`);
   });
