@@ -404,6 +404,12 @@
     };
     const close = () => { if (stack.length > 1) stack.pop(); };
     const attrsOf = (t) => Object.fromEntries(t.attrs || []);
+    const citationLink = (c, label) => {
+      const url = safeUrl(c.url);
+      const a = el('a', { class: 'citation', href: url || '#cite-' + c.id, title: `${c.kind}: ${c.title}`, 'data-citation': c.id, ...(url ? { target: '_blank', rel: 'noopener noreferrer' } : {}) }, label);
+      if (!url) a.addEventListener('click', (e) => { e.preventDefault(); const li = document.getElementById('cite-' + c.id); if (li) { li.classList.add('focus'); li.scrollIntoView(); } });
+      return a;
+    };
     const text = (s) => {
       // Citations such as [pr:50] become links to the cited document (its own url when it has an http(s) one).
       const re = /\[([a-z_]+:[^\]\s]+)\]/g;
@@ -412,17 +418,21 @@
         const c = citations.get(m[1]);
         if (!c) continue;
         top().append(document.createTextNode(s.slice(last, m.index)));
-        const url = safeUrl(c.url);
-        const a = el('a', { class: 'citation', href: url || '#cite-' + c.id, title: `${c.kind}: ${c.title}`, 'data-citation': c.id, ...(url ? { target: '_blank', rel: 'noopener noreferrer' } : {}) }, m[1]);
-        if (!url) a.addEventListener('click', (e) => { e.preventDefault(); const li = document.getElementById('cite-' + c.id); if (li) { li.classList.add('focus'); li.scrollIntoView(); } });
-        top().append(a);
+        top().append(citationLink(c, m[1]));
         last = m.index + m[0].length;
       }
       top().append(document.createTextNode(s.slice(last)));
     };
     const walk = (tokens) => {
-      for (const t of tokens) {
+      for (let i = 0; i < tokens.length; i++) {
+        const t = tokens[i];
         if (t.type === 'inline') { walk(t.children || []); continue; }
+        // A citation the document links itself ([pr:50] with a reference definition) links to the cited
+        // document the same way as a bare one: its own http(s) url, else its entry in the list below.
+        if (t.type === 'link_open' && tokens[i + 1] && tokens[i + 1].type === 'text' && tokens[i + 2] && tokens[i + 2].type === 'link_close') {
+          const c = citations.get(tokens[i + 1].content);
+          if (c) { top().append(citationLink(c, tokens[i + 1].content)); i += 2; continue; }
+        }
         if (t.nesting === 1) { open(t.tag, attrsOf(t)); continue; }
         if (t.nesting === -1) { close(); continue; }
         switch (t.type) {
