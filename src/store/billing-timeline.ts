@@ -25,6 +25,11 @@ export interface TimelineRecord {
   providerAt: Date | null;
   receivedAt: Date | null;
   appliedAt: Date;
+  /**
+   * The newest-first order: the write's time in ms × 1000 plus the entry's rank in that write by provider
+   * time, so events applied together (one write) still read in the order they happened.
+   */
+  position: number;
   /** The record's version after the change; events applied in the same write share it and their before/after. */
   version: number;
   before: TimelineSnapshot | null;
@@ -69,7 +74,7 @@ export class BillingTimelineRepository {
     );
     const before = previous ? snapshotOf(previous) : null;
     const after = snapshotOf(next);
-    const docs: TimelineRecord[] = fresh.map((eventId) => {
+    const docs: TimelineRecord[] = fresh.map((eventId): TimelineRecord => {
       const r = inbox.get(eventId);
       let providerMs: number | null = null;
       if (r) {
@@ -85,11 +90,15 @@ export class BillingTimelineRepository {
         providerAt: providerMs === null ? null : new Date(providerMs),
         receivedAt: r?.receivedAt ?? null,
         appliedAt: now,
+        position: 0,
         version: next.version,
         before,
         after,
       };
     });
+    const providerMs = (d: TimelineRecord) => d.providerAt?.getTime() ?? 0;
+    docs.sort((a, b) => providerMs(a) - providerMs(b) || (a.eventId < b.eventId ? -1 : 1));
+    docs.forEach((d, i) => (d.position = now.getTime() * 1000 + Math.min(i, 999)));
     try {
       await this.coll.insertMany(docs, { ordered: false });
     } catch (err) {
@@ -98,14 +107,14 @@ export class BillingTimelineRepository {
     return docs.length;
   }
 
-  /** Newest first, paged by (appliedAt, _id). */
-  list(scope: BillingScope, subscriberId: string, q: { limit: number; before?: { appliedAt: Date; id: string } }): Promise<TimelineRecord[]> {
+  /** Newest first, paged by (position, _id). */
+  list(scope: BillingScope, subscriberId: string, q: { limit: number; before?: { position: number; id: string } }): Promise<TimelineRecord[]> {
     const filter: Filter<TimelineRecord> = { scope, subscriberId };
-    if (q.before) filter.$or = [{ appliedAt: { $lt: q.before.appliedAt } }, { appliedAt: q.before.appliedAt, _id: { $lt: q.before.id } }];
-    return this.coll.find(filter).sort({ appliedAt: -1, _id: -1 }).limit(q.limit).toArray();
+    if (q.before) filter.$or = [{ position: { $lt: q.before.position } }, { position: q.before.position, _id: { $lt: q.before.id } }];
+    return this.coll.find(filter).sort({ position: -1, _id: -1 }).limit(q.limit).toArray();
   }
 }
 
 export const BILLING_TIMELINE_INDEXES: IndexDescription[] = [
-  { key: { scope: 1, subscriberId: 1, appliedAt: -1, _id: -1 }, name: 'by_subscriber_newest' },
+  { key: { scope: 1, subscriberId: 1, position: -1, _id: -1 }, name: 'by_subscriber_newest' },
 ];

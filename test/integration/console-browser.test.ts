@@ -119,7 +119,7 @@ describe('operator console in a real browser (chromium)', function () {
     assert.equal(params.get('view'), 'customer');
     assert.equal(params.get('id'), '$anon-ui');
     const entries = await page.$$eval('#timeline li[data-event-id] strong', (els) => els.map((e) => e.textContent));
-    assert.deepEqual([...entries].sort(), ['BILLING_ISSUE', 'CANCELLATION', 'INITIAL_PURCHASE']);
+    assert.deepEqual(entries, ['CANCELLATION', 'BILLING_ISSUE', 'INITIAL_PURCHASE']);
     const text = await page.$eval('#view', (e) => e.textContent ?? '');
     assert.match(text, /Customer ui-1/);
     assert.match(text, /billing_issue/);

@@ -145,9 +145,9 @@ export function billingDashboardRoutes(deps: AppDeps): Router {
   router.get('/v1/billing/customers/:id/timeline', async (ctx) => {
     const scope = await scopeOf(ctx);
     const limit = parseLimit(ctx.query.limit, 50, 200);
-    const cursor = decodeCursor(typeof ctx.query.cursor === 'string' ? ctx.query.cursor : undefined, ['at', 'id'] as const);
-    const before = cursor ? { appliedAt: new Date(cursor.at), id: cursor.id } : undefined;
-    if (before && Number.isNaN(before.appliedAt.getTime())) throw badRequest('invalid_cursor', 'cursor is not one this API returned');
+    const cursor = decodeCursor(typeof ctx.query.cursor === 'string' ? ctx.query.cursor : undefined, ['position', 'id'] as const);
+    const before = cursor ? { position: Number(cursor.position), id: cursor.id } : undefined;
+    if (before && !Number.isSafeInteger(before.position)) throw badRequest('invalid_cursor', 'cursor is not one this API returned');
     const record = await subscribers.resolve(scope, ctx.params.id!);
     if (!record) throw notFound('unknown_customer', `No customer "${ctx.params.id}" in ${scope}`);
     const rows = await timeline.list(scope, record.subscriberId, { limit: limit + 1, before });
@@ -166,7 +166,7 @@ export function billingDashboardRoutes(deps: AppDeps): Router {
         before: e.before,
         after: e.after,
       })),
-      nextCursor: rows.length > limit && last ? encodeCursor({ at: last.appliedAt.toISOString(), id: last._id }) : null,
+      nextCursor: rows.length > limit && last ? encodeCursor({ position: String(last.position), id: last._id }) : null,
     };
   });
 
