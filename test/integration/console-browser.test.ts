@@ -47,7 +47,7 @@ describe('operator console in a real browser (chromium)', function () {
       console.error('\n[browser] !!! chromium not found: THE BROWSER TESTS DID NOT RUN (bash scripts/ensure-chromium.sh installs it as root) !!!\n');
       this.skip();
     }
-    h = await startHarness();
+    h = await startHarness({ TEMPORAL_UI_URL: 'http://127.0.0.1:8233' });
     await loadDemo(h);
     await h.startWorker();
     auth = (await h.request('POST', '/v1/apps', { token: adminToken(), body: { slug: APP, name: 'Console UI' } })).body.authorization;
@@ -124,6 +124,8 @@ describe('operator console in a real browser (chromium)', function () {
     assert.match(text, /Customer ui-1/);
     assert.match(text, /billing_issue/);
     assert.match(text, /CANCELLATION · in 4 d/, 'the scheduled downgrade with the time left');
+    const wf = await page.$eval('#view a[href^="http://127.0.0.1:8233/"]', (a) => a.getAttribute('href'));
+    assert.equal(wf, `http://127.0.0.1:8233/namespaces/default/workflows/${encodeURIComponent(`billing/app:${APP}/ui-1`)}`);
     await shot('customer');
 
     // The same link opens the same view in a fresh page (with a token given again in the fragment).
@@ -173,6 +175,17 @@ describe('operator console in a real browser (chromium)', function () {
     // Nothing from the document became a script or an inline handler.
     assert.equal(await page.$$eval('#document script, #document [onclick], #document [style]', (els) => els.length), 0);
     await shot('invocation');
+  });
+
+  it('an admin also sees the operator scope, and a link to it opens it', async () => {
+    const admin = await browser!.newPage();
+    await admin.goto(`${h.baseUrl}/dashboard?scope=operator&view=trends#token=${adminToken()}`);
+    await admin.waitForSelector('#view [data-view="trends"][data-ready="true"]');
+    assert.equal(await admin.$eval('#scope', (sel) => (sel as unknown as { value: string }).value), 'operator');
+    const options = await admin.$$eval('#scope option', (os) => os.map((o) => (o as unknown as { value: string }).value).filter(Boolean));
+    assert.deepEqual(options, [`app:${APP}`, 'operator']);
+    assert.match(await admin.$eval('#view h2', (e) => e.textContent ?? ''), /operator/);
+    await admin.close();
   });
 
   it('ran without a script error or a CSP violation', () => {
