@@ -12,6 +12,8 @@ import { join } from 'node:path';
 import type { Browser, Page } from 'puppeteer-core' with { 'resolution-mode': 'import' };
 import { BillingDailyRepository, utcDay } from '../../src/store/billing-daily';
 import { billingClient } from '../support/billing-client';
+import { eventually } from '../support/eventually';
+import { rewrite, startFakeLlm, type FakeLlm } from '../support/fake-llm';
 import { startHarness, type Harness } from '../support/harness';
 import { DAY, providerEvent } from '../support/provider-events';
 import { repoRoot } from '../support/repo-root';
@@ -38,6 +40,7 @@ describe('operator console in a real browser (chromium)', function () {
   let h: Harness;
   let browser: Browser | null = null;
   let page: Page;
+  let llm: FakeLlm | null = null;
   let auth = '';
   const problems: string[] = [];
 
@@ -47,7 +50,10 @@ describe('operator console in a real browser (chromium)', function () {
       console.error('\n[browser] !!! chromium not found: THE BROWSER TESTS DID NOT RUN (bash scripts/ensure-chromium.sh installs it as root) !!!\n');
       this.skip();
     }
-    h = await startHarness({ TEMPORAL_UI_URL: 'http://127.0.0.1:8233' });
+    // A model that rewrites release notes and never answers for a proposal, so one invocation stays running.
+    llm = await startFakeLlm();
+    llm.handle((req) => (JSON.stringify(req.body).includes('Harbor') ? { hang: true } : rewrite(req)));
+    h = await startHarness({ TEMPORAL_UI_URL: 'http://127.0.0.1:8233', LLM_BASE_URL: llm.baseUrl, LLM_MODEL: 'fake-model', LLM_TIMEOUT_MS: '120000' });
     await loadDemo(h);
     await h.startWorker();
     auth = (await h.request('POST', '/v1/apps', { token: adminToken(), body: { slug: APP, name: 'Console UI' } })).body.authorization;
@@ -65,6 +71,7 @@ describe('operator console in a real browser (chromium)', function () {
   after(async () => {
     await browser?.close();
     await h?.close();
+    await llm?.close();
   });
 
   const shot = (name: string) => page.screenshot({ path: join(SHOTS, `${name}.png`), fullPage: true });
@@ -156,7 +163,7 @@ describe('operator console in a real browser (chromium)', function () {
     const row = await page.$eval('#view tbody tr', (tr) => tr.textContent ?? '');
     assert.match(row, /release_notes_composer/);
     assert.match(row, /member/, 'who asked');
-    assert.match(row, /deterministic/, 'the generator');
+    assert.match(row, /llm:fake-model/, 'the generator');
     await shot('skills');
     await page.click(`#view a[href*="id=${res.body.id}"]`);
     await ready('invocation');
@@ -175,6 +182,21 @@ describe('operator console in a real browser (chromium)', function () {
     // Nothing from the document became a script or an inline handler.
     assert.equal(await page.$$eval('#document script, #document [onclick], #document [style]', (els) => els.length), 0);
     await shot('invocation');
+  });
+
+  it('cancels a running invocation from its row', async () => {
+    const member = projectToken([PROJECT], [APP]);
+    const res = await invoke(h, member, 'proposal_writer', { customerName: 'Harbor & Vine Market', industry: 'Retail', format: 'email' });
+    assert.equal(res.status, 202, res.text);
+    await eventually(() => h.request('GET', `/v1/agents/${PROJECT}/invocations/${res.body.id}`, { token: member }), (r) => r.body.status === 'drafting', { timeoutMs: 30_000, what: 'the proposal to be drafting' });
+    await page.click('#nav a[data-view="trends"]');
+    await ready('trends');
+    await page.click('#nav a[data-view="skills"]');
+    await ready('skills');
+    const button = await page.waitForSelector(`xpath/.//tr[.//a[contains(@href, "${res.body.id}")]]//button[text()="Cancel"]`);
+    await shot('skills-running');
+    await button!.click();
+    await settle(h, member, res.body.id, ['cancelled']);
   });
 
   it('an admin also sees the operator scope, and a link to it opens it', async () => {
