@@ -16,6 +16,15 @@ reporter=dist/test/support/reporter.js
 echo "[test] unit tests…"
 TEST_SUITE_LABEL=unit npx mocha --reporter "$reporter" 'dist/test/unit/**/*.test.js' || status=1
 
+# The console's browser tests need Debian's chromium: installed here when missing and possible (root), else
+# they are skipped with a loud line, here and in the suite.
+if chromium_path=$(bash scripts/ensure-chromium.sh); then
+  export CHROMIUM_PATH="$chromium_path"
+  echo "[test] browser tests use $CHROMIUM_PATH"
+else
+  echo "[test] !!! BROWSER TESTS WILL NOT RUN: chromium is missing and could not be installed (run as root on Debian, or set CHROMIUM_PATH) !!!"
+fi
+
 echo "[test] integration tests (real Temporal, real MongoDB wire protocol, real SMTP)…"
 TEST_SUITE_LABEL=integration npx mocha --reporter "$reporter" --timeout 60000 \
   --require dist/test/support/global-stack.js 'dist/test/integration/**/*.test.js' || status=1

@@ -3,11 +3,13 @@ import type { Client } from '@temporalio/client';
 import { WorkflowExecutionAlreadyStartedError } from '@temporalio/client';
 import { signalSubscriberWorkflow } from '../billing-intake/subscriber-client';
 import { isPermanentRefusal } from '../temporal-failures';
-import type { BillingTotals } from '../billing/metrics';
+import { contributionOf, type BillingTotals } from '../billing/metrics';
 import type { BillingScope } from '../billing/subscriber-id';
 import type { SubscriberState } from '../billing/subscriber-state';
 import type { Entitlement as BillingEntitlement } from '../billing/subscriber-view';
 import { SEARCH_ATTRIBUTES } from '../search-attributes';
+import { BillingDailyRepository } from '../store/billing-daily';
+import { BillingTimelineRepository } from '../store/billing-timeline';
 import { BillingTotalsRepository } from '../store/billing-totals';
 import { ProjectRepository } from '../store/projects';
 import { SubscriberRepository } from '../store/subscribers';
@@ -19,12 +21,31 @@ export function createBillingActivities(deps: ActivityDeps & { temporal: Client 
   const subscribers = new SubscriberRepository(deps.db);
   const totals = new BillingTotalsRepository(deps.db);
   const projects = new ProjectRepository(deps.db);
+  const timeline = new BillingTimelineRepository(deps.db);
+  const daily = new BillingDailyRepository(deps.db);
   const now = deps.now ?? (() => new Date());
   const taskQueue = deps.config.temporal.taskQueue;
 
   return {
+    /**
+     * Besides the record, the console's history is kept here, store-side, so the workflow needs no change: the
+     * customer's timeline (each newly applied event with the before/after) and the day's churn count, both
+     * derived from the record stored before this write. The timeline goes first, keyed by event, so a retry
+     * after a failed save appends nothing twice; churn goes after the save, and a retry that finds the record
+     * already at this version (or newer: a late write) counts nothing again.
+     */
     async persistSubscriber(args: { state: SubscriberState; workflowId: string }): Promise<void> {
-      await subscribers.save(args.state, args.workflowId, now());
+      const at = now();
+      const previous = await subscribers.stored(args.state.scope, args.state.id);
+      if (previous && previous.state.version >= args.state.version) {
+        await subscribers.save(args.state, args.workflowId, at);
+        return;
+      }
+      await timeline.append(previous?.state ?? null, args.state, at);
+      await subscribers.save(args.state, args.workflowId, at);
+      // A subscription that stopped counting, on a record still its own (a merge moves it, it does not churn it).
+      const lost = (previous?.contribution.activeSubscriptions ?? 0) - contributionOf(args.state).activeSubscriptions;
+      if (args.state.mergedInto === null && lost > 0) await daily.addChurn(args.state.scope, lost, at);
     },
 
     /**

@@ -24,12 +24,14 @@ import { webhookRoutes } from './routes/webhooks';
 import { billingDashboardRoutes } from './routes/billing-dashboard';
 import { deadLetterRoutes } from './routes/dead-letters';
 import { dashboardRoutes } from './routes/dashboard';
+import { consoleRoutes } from './routes/console';
+import { consolePaths } from './openapi/console';
 import { AppCache } from './app-cache';
 import { AppRepository } from '../store/apps';
 import { DeadLetterRepository } from '../store/dead-letters';
 
 
-export const OPENAPI_PATHS: Paths[] = [healthPaths, projectPaths, documentPaths, skillCatalogPaths, invocationPaths, billingPaths, outboundPaths];
+export const OPENAPI_PATHS: Paths[] = [healthPaths, projectPaths, documentPaths, skillCatalogPaths, invocationPaths, billingPaths, outboundPaths, consolePaths];
 
 /**
  * Builds the Koa application. Never listens: server.ts does (and builds and starts the event relay); tests serve
@@ -53,6 +55,7 @@ export function createApp(deps: AppDeps) {
     webhookRoutes(deps, metrics, appCache),
     billingDashboardRoutes(deps),
     deadLetterRoutes(deps),
+    consoleRoutes(deps),
     dashboardRoutes(),
   ];
 

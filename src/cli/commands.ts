@@ -1,6 +1,7 @@
 import { connectAppCommand, rotateAppCommand } from './apps';
 import { billingCheckCommand } from './billing-check';
 import { deadLettersCommand } from './dead-letters';
+import { billingBackfillTrendsCommand } from './billing-backfill-trends';
 import type { CliCommand } from './command';
 import { mintTokenCommand } from './mint-token';
 import { outboundAccessCommand } from './outbound';
@@ -20,4 +21,5 @@ export const COMMANDS: Record<string, CliCommand> = {
   'billing-check': billingCheckCommand,
   'dead-letters': deadLettersCommand,
   'outbound-access': outboundAccessCommand,
+  'billing-backfill-trends': billingBackfillTrendsCommand,
 };

@@ -1,6 +1,7 @@
 import type { Db } from 'mongodb';
 import { ZERO_TOTALS, type BillingTotals } from '../billing/metrics';
 import type { BillingScope } from '../billing/subscriber-id';
+import { BillingDailyRepository } from './billing-daily';
 import { COLLECTIONS } from './collections';
 import { isDuplicateKeyError } from './mongo';
 
@@ -18,13 +19,21 @@ export class BillingTotalsRepository {
     return this.db.collection<TotalsRecord>(COLLECTIONS.billingMetrics);
   }
 
-  /** Sequence-guarded: a retried write of an older sequence number changes nothing. */
+  /**
+   * Sequence-guarded: a retried write of an older sequence number changes nothing. A write that lands also
+   * becomes the day's point of the trends (billing-daily.ts), so the metrics workflow needs no change for it.
+   */
   async write(scope: BillingScope, seq: number, totals: BillingTotals, now: Date): Promise<void> {
+    let landed = false;
     try {
-      await this.coll.updateOne({ _id: scope, seq: { $lt: seq } }, { $set: { ...totals, seq, updatedAt: now } }, { upsert: true });
+      const res = await this.coll.updateOne({ _id: scope, seq: { $lt: seq } }, { $set: { ...totals, seq, updatedAt: now } }, { upsert: true });
+      landed = res.modifiedCount + res.upsertedCount > 0;
     } catch (err) {
       if (!isDuplicateKeyError(err)) throw err;
+      // A retry of this same write (its first try landed, the day's point may not have): write the point again.
+      landed = (await this.coll.findOne({ _id: scope }, { projection: { seq: 1 } }))?.seq === seq;
     }
+    if (landed) await new BillingDailyRepository(this.db).recordTotals(scope, totals, now);
   }
 
   /** The stored totals and their sequence number, for a metrics run that starts fresh; null when none. */

@@ -14,6 +14,8 @@ export const COLLECTIONS = {
   subscribers: 'billing_subscribers',
   subscriberAliases: 'billing_subscriber_aliases',
   billingMetrics: 'billing_metrics',
+  billingDaily: 'billing_daily',
+  billingTimeline: 'billing_timeline',
   outbox: 'mail_outbox',
   deadLetters: 'dead_letters',
   outboundEndpoints: 'outbound_webhook_endpoints',

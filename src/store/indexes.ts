@@ -1,4 +1,6 @@
 import type { Db, IndexDescription } from 'mongodb';
+import { BILLING_DAILY_INDEXES } from './billing-daily';
+import { BILLING_TIMELINE_INDEXES } from './billing-timeline';
 import { COLLECTIONS } from './collections';
 import { DEAD_LETTER_INDEXES } from './dead-letters';
 import { DOCUMENT_INDEXES } from './documents';
@@ -20,6 +22,8 @@ export const INDEXES: Record<string, IndexDescription[]> = {
   [COLLECTIONS.invocations]: INVOCATION_INDEXES,
   [COLLECTIONS.webhookEvents]: WEBHOOK_EVENT_INDEXES,
   [COLLECTIONS.subscribers]: SUBSCRIBER_INDEXES,
+  [COLLECTIONS.billingDaily]: BILLING_DAILY_INDEXES,
+  [COLLECTIONS.billingTimeline]: BILLING_TIMELINE_INDEXES,
   [COLLECTIONS.outbox]: [{ key: { createdAt: -1 }, name: 'newest' }],
   [COLLECTIONS.deadLetters]: DEAD_LETTER_INDEXES,
   [COLLECTIONS.outboundEndpoints]: OUTBOUND_ENDPOINT_INDEXES,

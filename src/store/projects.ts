@@ -36,6 +36,11 @@ export class ProjectRepository {
     return this.db.collection<ProjectRecord>(COLLECTIONS.projects);
   }
 
+  /** Project ids, for the console's project picker (a small collection, bounded by configuration). */
+  async listIds(limit = 1000): Promise<string[]> {
+    return (await this.projects.find({}, { projection: { _id: 1 } }).sort({ _id: 1 }).limit(limit).toArray()).map((p) => p._id);
+  }
+
   async upsertOrg(id: string, data: { name: string; ownerEmail: string }, now: Date): Promise<{ org: OrgRecord; created: boolean }> {
     const res = await this.orgs.findOneAndUpdate(
       { _id: id },

@@ -18,6 +18,8 @@ export interface SubscriberRecord {
   mergedInto: string | null;
   status: CanonicalView['status'];
   flagged: boolean;
+  /** When the scheduled downgrade is due (null when none), for the console's "downgrades due" list. */
+  downgradeAt?: Date | null;
   /** What this subscriber adds to the scope totals (the full recompute sums these). */
   contribution: BillingTotals;
   summary: string;
@@ -54,6 +56,7 @@ export class SubscriberRepository {
       mergedInto: state.mergedInto,
       status: state.status,
       flagged: state.flags.length > 0,
+      downgradeAt: view.scheduledDowngrade ? new Date(view.scheduledDowngrade.atMs) : null,
       contribution: contributionOf(state),
       summary: summary(state),
       workflowId,
@@ -92,6 +95,20 @@ export class SubscriberRepository {
     return this.coll.find(filter, LEAN).sort({ _id: 1 }).limit(q.limit).toArray();
   }
 
+  /** Unmerged customers whose downgrade is due before `until`, soonest first, paged by (downgradeAt, _id). */
+  downgradesDue(scope: BillingScope, q: { until: Date; limit: number; after?: { at: Date; id: string } }): Promise<SubscriberRecord[]> {
+    const filter: Filter<SubscriberRecord> = { scope, mergedInto: null, downgradeAt: { $ne: null, $lte: q.until } };
+    if (q.after) {
+      filter.$or = [{ downgradeAt: { $gt: q.after.at, $lte: q.until } }, { downgradeAt: q.after.at, _id: { $gt: q.after.id } }];
+    }
+    return this.coll.find(filter, LEAN).sort({ downgradeAt: 1, _id: 1 }).limit(q.limit).toArray();
+  }
+
+  /** Every unmerged record of a scope with its state, for the trends' backfill (a scan: a command, never a request). */
+  async *states(scope: BillingScope): AsyncGenerator<SubscriberState> {
+    for await (const r of this.coll.find({ scope, mergedInto: null }, { projection: { state: 1 } })) if (r.state) yield r.state;
+  }
+
   /** The full recompute: sums every stored contribution of a scope. A scan, so only for checks, never per event. */
   async sumContributions(scope: BillingScope): Promise<{ totals: BillingTotals; subscribers: number }> {
     let totals: BillingTotals = { ...ZERO_TOTALS };
@@ -107,4 +124,5 @@ export class SubscriberRepository {
 export const SUBSCRIBER_INDEXES: IndexDescription[] = [
   { key: { scope: 1, aliases: 1 }, name: 'by_alias' },
   { key: { scope: 1, mergedInto: 1, flagged: 1, status: 1, _id: 1 }, name: 'dashboard_filters' },
+  { key: { scope: 1, mergedInto: 1, downgradeAt: 1, _id: 1 }, name: 'downgrades_due' },
 ];

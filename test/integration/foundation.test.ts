@@ -44,12 +44,25 @@ describe('foundation: health, errors, OpenAPI (real MongoDB wire server, real Te
     assert.match(res.text, /http_request_duration_seconds_bucket/);
   });
 
-  it('GET /dashboard serves the billing dashboard page with a strict content security policy', async () => {
+  it('GET /dashboard serves the operator console with a strict content security policy and its assets from the API', async () => {
     const res = await h.request('GET', '/dashboard');
     assert.equal(res.status, 200);
     assert.match(res.headers.get('content-type') ?? '', /text\/html/);
-    assert.match(res.headers.get('content-security-policy') ?? '', /default-src 'none'/);
-    assert.match(res.text, /\/v1\/billing\/metrics/);
+    const csp = res.headers.get('content-security-policy') ?? '';
+    assert.match(csp, /default-src 'none'/);
+    assert.match(csp, /script-src 'self'/);
+    assert.doesNotMatch(csp, /unsafe-inline|unsafe-eval/);
+    // No inline script or style: every script comes from the API's own assets (no CDN).
+    assert.doesNotMatch(res.text, /<script>|<script(?![^>]*\bsrc=)[^>]*>|<style|\sstyle=|\son\w+=/);
+    for (const src of res.text.matchAll(/(?:src|href)="(\/dashboard\/assets\/[^"]+)"/g)) {
+      const asset = await h.request('GET', src[1]!);
+      assert.equal(asset.status, 200, src[1]);
+    }
+    const script = await h.request('GET', '/dashboard/assets/console.js');
+    assert.match(script.headers.get('content-type') ?? '', /javascript/);
+    assert.match(script.text, /\/v1\/billing\/metrics/);
+    const missing = await h.request('GET', '/dashboard/assets/..%2Fpage.html');
+    assert.equal(missing.status, 404);
   });
 
   it('GET /openapi.json documents every route the app serves', async () => {

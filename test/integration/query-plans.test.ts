@@ -121,6 +121,16 @@ describe('query plans: every query on a growing collection uses an index', funct
     await h.request('POST', `${endpoints}/${ep.id}/deliveries/${page.body.deliveries[0].id}/redeliver`, { token: admin });
     await h.request('POST', `${endpoints}/${ep.id}/redeliver-failed`, { token: admin, body: { since: new Date(now - DAY).toISOString() } });
     await h.request('GET', '/metrics');
+    // The console: scopes, trends (daily snapshots), downgrades due, a customer's timeline, each paged.
+    await h.request('GET', '/v1/console/scopes', { token: admin });
+    await h.request('GET', '/v1/console/projects', { token: admin });
+    const trends = await h.request('GET', '/v1/billing/trends?app=plans&days=90', { token: admin });
+    assert.equal(trends.status, 200, trends.text);
+    for (const path of ['/v1/billing/downgrades?app=plans&days=365&limit=1', '/v1/billing/customers/plan-c/timeline?app=plans&limit=1']) {
+      const res = await h.request('GET', path, { token: admin });
+      assert.equal(res.status, 200, res.text);
+      if (res.body.nextCursor) await h.request('GET', `${path}&cursor=${encodeURIComponent(res.body.nextCursor)}`, { token: admin });
+    }
     await new WebhookEventRepository(h.db).acceptedSince('no-such-instance', new Date(now - DAY), 10);
     // Dead letters: the listing with and without a status, a page after a cursor, a retry's read, the /metrics gauge.
     const deadLetters = new DeadLetterRepository(h.db);

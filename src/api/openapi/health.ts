@@ -13,7 +13,15 @@ export const healthPaths: Paths = {
     get: { summary: 'Prometheus metrics', tags: ['operations'], responses: { 200: { description: 'Prometheus text format', content: { 'text/plain': {} } } } },
   },
   '/dashboard': {
-    get: { summary: 'Billing dashboard web page (reads /v1/billing/* with a pasted token)', tags: ['billing'], responses: { 200: { description: 'HTML', content: { 'text/html': {} } } } },
+    get: { summary: 'Operator console web page: scopes, trends, customers and their timelines, work lists, skill invocations (reads /v1/* with the token from the URL fragment or pasted)', tags: ['billing'], responses: { 200: { description: 'HTML', content: { 'text/html': {} } } } },
+  },
+  '/dashboard/assets/{name}': {
+    get: {
+      summary: "The console's script and style and the libraries it uses (uPlot, markdown-it), served from the project and node_modules",
+      tags: ['billing'],
+      parameters: [{ name: 'name', in: 'path', required: true, schema: { type: 'string' }, description: 'Asset file name' }],
+      responses: { 200: { description: 'JavaScript or CSS', content: { 'application/javascript': {}, 'text/css': {} } }, 404: problemRef('No such asset') },
+    },
   },
   '/openapi.json': { get: { summary: 'This document', tags: ['operations'], responses: { 200: json('OpenAPI 3.1 document') } } },
 };

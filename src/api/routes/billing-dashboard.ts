@@ -3,6 +3,8 @@ import { isoTime } from '../../billing/iso-time';
 import type { Context } from 'koa';
 import { mrrAmount } from '../../billing/metrics';
 import { AppRepository } from '../../store/apps';
+import { BillingDailyRepository, utcDay } from '../../store/billing-daily';
+import { BillingTimelineRepository } from '../../store/billing-timeline';
 import { BillingTotalsRepository } from '../../store/billing-totals';
 import { SubscriberRepository, type SubscriberRecord } from '../../store/subscribers';
 import { requestedScope, workflowLinker } from '../billing-scope';
@@ -16,6 +18,8 @@ export function billingDashboardRoutes(deps: AppDeps): Router {
   const apps = new AppRepository(deps.db);
   const totals = new BillingTotalsRepository(deps.db);
   const subscribers = new SubscriberRepository(deps.db);
+  const daily = new BillingDailyRepository(deps.db);
+  const timeline = new BillingTimelineRepository(deps.db);
   const router = new Router();
   router.use('/v1/billing', authenticate(deps.config.jwt));
 
@@ -79,6 +83,76 @@ export function billingDashboardRoutes(deps: AppDeps): Router {
     const page = rows.slice(0, limit);
     const last = page[page.length - 1];
     ctx.body = { customers: page.map(present), nextCursor: rows.length > limit && last ? encodeCursor({ after: last._id }) : null };
+  });
+
+  // The console's trends: one point per UTC day from the kept snapshots (billing-daily.ts), never a scan.
+  router.get('/v1/billing/trends', async (ctx) => {
+    const scope = await scopeOf(ctx);
+    const days = ctx.query.days === undefined ? 30 : Number(ctx.query.days);
+    if (![30, 90, 365].includes(days)) throw badRequest('invalid_input', 'days must be 30, 90 or 365', [{ path: '/days', message: 'must be 30, 90 or 365' }]);
+    const today = Date.now();
+    const points = await daily.series(scope, utcDay(today - (days - 1) * 86_400_000), utcDay(today));
+    ctx.body = {
+      scope,
+      days,
+      currency: 'USD',
+      points: points.map((p) => ({
+        day: p.day,
+        mrr: mrrAmount(p).amount,
+        activeSubscriptions: p.activeSubscriptions,
+        activeTrials: p.activeTrials,
+        flaggedCustomers: p.flaggedCustomers,
+        scheduledDowngrades: p.scheduledDowngrades,
+        churned: p.churned,
+      })),
+    };
+  });
+
+  // Work list: downgrades due within the next N days (soonest first; overdue ones too, they are still pending).
+  router.get('/v1/billing/downgrades', async (ctx) => {
+    const scope = await scopeOf(ctx);
+    const days = ctx.query.days === undefined ? 7 : Number(ctx.query.days);
+    if (!Number.isInteger(days) || days < 1 || days > 365) throw badRequest('invalid_input', 'days must be an integer from 1 to 365', [{ path: '/days', message: 'must be 1..365' }]);
+    const limit = parseLimit(ctx.query.limit, 50, 200);
+    const cursor = decodeCursor(typeof ctx.query.cursor === 'string' ? ctx.query.cursor : undefined, ['at', 'id'] as const);
+    const after = cursor ? { at: new Date(cursor.at), id: cursor.id } : undefined;
+    if (after && Number.isNaN(after.at.getTime())) throw badRequest('invalid_cursor', 'cursor is not one this API returned');
+    const rows = await subscribers.downgradesDue(scope, { until: new Date(Date.now() + days * 86_400_000), limit: limit + 1, after });
+    const page = rows.slice(0, limit);
+    const last = page[page.length - 1];
+    ctx.body = {
+      customers: page.map(present),
+      nextCursor: rows.length > limit && last?.downgradeAt ? encodeCursor({ at: last.downgradeAt.toISOString(), id: last._id }) : null,
+    };
+  });
+
+  // One customer's story, newest first: every event applied to it, with what changed (billing-timeline.ts).
+  router.get('/v1/billing/customers/:id/timeline', async (ctx) => {
+    const scope = await scopeOf(ctx);
+    const limit = parseLimit(ctx.query.limit, 50, 200);
+    const cursor = decodeCursor(typeof ctx.query.cursor === 'string' ? ctx.query.cursor : undefined, ['position', 'id'] as const);
+    const before = cursor ? { position: Number(cursor.position), id: cursor.id } : undefined;
+    if (before && !Number.isSafeInteger(before.position)) throw badRequest('invalid_cursor', 'cursor is not one this API returned');
+    const record = await subscribers.resolve(scope, ctx.params.id!);
+    if (!record) throw notFound('unknown_customer', `No customer "${ctx.params.id}" in ${scope}`);
+    const rows = await timeline.list(scope, record.subscriberId, { limit: limit + 1, before });
+    const page = rows.slice(0, limit);
+    const last = page[page.length - 1];
+    ctx.body = {
+      scope,
+      id: record.subscriberId,
+      entries: page.map((e) => ({
+        eventId: e.eventId,
+        type: e.type,
+        providerAt: e.providerAt,
+        receivedAt: e.receivedAt,
+        appliedAt: e.appliedAt,
+        version: e.version,
+        before: e.before,
+        after: e.after,
+      })),
+      nextCursor: rows.length > limit && last ? encodeCursor({ position: String(last.position), id: last._id }) : null,
+    };
   });
 
   router.get('/v1/billing/customers/:id', async (ctx) => {

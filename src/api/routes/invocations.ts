@@ -182,6 +182,9 @@ function present(r: InvocationRecord) {
     result: r.result,
     error: r.error,
     workflowId: r.workflowId,
+    requestedBy: r.requestedBy,
+    generator: (r.result as { generator?: string } | null)?.generator ?? null,
+    durationMs: r.completedAt ? r.completedAt.getTime() - r.createdAt.getTime() : null,
     links: { self: `/v1/agents/${r.project}/invocations/${r._id}`, cancel: `/v1/agents/${r.project}/invocations/${r._id}/cancel` },
   };
 }

@@ -1,0 +1,482 @@
+// The operator console. Served as a file (no inline script: the page's CSP allows scripts from this origin
+// only). Data is always inserted as text or as elements built here; Markdown is parsed by markdown-it
+// (html: false) and its tokens turned into elements, so no string from the API is ever parsed as HTML.
+// The token lives in this page's memory only: it comes from the URL fragment (never sent to a server) or
+// is pasted, and the view (scope, page, customer, invocation) is kept in the query string, without it.
+(() => {
+  'use strict';
+  const $ = (id) => document.getElementById(id);
+  let token = '';
+  let me = { admin: false, scopes: [], temporalUiUrl: null };
+
+  const fromHash = new URLSearchParams(location.hash.slice(1)).get('token');
+  if (fromHash) {
+    token = fromHash;
+    history.replaceState(null, '', location.pathname + location.search);
+  }
+
+  // ---- DOM helpers: text only ----
+  function el(tag, attrs, ...children) {
+    const e = document.createElement(tag);
+    for (const [k, v] of Object.entries(attrs || {})) {
+      if (v === null || v === undefined || v === false) continue;
+      if (k === 'class') e.className = v;
+      else if (k === 'text') e.textContent = String(v);
+      else if (k.startsWith('on')) e.addEventListener(k.slice(2), v);
+      else e.setAttribute(k, String(v));
+    }
+    for (const c of children) if (c !== null && c !== undefined && c !== false) e.append(c instanceof Node ? c : document.createTextNode(String(c)));
+    return e;
+  }
+  const money = (n) => '$' + Number(n).toFixed(2);
+  const when = (iso) => (iso ? String(iso).slice(0, 16).replace('T', ' ') : '—');
+  const day = (iso) => (iso ? String(iso).slice(0, 10) : '—');
+  function timeLeft(iso) {
+    const ms = Date.parse(iso) - Date.now();
+    if (Number.isNaN(ms)) return '';
+    const past = ms < 0;
+    const abs = Math.abs(ms);
+    const d = Math.floor(abs / 86400000), h = Math.floor((abs % 86400000) / 3600000), m = Math.floor((abs % 3600000) / 60000);
+    const s = d > 0 ? `${d} d ${h} h` : h > 0 ? `${h} h ${m} min` : `${m} min`;
+    return past ? `${s} ago (overdue)` : `in ${s}`;
+  }
+  const safeUrl = (u) => (typeof u === 'string' && /^https?:\/\//i.test(u) ? u : null);
+
+  // ---- state in the URL ----
+  const params = () => new URLSearchParams(location.search);
+  function hrefWith(changes, keep = true) {
+    const p = keep ? params() : new URLSearchParams();
+    if (!keep) for (const k of ['app', 'scope']) if (params().has(k)) p.set(k, params().get(k));
+    for (const [k, v] of Object.entries(changes)) {
+      if (v === null || v === undefined || v === '') p.delete(k);
+      else p.set(k, v);
+    }
+    return location.pathname + '?' + p.toString();
+  }
+  function go(href) {
+    history.pushState(null, '', href);
+    render();
+    $('main').focus();
+  }
+  // Internal links navigate in place, so the in-memory token survives (a full load would drop it).
+  document.addEventListener('click', (e) => {
+    const a = e.target.closest && e.target.closest('a[data-nav]');
+    if (!a || e.button !== 0 || e.metaKey || e.ctrlKey || e.shiftKey) return;
+    e.preventDefault();
+    go(a.getAttribute('href'));
+  });
+  window.addEventListener('popstate', () => render());
+  const navLink = (label, changes, keep = false) => el('a', { href: hrefWith(changes, keep), 'data-nav': '' }, label);
+
+  function scopeQuery(extra = {}) {
+    const p = new URLSearchParams();
+    const app = params().get('app');
+    if (app) p.set('app', app);
+    for (const [k, v] of Object.entries(extra)) if (v !== undefined && v !== null && v !== '') p.set(k, String(v));
+    const s = p.toString();
+    return s ? '?' + s : '';
+  }
+
+  // ---- API ----
+  class ApiError extends Error {
+    constructor(status, body) {
+      super(body && body.title ? `${status} ${body.title}: ${body.detail || ''}` : `HTTP ${status}`);
+      this.status = status;
+      this.body = body;
+    }
+  }
+  async function api(path, init = {}) {
+    const res = await fetch(path, { ...init, headers: { Authorization: 'Bearer ' + token, ...(init.headers || {}) } });
+    let body = null;
+    const text = await res.text();
+    try { body = text ? JSON.parse(text) : null; } catch { body = null; }
+    if (!res.ok) throw new ApiError(res.status, body);
+    return body;
+  }
+  const showError = (err) => { $('error').textContent = err && err.message ? err.message : String(err); };
+
+  // ---- chrome: token, scope picker, nav ----
+  async function loadMe() {
+    const s = await api('/v1/console/scopes');
+    me = { admin: !!s.admin, sub: s.sub, scopes: s.scopes, temporalUiUrl: s.temporalUiUrl };
+    $('who').textContent = (s.sub || '') + (s.admin ? ' (admin)' : '');
+    const select = $('scope');
+    select.replaceChildren(el('option', { value: '' , text: '— pick a scope —' }), ...s.scopes.map((x) => el('option', { value: x.app === null ? 'operator' : 'app:' + x.app, text: x.app === null ? x.name : `${x.name} (${x.app})` })));
+    syncScopeSelect();
+  }
+  function currentScope() {
+    const app = params().get('app');
+    if (app) return 'app:' + app;
+    return params().get('scope') === 'operator' ? 'operator' : '';
+  }
+  function syncScopeSelect() { $('scope').value = currentScope(); }
+  $('scope').addEventListener('change', () => {
+    const v = $('scope').value;
+    const p = params();
+    p.delete('app'); p.delete('scope'); p.delete('id');
+    if (v === 'operator') p.set('scope', 'operator');
+    else if (v.startsWith('app:')) p.set('app', v.slice(4));
+    if (!p.get('view') || ['customer'].includes(p.get('view'))) p.set('view', 'trends');
+    go(location.pathname + '?' + p.toString());
+  });
+  $('token-form').addEventListener('submit', (e) => {
+    e.preventDefault();
+    token = $('token').value.trim();
+    $('token').value = '';
+    start();
+  });
+
+  function markNav(view) {
+    for (const a of $('nav').querySelectorAll('a')) {
+      const v = a.getAttribute('data-view');
+      a.setAttribute('href', hrefWith({ view: v }, false));
+      a.setAttribute('data-nav', '');
+      if (v === view || (view === 'customer' && v === 'customers') || (view === 'invocation' && v === 'skills')) a.setAttribute('aria-current', 'page');
+      else a.removeAttribute('aria-current');
+    }
+  }
+
+  // ---- views ----
+  const VIEWS = { trends: viewTrends, customers: viewCustomers, customer: viewCustomer, work: viewWork, skills: viewSkills, invocation: viewInvocation };
+  let renderSeq = 0;
+  async function render() {
+    const seq = ++renderSeq;
+    $('error').textContent = '';
+    syncScopeSelect();
+    const view = VIEWS[params().get('view')] ? params().get('view') : 'trends';
+    markNav(view);
+    const target = $('view');
+    if (!token) { target.replaceChildren(el('p', {}, 'Paste a token to start.')); return; }
+    const needsScope = !['skills', 'invocation'].includes(view);
+    if (needsScope && !currentScope()) {
+      target.replaceChildren(el('p', {}, 'Pick a scope above (the apps your token may see', me.admin ? ', or the operator scope' : '', ').'));
+      return;
+    }
+    const box = el('div', { 'data-view': view });
+    target.replaceChildren(box);
+    try {
+      await VIEWS[view](box, () => seq === renderSeq);
+      box.setAttribute('data-ready', 'true');
+    } catch (err) { showError(err); }
+  }
+
+  // Trends: two charts (MRR; counts) over 30/90/365 days, with the points as a table for keyboards and readers.
+  async function viewTrends(box, current) {
+    const days = ['30', '90', '365'].includes(params().get('days')) ? params().get('days') : '30';
+    const [m, t] = await Promise.all([api('/v1/billing/metrics' + scopeQuery()), api('/v1/billing/trends' + scopeQuery({ days }))]);
+    if (!current()) return;
+    const card = (label, value) => el('div', { class: 'card' }, el('div', { class: 'label' }, label), el('div', { class: 'value' }, value));
+    const toolbar = el('div', { class: 'toolbar', role: 'group', 'aria-label': 'Period' }, el('span', { class: 'muted' }, 'Last'),
+      ...['30', '90', '365'].map((d) => el('a', { href: hrefWith({ days: d }), 'data-nav': '', 'aria-current': d === days ? 'true' : null }, `${d} days`)));
+    const mrrChart = el('div', { class: 'chart', id: 'chart-mrr', role: 'img', 'aria-label': `MRR per day, last ${days} days` });
+    const countChart = el('div', { class: 'chart', id: 'chart-counts', role: 'img', 'aria-label': `Subscriptions, trials, flagged and churned per day, last ${days} days` });
+    const rows = t.points.slice().reverse().map((p) => el('tr', {}, el('td', {}, p.day), el('td', {}, money(p.mrr)), el('td', {}, p.activeSubscriptions), el('td', {}, p.activeTrials), el('td', {}, p.flaggedCustomers), el('td', {}, p.churned)));
+    box.append(
+      el('h2', {}, `Trends · ${m.scope}`),
+      el('section', { class: 'cards' }, card('MRR', money(m.mrr.amount)), card('Active subscriptions', m.activeSubscriptions), card('Active trials', m.activeTrials),
+        card('Flagged customers', m.flaggedCustomers), card('Scheduled downgrades', m.scheduledDowngrades), card('Updated', when(m.updatedAt))),
+      toolbar, mrrChart, countChart,
+      el('details', {}, el('summary', {}, 'Daily points as a table'),
+        el('table', {}, el('thead', {}, el('tr', {}, ...['Day', 'MRR', 'Active', 'Trials', 'Flagged', 'Churned'].map((h) => el('th', {}, h)))), el('tbody', {}, ...rows))),
+    );
+    const xs = t.points.map((p) => Date.parse(p.day + 'T00:00:00Z') / 1000);
+    const width = Math.max(320, box.clientWidth - 20);
+    const draw = (target, series, data) => {
+      new window.uPlot({ width, height: 240, series: [{}, ...series], axes: [{}, { size: 60 }], legend: { live: true } }, [xs, ...data], target);
+      target.setAttribute('data-points', String(xs.length));
+    };
+    draw(mrrChart, [{ label: 'MRR ($)', stroke: '#2251cc', width: 2, value: (_u, v) => (v === null ? '—' : money(v)) }], [t.points.map((p) => p.mrr)]);
+    draw(countChart, [
+      { label: 'Active subscriptions', stroke: '#1b8a3a', width: 2 },
+      { label: 'Trials', stroke: '#8a5cd6', width: 2 },
+      { label: 'Flagged', stroke: '#d64545', width: 2 },
+      { label: 'Churned', stroke: '#e08a00', width: 2 },
+    ], [t.points.map((p) => p.activeSubscriptions), t.points.map((p) => p.activeTrials), t.points.map((p) => p.flaggedCustomers), t.points.map((p) => p.churned)]);
+  }
+
+  function customerTable(customers, extraHead, extraCell) {
+    const head = ['Customer', 'Status', 'Entitlements', 'MRR', 'Scheduled downgrade', 'Flags', 'Last event', ...(extraHead || [])];
+    const body = el('tbody');
+    const add = (list) => {
+      for (const c of list) {
+        body.append(el('tr', { class: c.flags.length ? 'flagged' : null },
+          el('td', {}, navLink(c.id, { view: 'customer', id: c.id })),
+          el('td', {}, el('span', { class: 'status ' + c.status }, c.status)),
+          el('td', {}, c.entitlements.map((e) => e.id + (e.expiresAt ? ' until ' + day(e.expiresAt) : '')).join(', ')),
+          el('td', {}, money(c.mrrContribution)),
+          el('td', {}, c.scheduledDowngrade ? `${when(c.scheduledDowngrade.at)} (${c.scheduledDowngrade.reason}, ${timeLeft(c.scheduledDowngrade.at)})` : ''),
+          el('td', {}, c.flags.map((f) => f.type + ' since ' + day(f.since)).join(', ')),
+          el('td', {}, c.lastEvent ? c.lastEvent.type + ' ' + day(c.lastEvent.at) : ''),
+          ...(extraCell ? extraCell(c) : [])));
+      }
+    };
+    return { table: el('table', {}, el('thead', {}, el('tr', {}, ...head.map((h) => el('th', { scope: 'col' }, h)))), body), add };
+  }
+
+  // A list that pages with a "More" button (the API's cursors), so 100k customers never load at once.
+  async function pagedList(box, fetchPage, build, empty) {
+    const more = el('button', { type: 'button', hidden: true }, 'More');
+    const note = el('p', { class: 'muted' });
+    let cursor = null;
+    const { table, add } = build();
+    box.append(table, el('p', {}, more), note);
+    const load = async () => {
+      const page = await fetchPage(cursor);
+      add(page.items);
+      cursor = page.nextCursor;
+      more.hidden = !cursor;
+      if (!cursor && table.querySelector('tbody').children.length === 0) note.textContent = empty;
+    };
+    more.addEventListener('click', () => load().catch(showError));
+    await load();
+  }
+
+  async function viewCustomers(box) {
+    const flagged = params().get('flagged') === 'true';
+    const search = el('form', { class: 'toolbar', role: 'search' },
+      el('label', {}, 'Find a customer by id or any alias ', el('input', { id: 'customer-search', name: 'q', required: true, size: 28 })),
+      el('button', { type: 'submit' }, 'Open'));
+    search.addEventListener('submit', (e) => { e.preventDefault(); const q = search.querySelector('input').value.trim(); if (q) go(hrefWith({ view: 'customer', id: q }, false)); });
+    box.append(el('h2', {}, 'Customers'), search,
+      el('p', {}, flagged ? navLink('Show all customers', { view: 'customers' }) : navLink('Flagged only', { view: 'customers', flagged: 'true' })));
+    await pagedList(box, async (cursor) => {
+      const p = await api('/v1/billing/customers' + scopeQuery({ limit: 50, cursor, flagged: flagged ? 'true' : null }));
+      return { items: p.customers, nextCursor: p.nextCursor };
+    }, () => customerTable([]), 'No customers.');
+  }
+
+  function snapshotText(s) {
+    if (!s) return 'new record';
+    const ents = s.entitlements.map((e) => e.id + (e.expiresAt ? ' until ' + day(e.expiresAt) : '')).join(', ') || 'none';
+    return `${s.status}; entitlements ${ents}; ${money(s.mrrContribution)}/mo${s.flagged ? '; flagged' : ''}${s.scheduledDowngradeAt ? '; downgrade ' + when(s.scheduledDowngradeAt) : ''}`;
+  }
+
+  async function viewCustomer(box, current) {
+    const id = params().get('id') || '';
+    const c = await api('/v1/billing/customers/' + encodeURIComponent(id) + scopeQuery());
+    if (!current()) return;
+    const wf = c.workflowUrl ? el('a', { href: c.workflowUrl, target: '_blank', rel: 'noopener noreferrer' }, c.workflowId + ' (Temporal UI)') : c.workflowId;
+    const facts = el('dl', { class: 'facts' });
+    const fact = (k, ...v) => facts.append(el('dt', {}, k), el('dd', {}, ...v));
+    fact('Status', el('span', { class: 'status ' + c.status, id: 'customer-status' }, c.status));
+    fact('MRR contribution', money(c.mrrContribution) + '/mo');
+    fact('Entitlements', c.entitlements.length ? c.entitlements.map((e) => `${e.id} (${e.productId || '—'}) until ${when(e.expiresAt)}`).join('; ') : 'none');
+    fact('Scheduled downgrade', c.scheduledDowngrade ? `${when(c.scheduledDowngrade.at)} · ${c.scheduledDowngrade.reason} · ${timeLeft(c.scheduledDowngrade.at)}` : 'none');
+    fact('Flags', c.flags.length ? c.flags.map((f) => `${f.type} since ${when(f.since)} (event ${f.eventId})`).join('; ') : 'none');
+    fact('Aliases', c.aliases.length ? c.aliases.join(', ') : 'none');
+    fact('Merged into', c.mergedInto ? navLink(c.mergedInto, { view: 'customer', id: c.mergedInto }) : '—');
+    fact('Last event', c.lastEvent ? `${c.lastEvent.type} at ${when(c.lastEvent.at)}` : '—');
+    fact('Workflow', wf);
+    if (id !== c.id) fact('Found by', `alias “${id}” of ${c.id}`);
+    box.append(el('h2', {}, `Customer ${c.id}`), el('p', {}, navLink('← Customers', { view: 'customers' })), el('section', { class: 'panel' }, facts), el('h3', {}, 'Timeline (newest first)'));
+    const list = el('ol', { class: 'timeline', id: 'timeline' });
+    const more = el('button', { type: 'button', hidden: true }, 'Older events');
+    box.append(list, el('p', {}, more));
+    let cursor = null;
+    const load = async () => {
+      const page = await api('/v1/billing/customers/' + encodeURIComponent(c.id) + '/timeline' + scopeQuery({ limit: 50, cursor }));
+      for (const e of page.entries) {
+        list.append(el('li', { 'data-event-id': e.eventId },
+          el('strong', {}, e.type), ' ', el('span', { class: 'muted' }, `event ${e.eventId}`),
+          el('div', { class: 'muted' }, `provider time ${when(e.providerAt)} · received ${when(e.receivedAt)} · applied ${when(e.appliedAt)}`),
+          el('div', { class: 'change' }, `${snapshotText(e.before)} → ${snapshotText(e.after)}`)));
+      }
+      if (!cursor && page.entries.length === 0) list.append(el('li', {}, 'No event recorded yet.'));
+      cursor = page.nextCursor;
+      more.hidden = !cursor;
+    };
+    more.addEventListener('click', () => load().catch(showError));
+    await load();
+  }
+
+  async function viewWork(box) {
+    const days = Number(params().get('days')) || 7;
+    box.append(el('h2', {}, 'Work lists'));
+    const flagged = el('section', {}, el('h3', {}, 'Flagged customers'));
+    const downs = el('section', {}, el('h3', {}, `Downgrades due in the next ${days} days `),
+      el('span', { class: 'muted' }, ...[7, 30, 90].flatMap((d) => [navLink(`${d} d`, { view: 'work', days: String(d) }), ' '])));
+    const dead = el('section', { id: 'dead-letters' }, el('h3', {}, 'Dead-lettered events'));
+    box.append(flagged, downs, dead);
+    await pagedList(flagged, async (cursor) => {
+      const p = await api('/v1/billing/customers' + scopeQuery({ flagged: 'true', limit: 25, cursor }));
+      return { items: p.customers, nextCursor: p.nextCursor };
+    }, () => customerTable([]), 'No flagged customers.');
+    await pagedList(downs, async (cursor) => {
+      const p = await api('/v1/billing/downgrades' + scopeQuery({ days, limit: 25, cursor }));
+      return { items: p.customers, nextCursor: p.nextCursor };
+    }, () => customerTable([]), 'No downgrade due.');
+    await pagedList(dead, async (cursor) => {
+      const p = await api('/v1/billing/dead-letters' + scopeQuery({ limit: 25, cursor }));
+      return { items: p.deadLetters, nextCursor: p.nextCursor };
+    }, () => {
+      const body = el('tbody');
+      const head = ['Event', 'Type', 'Customer', 'Stage', 'Reason', 'Parked', 'Attempts', 'Retried', ''];
+      const add = (list) => list.forEach((d) => {
+        const retry = me.admin && d.status === 'parked' ? el('button', { type: 'button', 'data-retry': d.id }, 'Retry') : null;
+        if (retry) retry.addEventListener('click', async () => {
+          retry.disabled = true;
+          try { await api('/v1/billing/dead-letters/' + encodeURIComponent(d.id) + '/retry', { method: 'POST' }); retry.textContent = 'Retry requested'; } catch (err) { retry.disabled = false; showError(err); }
+        });
+        body.append(el('tr', {}, el('td', {}, d.eventId), el('td', {}, d.type), el('td', {}, d.subscriberId ? navLink(d.subscriberId, { view: 'customer', id: d.subscriberId }) : '—'),
+          el('td', {}, d.stage), el('td', {}, d.reason), el('td', {}, when(d.parkedAt)), el('td', {}, d.attempts), el('td', {}, when(d.retriedAt)), el('td', {}, retry)));
+      });
+      return { table: el('table', {}, el('thead', {}, el('tr', {}, ...head.map((h) => el('th', { scope: 'col' }, h)))), body), add };
+    }, 'No dead-lettered event.');
+    const app = params().get('app');
+    if (app) await failingEndpoints(box, app);
+  }
+
+  /** The app's outbound webhook endpoints that fail or were disabled (outbound webhooks are a private preview). */
+  async function failingEndpoints(box, app) {
+    const section = el('section', { id: 'failing-endpoints' }, el('h3', {}, 'Failing webhook endpoints'));
+    box.append(section);
+    let list;
+    try {
+      list = await api('/v1/apps/' + encodeURIComponent(app) + '/webhook-endpoints');
+    } catch (err) {
+      if (err instanceof ApiError && err.status === 403 && err.body && err.body.code === 'outbound_preview') {
+        section.append(el('p', { class: 'muted', id: 'outbound-preview' }, 'Outbound webhooks are a private preview, not enabled for this app.'));
+        return;
+      }
+      throw err;
+    }
+    const failing = list.endpoints.filter((e) => e.disabled || e.failingSince);
+    if (failing.length === 0) {
+      section.append(el('p', { class: 'muted' }, 'No failing endpoint.'));
+      return;
+    }
+    const head = ['URL', 'Failing since', 'Disabled', 'Description'];
+    section.append(el('table', {},
+      el('thead', {}, el('tr', {}, ...head.map((h) => el('th', { scope: 'col' }, h)))),
+      el('tbody', {}, ...failing.map((e) => el('tr', { 'data-endpoint': e.id },
+        el('td', {}, e.url), el('td', {}, when(e.failingSince)), el('td', {}, e.disabled ? (e.disabledReason || 'yes') : 'no'), el('td', {}, e.description || ''))))));
+  }
+
+  async function viewSkills(box, current) {
+    const { projects } = await api('/v1/console/projects');
+    if (!current()) return;
+    const project = params().get('project') || (projects[0] && projects[0].id) || '';
+    box.append(el('h2', {}, 'Skills'), el('p', {}, 'Project: ', ...projects.flatMap((p) => [p.id === project ? el('strong', {}, p.id) : navLink(p.id, { view: 'skills', project: p.id }, true), ' '])));
+    if (!project) { box.append(el('p', {}, 'Your token names no project.')); return; }
+    await pagedList(box, async (cursor) => {
+      const p = await api(`/v1/agents/${encodeURIComponent(project)}/invocations` + (cursor ? '?cursor=' + encodeURIComponent(cursor) + '&limit=25' : '?limit=25'));
+      return { items: p.invocations, nextCursor: p.nextCursor };
+    }, () => {
+      const body = el('tbody');
+      const head = ['Invocation', 'Skill', 'Inputs', 'Status', 'Progress', 'Duration', 'Generator', 'Asked by', 'Created', ''];
+      const add = (list) => list.forEach((i) => body.append(el('tr', {},
+        el('td', {}, navLink(i.id, { view: 'invocation', project: i.project, id: i.id }, true)), el('td', {}, i.skill),
+        el('td', {}, Object.entries(i.inputs || {}).map(([k, v]) => `${k}: ${Array.isArray(v) ? v.join(' | ') : v}`).join('; ')),
+        el('td', {}, el('span', { class: 'status ' + i.status }, i.status)),
+        el('td', {}, i.progress ? `${i.progress.completedSteps}/${i.progress.totalSteps} (${i.progress.step})` : ''),
+        el('td', {}, i.durationMs === null || i.durationMs === undefined ? '—' : (i.durationMs / 1000).toFixed(1) + ' s'),
+        el('td', {}, i.generator || '—'), el('td', {}, i.requestedBy || '—'), el('td', {}, when(i.createdAt)),
+        el('td', {}, cancelButton(i)))));
+      return { table: el('table', {}, el('thead', {}, el('tr', {}, ...head.map((h) => el('th', { scope: 'col' }, h)))), body), add };
+    }, 'No invocation yet.');
+  }
+
+  function cancelButton(i) {
+    if (['completed', 'failed', 'cancelled'].includes(i.status)) return null;
+    const b = el('button', { type: 'button' }, 'Cancel');
+    b.addEventListener('click', async () => {
+      b.disabled = true;
+      try { await api(`/v1/agents/${encodeURIComponent(i.project)}/invocations/${encodeURIComponent(i.id)}/cancel`, { method: 'POST' }); b.textContent = 'Cancelling…'; } catch (err) { b.disabled = false; showError(err); }
+    });
+    return b;
+  }
+
+  async function viewInvocation(box, current) {
+    const project = params().get('project') || '';
+    const id = params().get('id') || '';
+    const i = await api(`/v1/agents/${encodeURIComponent(project)}/invocations/${encodeURIComponent(id)}`);
+    if (!current()) return;
+    box.append(el('h2', {}, `${i.skill} · ${i.id}`), el('p', {}, navLink('← Invocations', { view: 'skills', project }, true)),
+      el('p', { class: 'muted' }, `status ${i.status} · requested by ${i.requestedBy || '—'} · created ${when(i.createdAt)} · generator ${i.generator || '—'}`, ' ', cancelButton(i)));
+    if (!i.result) { box.append(el('p', {}, i.error ? `Failed: ${i.error.message}` : 'No document yet.')); return; }
+    const citations = new Map((i.result.citations || []).map((c) => [c.id, c]));
+    box.append(el('article', { class: 'doc', id: 'document' }, ...renderMarkdown(i.result.markdown || '', citations)));
+    const list = el('ol', { class: 'citations', id: 'citations' });
+    for (const c of citations.values()) {
+      const url = safeUrl(c.url);
+      list.append(el('li', { id: 'cite-' + c.id }, el('code', {}, c.id), ' ', el('span', { class: 'muted' }, c.kind), ' ',
+        url ? el('a', { href: url, target: '_blank', rel: 'noopener noreferrer' }, c.title) : c.title));
+    }
+    box.append(el('h3', {}, 'Cited documents'), list);
+  }
+
+  // ---- Markdown: markdown-it tokens → elements (never HTML strings) ----
+  const ALLOWED = new Set(['p', 'h1', 'h2', 'h3', 'h4', 'h5', 'h6', 'ul', 'ol', 'li', 'blockquote', 'strong', 'em', 's', 'a', 'table', 'thead', 'tbody', 'tr', 'th', 'td', 'hr', 'br', 'code', 'pre']);
+  let md = null;
+  function renderMarkdown(source, citations) {
+    md = md || window.markdownit({ html: false, linkify: false, typographer: false });
+    const root = document.createDocumentFragment();
+    const stack = [root];
+    const top = () => stack[stack.length - 1];
+    const open = (tag, attrs) => {
+      const e = document.createElement(ALLOWED.has(tag) ? tag : 'span');
+      if (tag === 'a') {
+        const href = safeUrl(attrs.href);
+        if (href) { e.setAttribute('href', href); e.setAttribute('rel', 'noopener noreferrer'); e.setAttribute('target', '_blank'); }
+      }
+      if (tag === 'ol' && attrs.start) e.setAttribute('start', String(Number(attrs.start) || 1));
+      top().append(e);
+      stack.push(e);
+    };
+    const close = () => { if (stack.length > 1) stack.pop(); };
+    const attrsOf = (t) => Object.fromEntries(t.attrs || []);
+    const citationLink = (c, label) => {
+      const url = safeUrl(c.url);
+      const a = el('a', { class: 'citation', href: url || '#cite-' + c.id, title: `${c.kind}: ${c.title}`, 'data-citation': c.id, ...(url ? { target: '_blank', rel: 'noopener noreferrer' } : {}) }, label);
+      if (!url) a.addEventListener('click', (e) => { e.preventDefault(); const li = document.getElementById('cite-' + c.id); if (li) { li.classList.add('focus'); li.scrollIntoView(); } });
+      return a;
+    };
+    const text = (s) => {
+      // Citations such as [pr:50] become links to the cited document (its own url when it has an http(s) one).
+      const re = /\[([a-z_]+:[^\]\s]+)\]/g;
+      let last = 0, m;
+      while ((m = re.exec(s))) {
+        const c = citations.get(m[1]);
+        if (!c) continue;
+        top().append(document.createTextNode(s.slice(last, m.index)));
+        top().append(citationLink(c, m[1]));
+        last = m.index + m[0].length;
+      }
+      top().append(document.createTextNode(s.slice(last)));
+    };
+    const walk = (tokens) => {
+      for (let i = 0; i < tokens.length; i++) {
+        const t = tokens[i];
+        if (t.type === 'inline') { walk(t.children || []); continue; }
+        // A citation the document links itself ([pr:50] with a reference definition) links to the cited
+        // document the same way as a bare one: its own http(s) url, else its entry in the list below.
+        if (t.type === 'link_open' && tokens[i + 1] && tokens[i + 1].type === 'text' && tokens[i + 2] && tokens[i + 2].type === 'link_close') {
+          const c = citations.get(tokens[i + 1].content);
+          if (c) { top().append(citationLink(c, tokens[i + 1].content)); i += 2; continue; }
+        }
+        if (t.nesting === 1) { open(t.tag, attrsOf(t)); continue; }
+        if (t.nesting === -1) { close(); continue; }
+        switch (t.type) {
+          case 'text': text(t.content); break;
+          case 'code_inline': top().append(el('code', {}, t.content)); break;
+          case 'fence': case 'code_block': top().append(el('pre', {}, el('code', {}, t.content))); break;
+          case 'softbreak': top().append(document.createTextNode('\n')); break;
+          case 'hardbreak': top().append(el('br')); break;
+          case 'hr': top().append(el('hr')); break;
+          case 'image': top().append(document.createTextNode(t.content || '')); break;
+          default: if (t.content) top().append(document.createTextNode(t.content));
+        }
+      }
+    };
+    walk(md.parse(source, {}));
+    return [root];
+  }
+
+  async function start() {
+    $('error').textContent = '';
+    if (!token) { render(); return; }
+    try { await loadMe(); } catch (err) { showError(err); return; }
+    await render();
+  }
+  start();
+})();
