@@ -1,7 +1,7 @@
 /** The deterministic incident RCA: the sections in order, every statement traced to the record, an issue or a runbook. */
 import { assembleResult } from '../assemble';
 import type { ErrorIssueDocument, ProjectDocument } from '../documents';
-import type { IncidentRcaInputs } from '../inputs';
+import type { IncidentRcaInputs } from './definition';
 import { bulletList, cellText, cite, citeAll, escapeText, oneLine, renderDocument, section } from '../markdown';
 import type { ResultSection, SkillResult } from '../result';
 import { asSentence, firstSentence, formatCount, joinList } from '../text';

@@ -1,4 +1,4 @@
-import type { ProposalInputs } from '../inputs';
+import type { ProposalInputs } from './definition';
 import { section } from '../markdown';
 import type { ResultSection } from '../result';
 import { approach, challenges, proofPoint, summary } from './blocks';

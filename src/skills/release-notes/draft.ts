@@ -1,7 +1,7 @@
 /** The deterministic release notes: sections in the catalog's order, every entry citing its documents. */
 import { assembleResult } from '../assemble';
 import type { ProjectDocument, ReleaseDocument } from '../documents';
-import type { ReleaseNotesInputs, Tone } from '../inputs';
+import type { ReleaseNotesInputs, Tone } from './definition';
 import { bulletList, cite, citeAll, escapeText, renderDocument, section } from '../markdown';
 import type { ResultSection, SkillResult } from '../result';
 import { joinList, plural } from '../text';
