@@ -7,6 +7,8 @@ import { selectProposalEvidence } from './select';
 
 export const proposalSkill: Skill<ProposalInputs> = {
   ...proposalWriter,
+  /** A proposal can be written for any customer: no rules beyond the schema. */
+  rules: () => [],
   plan: proposalPlan,
   draft: (inputs, documents, searchedKinds, now) => draftProposal(inputs, selectProposalEvidence(inputs, documents, now), documents, searchedKinds, now),
   render: (inputs) => proposalRenderer(inputs.format),

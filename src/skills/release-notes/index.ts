@@ -4,10 +4,12 @@ import { releaseNotesComposer, type ReleaseNotesInputs } from './definition';
 import { draftReleaseNotes } from './draft';
 import { releaseNotesPlan } from './plan';
 import { releaseNotesInstructions } from './prompt';
+import { releaseNotesRules } from './rules';
 import { selectReleaseNotes } from './select';
 
 export const releaseNotesSkill: Skill<ReleaseNotesInputs> = {
   ...releaseNotesComposer,
+  rules: releaseNotesRules,
   plan: releaseNotesPlan,
   draft: (inputs, documents, searchedKinds) => draftReleaseNotes(inputs, selectReleaseNotes(inputs, documents), documents, searchedKinds),
   render: () => renderDocument,
