@@ -29,7 +29,7 @@ const link: JsonSchema = { type: 'string', maxLength: 2000, pattern: LINK_PATTER
 const evidenceProperties = { customer: name, industry: text(100), outcome: text(1000), metrics: list(text(300), 20), date: timestamp };
 const evidence = { required: ['customer', 'industry', 'date'], properties: evidenceProperties };
 
-/** Fields each kind adds to the common ones, and which of them are required (api.md "Project data"). */
+/** Fields each kind adds to the common ones, and which of them are required (the shapes in documents.ts). */
 const KIND_FIELDS: Record<DocumentKind, { required: string[]; properties: Record<string, JsonSchema> }> = {
   commit: {
     required: ['sha', 'author', 'committedAt'],

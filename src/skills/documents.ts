@@ -1,11 +1,10 @@
 /**
- * Project documents: the retrieval sources of the skills, in the shapes of api.md "Project data".
+ * Project documents: the retrieval sources of the skills, in the shapes validated by document-schema.ts.
  * Timestamps are ISO 8601 strings; versions are semver strings without a leading "v".
  */
 import type { DocumentKind } from './types';
 
 export { DOCUMENT_SCHEMA, DOCUMENT_KIND_SCHEMAS } from './document-schema';
-export { citationId } from './citation-id';
 
 interface DocumentBase<K extends DocumentKind> {
   kind: K;

@@ -1,31 +1,11 @@
-/** Inputs of each skill after schema validation (api.md "Skills"; schemas in the catalog entries). */
+/** Inputs of each skill after schema validation, by skill name. Each type is derived from its folder's input schema. */
+import type { IncidentRcaInputs } from './incident/definition';
+import type { ProposalInputs } from './proposal/definition';
+import type { ReleaseNotesInputs } from './release-notes/definition';
 
-export type Tone = 'casual' | 'neutral' | 'formal';
-
-export interface ReleaseNotesInputs {
-  fromVersion: string;
-  toVersion: string;
-  /** Defaults to neutral. */
-  tone?: Tone;
-  /** Names never credited as contributors, besides recognisable bots (e.g. a CI account named like a person). */
-  excludeContributors?: string[];
-}
-
-export type ProposalFormat = 'email' | 'one-pager' | 'full-deck';
-
-export interface ProposalInputs {
-  customerName: string;
-  format: ProposalFormat;
-  industry?: string;
-  painPoints?: string[];
-}
-
-export type Severity = 'SEV-1' | 'SEV-2' | 'SEV-3';
-
-export interface IncidentRcaInputs {
-  incidentId: string;
-  severity: Severity;
-}
+export type { IncidentRcaInputs, Severity } from './incident/definition';
+export type { ProposalFormat, ProposalInputs } from './proposal/definition';
+export type { ReleaseNotesInputs, Tone } from './release-notes/definition';
 
 export interface SkillInputs {
   release_notes_composer: ReleaseNotesInputs;

@@ -1,4 +1,4 @@
-/** The result of a skill invocation (api.md "Skills", `result`). */
+/** The result of a skill invocation (the `result` of an invocation record; checked by check-result.ts). */
 import type { DocumentKind } from './types';
 
 export interface ResultSection {

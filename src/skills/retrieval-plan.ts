@@ -11,7 +11,7 @@
  *                 | { field, op: 'in',    from: { kind, field } }       values collected from the documents
  *                                                                        of that kind fetched by earlier steps
  *
- * `field` is a document field (api.md) or a derived index field (index-fields.ts: versionKey,
+ * `field` is a document field (documents.ts) or a derived index field (index-fields.ts: versionKey,
  * fixVersionKey). `sort` maps to { [field]: 1 | -1 }. The project filter is the store's own business.
  * Call resolveQueries(step, fetchedSoFar) to turn a step into concrete queries: `from` conditions become
  * `in` lists, and a query whose `in` list is empty is dropped (it could match nothing). Results of all

@@ -9,15 +9,12 @@
  */
 import { prepareDocuments } from './assemble';
 import type { ProjectDocument } from './documents';
-import { incidentModule } from './incident';
+import { skillOf } from './catalog';
 import type { SkillInputs } from './inputs';
 import { acceptLlmAnswer as accept, type LlmVerdict } from './llm-answer';
 import { buildPromptMessages, type ChatMessage } from './llm-prompt';
-import { proposalModule } from './proposal';
-import { releaseNotesModule } from './release-notes';
 import type { SkillResult } from './result';
 import { plannedKinds, type RetrievalPlan } from './retrieval-plan';
-import type { SkillModule } from './skill-module';
 import type { SkillName } from './types';
 
 export { validateBusinessRules, type BusinessRuleError, type ProjectFacts } from './business-rules';
@@ -25,21 +22,11 @@ export { checkResult, type Violation } from './check-result';
 export type { LlmVerdict } from './llm-answer';
 export type { ChatMessage } from './llm-prompt';
 
-const MODULES: { [S in SkillName]: SkillModule<SkillInputs[S]> } = {
-  release_notes_composer: releaseNotesModule,
-  proposal_writer: proposalModule,
-  incident_rca: incidentModule,
-};
-
-function moduleOf<S extends SkillName>(skill: S): SkillModule<SkillInputs[S]> {
-  return MODULES[skill] as SkillModule<SkillInputs[S]>;
-}
-
 const isoNow = (now: string | Date) => (typeof now === 'string' ? now : now.toISOString());
 
 /** What to fetch for this invocation, as data (see retrieval-plan.ts for the format). */
 export function retrievalPlan<S extends SkillName>(skill: S, inputs: SkillInputs[S]): RetrievalPlan {
-  return moduleOf(skill).plan(inputs);
+  return skillOf(skill).plan(inputs);
 }
 
 /**
@@ -48,13 +35,13 @@ export function retrievalPlan<S extends SkillName>(skill: S, inputs: SkillInputs
  * and "as of" wording in an unresolved incident depend on it.
  */
 export function selectAndDraft<S extends SkillName>(skill: S, inputs: SkillInputs[S], fetchedDocs: readonly ProjectDocument[], now: string | Date): SkillResult {
-  const mod = moduleOf(skill);
+  const mod = skillOf(skill);
   return mod.draft(inputs, prepareDocuments(fetchedDocs), plannedKinds(mod.plan(inputs)), isoNow(now));
 }
 
 /** The chat messages asking a model to rewrite `draft`; `retrievedDocs` may be everything fetched (only cited ones are sent). */
 export function buildLlmMessages<S extends SkillName>(skill: S, inputs: SkillInputs[S], draft: SkillResult, retrievedDocs: readonly ProjectDocument[]): ChatMessage[] {
-  return buildPromptMessages(moduleOf(skill).instructions(inputs), inputs, draft, retrievedDocs);
+  return buildPromptMessages(skillOf(skill).instructions(inputs), inputs, draft, retrievedDocs);
 }
 
 /**
@@ -69,6 +56,6 @@ export function acceptLlmAnswer<S extends SkillName>(
   retrievedDocs: readonly ProjectDocument[],
   model: string,
 ): LlmVerdict {
-  const mod = moduleOf(skill);
+  const mod = skillOf(skill);
   return accept(answerText, { draft, retrievedDocs, searchedKinds: plannedKinds(mod.plan(inputs)), render: mod.render(inputs), model });
 }

@@ -1,7 +1,7 @@
 /** Shared shapes of the skill catalog. Pure: no I/O, safe to import from workflows. */
 
-export const SKILL_NAMES = ['release_notes_composer', 'proposal_writer', 'incident_rca'] as const;
-export type SkillName = (typeof SKILL_NAMES)[number];
+/** The skills' names; catalog.ts maps each one to its folder's definition (a missing or extra one fails to compile). */
+export type SkillName = 'release_notes_composer' | 'proposal_writer' | 'incident_rca';
 
 export const DOCUMENT_KINDS = [
   'commit',
@@ -26,6 +26,6 @@ export interface SkillDefinition {
   title: string;
   description: string;
   inputSchema: JsonSchema;
-  output: { format: 'markdown'; sections: string[] };
-  retrievalScope: DocumentKind[];
+  output: { format: 'markdown'; sections: readonly string[] };
+  retrievalScope: readonly DocumentKind[];
 }

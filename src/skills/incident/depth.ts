@@ -1,4 +1,4 @@
-import type { Severity } from '../inputs';
+import type { Severity } from './definition';
 
 /** How much each severity gets: SEV-1 everything plus a customer-facing summary; SEV-3 may be short. */
 export interface Depth {

@@ -1,17 +1,20 @@
 /** The deterministic incident RCA: the sections in order, every statement traced to the record, an issue or a runbook. */
 import { assembleResult } from '../assemble';
 import type { ErrorIssueDocument, ProjectDocument } from '../documents';
-import type { IncidentRcaInputs } from '../inputs';
 import { bulletList, cellText, cite, citeAll, escapeText, oneLine, renderDocument, section } from '../markdown';
 import type { ResultSection, SkillResult } from '../result';
 import { asSentence, firstSentence, formatCount, joinList } from '../text';
 import { formatClock, formatDate, formatDuration, formatTimestamp, toMillis } from '../time';
 import type { DocumentKind } from '../types';
+import { incidentRca, type IncidentRcaInputs } from './definition';
 import { CUSTOMER_SUMMARY, DEPTH, type Depth } from './depth';
 import { followUps } from './follow-ups';
 import { readNarrative, type IncidentNarrative } from './record';
 import type { IncidentSelection } from './select';
 import { buildTimeline, computeDurations, type Durations } from './timeline';
+
+/** The headings, in order, from the catalog entry (definition.ts); SEV-1 adds CUSTOMER_SUMMARY after them (depth.ts). */
+const [H_SUMMARY, H_IMPACT, H_TIMELINE, H_ROOT_CAUSE, H_CONTRIBUTING, H_FIX, H_FOLLOW_UPS] = incidentRca.output.sections;
 
 interface Context {
   inputs: IncidentRcaInputs;
@@ -202,13 +205,13 @@ export function draftIncidentRca(
     now,
   };
   const sections: ResultSection[] = [
-    section('Summary', summary(ctx)),
-    section('Impact', impact(ctx)),
-    section('Timeline', timeline(ctx)),
-    section('Root cause', rootCause(ctx)),
-    section('Contributing factors', contributingFactors(ctx)),
-    section('Fix', fix(ctx)),
-    section('Follow-up actions', followUpActions(ctx)),
+    section(H_SUMMARY, summary(ctx)),
+    section(H_IMPACT, impact(ctx)),
+    section(H_TIMELINE, timeline(ctx)),
+    section(H_ROOT_CAUSE, rootCause(ctx)),
+    section(H_CONTRIBUTING, contributingFactors(ctx)),
+    section(H_FIX, fix(ctx)),
+    section(H_FOLLOW_UPS, followUpActions(ctx)),
     ...(depth.customerSummary ? [section(CUSTOMER_SUMMARY, customerSummary(ctx))] : []),
   ];
   return assembleResult({

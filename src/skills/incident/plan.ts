@@ -1,4 +1,4 @@
-import type { IncidentRcaInputs } from '../inputs';
+import type { IncidentRcaInputs } from './definition';
 import type { RetrievalPlan } from '../retrieval-plan';
 
 /** Error issues and runbooks sharing a service: enough for "top by event count" without reading a whole tracker. */

@@ -1,4 +1,4 @@
-import type { IncidentRcaInputs } from '../inputs';
+import type { IncidentRcaInputs } from './definition';
 
 /** What the model must do for an RCA, beyond the rules every skill shares. */
 export function incidentInstructions(inputs: IncidentRcaInputs): string {

@@ -1,7 +1,7 @@
 /** Which error issues and runbooks an RCA discusses, and why the others are left out. */
 import { citationId } from '../citation-id';
 import type { ErrorIssueDocument, IncidentDocument, ProjectDocument, RunbookDocument } from '../documents';
-import type { IncidentRcaInputs } from '../inputs';
+import type { IncidentRcaInputs } from './definition';
 import { compareText } from '../text';
 import { formatDate, toMillis } from '../time';
 import { DEPTH } from './depth';

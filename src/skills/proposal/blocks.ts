@@ -1,6 +1,6 @@
 /** Blocks shared by the one-pager and the deck: each pain point answered by name, with evidence or plainly not. */
 import { cite, citeAll, escapeText } from '../markdown';
-import type { ProposalInputs } from '../inputs';
+import type { ProposalInputs } from './definition';
 import { asSentence, joinList, plural } from '../text';
 import type { ProposalSelection } from './select';
 import { approachQuote, bestFact, customerLabel, inSentence, metricsText, outcomeText, provenance } from './wording';

@@ -1,6 +1,6 @@
 /** The full deck: one section per slide; rendered with `---` between slides. */
 import { escapeText, section } from '../markdown';
-import type { ProposalInputs } from '../inputs';
+import type { ProposalInputs } from './definition';
 import type { ResultSection } from '../result';
 import { formatDate } from '../time';
 import { approach, challenges, proofPoint } from './blocks';

@@ -1,7 +1,7 @@
 /** The deterministic proposal in the requested format. */
 import { assembleResult } from '../assemble';
 import type { ProjectDocument } from '../documents';
-import type { ProposalFormat, ProposalInputs } from '../inputs';
+import type { ProposalFormat, ProposalInputs } from './definition';
 import { renderDocument } from '../markdown';
 import type { ResultSection, SkillResult } from '../result';
 import type { DocumentKind } from '../types';

@@ -1,6 +1,6 @@
 /** The email: a subject line, a short body (under ~200 words) and exactly one call to action. */
 import { cite, citeAll, escapeText, section } from '../markdown';
-import type { ProposalInputs } from '../inputs';
+import type { ProposalInputs } from './definition';
 import type { ResultSection } from '../result';
 import { countWords, joinList, plural } from '../text';
 import type { PainPointAnswer, ProposalSelection } from './select';

@@ -1,8 +1,11 @@
-import type { ProposalInputs } from '../inputs';
 import { section } from '../markdown';
 import type { ResultSection } from '../result';
 import { approach, challenges, proofPoint, summary } from './blocks';
+import { proposalWriter, type ProposalInputs } from './definition';
 import type { ProposalSelection } from './select';
+
+/** The one-pager's headings, in order, from the catalog entry (definition.ts); email and deck have layouts of their own. */
+const [H_SUMMARY, H_CHALLENGES, H_APPROACH, H_PROOF, H_NEXT_STEPS] = proposalWriter.output.sections;
 
 function proof(sel: ProposalSelection): string {
   if (sel.proof.length === 0) return 'No documented results match these challenges yet.';
@@ -26,10 +29,10 @@ function nextSteps(sel: ProposalSelection): string {
 
 export function onePagerSections(inputs: ProposalInputs, sel: ProposalSelection): ResultSection[] {
   return [
-    section('Summary', summary(inputs, sel)),
-    section('Your challenges', challenges(sel)),
-    section('Our approach', approach(sel)),
-    section('Proof', proof(sel)),
-    section('Next steps', nextSteps(sel)),
+    section(H_SUMMARY, summary(inputs, sel)),
+    section(H_CHALLENGES, challenges(sel)),
+    section(H_APPROACH, approach(sel)),
+    section(H_PROOF, proof(sel)),
+    section(H_NEXT_STEPS, nextSteps(sel)),
   ];
 }

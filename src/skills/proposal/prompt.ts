@@ -1,4 +1,4 @@
-import type { ProposalInputs } from '../inputs';
+import type { ProposalInputs } from './definition';
 
 const FORMAT_RULES = {
   email:

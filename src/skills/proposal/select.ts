@@ -1,7 +1,7 @@
 /** Which evidence a proposal uses, per pain point and per format, and why the rest is left out. */
 import { citationId } from '../citation-id';
 import type { EvidenceDocument, ProjectDocument } from '../documents';
-import type { ProposalFormat, ProposalInputs } from '../inputs';
+import type { ProposalFormat, ProposalInputs } from './definition';
 import { rankEvidence } from './rank';
 
 /** How much evidence each format has room for. */

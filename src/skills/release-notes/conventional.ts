@@ -3,7 +3,7 @@
  * users. Every function here scans its input once (no backtracking regular expressions over the whole text),
  * so a title or body of any allowed size takes time proportional to its length.
  */
-import { oneSpaced, trimEndOf, trimStartOf } from '../text';
+import { capitalize, oneSpaced, trimEndOf, trimStartOf } from '../text';
 
 export interface ConventionalHeader {
   type: string;
@@ -168,5 +168,5 @@ export function tidyTitle(title: string, keys: TicketKeys = { own: [] }): string
     }
   }
   const t = trimStartOf(trimEndOf(words.join(' '), '.;,:-'), ':-');
-  return keepsCase(t.split(' ')[0] ?? '') ? t : t.charAt(0).toUpperCase() + t.slice(1);
+  return keepsCase(t.split(' ')[0] ?? '') ? t : capitalize(t);
 }

@@ -1,7 +1,6 @@
 /** The deterministic release notes: sections in the catalog's order, every entry citing its documents. */
 import { assembleResult } from '../assemble';
 import type { ProjectDocument, ReleaseDocument } from '../documents';
-import type { ReleaseNotesInputs, Tone } from '../inputs';
 import { bulletList, cite, citeAll, escapeText, renderDocument, section } from '../markdown';
 import type { ResultSection, SkillResult } from '../result';
 import { joinList, plural } from '../text';
@@ -9,10 +8,14 @@ import { formatDate } from '../time';
 import { compareUrl as forgeCompareUrl, tagOfReleaseUrl, type Forge } from '../forge';
 import type { DocumentKind } from '../types';
 import { changeDocuments } from './changes';
+import { releaseNotesComposer, type ReleaseNotesInputs, type Tone } from './definition';
 import type { Category } from './classify';
 import { renderReferences } from './references';
 import type { Entry, ReleaseNotesSelection } from './select';
 import { emptyGroup, entrySentence, formalize, groupNoun, inTone, PHRASES } from './tone';
+
+/** The headings, in order, from the catalog entry (definition.ts). */
+const [H_HIGHLIGHTS, H_BREAKING, H_FEATURES, H_IMPROVEMENTS, H_FIXES, H_OTHER, H_CONTRIBUTORS, H_CHANGELOG] = releaseNotesComposer.output.sections;
 
 const HIGHLIGHTS = 3;
 
@@ -96,25 +99,25 @@ function highlights(ctx: Context, sel: ReleaseNotesSelection): ResultSection {
       : `Version ${to} was released on ${formatDate(release.releasedAt)} ${cite(release)}. `;
   const top = sel.entries.filter((e) => e.category !== 'other').slice(0, HIGHLIGHTS);
   const bullets = top.map((e) => `${entryText(ctx, e, false)} ${citeAll(changeDocuments(e.change))}`);
-  return section('Highlights', `${released}${countsSentence(ctx, sel.entries)}${bullets.length ? `\n\n${bulletList(bullets)}` : ''}`);
+  return section(H_HIGHLIGHTS, `${released}${countsSentence(ctx, sel.entries)}${bullets.length ? `\n\n${bulletList(bullets)}` : ''}`);
 }
 
 function otherChanges(ctx: Context, entries: Entry[]): ResultSection {
   const others = entries.filter((e) => e.category === 'other');
-  if (others.length === 0) return section('Other changes', emptyGroup(ctx.tone, 'other'));
+  if (others.length === 0) return section(H_OTHER, emptyGroup(ctx.tone, 'other'));
   const sources = citeAll(others.flatMap((e) => changeDocuments(e.change)));
   const n = others.length;
-  if (ctx.tone === 'casual') return section('Other changes', `Plus ${plural(n, 'smaller change')}. ${sources}`);
-  if (ctx.tone === 'formal') return section('Other changes', `This release also contains ${plural(n, 'other change')} that ${n === 1 ? 'is' : 'are'} not listed individually. ${sources}`);
-  return section('Other changes', `${plural(n, 'other change')}, not listed individually. ${sources}`);
+  if (ctx.tone === 'casual') return section(H_OTHER, `Plus ${plural(n, 'smaller change')}. ${sources}`);
+  if (ctx.tone === 'formal') return section(H_OTHER, `This release also contains ${plural(n, 'other change')} that ${n === 1 ? 'is' : 'are'} not listed individually. ${sources}`);
+  return section(H_OTHER, `${plural(n, 'other change')}, not listed individually. ${sources}`);
 }
 
 function contributors(ctx: Context, sel: ReleaseNotesSelection): ResultSection {
   if (sel.contributors.length === 0) {
-    return section('Contributors', ctx.tone === 'formal' ? 'No contributors are recorded for the changes listed.' : 'No contributors recorded for the changes listed.');
+    return section(H_CONTRIBUTORS, ctx.tone === 'formal' ? 'No contributors are recorded for the changes listed.' : 'No contributors recorded for the changes listed.');
   }
   const list = bulletList(sel.contributors.map((c) => `${escapeText(c.name)} ${citeAll(c.credits)}`));
-  return section('Contributors', `${PHRASES.contributorsIntro[ctx.tone]}\n\n${list}`);
+  return section(H_CONTRIBUTORS, `${PHRASES.contributorsIntro[ctx.tone]}\n\n${list}`);
 }
 
 /** The repository's compare page between the two release tags, when the repository and both tags are known. */
@@ -134,9 +137,9 @@ function fullChangelog(ctx: Context, sel: ReleaseNotesSelection): ResultSection 
   const ends = citeAll([fromRelease, toRelease].filter((r): r is ReleaseDocument => r !== undefined));
   const line = `**Full changelog:** ${range}${ends ? ` ${ends}` : ''}`;
   const between = sel.releases.filter((r) => r.version !== from && r.version !== to);
-  if (between.length === 0) return section('Full changelog', line);
+  if (between.length === 0) return section(H_CHANGELOG, line);
   const label = ctx.tone === 'formal' ? 'The range also includes the following releases:' : 'Releases in between:';
-  return section('Full changelog', `${line}\n\n${label} ${between.map((r) => `${r.version} (${formatDate(r.releasedAt)}) ${cite(r)}`).join(', ')}`);
+  return section(H_CHANGELOG, `${line}\n\n${label} ${between.map((r) => `${r.version} (${formatDate(r.releasedAt)}) ${cite(r)}`).join(', ')}`);
 }
 
 export function draftReleaseNotes(
@@ -150,10 +153,10 @@ export function draftReleaseNotes(
   const ctx: Context = { tone, inputs, multiRelease: versions.size > 1 };
   const sections = [
     highlights(ctx, sel),
-    groupSection(ctx, 'Breaking changes', 'breaking', sel.entries),
-    groupSection(ctx, 'New features', 'feature', sel.entries),
-    groupSection(ctx, 'Improvements', 'improvement', sel.entries),
-    groupSection(ctx, 'Fixes', 'fix', sel.entries),
+    groupSection(ctx, H_BREAKING, 'breaking', sel.entries),
+    groupSection(ctx, H_FEATURES, 'feature', sel.entries),
+    groupSection(ctx, H_IMPROVEMENTS, 'improvement', sel.entries),
+    groupSection(ctx, H_FIXES, 'fix', sel.entries),
     otherChanges(ctx, sel.entries),
     contributors(ctx, sel),
     fullChangelog(ctx, sel),

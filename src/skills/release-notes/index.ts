@@ -1,12 +1,15 @@
-import type { ReleaseNotesInputs } from '../inputs';
 import { renderDocument } from '../markdown';
-import type { SkillModule } from '../skill-module';
+import type { Skill } from '../skill';
+import { releaseNotesComposer, type ReleaseNotesInputs } from './definition';
 import { draftReleaseNotes } from './draft';
 import { releaseNotesPlan } from './plan';
 import { releaseNotesInstructions } from './prompt';
+import { releaseNotesRules } from './rules';
 import { selectReleaseNotes } from './select';
 
-export const releaseNotesModule: SkillModule<ReleaseNotesInputs> = {
+export const releaseNotesSkill: Skill<ReleaseNotesInputs> = {
+  ...releaseNotesComposer,
+  rules: releaseNotesRules,
   plan: releaseNotesPlan,
   draft: (inputs, documents, searchedKinds) => draftReleaseNotes(inputs, selectReleaseNotes(inputs, documents), documents, searchedKinds),
   render: () => renderDocument,

@@ -1,4 +1,4 @@
-import type { ReleaseNotesInputs } from '../inputs';
+import type { ReleaseNotesInputs } from './definition';
 import type { RetrievalPlan } from '../retrieval-plan';
 import { semverKey } from '../semver';
 

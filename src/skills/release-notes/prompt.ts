@@ -1,4 +1,4 @@
-import type { ReleaseNotesInputs } from '../inputs';
+import type { ReleaseNotesInputs } from './definition';
 
 const TONE_RULES = {
   casual: 'casual: friendly, talk to the reader as "you"; short sentences.',

@@ -4,7 +4,7 @@
  */
 import { citationId } from '../citation-id';
 import type { CommitDocument, ProjectDocument, PullRequestDocument, ReleaseDocument, TicketDocument } from '../documents';
-import type { ReleaseNotesInputs } from '../inputs';
+import type { ReleaseNotesInputs } from './definition';
 import { compareSemver, inVersionRange, isSemver } from '../semver';
 import { compareText } from '../text';
 import type { Forge } from '../forge';

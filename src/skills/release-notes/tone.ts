@@ -2,7 +2,7 @@
  * Tone changes wording, never facts: every tone gets the same entries, citations and counts.
  * casual: friendly, talks to "you"; neutral: plain; formal: complete sentences, no contractions, no "!".
  */
-import type { Tone } from '../inputs';
+import type { Tone } from './definition';
 import { asSentence, capitalize, trimEndOf } from '../text';
 import type { Category } from './classify';
 import { leadingVerb } from './verbs';
