@@ -1,8 +1,7 @@
 /** The `GET /v1/billing/customers/{appUserId}` body (src/api/openapi/billing.ts) of a subscriber. Pure. */
+import type { CanonicalView } from './canonical-view';
 import { isoTime } from './iso-time';
-import { workflowIdFor, type BillingScope } from './subscriber-id';
-import type { SubscriberState } from './subscriber-state';
-import { canonicalView } from './canonical-view';
+import type { BillingScope } from './subscriber-id';
 import type { SubscriberStatus } from './subscriber-view';
 
 export interface CustomerResource {
@@ -20,12 +19,12 @@ export interface CustomerResource {
   workflowId: string;
 }
 
-export function customerResource(state: SubscriberState): CustomerResource {
-  const view = canonicalView(state);
+/** From the canonical view the store keeps; `aliases` lists the other ids the customer has used. */
+export function customerResource(view: CanonicalView, workflowId: string): CustomerResource {
   return {
     scope: view.scope,
     id: view.id,
-    aliases: view.aliases,
+    aliases: view.aliases.filter((a) => a !== view.id),
     mergedInto: view.mergedInto,
     status: view.status,
     entitlements: view.entitlements.map((e) => ({
@@ -40,6 +39,6 @@ export function customerResource(state: SubscriberState): CustomerResource {
     },
     mrrContribution: view.mrrContribution,
     lastEvent: view.lastEvent && { id: view.lastEvent.id, type: view.lastEvent.type, at: isoTime(view.lastEvent.atMs) },
-    workflowId: workflowIdFor(view.scope, view.id),
+    workflowId,
   };
 }

@@ -1,5 +1,6 @@
 import Router from '@koa/router';
-import { isoTime } from '../../billing/iso-time';
+import { customerResource } from '../../billing/customer-resource';
+import { metricsWorkflowId } from '../../workflows/billing-messages';
 import type { Context } from 'koa';
 import { mrrAmount } from '../../billing/metrics';
 import { AppRepository } from '../../store/apps';
@@ -27,25 +28,9 @@ export function billingDashboardRoutes(deps: AppDeps): Router {
   const workflowLink = workflowLinker(deps.config.temporal);
 
   const present = (r: SubscriberRecord) => ({
-    scope: r.scope,
-    id: r.subscriberId,
-    aliases: r.view.aliases.filter((a) => a !== r.subscriberId),
-    mergedInto: r.mergedInto,
-    status: r.status,
-    entitlements: r.view.entitlements.map((e) => ({
-      id: e.id,
-      productId: e.productId,
-      expiresAt: e.expiresAtMs === null ? null : isoTime(e.expiresAtMs),
-    })),
-    flags: r.view.flags.map((f) => ({ type: f.type, since: isoTime(f.sinceMs), eventId: f.eventId })),
-    scheduledDowngrade: r.view.scheduledDowngrade
-      ? { at: isoTime(r.view.scheduledDowngrade.atMs), reason: r.view.scheduledDowngrade.reason }
-      : null,
-    mrrContribution: r.view.mrrContribution,
-    lastEvent: r.view.lastEvent ? { id: r.view.lastEvent.id, type: r.view.lastEvent.type, at: isoTime(r.view.lastEvent.atMs) } : null,
+    ...customerResource(r.view, r.workflowId),
     subscriptions: r.view.subscriptions,
     summary: r.summary,
-    workflowId: r.workflowId,
     workflowUrl: workflowLink(r.workflowId),
     updatedAt: r.updatedAt,
   });
@@ -61,7 +46,7 @@ export function billingDashboardRoutes(deps: AppDeps): Router {
       flaggedCustomers: t.flaggedCustomers,
       scheduledDowngrades: t.scheduledDowngrades,
       updatedAt,
-      metricsWorkflowUrl: workflowLink(`billing-metrics/${scope}`),
+      metricsWorkflowUrl: workflowLink(metricsWorkflowId(scope)),
     };
   });
 
