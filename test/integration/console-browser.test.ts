@@ -15,7 +15,7 @@ import { billingClient } from '../support/billing-client';
 import { eventually } from '../support/eventually';
 import { rewrite, startFakeLlm, type FakeLlm } from '../support/fake-llm';
 import { DeadLetterRepository } from '../../src/store/dead-letters';
-import { EndpointRepository } from '../../src/store/outbound';
+import { DeliveryRepository, EndpointRepository } from '../../src/store/outbound';
 import { startHarness, type Harness } from '../support/harness';
 import { DAY, providerEvent } from '../support/provider-events';
 import { repoRoot } from '../support/repo-root';
@@ -166,14 +166,26 @@ describe('operator console in a real browser (chromium)', function () {
     assert.equal((await h.request('PUT', `/v1/apps/${APP}/outbound-access`, { token: adminToken(), body: { enabled: true } })).status, 200);
     const at = new Date();
     await new EndpointRepository(h.db).insert({
-      _id: 'ep_console', app: APP, url: 'https://hooks.console.example/billing', eventTypes: null, description: 'prod', disabled: false, disabledReason: null,
+      _id: 'ep_01JCONSOLE0000000000000000', app: APP, url: 'https://hooks.console.example/billing', eventTypes: null, description: 'prod', disabled: false, disabledReason: null,
       secret: 'whsec_c2VjcmV0', previousSecret: null, previousSecretValidUntil: null, failingSince: new Date(at.getTime() - DAY), createdAt: at, updatedAt: at,
     });
     // The token lives in the page's memory only: reopen the same view with it.
+    await new DeliveryRepository(h.db).ensure({
+      _id: 'msg_console', app: APP, endpointId: 'ep_01JCONSOLE0000000000000000', eventId: 'evt-console', eventType: 'RENEWAL', body: '{}', status: 'failed',
+      attempts: [{ attempt: 1, at, statusCode: 500, latencyMs: 120, error: 'HTTP 500', nextRetryAt: null }], nextRetryAt: null, createdAt: at, updatedAt: at,
+    });
     const view = page.url().split('#')[0]!;
     const reopened = await browser!.newPage();
     await reopened.goto(`${view}#token=${projectToken([PROJECT], [APP])}`);
-    await reopened.waitForSelector('#failing-endpoints tr[data-endpoint="ep_console"]');
+    await reopened.waitForSelector('#failing-endpoints tr[data-endpoint="ep_01JCONSOLE0000000000000000"]');
+    // The endpoint's delivery log: each attempt with its status code and latency.
+    await reopened.click('#failing-endpoints tr[data-endpoint="ep_01JCONSOLE0000000000000000"] a');
+    await reopened.waitForSelector('#view [data-view="deliveries"][data-ready="true"]');
+    const row = await reopened.$eval('#deliveries tr[data-delivery="msg_console"]', (e) => e.textContent ?? '');
+    assert.match(row, /evt-console/);
+    assert.match(row, /500 · 120 ms · HTTP 500/);
+    assert.ok(await reopened.$('#deliveries button[data-redeliver="msg_console"]'), 'a failed delivery can be redelivered');
+    await reopened.screenshot({ path: join(SHOTS, 'delivery-log.png'), fullPage: true });
     await reopened.close();
     await shot('work-lists');
 

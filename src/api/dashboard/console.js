@@ -137,7 +137,7 @@
   }
 
   // ---- views ----
-  const VIEWS = { trends: viewTrends, customers: viewCustomers, customer: viewCustomer, work: viewWork, skills: viewSkills, invocation: viewInvocation };
+  const VIEWS = { trends: viewTrends, customers: viewCustomers, customer: viewCustomer, work: viewWork, deliveries: viewDeliveries, skills: viewSkills, invocation: viewInvocation };
   let renderSeq = 0;
   async function render() {
     const seq = ++renderSeq;
@@ -326,9 +326,9 @@
     if (app) await failingEndpoints(box, app);
   }
 
-  /** The app's outbound webhook endpoints that fail or were disabled (outbound webhooks are a private preview). */
+  /** The app's outbound webhook endpoints (a private preview), failing ones first, each linking to its delivery log. */
   async function failingEndpoints(box, app) {
-    const section = el('section', { id: 'failing-endpoints' }, el('h3', {}, 'Failing webhook endpoints'));
+    const section = el('section', { id: 'failing-endpoints' }, el('h3', {}, 'Webhook endpoints'));
     box.append(section);
     let list;
     try {
@@ -340,16 +340,48 @@
       }
       throw err;
     }
-    const failing = list.endpoints.filter((e) => e.disabled || e.failingSince);
-    if (failing.length === 0) {
-      section.append(el('p', { class: 'muted' }, 'No failing endpoint.'));
+    if (list.endpoints.length === 0) {
+      section.append(el('p', { class: 'muted' }, 'No endpoint registered.'));
       return;
     }
-    const head = ['URL', 'Failing since', 'Disabled', 'Description'];
+    const trouble = (e) => (e.disabled || e.failingSince ? 0 : 1);
+    const sorted = [...list.endpoints].sort((a, b) => trouble(a) - trouble(b));
+    const head = ['URL', 'Failing since', 'Disabled', 'Description', ''];
     section.append(el('table', {},
       el('thead', {}, el('tr', {}, ...head.map((h) => el('th', { scope: 'col' }, h)))),
-      el('tbody', {}, ...failing.map((e) => el('tr', { 'data-endpoint': e.id },
-        el('td', {}, e.url), el('td', {}, when(e.failingSince)), el('td', {}, e.disabled ? (e.disabledReason || 'yes') : 'no'), el('td', {}, e.description || ''))))));
+      el('tbody', {}, ...sorted.map((e) => el('tr', { 'data-endpoint': e.id, class: trouble(e) === 0 ? 'flagged' : null },
+        el('td', {}, e.url), el('td', {}, when(e.failingSince)), el('td', {}, e.disabled ? (e.disabledReason || 'yes') : 'no'), el('td', {}, e.description || ''),
+        el('td', {}, navLink('Delivery log', { view: 'deliveries', endpoint: e.id })))))));
+  }
+
+  /** One endpoint's deliveries, newest first: every attempt's status code, latency and error, the next retry, redelivery. */
+  async function viewDeliveries(box, current) {
+    const app = params().get('app');
+    const endpoint = params().get('endpoint') || '';
+    const base = '/v1/apps/' + encodeURIComponent(app || '') + '/webhook-endpoints/' + encodeURIComponent(endpoint);
+    const ep = await api(base);
+    if (!current()) return;
+    box.append(el('h2', {}, 'Delivery log'), el('p', {}, el('code', {}, ep.url), ' ', ep.disabled ? 'disabled: ' + (ep.disabledReason || 'yes') : ''));
+    const section = el('section', { id: 'deliveries' });
+    box.append(section);
+    await pagedList(section, async (cursor) => {
+      const p = await api(base + '/deliveries' + (cursor ? '?cursor=' + encodeURIComponent(cursor) : ''));
+      return { items: p.deliveries, nextCursor: p.nextCursor };
+    }, () => {
+      const body = el('tbody');
+      const head = ['Event', 'Type', 'Status', 'Attempts (status code · latency · error)', 'Next retry', ''];
+      const add = (list) => list.forEach((d) => {
+        const attempts = el('ol', {}, ...(d.attempts || []).map((a) =>
+          el('li', {}, `${when(a.at)} · ${a.statusCode === null ? 'no answer' : a.statusCode} · ${a.latencyMs === null ? '—' : a.latencyMs + ' ms'}${a.error ? ' · ' + a.error : ''}`)));
+        const redeliver = ['failed', 'succeeded'].includes(d.status) ? el('button', { type: 'button', 'data-redeliver': d.id }, 'Redeliver') : null;
+        if (redeliver) redeliver.addEventListener('click', async () => {
+          redeliver.disabled = true;
+          try { await api(base + '/deliveries/' + encodeURIComponent(d.id) + '/redeliver', { method: 'POST' }); redeliver.textContent = 'Redelivery started'; } catch (err) { redeliver.disabled = false; showError(err); }
+        });
+        body.append(el('tr', { 'data-delivery': d.id }, el('td', {}, d.eventId), el('td', {}, d.eventType), el('td', {}, d.status), el('td', {}, attempts), el('td', {}, when(d.nextRetryAt)), el('td', {}, redeliver)));
+      });
+      return { table: el('table', {}, el('thead', {}, el('tr', {}, ...head.map((h) => el('th', { scope: 'col' }, h)))), body), add };
+    }, 'No delivery yet.');
   }
 
   async function viewSkills(box, current) {
