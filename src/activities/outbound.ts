@@ -12,6 +12,7 @@ import { MailOutbox } from '../store/mail-outbox';
 import { DeliveryRepository, EndpointRepository, OutboundCounters, type EndpointRecord } from '../store/outbound';
 import type { AttemptOutcome } from '../workflows/outbound-messages';
 import type { ActivityDeps } from './deps';
+import { sendOnce } from './send-once';
 
 const APP_SCOPE_PREFIX = 'app:';
 
@@ -147,20 +148,6 @@ export function createOutboundActivities(deps: ActivityDeps & { mailer: Mailer |
       },
       now(),
     );
-    if (mail.status === 'sent' || mail.status === 'kept') return;
-    if (!deps.mailer) {
-      await outbox.mark(key, 'kept', now());
-      return;
-    }
-    // Claim before send, as for billing-issue mail: a retried activity never sends a second copy.
-    const claim = await outbox.claim(key, now());
-    if (claim !== 'claimed') return;
-    try {
-      await deps.mailer.send(mail);
-    } catch (err) {
-      await outbox.release(key);
-      throw err;
-    }
-    await outbox.mark(key, 'sent', now());
+    await sendOnce({ outbox, mailer: deps.mailer, logger: deps.logger, now }, mail);
   }
 }
