@@ -83,6 +83,9 @@ export async function billingSubscriber(input: BillingSubscriberInput): Promise<
   // What this subscriber currently adds to the scope totals; deltas against it go to the metrics workflow.
   let counted = input.carried?.counted ?? { ...ZERO_TOTALS };
 
+  // Applied changes whose outbound webhooks are still to be dispatched (after the record is stored).
+  const outbound: Parameters<Activities['dispatchOutboundEvent']>[0][] = [];
+
   setHandler(providerEventSignal, (event) => void inbox.push({ kind: 'event', event }));
   setHandler(mergeIntoSignal, (canonicalId) => void inbox.push({ kind: 'mergeInto', canonicalId }));
   setHandler(absorbSignal, (other) => void inbox.push({ kind: 'absorb', state: other }));
@@ -128,6 +131,7 @@ export async function billingSubscriber(input: BillingSubscriberInput): Promise<
       await carryOut(transition, message);
     }
     if (state !== before) await publish();
+    for (const notice of outbound.splice(0)) await dispatchOutboundEvent(notice);
 
     if (workflowInfo().continueAsNewSuggested) {
       await condition(allHandlersFinished);
@@ -179,10 +183,11 @@ export async function billingSubscriber(input: BillingSubscriberInput): Promise<
   async function carryOut(transition: Transition, message: Message | null, redoKey: string | null = null): Promise<void> {
     const previous = state;
     state = transition.state;
-    // Outbound webhooks for an applied event or a fired downgrade (a merged record forwards events unchanged: none).
+    // Outbound webhooks for an applied event or a fired downgrade (a merged record forwards events unchanged: none),
+    // sent once the record is stored (publish), so they never delay the effect customers wait for.
     if (state !== previous && (message === null || message.kind === 'event') && scope !== 'operator' && patched('outbound-webhooks')) {
       const downgradeId = message ? null : `downgrade:${subscriberId}:${previous.scheduledDowngrade?.eventId ?? previous.version}`;
-      await dispatchOutboundEvent({ scope, state, event: message?.kind === 'event' ? message.event : null, downgradeId });
+      outbound.push({ scope, state, event: message?.kind === 'event' ? message.event : null, downgradeId });
     }
     for (const [index, effect] of transition.effects.entries()) {
       try {
