@@ -13,7 +13,8 @@ import { BillingTimelineRepository } from '../store/billing-timeline';
 import { BillingTotalsRepository } from '../store/billing-totals';
 import { ProjectRepository } from '../store/projects';
 import { SubscriberRepository } from '../store/subscribers';
-import { metricsWorkflowId, type SubscriberMessage } from '../workflows/billing-messages';
+import { type SubscriberMessage } from '../workflows/billing-subscriber-contract';
+import { metricsWorkflowId } from '../workflows/billing-metrics-contract';
 import type { ActivityDeps } from './deps';
 
 /** I/O of the billing workflows: the dashboard projection, operator entitlements, signals between workflows. */

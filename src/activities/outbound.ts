@@ -10,7 +10,7 @@ import { checkUrl, resolveSafely, UnsafeUrlError } from '../outbound/url-guard';
 import { AppRepository } from '../store/apps';
 import { MailOutbox } from '../store/mail-outbox';
 import { DeliveryRepository, EndpointRepository, OutboundCounters, type EndpointRecord } from '../store/outbound';
-import type { AttemptOutcome } from '../workflows/outbound-messages';
+import type { AttemptOutcome } from '../workflows/outbound-delivery-contract';
 import type { ActivityDeps } from './deps';
 import { sendOnce } from './send-once';
 

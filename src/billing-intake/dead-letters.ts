@@ -3,7 +3,7 @@ import type { Effect } from '../billing/effects';
 import type { BillingEvent } from '../billing/provider-events';
 import type { BillingScope } from '../billing/subscriber-id';
 import { DeadLetterRepository, type DeadLetterRecord, type DeadLetterStatus } from '../store/dead-letters';
-import type { SubscriberMessage } from '../workflows/billing-messages';
+import type { SubscriberMessage } from '../workflows/billing-subscriber-contract';
 import { isPermanentRefusal } from '../temporal-failures';
 import { signalSubscriberWorkflow } from './subscriber-client';
 

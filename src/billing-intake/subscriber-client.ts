@@ -1,14 +1,7 @@
 import type { Client } from '@temporalio/client';
 import { workflowIdFor, type BillingScope } from '../billing/subscriber-id';
 import { SEARCH_ATTRIBUTES } from '../search-attributes';
-import {
-  absorbSignal,
-  mergeIntoSignal,
-  providerEventSignal,
-  redoEffectSignal,
-  type BillingSubscriberStart,
-  type SubscriberMessage,
-} from '../workflows/billing-messages';
+import { absorbSignal, mergeIntoSignal, providerEventSignal, redoEffectSignal, type BillingSubscriberStart, type SubscriberMessage } from '../workflows/billing-subscriber-contract';
 
 type BillingSubscriberWorkflow = (input: BillingSubscriberStart) => Promise<void>;
 

@@ -5,7 +5,7 @@ import type { Store } from '../store/mongo';
 import { SubscriberRepository } from '../store/subscribers';
 import { connectTemporal } from '../temporal';
 import { SEARCH_ATTRIBUTES } from '../search-attributes';
-import { metricsWorkflowId, totalsDeltaSignal } from '../workflows/billing-messages';
+import { metricsWorkflowId, totalsDeltaSignal } from '../workflows/billing-metrics-contract';
 import { requireString, type CliCommand } from './command';
 import { withStore } from './with-store';
 

@@ -1,8 +1,8 @@
 import { WorkflowExecutionAlreadyStartedError, WorkflowIdReusePolicy, type Client } from '@temporalio/client';
 import type { Config } from '../config';
 import { SEARCH_ATTRIBUTES } from '../search-attributes';
-import type { OutboundDeliveryInput } from '../workflows/outbound-messages';
-import { OUTBOUND_DELIVERY_WORKFLOW, outboundDeliveryWorkflowId } from '../workflows/outbound-messages';
+import type { OutboundDeliveryInput } from '../workflows/outbound-delivery-contract';
+import { OUTBOUND_DELIVERY_WORKFLOW, outboundDeliveryWorkflowId } from '../workflows/outbound-delivery-contract';
 
 /**
  * Starts the delivery workflow of a stored delivery. `first`: the dispatch of an event, which a retried activity

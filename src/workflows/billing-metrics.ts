@@ -2,7 +2,7 @@ import { allHandlersFinished, condition, continueAsNew, patched, proxyActivities
 import { addTotals, mrrAmount, ZERO_TOTALS, type BillingTotals } from '../billing/metrics';
 import type { BillingScope } from '../billing/subscriber-id';
 import type { createActivities } from '../activities';
-import { totalsDeltaSignal, totalsQuery } from './billing-messages';
+import { totalsDeltaSignal, totalsQuery } from './billing-metrics-contract';
 
 type Activities = ReturnType<typeof createActivities>;
 

@@ -20,17 +20,8 @@ import { nextWakeAt } from '../billing/wake-time';
 import type { createActivities } from '../activities';
 import { SEARCH_ATTRIBUTES } from '../search-attributes';
 import type { Effect } from '../billing/effects';
-import {
-  absorbSignal,
-  mergeIntoSignal,
-  metricsWorkflowId,
-  providerEventSignal,
-  redoEffectSignal,
-  subscriberStateQuery,
-  totalsDeltaSignal,
-  type BillingSubscriberStart,
-  type SubscriberMessage,
-} from './billing-messages';
+import { absorbSignal, mergeIntoSignal, providerEventSignal, redoEffectSignal, subscriberStateQuery, type BillingSubscriberStart, type SubscriberMessage } from './billing-subscriber-contract';
+import { metricsWorkflowId, totalsDeltaSignal } from './billing-metrics-contract';
 
 type Activities = ReturnType<typeof createActivities>;
 

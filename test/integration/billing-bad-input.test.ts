@@ -7,7 +7,7 @@ import { EVENT_LIMITS } from '../../src/billing/provider-events';
 import { COLLECTIONS } from '../../src/store/collections';
 import { eventKey } from '../../src/store/webhook-events';
 import { workflowIdFor } from '../../src/billing/subscriber-id';
-import { subscriberStateQuery } from '../../src/workflows/billing-messages';
+import { subscriberStateQuery } from '../../src/workflows/billing-subscriber-contract';
 import { MAX_REPORTED_ERRORS } from '../../src/validation';
 import { EventForwarder } from '../../src/billing-intake/event-forwarder';
 import { createLogger } from '../../src/logger';

@@ -1,6 +1,6 @@
 import Router from '@koa/router';
 import { customerResource } from '../../billing/customer-resource';
-import { metricsWorkflowId } from '../../workflows/billing-messages';
+import { metricsWorkflowId } from '../../workflows/billing-metrics-contract';
 import type { Context } from 'koa';
 import { mrrAmount } from '../../billing/metrics';
 import { AppRepository } from '../../store/apps';

@@ -1,10 +1,10 @@
 /**
- * The messages of the billing workflows, in a file of their own so the API (which sends some of them) and
- * activities do not import workflow code.
+ * The contract of the `billingSubscriber` entity workflow (id: `workflowIdFor` in src/billing/subscriber-id.ts):
+ * its start argument, its messages, signals and query, in a module of its own so the API and the activities that
+ * send them do not import workflow code.
  */
 import { defineQuery, defineSignal } from '@temporalio/workflow';
 import type { Effect } from '../billing/effects';
-import type { BillingTotals } from '../billing/metrics';
 import type { BillingEvent } from '../billing/provider-events';
 import type { BillingScope } from '../billing/subscriber-id';
 import type { SubscriberState } from '../billing/subscriber-state';
@@ -42,9 +42,3 @@ export const absorbSignal = defineSignal<[SubscriberState]>('absorb');
 export const redoEffectSignal = defineSignal<[RedoEffect]>('redoEffect');
 /** The subscriber's full state, for operators (Temporal UI "Queries") and tests. */
 export const subscriberStateQuery = defineQuery<SubscriberState>('state');
-
-/** A subscriber's contribution to its scope's totals changed by this much. */
-export const totalsDeltaSignal = defineSignal<[BillingTotals]>('totalsDelta');
-export const totalsQuery = defineQuery<{ totals: BillingTotals; seq: number }>('totals');
-
-export const metricsWorkflowId = (scope: BillingScope) => `billing-metrics/${scope}`;

@@ -1,0 +1,13 @@
+/**
+ * The contract of the `billingMetrics` workflow (one per billing scope): its id, the totals delta signal and the
+ * totals query.
+ */
+import { defineQuery, defineSignal } from '@temporalio/workflow';
+import type { BillingTotals } from '../billing/metrics';
+import type { BillingScope } from '../billing/subscriber-id';
+
+/** A subscriber's contribution to its scope's totals changed by this much. */
+export const totalsDeltaSignal = defineSignal<[BillingTotals]>('totalsDelta');
+export const totalsQuery = defineQuery<{ totals: BillingTotals; seq: number }>('totals');
+
+export const metricsWorkflowId = (scope: BillingScope) => `billing-metrics/${scope}`;
