@@ -9,6 +9,8 @@ import { connectTemporal } from './temporal';
 import { installSdkLogging } from './worker-logging';
 import { ensureIndexes } from './store/indexes';
 import { connectStore } from './store/mongo';
+import { createRepositories } from './store/repositories';
+import { WholeKindCache } from './store/documents';
 
 export interface WorkerSetup {
   config: Config;
@@ -29,7 +31,7 @@ export interface WorkerSetup {
 /** Builds the worker from injected dependencies: the composition the process below and the tests share. */
 export async function createWorker(setup: WorkerSetup): Promise<Worker> {
   const deps: ActivityDeps = {
-    db: setup.db,
+    repos: createRepositories(setup.db, { documentCache: new WholeKindCache() }),
     config: setup.config,
     logger: setup.logger,
     temporal: setup.client,

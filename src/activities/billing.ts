@@ -8,22 +8,13 @@ import type { BillingScope } from '../billing/subscriber-id';
 import type { SubscriberState } from '../billing/subscriber-state';
 import type { Entitlement as BillingEntitlement } from '../billing/subscriber-view';
 import { SEARCH_ATTRIBUTES } from '../search-attributes';
-import { BillingDailyRepository } from '../store/billing-daily';
-import { BillingTimelineRepository } from '../store/billing-timeline';
-import { BillingTotalsRepository } from '../store/billing-totals';
-import { ProjectRepository } from '../store/projects';
-import { SubscriberRepository } from '../store/subscribers';
 import { type SubscriberMessage } from '../workflows/billing-subscriber-contract';
 import { metricsWorkflowId } from '../workflows/billing-metrics-contract';
 import type { ActivityDeps } from './deps';
 
 /** I/O of the billing workflows: the dashboard projection, operator entitlements, signals between workflows. */
 export function createBillingActivities(deps: ActivityDeps & { temporal: Client }) {
-  const subscribers = new SubscriberRepository(deps.db);
-  const totals = new BillingTotalsRepository(deps.db);
-  const projects = new ProjectRepository(deps.db);
-  const timeline = new BillingTimelineRepository(deps.db);
-  const daily = new BillingDailyRepository(deps.db);
+  const { subscribers, billingTotals: totals, projects, billingTimeline: timeline, billingDaily: daily } = deps.repos;
   const now = deps.now ?? (() => new Date());
   const taskQueue = deps.config.temporal.taskQueue;
 

@@ -1,10 +1,10 @@
 import type { BillingScope } from '../billing/subscriber-id';
-import { DeadLetterRepository, type DeadLetterStage } from '../store/dead-letters';
+import type { DeadLetterStage } from '../store/dead-letters';
 import type { ActivityDeps } from './deps';
 
 /** The billing workflows' dead-letter place: what failed for good is parked where operators see it. */
-export function createDeadLetterActivities(deps: Pick<ActivityDeps, 'db' | 'logger' | 'now'>) {
-  const deadLetters = new DeadLetterRepository(deps.db);
+export function createDeadLetterActivities(deps: Pick<ActivityDeps, 'repos' | 'logger' | 'now'>) {
+  const { deadLetters } = deps.repos;
   const now = deps.now ?? (() => new Date());
   return {
     async parkDeadLetter(args: {

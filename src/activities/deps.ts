@@ -1,12 +1,13 @@
 import type { Client } from '@temporalio/client';
-import type { Db } from 'mongodb';
 import type { Config } from '../config';
 import type { Logger } from '../logger';
 import type { Mailer } from '../mail';
+import type { Repositories } from '../store/repositories';
 
 /** Everything activities may touch, injected by the worker's composition root. */
 export interface ActivityDeps {
-  db: Db;
+  /** Built once per worker process (createWorker), with the worker's document cache. */
+  repos: Repositories;
   config: Config;
   logger: Logger;
   /** For activities that signal or start other workflows (billing merges, the metrics workflow). */

@@ -1,13 +1,10 @@
 import type { Mailer } from '../mail';
-import { MailOutbox } from '../store/mail-outbox';
-import { ProjectRepository } from '../store/projects';
 import type { ActivityDeps } from './deps';
 import { sendOnce } from './send-once';
 
 /** Mail to people: each mail has an idempotency key (here the provider event id) and is sent once (send-once.ts). */
 export function createEmailActivities(deps: ActivityDeps & { mailer: Mailer | null }) {
-  const outbox = new MailOutbox(deps.db);
-  const projects = new ProjectRepository(deps.db);
+  const { mailOutbox: outbox, projects } = deps.repos;
   const now = deps.now ?? (() => new Date());
 
   return {

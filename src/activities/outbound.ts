@@ -7,9 +7,7 @@ import { postWebhook } from '../outbound/sender';
 import { messageIdFor, signatureHeader, signingSecrets } from '../outbound/signing';
 import { startDelivery } from '../outbound/start';
 import { checkUrl, resolveSafely, UnsafeUrlError } from '../outbound/url-guard';
-import { AppRepository } from '../store/apps';
-import { MailOutbox } from '../store/mail-outbox';
-import { DeliveryRepository, EndpointRepository, OutboundCounters, type EndpointRecord } from '../store/outbound';
+import type { EndpointRecord } from '../store/outbound';
 import type { AttemptOutcome } from '../workflows/outbound-delivery-contract';
 import type { ActivityDeps } from './deps';
 import { sendOnce } from './send-once';
@@ -18,11 +16,7 @@ const APP_SCOPE_PREFIX = 'app:';
 
 /** Outbound webhooks: fan an applied event out to an app's endpoints, and make one delivery attempt. */
 export function createOutboundActivities(deps: ActivityDeps & { mailer: Mailer | null }) {
-  const apps = new AppRepository(deps.db);
-  const endpoints = new EndpointRepository(deps.db);
-  const deliveries = new DeliveryRepository(deps.db);
-  const counters = new OutboundCounters(deps.db);
-  const outbox = new MailOutbox(deps.db);
+  const { apps, outboundEndpoints: endpoints, outboundDeliveries: deliveries, outboundCounters: counters, mailOutbox: outbox } = deps.repos;
   const now = deps.now ?? (() => new Date());
   const cfg = deps.config.outbound;
 

@@ -1,9 +1,6 @@
 import { retrievalPlan } from '../skills/run';
 import { resolveQueries } from '../skills/retrieval-plan';
 import type { ProjectDocument } from '../skills/documents';
-import { DocumentRepository, WholeKindCache } from '../store/documents';
-import { InvocationContextRepository } from '../store/invocation-contexts';
-import { InvocationRepository } from '../store/invocations';
 import { TOTAL_STEPS } from '../workflows/skill-invocation-contract';
 import type { ActivityDeps } from './deps';
 import { chatModelFromConfig, createDraftingActivity } from './drafting';
@@ -18,10 +15,8 @@ const HANDOFF_ENTRIES = 16;
  * workflow task, on this worker) and a model draft as a remote, heartbeating activity.
  */
 export function createSkillActivities(deps: ActivityDeps) {
-  const invocations = new InvocationRepository(deps.db);
-  // One cache per worker process: a proposal reads its whole evidence library, which changes rarely.
-  const documents = new DocumentRepository(deps.db, new WholeKindCache());
-  const contexts = new InvocationContextRepository(deps.db);
+  // `documents` keeps the worker's cache of whole-kind reads (see createWorker).
+  const { invocations, documents, invocationContexts: contexts } = deps.repos;
   const now = deps.now ?? (() => new Date());
   const model = chatModelFromConfig(deps.config.llm);
   const draft = createDraftingActivity(deps, contexts, model);

@@ -26,33 +26,27 @@ import { deadLetterRoutes } from './routes/dead-letters';
 import { dashboardRoutes } from './routes/dashboard';
 import { consoleRoutes } from './routes/console';
 import { consolePaths } from './openapi/console';
-import { AppCache } from './app-cache';
-import { AppRepository } from '../store/apps';
-import { DeadLetterRepository } from '../store/dead-letters';
 
 
 export const OPENAPI_PATHS: Paths[] = [healthPaths, projectPaths, documentPaths, skillCatalogPaths, invocationPaths, billingPaths, outboundPaths, consolePaths];
 
 /**
- * Builds the Koa application. Never listens: server.ts does (and builds and starts the event relay); tests serve
- * `app.callback()` themselves.
+ * Builds the Koa application from composed dependencies (compose.ts). Never listens: server.ts does (and starts
+ * the event relay); tests serve `app.callback()` themselves.
  */
 export function createApp(deps: AppDeps) {
   const app = new Koa({ proxy: deps.config.http.trustProxy });
-  const deadLetters = new DeadLetterRepository(deps.db);
-  const metrics = createMetrics({ parkedDeadLetters: () => deadLetters.parkedByScope() });
-  registerOutboundMetrics(metrics.registry, deps.db);
-  // One per app instance, shared so rotating or deleting an app here takes effect here at once.
-  const appCache = new AppCache(new AppRepository(deps.db));
+  const metrics = createMetrics({ parkedDeadLetters: () => deps.repos.deadLetters.parkedByScope() });
+  registerOutboundMetrics(metrics.registry, deps.repos.outboundCounters);
   const routers: Router[] = [
     healthRoutes(deps, metrics),
     projectRoutes(deps),
     documentRoutes(deps),
     skillCatalogRoutes(deps),
     invocationRoutes(deps, metrics),
-    appRoutes(deps, appCache),
+    appRoutes(deps),
     outboundRoutes(deps),
-    webhookRoutes(deps, metrics, appCache),
+    webhookRoutes(deps, metrics),
     billingDashboardRoutes(deps),
     deadLetterRoutes(deps),
     consoleRoutes(deps),

@@ -1,18 +1,27 @@
 import type { Client, Connection } from '@temporalio/client';
-import type { Db } from 'mongodb';
+import type { EventIntake } from '../billing-intake/accept-event';
+import type { DeadLetterService } from '../billing-intake/dead-letters';
 import type { EventForwarder } from '../billing-intake/event-forwarder';
 import type { Config } from '../config';
+import type { InvocationService } from '../invocations/invoke';
 import type { Logger } from '../logger';
+import type { Repositories } from '../store/repositories';
+import type { AppCache } from './app-cache';
 
-/** What the HTTP layer needs, injected by server.ts (production) or by tests. */
+/** What the HTTP layer needs, built once by compose.ts (for server.ts, the tests and the benchmarks). */
 export interface AppDeps {
   config: Config;
   logger: Logger;
-  db: Db;
+  repos: Repositories;
   /** `starter`: see TemporalHandle in src/temporal.ts (eager skill starts when a worker runs in this process). */
   temporal: { client: Client; connection: Connection; starter?: Client | null };
   /** The relay from the webhook inbox to the subscriber workflows; the composition root starts and stops it. */
   forwarder: EventForwarder;
+  intake: EventIntake;
+  invocations: InvocationService;
+  deadLetters: DeadLetterService;
+  /** One per process, shared so rotating or deleting an app here takes effect here at once. */
+  appCache: AppCache;
   /** Injected clock so tests can pin time-dependent answers. */
-  now?: () => Date;
+  now: () => Date;
 }

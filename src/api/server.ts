@@ -6,8 +6,8 @@ import { connectStore } from '../store/mongo';
 import { connectTemporalLazy } from '../temporal';
 import { installSdkLogging } from '../worker-logging';
 import { runWorkerInApi } from '../worker-in-api';
-import { EventForwarder } from '../billing-intake/event-forwarder';
 import { createApp } from './app';
+import { composeApi } from './compose';
 
 /** Composition root of the API process: config, one Mongo client, one Temporal client, then listen. */
 async function main(): Promise<void> {
@@ -22,8 +22,9 @@ async function main(): Promise<void> {
   const worker = config.worker.inApi
     ? runWorkerInApi({ config, db: store.db, logger, workflowBundlePath: process.env.WORKFLOW_BUNDLE_PATH || undefined, onStarter: (c) => (temporal.starter = c) })
     : null;
-  const forwarder = new EventForwarder(store.db, temporal.client, config.temporal.taskQueue, logger);
-  const { app } = createApp({ config, logger, db: store.db, temporal, forwarder });
+  const deps = composeApi({ config, logger, db: store.db, temporal });
+  const { forwarder } = deps;
+  const { app } = createApp(deps);
   await forwarder.start();
 
   const server = createServer(app.callback());

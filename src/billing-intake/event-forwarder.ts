@@ -1,12 +1,12 @@
 import type { Client } from '@temporalio/client';
-import type { Db } from 'mongodb';
 import { randomUUID } from 'node:crypto';
 import type { Logger } from '../logger';
 import { isPermanentRefusal } from '../temporal-failures';
 import { signalSubscriberWorkflow } from './subscriber-client';
-import { DeadLetterRepository } from '../store/dead-letters';
-import { RelayCheckpointRepository } from '../store/relay-checkpoints';
-import { WebhookEventRepository, parseStoredEvent, type WebhookEventRecord } from '../store/webhook-events';
+import type { DeadLetterRepository } from '../store/dead-letters';
+import type { RelayCheckpointRepository } from '../store/relay-checkpoints';
+import type { Repositories } from '../store/repositories';
+import { parseStoredEvent, type WebhookEventRecord, type WebhookEventRepository } from '../store/webhook-events';
 
 const CHECKPOINT_INTERVAL_MS = 2_000;
 /** A checkpoint not refreshed for this long belongs to a dead instance. */
@@ -61,16 +61,16 @@ export class EventForwarder {
   private recovering: Promise<number> | null = null;
 
   constructor(
-    db: Db,
+    repos: Pick<Repositories, 'webhookEvents' | 'relayCheckpoints' | 'deadLetters'>,
     private readonly client: Client,
     private readonly taskQueue: string,
     private readonly logger: Logger,
     private readonly now: () => Date = () => new Date(),
     private readonly maxQueued = MAX_QUEUED,
   ) {
-    this.events = new WebhookEventRepository(db);
-    this.checkpoints = new RelayCheckpointRepository(db);
-    this.deadLetters = new DeadLetterRepository(db);
+    this.events = repos.webhookEvents;
+    this.checkpoints = repos.relayCheckpoints;
+    this.deadLetters = repos.deadLetters;
   }
 
   /**

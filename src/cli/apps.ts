@@ -1,4 +1,3 @@
-import { AppRepository } from '../store/apps';
 import { SLUG_RE as SLUG } from '../contracts/ids';
 import { APP_WEBHOOK_PATH } from '../contracts/webhook-paths';
 import { requireString, type CliCommand } from './command';
@@ -24,8 +23,8 @@ export const connectAppCommand: CliCommand = {
     const slug = requireString(values, 'slug');
     if (!SLUG.test(slug)) throw new Error(`--slug must match ${SLUG.source}`);
     const name = requireString(values, 'name');
-    return withStore(async (store, config) => {
-      const created = await new AppRepository(store.db).create(slug, name, new Date());
+    return withStore(async (repos, config) => {
+      const created = await repos.apps.create(slug, name, new Date());
       if (!created) throw new Error(`an app with slug "${slug}" already exists (rotate its authorization with rotate-app-authorization)`);
       printWebhookSetup(`${config.http.publicBaseUrl}${APP_WEBHOOK_PATH}?app=${slug}`, created.authorization);
       return 0;
@@ -39,8 +38,8 @@ export const rotateAppCommand: CliCommand = {
   options: { slug: { type: 'string' } },
   async run(values) {
     const slug = requireString(values, 'slug');
-    return withStore(async (store, config) => {
-      const rotated = await new AppRepository(store.db).rotate(slug, config.webhooks.rotationGraceHours * 3600_000, new Date());
+    return withStore(async (repos, config) => {
+      const rotated = await repos.apps.rotate(slug, config.webhooks.rotationGraceHours * 3600_000, new Date());
       if (!rotated) throw new Error(`no app "${slug}"`);
       printWebhookSetup(`${config.http.publicBaseUrl}${APP_WEBHOOK_PATH}?app=${slug}`, rotated.authorization);
       process.stdout.write(`The previous value keeps working until ${rotated.previousValidUntil.toISOString()}.\n`);

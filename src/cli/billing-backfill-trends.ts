@@ -1,7 +1,6 @@
 import { DAY_MS, DailyTrendBuilder } from '../billing/daily-trend';
 import type { BillingScope } from '../billing/subscriber-id';
-import { BillingDailyRepository, utcDay } from '../store/billing-daily';
-import { SubscriberRepository } from '../store/subscribers';
+import { utcDay } from '../store/billing-daily';
 import { requireString, type CliCommand } from './command';
 import { withStore } from './with-store';
 
@@ -18,16 +17,16 @@ export const billingBackfillTrendsCommand: CliCommand = {
     if (scope !== 'operator' && !scope.startsWith('app:')) throw new Error('--scope must be operator or app:SLUG');
     const days = values.days === undefined ? 365 : Number(values.days);
     if (!Number.isInteger(days) || days < 1 || days > 3650) throw new Error('--days must be an integer from 1 to 3650');
-    return withStore(async (store) => {
+    return withStore(async (repos) => {
       const today = Date.parse(`${utcDay(Date.now())}T00:00:00Z`);
       const starts = Array.from({ length: days }, (_, i) => today - (days - 1 - i) * DAY_MS);
       const builder = new DailyTrendBuilder(starts);
       let n = 0;
-      for await (const state of new SubscriberRepository(store.db).states(scope)) {
+      for await (const state of repos.subscribers.states(scope)) {
         builder.add(state);
         if (++n % 10_000 === 0) process.stderr.write(`[backfill] ${n} subscribers read\n`);
       }
-      const daily = new BillingDailyRepository(store.db);
+      const daily = repos.billingDaily;
       const now = new Date();
       for (const { dayStartMs, ...point } of builder.points()) await daily.replace(scope, { day: utcDay(dayStartMs), ...point }, now);
       process.stdout.write(`scope ${scope}: ${n} subscriber records, ${days} daily points rebuilt (${utcDay(starts[0]!)} to ${utcDay(today)})\n`);

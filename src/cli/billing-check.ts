@@ -1,13 +1,11 @@
 import { diffContribution, mrrAmount, type BillingTotals } from '../billing/metrics';
 import type { BillingScope } from '../billing/subscriber-id';
-import { BillingTotalsRepository } from '../store/billing-totals';
-import type { Store } from '../store/mongo';
-import { SubscriberRepository } from '../store/subscribers';
 import { connectTemporal } from '../temporal';
 import { SEARCH_ATTRIBUTES } from '../search-attributes';
 import { metricsWorkflowId, totalsDeltaSignal } from '../workflows/billing-metrics-contract';
 import { requireString, type CliCommand } from './command';
 import { withStore } from './with-store';
+import type { Repositories } from '../store/repositories';
 
 /** How long --repair watches the scope for events in flight before it corrects anything. */
 const SETTLE_MS = 3_000;
@@ -21,9 +19,9 @@ interface Snapshot {
   updatedAt: Date | null;
 }
 
-async function snapshot(store: Store, scope: BillingScope): Promise<Snapshot> {
-  const totals = new BillingTotalsRepository(store.db);
-  const full = await new SubscriberRepository(store.db).sumContributions(scope);
+async function snapshot(repos: Repositories, scope: BillingScope): Promise<Snapshot> {
+  const totals = repos.billingTotals;
+  const full = await repos.subscribers.sumContributions(scope);
   const stored = await totals.stored(scope);
   const { totals: running, updatedAt } = await totals.get(scope);
   return { running, seq: stored?.seq ?? 0, recomputed: full.totals, subscribers: full.subscribers, updatedAt };
@@ -44,14 +42,14 @@ export const billingCheckCommand: CliCommand = {
   async run(values) {
     const scope = requireString(values, 'scope') as BillingScope;
     if (scope !== 'operator' && !scope.startsWith('app:')) throw new Error('--scope must be operator or app:SLUG');
-    return withStore(async (store, config) => {
-      const first = await snapshot(store, scope);
+    return withStore(async (repos, config) => {
+      const first = await snapshot(repos, scope);
       const agree = report(scope, first);
       if (agree || !values.repair) return agree ? 0 : 1;
 
       // Only a disagreement that holds while nothing changes is a lasting one: deltas in flight also disagree.
       await new Promise((r) => setTimeout(r, SETTLE_MS));
-      const second = await snapshot(store, scope);
+      const second = await snapshot(repos, scope);
       if (second.seq !== first.seq || !same(second.recomputed, first.recomputed) || !same(second.running, first.running)) {
         process.stdout.write('the scope changed while it was watched (events in flight); nothing repaired, run again\n');
         return 1;
@@ -74,7 +72,7 @@ export const billingCheckCommand: CliCommand = {
       const deadline = Date.now() + REPAIR_DEADLINE_MS;
       for (let wait = 100; Date.now() < deadline; wait = Math.min(wait * 2, 1_000)) {
         await new Promise((r) => setTimeout(r, wait));
-        const after = await snapshot(store, scope);
+        const after = await snapshot(repos, scope);
         if (after.seq > second.seq) {
           const repaired = same(after.running, after.recomputed);
           process.stdout.write(repaired ? 'repaired: the running totals now agree\n' : 'the correction was applied but the totals still disagree (events arrived meanwhile); run again\n');

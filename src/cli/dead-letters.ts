@@ -1,6 +1,5 @@
 import type { BillingScope } from '../billing/subscriber-id';
 import { DeadLetterService } from '../billing-intake/dead-letters';
-import { DeadLetterRepository } from '../store/dead-letters';
 import { connectTemporal } from '../temporal';
 import { requireString, type CliCommand } from './command';
 import { withStore } from './with-store';
@@ -18,8 +17,8 @@ export const deadLettersCommand: CliCommand = {
   async run(values) {
     const scope = requireString(values, 'scope') as BillingScope;
     if (scope !== 'operator' && !scope.startsWith('app:')) throw new Error('--scope must be operator or app:SLUG');
-    return withStore(async (store, config) => {
-      const repo = new DeadLetterRepository(store.db);
+    return withStore(async (repos, config) => {
+      const repo = repos.deadLetters;
       const parked = await repo.list(scope, { status: 'parked', limit: PAGE });
       if (values.retry === undefined && !values['retry-all']) {
         process.stdout.write(`${parked.length}${parked.length === PAGE ? '+' : ''} parked in ${scope}\n`);

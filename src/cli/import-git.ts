@@ -2,8 +2,6 @@ import { resolve } from 'node:path';
 import { importGitHistory, type ImportProgress } from '../git/import';
 import { DEFAULT_REF_OPTIONS } from '../git/message-refs';
 import { forgeFromRemote, forgeFromWebUrl, type Forge, type ForgeKind } from '../skills/forge';
-import { DocumentRepository } from '../store/documents';
-import { ProjectRepository } from '../store/projects';
 import { requireString, type CliCommand } from './command';
 import { withStore } from './with-store';
 
@@ -43,8 +41,8 @@ export const importGitCommand: CliCommand = {
     if (prefixes && (prefixes.length > 50 || prefixes.some((p) => !/^[A-Z][A-Z0-9]{1,9}$/.test(p)))) throw new Error('--ticket-prefixes must be up to 50 comma-separated upper-case keys such as WEB,OPS');
     const forge = forgeOption(values);
 
-    return withStore(async (store) => {
-      if (!(await new ProjectRepository(store.db).getProject(project))) {
+    return withStore(async (repos) => {
+      if (!(await repos.projects.getProject(project))) {
         throw new Error(`project "${project}" does not exist; create it first (PUT /v1/projects/${project})`);
       }
       const started = Date.now();
@@ -57,7 +55,7 @@ export const importGitCommand: CliCommand = {
       const summary = await importGitHistory({
         repo,
         project,
-        documents: new DocumentRepository(store.db),
+        documents: repos.documents,
         refs: { issuePrefix, ...(prefixes ? { ticketPrefixes: prefixes } : {}) },
         now: () => new Date(),
         say: (line) => process.stdout.write(`${line}\n`),

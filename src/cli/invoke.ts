@@ -13,14 +13,12 @@ import { InvocationRefused, InvocationService, type Refusal } from '../invocatio
 import { RateLimiter } from '../invocations/rate-limit';
 import { findSkill, SKILLS } from '../skills/catalog';
 import type { SkillDefinition, SkillName } from '../skills/types';
-import { DocumentRepository } from '../store/documents';
-import { IdempotencyRepository } from '../store/idempotency';
-import { InvocationRepository, TERMINAL_STATUSES, type InvocationRecord } from '../store/invocations';
-import type { Store } from '../store/mongo';
-import { ProjectRepository } from '../store/projects';
+import { isTerminalStatus } from '../skills/invocation-status';
+import type { InvocationRecord } from '../store/invocations';
 import { connectTemporalLazy } from '../temporal';
 import { requireString, type CliCommand } from './command';
 import { withStore } from './with-store';
+import type { Repositories } from '../store/repositories';
 
 const POLL_MS = 200;
 const DEFAULT_TIMEOUT_S = 300;
@@ -63,17 +61,17 @@ export function inputsFromFlags(skill: SkillDefinition, values: Record<string, u
  * Starts the invocation as the API does (src/invocations/invoke.ts: the same checks, record and workflow
  * start, with the caller `cli:<user>`), and returns it with a handle on its run.
  */
-async function start(store: Store, config: Config, project: string, skill: SkillDefinition, inputs: Record<string, unknown>): Promise<{ record: InvocationRecord; handle: WorkflowHandle; close: () => Promise<void> }> {
-  const projects = new ProjectRepository(store.db);
+async function start(repos: Repositories, config: Config, project: string, skill: SkillDefinition, inputs: Record<string, unknown>): Promise<{ record: InvocationRecord; handle: WorkflowHandle; close: () => Promise<void> }> {
+  const { projects } = repos;
   const projectRecord = await projects.getProject(project);
   if (!projectRecord) throw new Error(`project "${project}" does not exist`);
   // Lazy: the checks against the store answer before Temporal is needed.
   const temporal = connectTemporalLazy(config.temporal);
   const service = new InvocationService({
-    invocations: new InvocationRepository(store.db),
-    keys: new IdempotencyRepository(store.db),
+    invocations: repos.invocations,
+    keys: repos.idempotency,
     projects,
-    documents: new DocumentRepository(store.db),
+    documents: repos.documents,
     limiter: new RateLimiter(Number.MAX_SAFE_INTEGER, 60_000),
     client: temporal.client,
     eagerClient: () => null,
@@ -108,8 +106,8 @@ function refusalMessage(refusal: Refusal, project: string, skill: string): strin
 }
 
 /** Polls the record, telling each step as it is reached, until it is terminal, the workflow ends, or time runs out. */
-async function follow(store: Store, record: InvocationRecord, handle: WorkflowHandle, timeoutMs: number): Promise<InvocationRecord> {
-  const invocations = new InvocationRepository(store.db);
+async function follow(repos: Repositories, record: InvocationRecord, handle: WorkflowHandle, timeoutMs: number): Promise<InvocationRecord> {
+  const { invocations } = repos;
   let ended = false;
   handle.result().then(() => (ended = true), () => (ended = true));
   const deadline = Date.now() + timeoutMs;
@@ -119,13 +117,13 @@ async function follow(store: Store, record: InvocationRecord, handle: WorkflowHa
     const step = `${current.status} (${current.progress.completedSteps}/${current.progress.totalSteps})`;
     if (step !== shown) say(`${current._id}: ${step}`);
     shown = step;
-    if ((TERMINAL_STATUSES as readonly string[]).includes(current.status)) return current;
+    if (isTerminalStatus(current.status)) return current;
     const workflowEnded = ended;
     if (Date.now() >= deadline) return current;
     await new Promise((r) => setTimeout(r, POLL_MS));
     current = (await invocations.get(record.project, record._id)) ?? current;
     // The workflow ended without a terminal record (terminated by an operator): nothing will move it now.
-    if (workflowEnded && !(TERMINAL_STATUSES as readonly string[]).includes(current.status)) {
+    if (workflowEnded && !isTerminalStatus(current.status)) {
       const description = await handle.describe();
       throw new Error(`the workflow ${record.workflowId} ended as ${description.status.name} before the invocation finished`);
     }
@@ -165,11 +163,11 @@ export const invokeCommand: CliCommand = {
     if (!Number.isFinite(timeoutS) || timeoutS <= 0 || timeoutS > 86_400) throw new Error('--timeout must be a number of seconds, at most 86400');
     const raw = inputsFromFlags(skill, { ...values, json: undefined, timeout: undefined });
 
-    return withStore(async (store, config) => {
-      const { record, handle, close } = await start(store, config, project, skill, raw);
+    return withStore(async (repos, config) => {
+      const { record, handle, close } = await start(repos, config, project, skill, raw);
       try {
-        const done = await follow(store, record, handle, timeoutS * 1000);
-        if (!(TERMINAL_STATUSES as readonly string[]).includes(done.status)) {
+        const done = await follow(repos, record, handle, timeoutS * 1000);
+        if (!isTerminalStatus(done.status)) {
           say(`still ${done.status} after ${timeoutS} s; it keeps running: GET /v1/agents/${project}/invocations/${done._id}`);
           return 3;
         }

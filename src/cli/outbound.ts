@@ -1,4 +1,3 @@
-import { setOutboundAccess } from '../store/apps';
 import { requireString, type CliCommand } from './command';
 import { withStore } from './with-store';
 
@@ -11,8 +10,8 @@ export const outboundAccessCommand: CliCommand = {
     if (Boolean(values.enable) === Boolean(values.disable)) throw new Error('give exactly one of --enable or --disable');
     const contact = values['contact-email'];
     if (contact !== undefined && (typeof contact !== 'string' || contact.length > 254 || !contact.includes('@'))) throw new Error('--contact-email must be an email address');
-    return withStore(async (store) => {
-      if (!(await setOutboundAccess(store.db, slug, values.enable === true, contact as string | undefined))) throw new Error(`no app "${slug}"`);
+    return withStore(async (repos) => {
+      if (!(await repos.apps.setOutboundAccess(slug, values.enable === true, contact as string | undefined))) throw new Error(`no app "${slug}"`);
       process.stdout.write(`outbound webhooks ${values.enable ? 'enabled' : 'disabled'} for ${slug}\n`);
       return 0;
     });

@@ -1,13 +1,11 @@
 import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
-import type { Db } from 'mongodb';
 import { ORG_BODY_SCHEMA, PROJECT_BODY_SCHEMA } from '../contracts/bodies';
 import { screenDocuments } from '../documents/screen';
 import { check } from '../validation';
-import { DocumentRepository } from '../store/documents';
-import { ProjectRepository } from '../store/projects';
 import type { CliCommand } from './command';
 import { withStore } from './with-store';
+import type { Repositories } from '../store/repositories';
 
 export interface SeedSummary {
   orgs: string[];
@@ -24,9 +22,8 @@ const readJson = (path: string): unknown => JSON.parse(readFileSync(path, 'utf8'
  * `<project>/project.json` with the document files beside it (POST .../documents bodies). Upserts
  * throughout, so running it again leaves the same data. The same checks as the API apply.
  */
-export async function seedDemo(db: Db, dir: string, now: Date, say: (line: string) => void): Promise<SeedSummary> {
-  const projects = new ProjectRepository(db);
-  const documents = new DocumentRepository(db);
+export async function seedDemo(repos: Pick<Repositories, 'projects' | 'documents'>, dir: string, now: Date, say: (line: string) => void): Promise<SeedSummary> {
+  const { projects, documents } = repos;
   const summary: SeedSummary = { orgs: [], projects: [], inserted: 0, updated: 0, rejected: 0 };
 
   const orgDir = join(dir, 'orgs');
@@ -81,8 +78,8 @@ export const seedDemoCommand: CliCommand = {
   options: { dir: { type: 'string' } },
   async run(values) {
     const dir = typeof values.dir === 'string' ? resolve(values.dir) : defaultDemoDir();
-    return withStore(async (store) => {
-      const summary = await seedDemo(store.db, dir, new Date(), (line) => process.stdout.write(`${line}\n`));
+    return withStore(async (repos) => {
+      const summary = await seedDemo(repos, dir, new Date(), (line) => process.stdout.write(`${line}\n`));
       process.stdout.write(
         `demo loaded from ${dir}: ${summary.orgs.length} org(s), ${summary.projects.length} project(s), ` +
           `${summary.inserted} documents new, ${summary.updated} updated, ${summary.rejected} rejected\n`,

@@ -1,7 +1,8 @@
 import { WorkflowFailedError, type Client } from '@temporalio/client';
-import { InvocationRepository, TERMINAL_STATUSES, settledHere, type InvocationRecord } from '../store/invocations';
+import { isTerminalStatus } from '../skills/invocation-status';
+import { InvocationRepository, settledHere, type InvocationRecord } from '../store/invocations';
 
-export const isTerminal = (r: InvocationRecord) => (TERMINAL_STATUSES as readonly string[]).includes(r.status);
+export const isTerminal = (r: InvocationRecord) => isTerminalStatus(r.status);
 
 /**
  * Waits up to `seconds` for the invocation to reach a terminal status and returns the record as it then is,

@@ -1,7 +1,7 @@
-import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { Db } from 'mongodb';
 import { COLLECTIONS } from './collections';
 import { isDuplicateKeyError } from './mongo';
+import { digestOf, generateAuthorization } from '../webhook-authorization';
 
 export interface AppRecord {
   _id: string;
@@ -21,21 +21,6 @@ export interface AppRecord {
   outboundAccess?: boolean;
   /** Who is emailed when an outbound endpoint is disabled automatically. */
   outboundContactEmail?: string | null;
-}
-
-/** A fresh webhook Authorization value: 256 bits of entropy, recognisable by its prefix in a leaked-secret scan. */
-export function generateAuthorization(): string {
-  return `whsec_${randomBytes(32).toString('base64url')}`;
-}
-
-export function digestOf(value: string): Buffer {
-  return createHash('sha256').update(value, 'utf8').digest();
-}
-
-/** Constant-time comparison over digests: equal length always, so neither length nor content leaks. */
-export function digestMatches(presented: string, storedDigestHex: string | null): boolean {
-  if (!storedDigestHex) return false;
-  return timingSafeEqual(digestOf(presented), Buffer.from(storedDigestHex, 'hex'));
 }
 
 export class AppRepository {
@@ -109,23 +94,12 @@ export class AppRepository {
     if (res.matchedCount === 0) return this.rotate(slug, graceMs, now);
     return { authorization, previousValidUntil };
   }
-}
 
-/** Turns outbound webhooks on or off for an app; false when there is no such app. */
-export async function setOutboundAccess(db: Db, slug: string, enabled: boolean, contactEmail: string | null | undefined): Promise<boolean> {
-  const set: Partial<AppRecord> = { outboundAccess: enabled };
-  if (contactEmail !== undefined) set.outboundContactEmail = contactEmail;
-  const res = await db.collection<AppRecord>(COLLECTIONS.apps).updateOne({ _id: slug, deletedAt: null }, { $set: set });
-  return res.matchedCount > 0;
-}
-
-/** Whether `presented` authorizes webhooks for `app` at `now` (the current value, or the previous within grace). */
-export function appAuthorizes(app: AppRecord | null, presented: string, now: Date): boolean {
-  // Compare against something even for an unknown app, so timing does not tell known slugs from unknown ones.
-  const current = digestMatches(presented, app?.authorizationDigest ?? '0'.repeat(64));
-  const previous =
-    app?.previousAuthorizationDigest && app.previousValidUntil && app.previousValidUntil > now
-      ? digestMatches(presented, app.previousAuthorizationDigest)
-      : false;
-  return app !== null && (current || previous);
+  /** Turns outbound webhooks on or off for an app; false when there is no such app. */
+  async setOutboundAccess(slug: string, enabled: boolean, contactEmail: string | null | undefined): Promise<boolean> {
+    const set: Partial<AppRecord> = { outboundAccess: enabled };
+    if (contactEmail !== undefined) set.outboundContactEmail = contactEmail;
+    const res = await this.coll.updateOne({ _id: slug, deletedAt: null }, { $set: set });
+    return res.matchedCount > 0;
+  }
 }

@@ -1,10 +1,8 @@
 import type { Db, Filter, IndexDescription } from 'mongodb';
 import { TOTAL_STEPS } from '../workflows/skill-invocation-contract';
 import { COLLECTIONS } from './collections';
+import { TERMINAL_STATUSES, isTerminalStatus, type InvocationStatus } from '../skills/invocation-status';
 
-export const INVOCATION_STATUSES = ['queued', 'retrieving', 'drafting', 'completed', 'failed', 'cancelled'] as const;
-export type InvocationStatus = (typeof INVOCATION_STATUSES)[number];
-export const TERMINAL_STATUSES: readonly InvocationStatus[] = ['completed', 'failed', 'cancelled'];
 
 export interface InvocationRecord {
   _id: string;
@@ -123,7 +121,7 @@ export class InvocationRepository {
       { _id: id, seq: { $lt: seq }, status: { $nin: [...TERMINAL_STATUSES] } },
       { $set: { ...fields, seq, updatedAt: now } },
     );
-    if (res.modifiedCount > 0 && fields.status && TERMINAL_STATUSES.includes(fields.status)) settledHere.settle(id);
+    if (res.modifiedCount > 0 && fields.status && isTerminalStatus(fields.status)) settledHere.settle(id);
     return res.modifiedCount > 0;
   }
 

@@ -3,6 +3,7 @@ import { startHarness, type Harness } from '../support/harness';
 import { adminToken, expiredToken, projectToken, tokenWithoutExp, unsignedToken, wrongSecretToken } from '../support/tokens';
 import { pino } from 'pino';
 import { OPENAPI_PATHS, createApp } from '../../src/api/app';
+import { composeApi } from '../../src/api/compose';
 
 describe('foundation: health, errors, OpenAPI (real MongoDB wire server, real Temporal)', () => {
   let h: Harness;
@@ -71,7 +72,7 @@ describe('foundation: health, errors, OpenAPI (real MongoDB wire server, real Te
     assert.equal(res.body.openapi, '3.1.0');
     const documented = new Set<string>();
     for (const paths of OPENAPI_PATHS) for (const [p, item] of Object.entries(paths)) for (const m of Object.keys(item)) documented.add(`${m.toUpperCase()} ${p}`);
-    const { routers } = createApp({ config: h.config, logger: silentLogger(), db: h.db, temporal: h.temporal, forwarder: h.forwarder });
+    const { routers } = createApp(composeApi({ config: h.config, logger: silentLogger(), db: h.db, temporal: h.temporal }));
     const served = routers.flatMap((r) => r.stack.flatMap((layer) => layer.methods.filter((m) => m !== 'HEAD').map((m) => `${m} ${String(layer.path).replace(/:(\w+)/g, '{$1}')}`)));
     assert.ok(served.length > 5);
     const missing = served.filter((s) => !documented.has(s));

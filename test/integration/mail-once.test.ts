@@ -7,6 +7,7 @@ import { createMailer } from '../../src/mail';
 import { COLLECTIONS } from '../../src/store/collections';
 import { connectStore, type Store } from '../../src/store/mongo';
 import { ProjectRepository } from '../../src/store/projects';
+import { createRepositories } from '../../src/store/repositories';
 import { testConfig } from '../support/config';
 import { startSmtpServer } from '../support/smtp';
 
@@ -15,7 +16,7 @@ describe('billing-issue email: send once (real store, real SMTP server)', () => 
   let smtp: Awaited<ReturnType<typeof startSmtpServer>>;
   let config: ReturnType<typeof testConfig>;
   const activities = (smtpUrl: string) =>
-    createEmailActivities({ db: store.db, config, logger: createLogger(config, 'test'), temporal: null as unknown as Client, mailer: createMailer(smtpUrl, 'billing@service.test') });
+    createEmailActivities({ repos: createRepositories(store.db), config, logger: createLogger(config, 'test'), temporal: null as unknown as Client, mailer: createMailer(smtpUrl, 'billing@service.test') });
 
   before(async () => {
     config = testConfig({ LOG_LEVEL: 'silent' });

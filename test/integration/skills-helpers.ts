@@ -10,7 +10,7 @@ export const PROJECT = 'acme-web';
 
 /** The demo project, loaded into the suite's own database by the code `seed-demo` runs. */
 export function loadDemo(h: Harness) {
-  return seedDemo(h.db, defaultDemoDir(), new Date(), () => undefined);
+  return seedDemo(h.repos, defaultDemoDir(), new Date(), () => undefined);
 }
 
 export function invoke(h: Harness, token: string, skill: string, inputs: unknown, headers: Record<string, string> = {}): Promise<TestResponse> {

@@ -4,7 +4,9 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { join } from 'node:path';
 import type { Db } from 'mongodb';
 import { createApp } from '../../src/api/app';
-import { EventForwarder } from '../../src/billing-intake/event-forwarder';
+import type { EventForwarder } from '../../src/billing-intake/event-forwarder';
+import { composeApi } from '../../src/api/compose';
+import type { Repositories } from '../../src/store/repositories';
 import type { Config } from '../../src/config';
 import { createLogger } from '../../src/logger';
 import { createMailer } from '../../src/mail';
@@ -21,6 +23,8 @@ let runtimeQuieted = false;
 export interface Harness {
   config: Config;
   forwarder: EventForwarder;
+  /** The app's own repositories (the ones its routes use). */
+  repos: Repositories;
   store: Store;
   db: Db;
   temporal: TemporalHandle;
@@ -55,8 +59,9 @@ export async function startHarness(overrides: Record<string, string> = {}, optio
   await ensureIndexes(store.db, config.retention);
   // Lazy, as in server.ts: a suite may point at a Temporal that is down on purpose.
   const temporal = connectTemporalLazy(config.temporal);
-  const forwarder = new EventForwarder(store.db, temporal.client, config.temporal.taskQueue, logger);
-  const { app } = createApp({ config, logger, db: store.db, temporal, forwarder });
+  const deps = composeApi({ config, logger, db: store.db, temporal });
+  const { forwarder, repos } = deps;
+  const { app } = createApp(deps);
   await forwarder.start();
   const server: Server = createServer(app.callback());
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
@@ -69,6 +74,7 @@ export async function startHarness(overrides: Record<string, string> = {}, optio
   return {
     config,
     forwarder,
+    repos,
     store,
     db: store.db,
     temporal,

@@ -56,6 +56,15 @@ describe('architecture: the layout in ARCHITECTURE.md holds', () => {
     assert.deepEqual(offenders, []);
   });
 
+  it('only the store and the composition roots touch the MongoDB driver (everything else gets repositories)', () => {
+    const src = join(repoRoot(), 'src');
+    const roots = ['worker.ts', 'worker-in-api.ts', 'api/compose.ts'];
+    const offenders = [...graph.keys()].filter(
+      (file) => !file.startsWith('store/') && !roots.includes(file) && /from 'mongodb'/.test(readFileSync(join(src, file), 'utf8')),
+    );
+    assert.deepEqual(offenders, []);
+  });
+
   it('has no import circle', () => {
     const circles: string[] = [];
     const state = new Map<string, 'open' | 'done'>();

@@ -1,6 +1,5 @@
 import Router from '@koa/router';
-import { AppRepository, type AppRecord } from '../../store/apps';
-import type { AppCache } from '../app-cache';
+import type { AppRecord } from '../../store/apps';
 import type { AppDeps } from '../deps';
 import { checkId } from '../ids';
 import { API_BODY_LIMIT } from '../limits';
@@ -12,9 +11,9 @@ import { APP_BODY_SCHEMA } from '../../contracts/bodies';
 import { APP_WEBHOOK_PATH } from '../../contracts/webhook-paths';
 
 /** Customer apps connected to the billing provider (admin). No response ever carries a stored secret. */
-export function appRoutes(deps: AppDeps, appCache: AppCache): Router {
-  const apps = new AppRepository(deps.db);
-  const now = deps.now ?? (() => new Date());
+export function appRoutes(deps: AppDeps): Router {
+  const { apps } = deps.repos;
+  const { appCache, now } = deps;
   const graceMs = deps.config.webhooks.rotationGraceHours * 3600 * 1000;
   const webhookUrl = (slug: string) => `${deps.config.http.publicBaseUrl}${APP_WEBHOOK_PATH}?app=${encodeURIComponent(slug)}`;
   const present = (a: AppRecord) => ({

@@ -3,11 +3,8 @@ import { customerResource } from '../../billing/customer-resource';
 import { metricsWorkflowId } from '../../workflows/billing-metrics-contract';
 import type { Context } from 'koa';
 import { mrrAmount } from '../../billing/metrics';
-import { AppRepository } from '../../store/apps';
-import { BillingDailyRepository, utcDay } from '../../store/billing-daily';
-import { BillingTimelineRepository } from '../../store/billing-timeline';
-import { BillingTotalsRepository } from '../../store/billing-totals';
-import { SubscriberRepository, type SubscriberRecord } from '../../store/subscribers';
+import { utcDay } from '../../store/billing-daily';
+import type { SubscriberRecord } from '../../store/subscribers';
 import { requestedScope, workflowLinker } from '../billing-scope';
 import { decodeCursor, encodeCursor, parseLimit } from '../cursor';
 import type { AppDeps } from '../deps';
@@ -16,11 +13,7 @@ import { badRequest, notFound } from '../problem';
 
 /** The billing dashboard's data: a token with the app in `apps` (or an admin); no `app` means the operator scope, admins only. */
 export function billingDashboardRoutes(deps: AppDeps): Router {
-  const apps = new AppRepository(deps.db);
-  const totals = new BillingTotalsRepository(deps.db);
-  const subscribers = new SubscriberRepository(deps.db);
-  const daily = new BillingDailyRepository(deps.db);
-  const timeline = new BillingTimelineRepository(deps.db);
+  const { apps, billingTotals: totals, subscribers, billingDaily: daily, billingTimeline: timeline } = deps.repos;
   const router = new Router();
   router.use('/v1/billing', authenticate(deps.config.jwt));
 

@@ -1,15 +1,12 @@
 import Router from '@koa/router';
 import { appScope } from '../../billing/subscriber-id';
-import { AppRepository } from '../../store/apps';
-import { ProjectRepository } from '../../store/projects';
 import { isAdmin } from '../auth';
 import type { AppDeps } from '../deps';
 import { authenticate, principalOf } from '../middleware/authenticate';
 
 /** What the operator console's pickers offer: the billing scopes and the projects this token may see. */
 export function consoleRoutes(deps: AppDeps): Router {
-  const apps = new AppRepository(deps.db);
-  const projects = new ProjectRepository(deps.db);
+  const { apps, projects } = deps.repos;
   const router = new Router();
   router.use('/v1/console', authenticate(deps.config.jwt));
 

@@ -1,7 +1,5 @@
 import Router from '@koa/router';
-import { DeadLetterService } from '../../billing-intake/dead-letters';
-import { AppRepository } from '../../store/apps';
-import { DeadLetterRepository, type DeadLetterRecord, type DeadLetterStatus } from '../../store/dead-letters';
+import type { DeadLetterRecord, DeadLetterStatus } from '../../store/dead-letters';
 import { requestedScope, workflowLinker } from '../billing-scope';
 import { decodeCursor, encodeCursor, parseLimit } from '../cursor';
 import type { AppDeps } from '../deps';
@@ -18,9 +16,8 @@ const DEAD_LETTER_ID = /^dl_[0-9a-f]{32}$/;
  * dashboard (a token with the app, or an admin), retried by admins once the cause is fixed.
  */
 export function deadLetterRoutes(deps: AppDeps): Router {
-  const apps = new AppRepository(deps.db);
-  const deadLetters = new DeadLetterRepository(deps.db);
-  const service = new DeadLetterService(deadLetters, deps.temporal.client, deps.config.temporal.taskQueue, deps.now);
+  const { apps } = deps.repos;
+  const service = deps.deadLetters;
   const workflowLink = workflowLinker(deps.config.temporal);
   const router = new Router();
   router.use('/v1/billing/dead-letters', authenticate(deps.config.jwt));

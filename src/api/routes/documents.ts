@@ -1,7 +1,5 @@
 import Router from '@koa/router';
 import { DOCUMENT_KINDS, type DocumentKind } from '../../skills/types';
-import { DocumentRepository } from '../../store/documents';
-import { ProjectRepository } from '../../store/projects';
 import { decodeCursor, encodeCursor, parseLimit } from '../cursor';
 import type { AppDeps } from '../deps';
 import { API_BODY_LIMIT } from '../limits';
@@ -15,9 +13,8 @@ import { screenDocuments } from '../../documents/screen';
 
 /** A project's data: bulk upsert (a bad document is rejected alone) and a paged listing. */
 export function documentRoutes(deps: AppDeps): Router {
-  const projects = new ProjectRepository(deps.db);
-  const documents = new DocumentRepository(deps.db);
-  const now = deps.now ?? (() => new Date());
+  const { projects, documents } = deps.repos;
+  const now = deps.now;
   const router = new Router();
   router.use('/v1/projects/:project/documents', authenticate(deps.config.jwt));
   // Authenticate first, then read the body: an anonymous caller learns nothing from body errors.

@@ -1,6 +1,5 @@
 import Router from '@koa/router';
 import type { AppDeps } from '../deps';
-import { pingStore } from '../../store/mongo';
 import type { AppMetrics } from '../metrics';
 import { problemBody } from '../problem';
 
@@ -16,7 +15,7 @@ export function healthRoutes(deps: AppDeps, metrics: AppMetrics): Router {
 
   router.get('/readyz', async (ctx) => {
     const [mongo, temporal] = await Promise.all([
-      probe(() => pingStore(deps.db)),
+      probe(() => deps.repos.ping()),
       probe(() =>
         deps.temporal.connection.withDeadline(Date.now() + READY_TIMEOUT_MS, () => deps.temporal.connection.healthService.check({})),
       ),

@@ -1,14 +1,11 @@
 import Router from '@koa/router';
 import type { Context } from 'koa';
 import { describeImpossible } from '../../invocations/data-rules';
-import { InvocationRefused, InvocationService, type Refusal } from '../../invocations/invoke';
-import { RateLimiter } from '../../invocations/rate-limit';
+import { InvocationRefused, type Refusal } from '../../invocations/invoke';
 import { isTerminal, waitForTerminal } from '../../invocations/wait';
 import { findSkill } from '../../skills/catalog';
-import { DocumentRepository } from '../../store/documents';
-import { IdempotencyRepository } from '../../store/idempotency';
-import { INVOCATION_STATUSES, InvocationRepository, type InvocationRecord } from '../../store/invocations';
-import { ProjectRepository } from '../../store/projects';
+import { INVOCATION_STATUSES, isInvocationStatus } from '../../skills/invocation-status';
+import type { InvocationRecord } from '../../store/invocations';
 import { decodeCursor, encodeCursor, parseLimit } from '../cursor';
 import type { AppDeps } from '../deps';
 import type { AppMetrics } from '../metrics';
@@ -23,22 +20,9 @@ const MAX_WAIT_SECONDS = 60;
 
 /** Invoking a skill (a durable workflow), polling it, listing and cancelling invocations: HTTP in and out. */
 export function invocationRoutes(deps: AppDeps, metrics: AppMetrics): Router {
-  const projects = new ProjectRepository(deps.db);
-  const invocations = new InvocationRepository(deps.db);
+  const { projects, invocations } = deps.repos;
   const { client } = deps.temporal;
-  const service = new InvocationService({
-    invocations,
-    keys: new IdempotencyRepository(deps.db),
-    projects,
-    documents: new DocumentRepository(deps.db),
-    limiter: new RateLimiter(deps.config.skills.invocationsPerMinute, 60_000),
-    client,
-    // Read per start: a worker in this process sets it once it runs (src/worker-in-api.ts).
-    eagerClient: () => deps.temporal.starter,
-    taskQueue: deps.config.temporal.taskQueue,
-    entitlements: deps.config.skills.entitlements,
-    now: deps.now ?? (() => new Date()),
-  });
+  const service = deps.invocations;
   const router = new Router();
   router.use('/v1/agents', authenticate(deps.config.jwt));
   // Authenticate first, then read the body: an anonymous caller learns nothing from body errors.
@@ -70,7 +54,7 @@ export function invocationRoutes(deps: AppDeps, metrics: AppMetrics): Router {
     const project = await projectForCaller(ctx, projects, ctx.params.project!);
     const { skill, status } = ctx.query;
     if (skill !== undefined && (typeof skill !== 'string' || !findSkill(skill))) throw badRequest('invalid_input', 'skill must name a skill');
-    if (status !== undefined && (typeof status !== 'string' || !(INVOCATION_STATUSES as readonly string[]).includes(status))) {
+    if (status !== undefined && (typeof status !== 'string' || !isInvocationStatus(status))) {
       throw badRequest('invalid_input', `status must be one of ${INVOCATION_STATUSES.join(', ')}`);
     }
     const limit = parseLimit(ctx.query.limit, 20, 100);

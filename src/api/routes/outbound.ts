@@ -3,23 +3,21 @@ import type { Context } from 'koa';
 import type { Registry } from 'prom-client';
 import { Counter } from 'prom-client';
 import { ulid } from 'ulid';
-import type { Db } from 'mongodb';
 import { bodyOf, WEBHOOK_TEST } from '../../outbound/payload';
 import { generateEndpointSecret, messageIdFor, signingSecrets } from '../../outbound/signing';
 import { startDelivery } from '../../outbound/start';
 import { checkUrl, MAX_URL_LENGTH, resolveSafely, UnsafeUrlError } from '../../outbound/url-guard';
-import { AppRepository, setOutboundAccess, type AppRecord } from '../../store/apps';
-import { DeliveryRepository, EndpointRepository, MAX_ENDPOINTS_PER_APP, OutboundCounters, type DeliveryRecord, type EndpointRecord } from '../../store/outbound';
+import type { AppRecord } from '../../store/apps';
+import { MAX_ENDPOINTS_PER_APP, type DeliveryRecord, type EndpointRecord, type OutboundCounters } from '../../store/outbound';
 import { canReadApp } from '../auth';
 import { decodeCursor, encodeCursor, parseLimit } from '../cursor';
 import type { AppDeps } from '../deps';
 import { checkId } from '../ids';
 import { API_BODY_LIMIT } from '../limits';
-import { authenticate, principalOf } from '../middleware/authenticate';
+import { authenticate, principalOf, requireAdmin } from '../middleware/authenticate';
 import { jsonBody } from '../middleware/json-body';
 import { badRequest, conflict, forbidden, HttpProblem, notFound, unprocessable } from '../problem';
 import { validate } from '../validation';
-import { requireAdmin } from '../middleware/authenticate';
 
 const EVENT_TYPE = { type: 'string', pattern: '^[A-Z][A-Z0-9_]{0,63}$' } as const;
 
@@ -58,10 +56,8 @@ type EndpointBody = { url?: string; eventTypes?: string[] | null; description?: 
 
 /** Outbound webhooks (private preview): early access (admin), endpoints, delivery log and redelivery. */
 export function outboundRoutes(deps: AppDeps): Router {
-  const apps = new AppRepository(deps.db);
-  const endpoints = new EndpointRepository(deps.db);
-  const deliveries = new DeliveryRepository(deps.db);
-  const now = deps.now ?? (() => new Date());
+  const { apps, outboundEndpoints: endpoints, outboundDeliveries: deliveries } = deps.repos;
+  const now = deps.now;
   const cfg = deps.config.outbound;
   const graceMs = deps.config.webhooks.rotationGraceHours * 3600 * 1000;
   const auth = authenticate(deps.config.jwt);
@@ -72,7 +68,7 @@ export function outboundRoutes(deps: AppDeps): Router {
     requireAdmin(ctx);
     const slug = checkId(ctx.params.slug!, 'slug');
     const b = validate<{ enabled: boolean; contactEmail?: string | null }>(OUTBOUND_ACCESS_SCHEMA, ctx.state.body);
-    if (!(await setOutboundAccess(deps.db, slug, b.enabled, b.contactEmail))) throw notFound('unknown_app', `App "${slug}" does not exist`);
+    if (!(await apps.setOutboundAccess(slug, b.enabled, b.contactEmail))) throw notFound('unknown_app', `App "${slug}" does not exist`);
     const app = (await apps.get(slug))!;
     ctx.body = { slug, outboundAccess: app.outboundAccess === true, contactEmail: app.outboundContactEmail ?? null };
   });
@@ -293,8 +289,7 @@ function presentDelivery(d: Omit<DeliveryRecord, 'body'>) {
 }
 
 /** `/metrics` counters of outbound delivery, read from the store at scrape time (workers run in other processes). */
-export function registerOutboundMetrics(registry: Registry, db: Db): void {
-  const counters = new OutboundCounters(db);
+export function registerOutboundMetrics(registry: Registry, counters: OutboundCounters): void {
   let latest: Promise<Awaited<ReturnType<OutboundCounters['read']>> | null> | null = null;
   // One store read per scrape, shared by both metrics.
   const read = () => (latest ??= counters.read().catch(() => null).finally(() => setTimeout(() => (latest = null), 0)));

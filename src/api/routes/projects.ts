@@ -1,5 +1,4 @@
 import Router from '@koa/router';
-import { ProjectRepository } from '../../store/projects';
 import { canUseProject } from '../auth';
 import type { AppDeps } from '../deps';
 import { checkId } from '../ids';
@@ -12,8 +11,8 @@ import { ORG_BODY_SCHEMA, PROJECT_BODY_SCHEMA } from '../../contracts/bodies';
 
 /** Orgs and projects: admins create them; project members read their project. */
 export function projectRoutes(deps: AppDeps): Router {
-  const repo = new ProjectRepository(deps.db);
-  const now = deps.now ?? (() => new Date());
+  const repo = deps.repos.projects;
+  const now = deps.now;
   const router = new Router();
   router.use(['/v1/orgs', '/v1/projects'], authenticate(deps.config.jwt));
   // Authenticate first, then read the body: an anonymous caller learns nothing from body errors.

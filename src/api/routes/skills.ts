@@ -3,15 +3,14 @@ import { SKILLS } from '../../skills/catalog';
 import { missingEntitlement } from '../../skills/entitlements';
 import type { SkillDefinition } from '../../skills/types';
 import type { Entitlement } from '../../store/projects';
-import { ProjectRepository } from '../../store/projects';
 import type { AppDeps } from '../deps';
 import { authenticate } from '../middleware/authenticate';
 import { projectForCaller } from '../project-access';
 
 /** The skill catalog as a project sees it: availability depends on the project's entitlements. */
 export function skillCatalogRoutes(deps: AppDeps): Router {
-  const repo = new ProjectRepository(deps.db);
-  const now = deps.now ?? (() => new Date());
+  const repo = deps.repos.projects;
+  const now = deps.now;
   const router = new Router();
   router.use('/v1/agents', authenticate(deps.config.jwt));
 

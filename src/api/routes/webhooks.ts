@@ -1,12 +1,10 @@
 import Router from '@koa/router';
 import type { Context } from 'koa';
 import { APP_WEBHOOK_PATH, OPERATOR_WEBHOOK_PATH } from '../../contracts/webhook-paths';
-import { EventIntake, InboxUnavailableError, type Accepted } from '../../billing-intake/accept-event';
+import { InboxUnavailableError, type Accepted } from '../../billing-intake/accept-event';
 import { ENVELOPE_SCHEMA, type BillingEnvelope } from '../../billing/provider-events';
 import { appScope, type BillingScope } from '../../billing/subscriber-id';
-import { appAuthorizes, digestMatches, digestOf } from '../../store/apps';
-import { WebhookEventRepository } from '../../store/webhook-events';
-import type { AppCache } from '../app-cache';
+import { appAuthorizes, digestMatches, digestOf } from '../../webhook-authorization';
 import type { AppDeps } from '../deps';
 import { WEBHOOK_BODY_LIMIT } from '../limits';
 import type { AppMetrics } from '../metrics';
@@ -23,9 +21,8 @@ const denied = () => new HttpProblem(401, 'unauthorized', 'The Authorization hea
  * once the event is durably in the inbox (never lost after that), 503 if it could not be stored (the
  * provider retries), and a redelivery is 200 with duplicate: true and no second effect.
  */
-export function webhookRoutes(deps: AppDeps, metrics: AppMetrics, appCache: AppCache): Router {
-  const now = deps.now ?? (() => new Date());
-  const intake = new EventIntake(new WebhookEventRepository(deps.db), deps.forwarder, now);
+export function webhookRoutes(deps: AppDeps, metrics: AppMetrics): Router {
+  const { now, intake, appCache } = deps;
   const operatorDigest = deps.config.webhooks.operatorAuthorization ? digestOf(deps.config.webhooks.operatorAuthorization).toString('hex') : null;
   const router = new Router();
 

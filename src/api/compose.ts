@@ -1,0 +1,47 @@
+import type { Db } from 'mongodb';
+import { EventIntake } from '../billing-intake/accept-event';
+import { DeadLetterService } from '../billing-intake/dead-letters';
+import { EventForwarder } from '../billing-intake/event-forwarder';
+import type { Config } from '../config';
+import { InvocationService } from '../invocations/invoke';
+import { RateLimiter } from '../invocations/rate-limit';
+import type { Logger } from '../logger';
+import { createRepositories } from '../store/repositories';
+import { AppCache } from './app-cache';
+import type { AppDeps } from './deps';
+
+/**
+ * The API process's composition: the repositories, the relay and the application services over one store and
+ * one Temporal client, each built once. server.ts uses it; so do the tests and benchmarks that serve the app
+ * themselves. The caller starts and stops the relay (`forwarder`).
+ */
+export function composeApi(input: { config: Config; logger: Logger; db: Db; temporal: AppDeps['temporal']; now?: () => Date }): AppDeps {
+  const { config, logger, temporal } = input;
+  const now = input.now ?? (() => new Date());
+  const repos = createRepositories(input.db);
+  const forwarder = new EventForwarder(repos, temporal.client, config.temporal.taskQueue, logger);
+  return {
+    config,
+    logger,
+    repos,
+    temporal,
+    forwarder,
+    intake: new EventIntake(repos.webhookEvents, forwarder, now),
+    invocations: new InvocationService({
+      invocations: repos.invocations,
+      keys: repos.idempotency,
+      projects: repos.projects,
+      documents: repos.documents,
+      limiter: new RateLimiter(config.skills.invocationsPerMinute, 60_000),
+      client: temporal.client,
+      // Read per start: a worker in this process sets it once it runs (src/worker-in-api.ts).
+      eagerClient: () => temporal.starter,
+      taskQueue: config.temporal.taskQueue,
+      entitlements: config.skills.entitlements,
+      now,
+    }),
+    deadLetters: new DeadLetterService(repos.deadLetters, temporal.client, config.temporal.taskQueue, now),
+    appCache: new AppCache(repos.apps),
+    now,
+  };
+}
