@@ -11,7 +11,7 @@ import { hasEffect, type BillingEvent } from './provider-events';
 import { resolveSubscriberIds, type BillingScope } from './subscriber-id';
 import { deriveView, type SubscriberView } from './subscriber-view';
 import {
-  compareText,
+  compareCodeUnits,
   joinSubscriptionLists,
   newerStamp,
   stampOf,
@@ -69,7 +69,7 @@ export function applyEvent(state: SubscriberState, event: BillingEvent, nowMs: n
   if (!hasEffect(event.type)) return { state: bookkeep(recorded, [event.id]), effects: [] };
 
   const ids = resolveSubscriberIds(event)?.all ?? [];
-  const learned = ids.filter((id) => !state.aliases.includes(id)).sort(compareText);
+  const learned = ids.filter((id) => !state.aliases.includes(id)).sort(compareCodeUnits);
   const facts = subscriptionFromEvent(event);
   const next = withView({
     ...recorded,
@@ -136,7 +136,7 @@ export function absorb(state: SubscriberState, other: SubscriberState, nowMs: nu
  * provider's original_app_user_id, which is usually the first, anonymous id.)
  */
 export function outranks(a: string, b: string): boolean {
-  return compareText(a, b) < 0;
+  return compareCodeUnits(a, b) < 0;
 }
 
 function withView(state: SubscriberState): SubscriberState {
@@ -153,5 +153,5 @@ function bookkeep(state: SubscriberState, appliedIds: readonly string[]): Subscr
 }
 
 function union(a: readonly string[], b: readonly string[]): string[] {
-  return [...new Set([...a, ...b])].sort(compareText);
+  return [...new Set([...a, ...b])].sort(compareCodeUnits);
 }

@@ -5,7 +5,7 @@
 import { mrrOf, type MrrResult } from './mrr';
 import {
   NO_END_MS,
-  compareText,
+  compareCodeUnits,
   isEntitling,
   subscriptionStatus,
   type EventStamp,
@@ -103,12 +103,12 @@ function entitlementsOf(entitled: Subscription[]): Entitlement[] {
     for (const id of sub.info?.entitlementIds ?? []) {
       const known = byId.get(id);
       const longer = known === undefined || untilMs > known.untilMs;
-      const tieWinner = known !== undefined && untilMs === known.untilMs && compareText(productId ?? '', known.productId ?? '') < 0;
+      const tieWinner = known !== undefined && untilMs === known.untilMs && compareCodeUnits(productId ?? '', known.productId ?? '') < 0;
       if (longer || tieWinner) byId.set(id, { productId, untilMs });
     }
   }
   return [...byId]
-    .sort(([a], [b]) => compareText(a, b))
+    .sort(([a], [b]) => compareCodeUnits(a, b))
     .map(([id, { productId, untilMs }]) => ({ id, productId, expiresAtMs: untilMs === NO_END_MS ? null : untilMs }));
 }
 
@@ -121,7 +121,7 @@ function flagsOf(subscriptions: readonly Subscription[]): BillingFlag[] {
       eventId: sub.billingIssue.id,
       subscriptionKey: sub.key,
     }))
-    .sort((a, b) => a.sinceMs - b.sinceMs || compareText(a.subscriptionKey, b.subscriptionKey));
+    .sort((a, b) => a.sinceMs - b.sinceMs || compareCodeUnits(a.subscriptionKey, b.subscriptionKey));
 }
 
 // One timer per subscriber: the earliest pending downgrade; the next one is re-armed when it fires.
@@ -133,7 +133,7 @@ function downgradeOf(cancelled: SubscriptionLine[]): ScheduledDowngrade | null {
       eventId: sub.endings[0].id,
       subscriptionKey: sub.key,
     }))
-    .sort((a, b) => a.atMs - b.atMs || compareText(a.subscriptionKey, b.subscriptionKey));
+    .sort((a, b) => a.atMs - b.atMs || compareCodeUnits(a.subscriptionKey, b.subscriptionKey));
   return pending[0] ?? null;
 }
 

@@ -158,7 +158,7 @@ export function joinSubscriptionLists(a: readonly Subscription[], b: readonly Su
     const known = byKey.get(sub.key);
     byKey.set(sub.key, known ? joinSubscriptions(known, sub) : sub);
   }
-  return [...byKey.values()].sort((x, y) => compareText(x.key, y.key));
+  return [...byKey.values()].sort((x, y) => compareCodeUnits(x.key, y.key));
 }
 
 /**
@@ -180,10 +180,14 @@ export function newerStamp<T extends EventStamp>(a: T | null, b: T | null): T | 
   if (a === null) return b;
   if (b === null) return a;
   if (a.atMs !== b.atMs) return a.atMs > b.atMs ? a : b;
-  return compareText(a.id, b.id) >= 0 ? a : b;
+  return compareCodeUnits(a.id, b.id) >= 0 ? a : b;
 }
 
-export function compareText(a: string, b: string): number {
+/**
+ * Orders ids by UTF-16 code units: a total order that never changes, because it decides which record stays
+ * canonical in a merge and the order of ids in stored state (src/skills/text.ts's compareText orders for readers).
+ */
+export function compareCodeUnits(a: string, b: string): number {
   return a < b ? -1 : a > b ? 1 : 0;
 }
 
@@ -209,7 +213,7 @@ function prune(sub: Subscription): Subscription {
 // decides anything the dominating one does not, so dropping it keeps the record small and canonical.
 function paretoFrontier(endings: Ending[]): Ending[] {
   const sorted = [...endings].sort(
-    (x, y) => y.atMs - x.atMs || y.endsAtMs - x.endsAtMs || compareText(y.id, x.id),
+    (x, y) => y.atMs - x.atMs || y.endsAtMs - x.endsAtMs || compareCodeUnits(y.id, x.id),
   );
   const kept: Ending[] = [];
   for (const ending of sorted) {
@@ -224,14 +228,14 @@ function preferredInfo(a: SubscriptionInfo | null, b: SubscriptionInfo | null): 
   const order = (i: SubscriptionInfo) => [i.expirationAtMs ?? -1, i.source.rank, i.purchasedAtMs ?? -1, i.source.atMs];
   const [x, y] = [order(a), order(b)];
   for (let i = 0; i < x.length; i++) if (x[i] !== y[i]) return x[i] > y[i] ? a : b;
-  return compareText(a.source.id, b.source.id) >= 0 ? a : b;
+  return compareCodeUnits(a.source.id, b.source.id) >= 0 ? a : b;
 }
 
 function infoOf(event: BillingEvent, rank: number): SubscriptionInfo {
   const entitlementIds = event.entitlement_ids ?? (event.entitlement_id ? [event.entitlement_id] : []);
   return {
     productId: event.product_id ?? null,
-    entitlementIds: [...new Set(entitlementIds)].sort(compareText),
+    entitlementIds: [...new Set(entitlementIds)].sort(compareCodeUnits),
     periodType: event.period_type ?? null,
     purchasedAtMs: event.purchased_at_ms ?? null,
     expirationAtMs: event.expiration_at_ms ?? null,

@@ -5,6 +5,7 @@
  */
 import { ApplicationFailure } from '@temporalio/common';
 import type { Violation } from '../skills/run';
+import { capitalize } from '../skills/text';
 import { LLM_FAILURE, isRetryableModelFailure } from './failures';
 
 /** With an unlimited retry policy, the model still gets only this many attempts before the draft is used. */
@@ -35,4 +36,3 @@ export function rejectedAnswerNote(violations: readonly Violation[]): string {
   return `The model's answer was not used: ${shown.join('; ')}${more}. ${DRAFT_USED}`;
 }
 
-const capitalize = (s: string) => s.charAt(0).toUpperCase() + s.slice(1);

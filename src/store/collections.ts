@@ -12,7 +12,6 @@ export const COLLECTIONS = {
   webhookEvents: 'webhook_events',
   relayCheckpoints: 'webhook_relay_checkpoints',
   subscribers: 'billing_subscribers',
-  subscriberAliases: 'billing_subscriber_aliases',
   billingMetrics: 'billing_metrics',
   billingDaily: 'billing_daily',
   billingTimeline: 'billing_timeline',
