@@ -9,7 +9,7 @@ import type { SubscriberState } from '../billing/subscriber-state';
 import type { Entitlement as BillingEntitlement } from '../billing/subscriber-view';
 import { SEARCH_ATTRIBUTES } from '../search-attributes';
 import { type SubscriberMessage } from '../workflows/billing-subscriber-contract';
-import { metricsWorkflowId } from '../workflows/billing-metrics-contract';
+import { metricsWorkflowId, type BillingMetricsWorkflow } from '../workflows/billing-metrics-contract';
 import type { ActivityDeps } from './deps';
 
 /** I/O of the billing workflows: the dashboard projection, operator entitlements, signals between workflows. */
@@ -76,7 +76,7 @@ export function createBillingActivities(deps: ActivityDeps & { temporal: Client 
 
     async ensureBillingMetricsWorkflow(scope: BillingScope): Promise<void> {
       try {
-        await deps.temporal.workflow.start('billingMetrics', {
+        await deps.temporal.workflow.start<BillingMetricsWorkflow>('billingMetrics', {
           workflowId: metricsWorkflowId(scope),
           taskQueue,
           args: [{ scope }],

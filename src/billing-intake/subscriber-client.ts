@@ -1,9 +1,7 @@
 import type { Client } from '@temporalio/client';
 import { workflowIdFor, type BillingScope } from '../billing/subscriber-id';
 import { SEARCH_ATTRIBUTES } from '../search-attributes';
-import { absorbSignal, mergeIntoSignal, providerEventSignal, redoEffectSignal, type BillingSubscriberStart, type SubscriberMessage } from '../workflows/billing-subscriber-contract';
-
-type BillingSubscriberWorkflow = (input: BillingSubscriberStart) => Promise<void>;
+import { absorbSignal, mergeIntoSignal, providerEventSignal, redoEffectSignal, type BillingSubscriberStart, type BillingSubscriberWorkflow, type SubscriberMessage } from '../workflows/billing-subscriber-contract';
 
 /**
  * Delivers a message to a subscriber's entity workflow, starting it if needed (signal-with-start): the one way

@@ -10,4 +10,13 @@ import type { BillingScope } from '../billing/subscriber-id';
 export const totalsDeltaSignal = defineSignal<[BillingTotals]>('totalsDelta');
 export const totalsQuery = defineQuery<{ totals: BillingTotals; seq: number }>('totals');
 
+export interface BillingMetricsStart {
+  scope: BillingScope;
+  /** Set by continue-as-new: the totals so far, their sequence number, and the deltas not yet applied. */
+  carried?: { totals: BillingTotals; seq: number; pending: BillingTotals[] };
+}
+
+/** The workflow's signature, for typed starts by name (importing the workflow module would bundle it). */
+export type BillingMetricsWorkflow = (input: BillingMetricsStart) => Promise<void>;
+
 export const metricsWorkflowId = (scope: BillingScope) => `billing-metrics/${scope}`;

@@ -1,8 +1,7 @@
 import { allHandlersFinished, condition, continueAsNew, patched, proxyActivities, proxyLocalActivities, setCurrentDetails, setHandler, workflowInfo } from '@temporalio/workflow';
 import { addTotals, mrrAmount, ZERO_TOTALS, type BillingTotals } from '../billing/metrics';
-import type { BillingScope } from '../billing/subscriber-id';
 import type { createActivities } from '../activities';
-import { totalsDeltaSignal, totalsQuery } from './billing-metrics-contract';
+import { totalsDeltaSignal, totalsQuery, type BillingMetricsStart } from './billing-metrics-contract';
 
 type Activities = ReturnType<typeof createActivities>;
 
@@ -16,10 +15,6 @@ const { loadBillingTotals } = proxyLocalActivities<Activities>({
   retry: { initialInterval: '200ms', maximumInterval: '30s' },
 });
 
-export interface BillingMetricsInput {
-  scope: BillingScope;
-  carried?: { totals: BillingTotals; seq: number; pending: BillingTotals[] };
-}
 
 /**
  * The running totals of one billing scope (`billing-metrics/{scope}`): MRR, active subscriptions, trials,
@@ -27,7 +22,7 @@ export interface BillingMetricsInput {
  * which Temporal delivers exactly once, so the totals never need a scan of the subscribers; the store copy is
  * written with a sequence number so a retried write never regresses it.
  */
-export async function billingMetrics(input: BillingMetricsInput): Promise<void> {
+export async function billingMetrics(input: BillingMetricsStart): Promise<void> {
   let totals = input.carried?.totals ?? { ...ZERO_TOTALS };
   let seq = input.carried?.seq ?? 0;
   const pending: BillingTotals[] = [...(input.carried?.pending ?? [])];

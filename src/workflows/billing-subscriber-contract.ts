@@ -14,6 +14,9 @@ export interface BillingSubscriberStart {
   subscriberId: string;
 }
 
+/** The workflow's signature, for typed starts by name (importing the workflow module would bundle it). */
+export type BillingSubscriberWorkflow = (input: BillingSubscriberStart) => Promise<void>;
+
 /** What a subscriber workflow is given, in its inbox, in order. */
 export type SubscriberMessage =
   | { kind: 'event'; event: BillingEvent }
