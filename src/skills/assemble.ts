@@ -17,17 +17,30 @@ function withDefaults(doc: ProjectDocument): ProjectDocument {
 
 /**
  * Retrieved documents in a canonical order (kind, then citation id) without repeats, so that the store's
- * return order never changes the output.
+ * return order never changes the output. Each document's kind rank and citation id (as compareText reads
+ * it) are computed once, not in every comparison: a proposal sorts up to 1,500 documents.
  */
 export function prepareDocuments(docs: readonly ProjectDocument[]): ProjectDocument[] {
-  const sorted = docs.map(withDefaults).sort(
-    (a, b) => DOCUMENT_KINDS.indexOf(a.kind) - DOCUMENT_KINDS.indexOf(b.kind) || compareText(citationId(a), citationId(b)) || compareText(a.externalId, b.externalId),
+  const keyed = docs.map((d) => {
+    const doc = withDefaults(d);
+    const id = citationId(doc);
+    return { doc, kind: DOCUMENT_KINDS.indexOf(doc.kind), id, lower: id.toLowerCase() };
+  });
+  keyed.sort(
+    (a, b) =>
+      a.kind - b.kind ||
+      // compareText(a.id, b.id), its lower-cased forms computed once.
+      (a.lower !== b.lower ? (a.lower < b.lower ? -1 : 1) : a.id < b.id ? -1 : a.id > b.id ? 1 : 0) ||
+      compareText(a.doc.externalId, b.doc.externalId),
   );
   const seen = new Set<string>();
-  return sorted.filter((d) => {
-    const id = citationId(d);
-    return !seen.has(id) && seen.add(id);
-  });
+  const out: ProjectDocument[] = [];
+  for (const k of keyed) {
+    if (seen.has(k.id)) continue;
+    seen.add(k.id);
+    out.push(k.doc);
+  }
+  return out;
 }
 
 export interface AssembleInput {
@@ -48,20 +61,24 @@ export interface AssembleInput {
 const NOT_CITED = 'not cited in the result';
 
 export function assembleResult(input: AssembleInput): SkillResult {
-  const byId = new Map(input.documents.map((d) => [citationId(d), d]));
+  const ids = input.documents.map(citationId);
   const cited = [...new Set(input.sections.flatMap((s) => s.citations))];
+  const citedSet = new Set(cited);
+  // The cited documents only (the last of an id, as a map of all would give): a proposal retrieves 1,500.
+  const byId = new Map<string, ProjectDocument>();
+  ids.forEach((id, i) => {
+    if (citedSet.has(id)) byId.set(id, input.documents[i]!);
+  });
   const citations = cited.map((id) => {
     const doc = byId.get(id);
     if (!doc) throw new Error(`section cites ${id}, which retrieval did not return`);
     // Only http(s) and mailto links reach a result, whatever a stored document says.
     return { id, kind: doc.kind, title: doc.title, url: safeUrl(doc.url) ?? null };
   });
-  const citedSet = new Set(cited);
   const searched: Partial<Record<DocumentKind, number>> = {};
   for (const kind of input.searchedKinds) searched[kind] = 0;
   for (const doc of input.documents) searched[doc.kind] = (searched[doc.kind] ?? 0) + 1;
-  const excluded = input.documents
-    .map(citationId)
+  const excluded = ids
     .filter((id) => !citedSet.has(id))
     .map((id) => ({ id, reason: input.reasons.get(id) ?? NOT_CITED }));
   return {
