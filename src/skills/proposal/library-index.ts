@@ -17,7 +17,7 @@ import { citationId } from '../citation-id';
 import type { EvidenceDocument } from '../documents';
 import { compareText } from '../text';
 import { toMillis } from '../time';
-import { processTerm, termsOf, tokenize } from './terms';
+import { processTerm, tokenize } from './terms';
 
 export const INDEXED_FIELDS = ['title', 'body', 'industry', 'outcome', 'customer', 'metrics'] as const;
 type IndexedField = (typeof INDEXED_FIELDS)[number];
@@ -75,40 +75,55 @@ function buildLibraryIndex(docs: readonly EvidenceDocument[]): LibraryIndex {
     known.add(id);
   }
 
-  // Term frequencies per term and field, field lengths (distinct raw tokens) and their running means.
+  // Per term and field: the documents containing it (ascending) and how often. Field lengths count distinct
+  // raw tokens, their means run in document order (minisearch's bookkeeping). The gate's document frequencies
+  // come from the same terms: a document's terms over all its fields.
   const fields = INDEXED_FIELDS.length;
   const lengths = INDEXED_FIELDS.map(() => new Float64Array(n));
   const averages = new Array<number>(fields).fill(0);
-  const frequencies = new Map<string, (Map<number, number> | undefined)[]>();
+  const occurrences = new Map<string, ({ docs: number[]; tfs: number[] } | undefined)[]>();
+  const df = new Map<string, number>();
+  // processTerm is pure and a library repeats its words: each distinct token is processed once per build.
+  const termOf = new Map<string, string | null>();
   for (let i = 0; i < n; i++) {
+    const docTerms = new Set<string>();
     for (let f = 0; f < fields; f++) {
       const tokens = tokenize(fieldText(docs[i]!, INDEXED_FIELDS[f]!));
       const length = new Set(tokens).size;
       lengths[f]![i] = length;
       averages[f] = (averages[f]! * i + length) / (i + 1);
       for (const token of tokens) {
-        const term = processTerm(token);
+        let term = termOf.get(token);
+        if (term === undefined) termOf.set(token, (term = processTerm(token)));
         if (!term) continue;
-        let byField = frequencies.get(term);
-        if (!byField) frequencies.set(term, (byField = new Array<Map<number, number> | undefined>(fields)));
-        const counts = (byField[f] ??= new Map<number, number>());
-        counts.set(i, (counts.get(i) ?? 0) + 1);
+        docTerms.add(term);
+        let byField = occurrences.get(term);
+        if (!byField) occurrences.set(term, (byField = new Array<{ docs: number[]; tfs: number[] } | undefined>(fields)));
+        const list = (byField[f] ??= { docs: [], tfs: [] });
+        const last = list.docs.length - 1;
+        if (list.docs[last] === i) list.tfs[last]!++;
+        else {
+          list.docs.push(i);
+          list.tfs.push(1);
+        }
       }
     }
+    for (const t of docTerms) df.set(t, (df.get(t) ?? 0) + 1);
   }
 
   // Impact postings: per term and document, the fields' boosted scores summed in field order.
   const postings = new Map<string, Postings>();
   const sum = new Float64Array(n);
   const seen = new Uint8Array(n);
-  for (const [term, byField] of frequencies) {
+  for (const [term, byField] of occurrences) {
     const touched: number[] = [];
     for (let f = 0; f < fields; f++) {
-      const counts = byField[f];
-      if (!counts) continue;
-      const matching = counts.size;
-      for (const [i, tf] of counts) {
-        const weighted = FIELD_BOOST[f]! * bm25(tf, matching, n, lengths[f]![i]!, averages[f]!);
+      const list = byField[f];
+      if (!list) continue;
+      const matching = list.docs.length;
+      for (let j = 0; j < matching; j++) {
+        const i = list.docs[j]!;
+        const weighted = FIELD_BOOST[f]! * bm25(list.tfs[j]!, matching, n, lengths[f]![i]!, averages[f]!);
         if (seen[i]) sum[i] += weighted;
         else {
           seen[i] = 1;
@@ -120,11 +135,6 @@ function buildLibraryIndex(docs: readonly EvidenceDocument[]): LibraryIndex {
     touched.sort((a, b) => a - b);
     postings.set(term, { docs: Int32Array.from(touched), scores: Float64Array.from(touched, (i) => sum[i]!) });
     for (const i of touched) seen[i] = 0;
-  }
-
-  const df = new Map<string, number>();
-  for (const doc of docs) {
-    for (const t of termsOf([doc.title, doc.body, doc.industry, doc.outcome ?? '', doc.customer, ...(doc.metrics ?? [])].join('\n'))) df.set(t, (df.get(t) ?? 0) + 1);
   }
 
   const order = Array.from({ length: n }, (_, i) => i).sort((a, b) => compareText(ids[a]!, ids[b]!));
