@@ -17,30 +17,53 @@ function withDefaults(doc: ProjectDocument): ProjectDocument {
 
 /**
  * Retrieved documents in a canonical order (kind, then citation id) without repeats, so that the store's
- * return order never changes the output. Each document's kind rank and citation id (as compareText reads
- * it) are computed once, not in every comparison: a proposal sorts up to 1,500 documents.
+ * return order never changes the output. Each document's kind rank and citation id (with its lower-cased
+ * form, as compareText reads it) are computed once, not in every comparison, and the documents are sorted by
+ * position: a proposal sorts up to 1,500 documents.
  */
 export function prepareDocuments(docs: readonly ProjectDocument[]): ProjectDocument[] {
-  const keyed = docs.map((d) => {
-    const doc = withDefaults(d);
-    const id = citationId(doc);
-    return { doc, kind: DOCUMENT_KINDS.indexOf(doc.kind), id, lower: id.toLowerCase() };
-  });
-  keyed.sort(
+  const prepared = docs.map(withDefaults);
+  const n = prepared.length;
+  const kinds = new Array<number>(n);
+  const ids = new Array<string>(n);
+  const lower = new Array<string>(n);
+  for (let i = 0; i < n; i++) {
+    const doc = prepared[i]!;
+    const id = citationId(doc) as string | undefined;
+    kinds[i] = DOCUMENT_KINDS.indexOf(doc.kind);
+    if (kinds[i]! < 0 || typeof id !== 'string') return prepareAnyDocuments(prepared);
+    ids[i] = id;
+    lower[i] = id.toLowerCase();
+  }
+  const order = Array.from({ length: n }, (_, i) => i);
+  order.sort(
     (a, b) =>
-      a.kind - b.kind ||
-      // compareText(a.id, b.id), its lower-cased forms computed once.
-      (a.lower !== b.lower ? (a.lower < b.lower ? -1 : 1) : a.id < b.id ? -1 : a.id > b.id ? 1 : 0) ||
-      compareText(a.doc.externalId, b.doc.externalId),
+      kinds[a]! - kinds[b]! ||
+      // compareText(ids[a], ids[b]) with the lower-cased forms computed once.
+      (lower[a] !== lower[b] ? (lower[a]! < lower[b]! ? -1 : 1) : ids[a]! < ids[b]! ? -1 : ids[a]! > ids[b]! ? 1 : 0) ||
+      compareText(prepared[a]!.externalId, prepared[b]!.externalId),
   );
-  const seen = new Set<string>();
+  // A citation id starts with its kind's label, so equal ids are neighbours now: the first of each run stays.
   const out: ProjectDocument[] = [];
-  for (const k of keyed) {
-    if (seen.has(k.id)) continue;
-    seen.add(k.id);
-    out.push(k.doc);
+  let previous: string | undefined;
+  for (const i of order) {
+    if (ids[i] === previous) continue;
+    previous = ids[i];
+    out.push(prepared[i]!);
   }
   return out;
+}
+
+/** The same order for documents of a kind the catalog does not know (no citation id): compared as they come. */
+function prepareAnyDocuments(prepared: ProjectDocument[]): ProjectDocument[] {
+  const sorted = prepared.sort(
+    (a, b) => DOCUMENT_KINDS.indexOf(a.kind) - DOCUMENT_KINDS.indexOf(b.kind) || compareText(citationId(a), citationId(b)) || compareText(a.externalId, b.externalId),
+  );
+  const seen = new Set<string>();
+  return sorted.filter((d) => {
+    const id = citationId(d);
+    return !seen.has(id) && seen.add(id);
+  });
 }
 
 export interface AssembleInput {
@@ -78,9 +101,8 @@ export function assembleResult(input: AssembleInput): SkillResult {
   const searched: Partial<Record<DocumentKind, number>> = {};
   for (const kind of input.searchedKinds) searched[kind] = 0;
   for (const doc of input.documents) searched[doc.kind] = (searched[doc.kind] ?? 0) + 1;
-  const excluded = ids
-    .filter((id) => !citedSet.has(id))
-    .map((id) => ({ id, reason: input.reasons.get(id) ?? NOT_CITED }));
+  const excluded: { id: string; reason: string }[] = [];
+  for (const id of ids) if (!citedSet.has(id)) excluded.push({ id, reason: input.reasons.get(id) ?? NOT_CITED });
   return {
     format: 'markdown',
     title: input.title,

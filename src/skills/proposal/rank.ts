@@ -63,6 +63,10 @@ class Scorer {
   private readonly quality: Int32Array;
   private readonly touched: Int32Array;
   private readonly mark: Uint8Array;
+  /** The last pain point's relevant documents: ordinals, scores and gate values, `passed` of them. */
+  readonly passedDoc: Int32Array;
+  readonly passedScore: Float64Array;
+  readonly passedCoverage: Float64Array;
 
   constructor(
     private readonly lib: LibraryIndex,
@@ -80,6 +84,9 @@ class Scorer {
     this.quality = new Int32Array(lib.n);
     this.touched = new Int32Array(lib.n);
     this.mark = new Uint8Array(lib.n);
+    this.passedDoc = new Int32Array(lib.n);
+    this.passedScore = new Float64Array(lib.n);
+    this.passedCoverage = new Float64Array(lib.n);
   }
 
   /** Whether a document's industry shares a term with the prospect's; a library has few distinct industries. */
@@ -120,14 +127,15 @@ class Scorer {
   }
 
   /**
-   * Calls `relevant` for every document that passes the gate for this pain point, in no particular order.
-   * The score is minisearch's OR query: each query term's postings added in query order (a repeated term
-   * counts again), times the number of distinct query terms matched; then times the prior.
+   * Scores one pain point; returns how many documents pass the gate, found (in no particular order) in
+   * passedDoc / passedScore / passedCoverage. The score is minisearch's OR query: each query term's postings
+   * added in query order (a repeated term counts again), times the number of distinct query terms matched;
+   * then times the prior.
    */
-  scorePainPoint(painPoint: string, relevant: (i: number, score: number, coverage: number) => void): void {
+  scorePainPoint(painPoint: string): number {
     const queryTerms = termsOf(painPoint);
     const total = queryTerms.reduce((sum, t) => sum + this.idf(t), 0);
-    if (total === 0) return;
+    if (total === 0) return 0;
     const { sums, covered, quality, touched, mark } = this;
     const { postings } = this.lib;
     let count = 0;
@@ -155,6 +163,7 @@ class Scorer {
         covered[i] += weight;
       }
     }
+    let passed = 0;
     for (let j = 0; j < count; j++) {
       const i = touched[j]!;
       const coverage = round(covered[i]! / total);
@@ -163,8 +172,14 @@ class Scorer {
       covered[i] = 0;
       quality[i] = 0;
       mark[i] = 0;
-      if (coverage >= MIN_COVERAGE) relevant(i, score, coverage);
+      if (coverage >= MIN_COVERAGE) {
+        this.passedDoc[passed] = i;
+        this.passedScore[passed] = score;
+        this.passedCoverage[passed] = coverage;
+        passed++;
+      }
     }
+    return passed;
   }
 }
 
@@ -174,35 +189,40 @@ interface Entry {
   coverage: number;
 }
 
-/** Best first: higher score, then citation id (compareText order, precomputed per library). */
-const byEntry = (lib: LibraryIndex) => (a: Entry, b: Entry) => b.score - a.score || lib.idOrder[a.i]! - lib.idOrder[b.i]!;
+/** Whether (score a, document a) comes before (score b, document b): higher score, then citation id order. */
+const before = (lib: LibraryIndex, aScore: number, a: number, bScore: number, b: number) => (bScore - aScore || lib.idOrder[a]! - lib.idOrder[b]!) < 0;
 
 /** Keeps the `k` best entries of those offered, best first: a bounded insertion, k is a handful. */
-function bounded(k: number, order: (a: Entry, b: Entry) => number) {
-  const best: Entry[] = [];
-  return {
-    best,
-    offer(e: Entry): void {
-      if (k <= 0 || (best.length === k && order(e, best[k - 1]!) >= 0)) return;
-      let at = best.length === k ? k - 1 : best.length;
-      while (at > 0 && order(e, best[at - 1]!) < 0) {
-        best[at] = best[at - 1]!;
-        at--;
-      }
-      best[at] = e;
-    },
-  };
+class Bounded {
+  readonly best: Entry[] = [];
+  constructor(private readonly lib: LibraryIndex, private readonly k: number) {}
+
+  offer(i: number, score: number, coverage: number): void {
+    const { best, k, lib } = this;
+    if (k <= 0) return;
+    if (best.length === k) {
+      const last = best[k - 1]!;
+      if (!before(lib, score, i, last.score, last.i)) return;
+    }
+    let at = best.length === k ? k - 1 : best.length;
+    while (at > 0 && before(lib, score, i, best[at - 1]!.score, best[at - 1]!.i)) {
+      best[at] = best[at - 1]!;
+      at--;
+    }
+    best[at] = { i, score, coverage };
+  }
 }
 
 /** Every relevant document per pain point, and every profile document, best first. */
 export function rankEvidence(docs: readonly EvidenceDocument[], profile: Profile, painPoints: readonly string[], now: string): Ranking {
   const lib = libraryIndex(docs);
   const scorer = new Scorer(lib, docs, profile, now);
-  const order = byEntry(lib);
+  const order = (a: Entry, b: Entry) => b.score - a.score || lib.idOrder[a.i]! - lib.idOrder[b.i]!;
   const toScored = (e: Entry): ScoredEvidence => ({ doc: docs[e.i]!, coverage: e.coverage, score: e.score });
   const byPainPoint = painPoints.map((painPoint) => {
     const entries: Entry[] = [];
-    scorer.scorePainPoint(painPoint, (i, score, coverage) => entries.push({ i, score, coverage }));
+    const passed = scorer.scorePainPoint(painPoint);
+    for (let j = 0; j < passed; j++) entries.push({ i: scorer.passedDoc[j]!, score: scorer.passedScore[j]!, coverage: scorer.passedCoverage[j]! });
     return entries.sort(order).map(toScored);
   });
   const profileEntries: Entry[] = [];
@@ -232,23 +252,24 @@ export function rankTopEvidence(
 ): TopRanking {
   const lib = libraryIndex(docs);
   const scorer = new Scorer(lib, docs, profile, now);
-  const order = byEntry(lib);
   const relevant = new Uint8Array(lib.n);
   const toScored = (e: Entry): ScoredEvidence => ({ doc: docs[e.i]!, coverage: e.coverage, score: e.score });
   const byPainPoint = painPoints.map((painPoint) => {
-    const best = bounded(top.perPainPoint, order);
-    scorer.scorePainPoint(painPoint, (i, score, coverage) => {
+    const best = new Bounded(lib, top.perPainPoint);
+    const passed = scorer.scorePainPoint(painPoint);
+    for (let j = 0; j < passed; j++) {
+      const i = scorer.passedDoc[j]!;
       relevant[i] = 1;
-      if (top.keep(docs[i]!)) best.offer({ i, score, coverage });
-    });
+      if (top.keep(docs[i]!)) best.offer(i, scorer.passedScore[j]!, scorer.passedCoverage[j]!);
+    }
     return best.best.map(toScored);
   });
-  const best = bounded(top.profile, order);
+  const best = new Bounded(lib, top.profile);
   for (let i = 0; i < lib.n; i++) {
     if (!scorer.isProfile(i)) continue;
     relevant[i] = 1;
     const score = round(scorer.prior(i));
-    if (top.keep(docs[i]!)) best.offer({ i, coverage: 0, score });
+    if (top.keep(docs[i]!)) best.offer(i, score, 0);
   }
   return { byPainPoint, profile: best.best.map((e) => docs[e.i]!), relevant };
 }
