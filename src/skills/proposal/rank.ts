@@ -237,6 +237,8 @@ export interface TopRanking {
   profile: EvidenceDocument[];
   /** Per document (same order as `docs`): 1 when it is relevant to a pain point or related to the prospect. */
   relevant: Uint8Array;
+  /** Per document (same order as `docs`): its citation id. */
+  ids: readonly string[];
 }
 
 /**
@@ -271,5 +273,5 @@ export function rankTopEvidence(
     const score = round(scorer.prior(i));
     if (top.keep(docs[i]!)) best.offer(i, score, 0);
   }
-  return { byPainPoint, profile: best.best.map((e) => docs[e.i]!), relevant };
+  return { byPainPoint, profile: best.best.map((e) => docs[e.i]!), relevant, ids: lib.ids };
 }

@@ -1,5 +1,4 @@
 /** Which evidence a proposal uses, per pain point and per format, and why the rest is left out. */
-import { citationId } from '../citation-id';
 import type { EvidenceDocument, ProjectDocument } from '../documents';
 import type { ProposalFormat, ProposalInputs } from './definition';
 import { rankTopEvidence } from './rank';
@@ -75,7 +74,7 @@ export function selectProposalEvidence(inputs: ProposalInputs, docs: readonly Pr
   library.forEach((doc, i) => {
     if (proof.includes(doc)) return;
     const reason = !ranking.relevant[i] ? NOT_RELEVANT : isCustomerFacing(doc) ? rankedBelow : INTERNAL_NOTE;
-    reasons.set(citationId(doc), reason);
+    reasons.set(ranking.ids[i]!, reason);
   });
   return { answers, proof, proofIsProfileOnly, reasons };
 }
