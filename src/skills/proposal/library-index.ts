@@ -6,7 +6,8 @@
  * The index holds what does not depend on the invocation: for every term, its BM25 impact per document
  * (the fields' scores already boosted and summed), the gate's document frequencies, and per document its
  * citation id, the rank of that id in citation order, its industry and its normalised customer. A query then
- * reads only the postings of its own terms; nothing per invocation copies, maps or sorts the library.
+ * reads only the postings of its own terms. Per invocation the library costs one comparison of its values
+ * (to find its index) and the profile test per document; nothing copies, maps, scores or sorts all of it.
  *
  * The scores are minisearch 7's, bit for bit (test/unit/skills/proposal-index.test.ts compares them): the
  * same tokenizer and term processing, field lengths in distinct raw tokens, average field lengths kept as a
