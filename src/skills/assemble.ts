@@ -17,10 +17,46 @@ function withDefaults(doc: ProjectDocument): ProjectDocument {
 
 /**
  * Retrieved documents in a canonical order (kind, then citation id) without repeats, so that the store's
- * return order never changes the output.
+ * return order never changes the output. Each document's kind rank and citation id (with its lower-cased
+ * form, as compareText reads it) are computed once, not in every comparison, and the documents are sorted by
+ * position: a proposal sorts up to 1,500 documents.
  */
 export function prepareDocuments(docs: readonly ProjectDocument[]): ProjectDocument[] {
-  const sorted = docs.map(withDefaults).sort(
+  const prepared = docs.map(withDefaults);
+  const n = prepared.length;
+  const kinds = new Array<number>(n);
+  const ids = new Array<string>(n);
+  const lower = new Array<string>(n);
+  for (let i = 0; i < n; i++) {
+    const doc = prepared[i]!;
+    const id = citationId(doc) as string | undefined;
+    kinds[i] = DOCUMENT_KINDS.indexOf(doc.kind);
+    if (kinds[i]! < 0 || typeof id !== 'string') return prepareAnyDocuments(prepared);
+    ids[i] = id;
+    lower[i] = id.toLowerCase();
+  }
+  const order = Array.from({ length: n }, (_, i) => i);
+  order.sort(
+    (a, b) =>
+      kinds[a]! - kinds[b]! ||
+      // compareText(ids[a], ids[b]) with the lower-cased forms computed once.
+      (lower[a] !== lower[b] ? (lower[a]! < lower[b]! ? -1 : 1) : ids[a]! < ids[b]! ? -1 : ids[a]! > ids[b]! ? 1 : 0) ||
+      compareText(prepared[a]!.externalId, prepared[b]!.externalId),
+  );
+  // A citation id starts with its kind's label, so equal ids are neighbours now: the first of each run stays.
+  const out: ProjectDocument[] = [];
+  let previous: string | undefined;
+  for (const i of order) {
+    if (ids[i] === previous) continue;
+    previous = ids[i];
+    out.push(prepared[i]!);
+  }
+  return out;
+}
+
+/** The same order for documents of a kind the catalog does not know (no citation id): compared as they come. */
+function prepareAnyDocuments(prepared: ProjectDocument[]): ProjectDocument[] {
+  const sorted = prepared.sort(
     (a, b) => DOCUMENT_KINDS.indexOf(a.kind) - DOCUMENT_KINDS.indexOf(b.kind) || compareText(citationId(a), citationId(b)) || compareText(a.externalId, b.externalId),
   );
   const seen = new Set<string>();
@@ -48,22 +84,25 @@ export interface AssembleInput {
 const NOT_CITED = 'not cited in the result';
 
 export function assembleResult(input: AssembleInput): SkillResult {
-  const byId = new Map(input.documents.map((d) => [citationId(d), d]));
+  const ids = input.documents.map(citationId);
   const cited = [...new Set(input.sections.flatMap((s) => s.citations))];
+  const citedSet = new Set(cited);
+  // The cited documents only (the last of an id, as a map of all would give): a proposal retrieves 1,500.
+  const byId = new Map<string, ProjectDocument>();
+  ids.forEach((id, i) => {
+    if (citedSet.has(id)) byId.set(id, input.documents[i]!);
+  });
   const citations = cited.map((id) => {
     const doc = byId.get(id);
     if (!doc) throw new Error(`section cites ${id}, which retrieval did not return`);
     // Only http(s) and mailto links reach a result, whatever a stored document says.
     return { id, kind: doc.kind, title: doc.title, url: safeUrl(doc.url) ?? null };
   });
-  const citedSet = new Set(cited);
   const searched: Partial<Record<DocumentKind, number>> = {};
   for (const kind of input.searchedKinds) searched[kind] = 0;
   for (const doc of input.documents) searched[doc.kind] = (searched[doc.kind] ?? 0) + 1;
-  const excluded = input.documents
-    .map(citationId)
-    .filter((id) => !citedSet.has(id))
-    .map((id) => ({ id, reason: input.reasons.get(id) ?? NOT_CITED }));
+  const excluded: { id: string; reason: string }[] = [];
+  for (const id of ids) if (!citedSet.has(id)) excluded.push({ id, reason: input.reasons.get(id) ?? NOT_CITED });
   return {
     format: 'markdown',
     title: input.title,

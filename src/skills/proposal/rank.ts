@@ -1,13 +1,16 @@
 /**
- * Relevance of wins, case studies and sales notes to a prospect: BM25 (minisearch) per pain point,
+ * Relevance of wins, case studies and sales notes to a prospect: BM25 (minisearch's scoring) per pain point,
  * boosted for the same industry and for recency, behind a relevance gate so that a document sharing one
  * common word with a pain point is not passed off as evidence.
+ *
+ * Per invocation the cost follows the pain points' postings, not the library: the index (library-index.ts)
+ * is built once per library; each pain point adds up the postings of its terms, and a proposal keeps only
+ * the few best documents it has room for (rankTopEvidence, a bounded insertion) and one relevance flag per
+ * document, instead of sorting every relevant document.
  */
-import MiniSearch from 'minisearch';
-import { citationId } from '../citation-id';
 import type { EvidenceDocument } from '../documents';
-import { compareText } from '../text';
 import { DAY_MS, toMillis } from '../time';
+import { libraryIndex, type LibraryIndex } from './library-index';
 import { processTerm, termsOf, tokenize } from './terms';
 
 /**
@@ -47,149 +50,228 @@ export interface Ranking {
 
 const round = (x: number) => Math.round(x * 1e9) / 1e9;
 
-function byScore(a: ScoredEvidence, b: ScoredEvidence): number {
-  return b.score - a.score || compareText(citationId(a.doc), citationId(b.doc));
-}
+/** Per call: priors, the industry test and the per-pain-point scoring over one library index. */
+class Scorer {
+  private readonly priors: Float64Array;
+  private readonly industrySame: Int8Array;
+  private readonly wanted: Set<string> | null;
+  private readonly nowMs: number;
+  private readonly customer: string;
+  // Scratch for one pain point at a time; only the entries a pain point touched are reset after it.
+  private readonly sums: Float64Array;
+  private readonly covered: Float64Array;
+  private readonly quality: Int32Array;
+  private readonly touched: Int32Array;
+  private readonly mark: Uint8Array;
+  /** The last pain point's relevant documents: ordinals, scores and gate values, `passed` of them. */
+  readonly passedDoc: Int32Array;
+  readonly passedScore: Float64Array;
+  readonly passedCoverage: Float64Array;
 
-/** Whether a document's industry shares a term with the prospect's; a library has few distinct industries. */
-function sameIndustryTest(industry: string | undefined): (doc: EvidenceDocument) => boolean {
-  if (!industry) return () => false;
-  const wanted = new Set(termsOf(industry));
-  const known = new Map<string, boolean>();
-  return (doc) => {
-    let same = known.get(doc.industry);
-    if (same === undefined) {
-      same = termsOf(doc.industry).some((t) => wanted.has(t));
-      known.set(doc.industry, same);
+  constructor(
+    private readonly lib: LibraryIndex,
+    private readonly docs: readonly EvidenceDocument[],
+    profile: Profile,
+    now: string,
+  ) {
+    this.nowMs = toMillis(now);
+    this.wanted = profile.industry ? new Set(termsOf(profile.industry)) : null;
+    this.industrySame = new Int8Array(lib.industries.length).fill(-1);
+    this.priors = new Float64Array(lib.n).fill(Number.NaN);
+    this.customer = profile.customerName.trim().toLowerCase();
+    this.sums = new Float64Array(lib.n);
+    this.covered = new Float64Array(lib.n);
+    this.quality = new Int32Array(lib.n);
+    this.touched = new Int32Array(lib.n);
+    this.mark = new Uint8Array(lib.n);
+    this.passedDoc = new Int32Array(lib.n);
+    this.passedScore = new Float64Array(lib.n);
+    this.passedCoverage = new Float64Array(lib.n);
+  }
+
+  /** Whether a document's industry shares a term with the prospect's; a library has few distinct industries. */
+  sameIndustry(i: number): boolean {
+    if (!this.wanted) return false;
+    const c = this.lib.industryOf[i]!;
+    let same = this.industrySame[c]!;
+    if (same < 0) {
+      const wanted = this.wanted;
+      same = termsOf(this.lib.industries[c] as string).some((t) => wanted.has(t)) ? 1 : 0;
+      this.industrySame[c] = same;
     }
-    return same;
-  };
-}
-
-/** What ranking needs from a library, built once per distinct library (see evidenceIndex). */
-interface EvidenceIndex {
-  index: MiniSearch<EvidenceDocument>;
-  /** Document frequencies for the gate, over the same fields and terms as the index. */
-  df: Map<string, number>;
-  n: number;
-}
-
-const INDEXED_FIELDS = ['title', 'body', 'industry', 'outcome', 'customer', 'metrics'] as const;
-
-const fieldText = (doc: EvidenceDocument, field: (typeof INDEXED_FIELDS)[number] | 'citationId'): string => {
-  if (field === 'citationId') return citationId(doc);
-  if (field === 'metrics') return (doc.metrics ?? []).join(' ; ');
-  return String((doc as unknown as Record<string, unknown>)[field] ?? '');
-};
-
-function buildEvidenceIndex(docs: readonly EvidenceDocument[]): EvidenceIndex {
-  const index = new MiniSearch<EvidenceDocument>({
-    fields: [...INDEXED_FIELDS],
-    idField: 'citationId',
-    extractField: (doc, field) => fieldText(doc, field as (typeof INDEXED_FIELDS)[number] | 'citationId'),
-    tokenize,
-    processTerm,
-    searchOptions: { boost: { title: 2, outcome: 2, metrics: 1.5 }, combineWith: 'OR', prefix: false, fuzzy: false },
-  });
-  index.addAll(docs);
-  const df = new Map<string, number>();
-  for (const doc of docs) {
-    for (const t of termsOf([doc.title, doc.body, doc.industry, doc.outcome ?? '', doc.customer, ...(doc.metrics ?? [])].join('\n'))) df.set(t, (df.get(t) ?? 0) + 1);
+    return same === 1;
   }
-  return { index, df, n: docs.length };
-}
 
-/**
- * Two FNV-1a hashes (64 bits together) of everything the index reads, in order. Equal fingerprints mean the
- * same library, so a built index can be reused: the result is the same as building it again.
- */
-function fingerprint(docs: readonly EvidenceDocument[]): string {
-  let a = 0x811c9dc5;
-  let b = 0x01000193 ^ docs.length;
-  const mix = (text: string) => {
-    for (let i = 0; i < text.length; i++) {
-      const c = text.charCodeAt(i);
-      a = Math.imul(a ^ c, 0x01000193);
-      b = Math.imul(b ^ c, 0x5bd1e995);
-    }
-    a = Math.imul(a ^ 0x1f, 0x01000193);
-    b = Math.imul(b ^ 0x1f, 0x5bd1e995);
-  };
-  for (const doc of docs) {
-    mix(citationId(doc));
-    mix(doc.date);
-    for (const field of INDEXED_FIELDS) mix(fieldText(doc, field));
-  }
-  return `${docs.length}:${(a >>> 0).toString(16)}:${(b >>> 0).toString(16)}`;
-}
-
-/**
- * The few most recent libraries' indexes. Building one over a large library (1,500 documents) is most of a
- * proposal's cost, and a library changes far less often than proposals are written.
- */
-const INDEX_MEMO = new Map<string, EvidenceIndex>();
-const INDEX_MEMO_SIZE = 4;
-
-function evidenceIndex(docs: readonly EvidenceDocument[]): EvidenceIndex {
-  const key = fingerprint(docs);
-  const hit = INDEX_MEMO.get(key);
-  if (hit) {
-    INDEX_MEMO.delete(key);
-    INDEX_MEMO.set(key, hit);
-    return hit;
-  }
-  const built = buildEvidenceIndex(docs);
-  INDEX_MEMO.set(key, built);
-  if (INDEX_MEMO.size > INDEX_MEMO_SIZE) INDEX_MEMO.delete(INDEX_MEMO.keys().next().value!);
-  return built;
-}
-
-export function rankEvidence(docs: readonly EvidenceDocument[], profile: Profile, painPoints: readonly string[], now: string): Ranking {
-  const { index, df, n } = evidenceIndex(docs);
-  // Search hits map back to this call's documents (a reused index may have been built from equal copies).
-  const byId = new Map(docs.map((d) => [citationId(d), d]));
-  const idf = (term: string) => {
-    const k = df.get(term) ?? 0;
-    return Math.log(1 + (n - k + 0.5) / (k + 0.5));
-  };
-
-  const nowMs = toMillis(now);
-  const isSameIndustry = sameIndustryTest(profile.industry);
-  // Once per document: each pain point's search scores most of a large library again.
-  const priors = new Map<EvidenceDocument, number>();
-  const prior = (doc: EvidenceDocument) => {
-    let value = priors.get(doc);
-    if (value === undefined) {
-      const ageDays = Math.max(0, (nowMs - toMillis(doc.date)) / DAY_MS);
+  /** Industry × recency × kind, once per document and call. */
+  prior(i: number): number {
+    let value = this.priors[i]!;
+    if (Number.isNaN(value)) {
+      const ageDays = Math.max(0, (this.nowMs - this.lib.dateMs(i)) / DAY_MS);
       const recency = 0.5 + 0.5 * Math.pow(2, -ageDays / RECENCY_HALF_LIFE_DAYS);
-      value = (isSameIndustry(doc) ? SAME_INDUSTRY_BOOST : 1) * recency * KIND_WEIGHT[doc.kind];
-      priors.set(doc, value);
+      value = (this.sameIndustry(i) ? SAME_INDUSTRY_BOOST : 1) * recency * KIND_WEIGHT[this.docs[i]!.kind];
+      this.priors[i] = value;
     }
     return value;
-  };
+  }
 
-  const byPainPoint = painPoints.map((painPoint) => {
+  /** Same industry or same customer as the prospect. */
+  isProfile(i: number): boolean {
+    if (this.sameIndustry(i)) return true;
+    const key = this.lib.customerKeys[i];
+    return key === null ? this.docs[i]!.customer.trim().toLowerCase() === this.customer : key === this.customer;
+  }
+
+  private idf(term: string): number {
+    const k = this.lib.df.get(term) ?? 0;
+    return Math.log(1 + (this.lib.n - k + 0.5) / (k + 0.5));
+  }
+
+  /**
+   * Scores one pain point; returns how many documents pass the gate, found (in no particular order) in
+   * passedDoc / passedScore / passedCoverage. The score is minisearch's OR query: each query term's postings
+   * added in query order (a repeated term counts again), times the number of distinct query terms matched;
+   * then times the prior.
+   */
+  scorePainPoint(painPoint: string): number {
     const queryTerms = termsOf(painPoint);
-    const total = queryTerms.reduce((sum, t) => sum + idf(t), 0);
-    if (total === 0) return [];
-    return index
-      .search(painPoint)
-      .map((r) => {
-        const doc = byId.get(String(r.id))!;
-        const matched = new Set(r.terms);
-        const coverage = round(queryTerms.filter((t) => matched.has(t)).reduce((sum, t) => sum + idf(t), 0) / total);
-        return { doc, coverage, score: round(r.score * prior(doc)) };
-      })
-      .filter((e) => e.coverage >= MIN_COVERAGE)
-      .sort(byScore);
+    const total = queryTerms.reduce((sum, t) => sum + this.idf(t), 0);
+    if (total === 0) return 0;
+    const { sums, covered, quality, touched, mark } = this;
+    const { postings } = this.lib;
+    let count = 0;
+    for (const token of tokenize(painPoint)) {
+      const term = processTerm(token);
+      const list = term ? postings.get(term) : undefined;
+      if (!list) continue;
+      const { docs, scores } = list;
+      for (let j = 0; j < docs.length; j++) {
+        const i = docs[j]!;
+        if (mark[i] === 0) {
+          mark[i] = 1;
+          touched[count++] = i;
+        }
+        sums[i] += scores[j]!;
+      }
+    }
+    // The gate: the IDF-weighted share of the pain point's distinct terms that the document contains.
+    for (const term of queryTerms) {
+      const list = postings.get(term);
+      if (!list) continue;
+      const weight = this.idf(term);
+      for (const i of list.docs) {
+        quality[i]++;
+        covered[i] += weight;
+      }
+    }
+    let passed = 0;
+    for (let j = 0; j < count; j++) {
+      const i = touched[j]!;
+      const coverage = round(covered[i]! / total);
+      const score = round(sums[i]! * quality[i]! * this.prior(i));
+      sums[i] = 0;
+      covered[i] = 0;
+      quality[i] = 0;
+      mark[i] = 0;
+      if (coverage >= MIN_COVERAGE) {
+        this.passedDoc[passed] = i;
+        this.passedScore[passed] = score;
+        this.passedCoverage[passed] = coverage;
+        passed++;
+      }
+    }
+    return passed;
+  }
+}
+
+interface Entry {
+  i: number;
+  score: number;
+  coverage: number;
+}
+
+/** Whether (score a, document a) comes before (score b, document b): higher score, then citation id order. */
+const before = (lib: LibraryIndex, aScore: number, a: number, bScore: number, b: number) => (bScore - aScore || lib.idOrder[a]! - lib.idOrder[b]!) < 0;
+
+/** Keeps the `k` best entries of those offered, best first: a bounded insertion, k is a handful. */
+class Bounded {
+  readonly best: Entry[] = [];
+  constructor(private readonly lib: LibraryIndex, private readonly k: number) {}
+
+  offer(i: number, score: number, coverage: number): void {
+    const { best, k, lib } = this;
+    if (k <= 0) return;
+    if (best.length === k) {
+      const last = best[k - 1]!;
+      if (!before(lib, score, i, last.score, last.i)) return;
+    }
+    let at = best.length === k ? k - 1 : best.length;
+    while (at > 0 && before(lib, score, i, best[at - 1]!.score, best[at - 1]!.i)) {
+      best[at] = best[at - 1]!;
+      at--;
+    }
+    best[at] = { i, score, coverage };
+  }
+}
+
+/** Every relevant document per pain point, and every profile document, best first. */
+export function rankEvidence(docs: readonly EvidenceDocument[], profile: Profile, painPoints: readonly string[], now: string): Ranking {
+  const lib = libraryIndex(docs);
+  const scorer = new Scorer(lib, docs, profile, now);
+  const order = (a: Entry, b: Entry) => b.score - a.score || lib.idOrder[a.i]! - lib.idOrder[b.i]!;
+  const toScored = (e: Entry): ScoredEvidence => ({ doc: docs[e.i]!, coverage: e.coverage, score: e.score });
+  const byPainPoint = painPoints.map((painPoint) => {
+    const entries: Entry[] = [];
+    const passed = scorer.scorePainPoint(painPoint);
+    for (let j = 0; j < passed; j++) entries.push({ i: scorer.passedDoc[j]!, score: scorer.passedScore[j]!, coverage: scorer.passedCoverage[j]! });
+    return entries.sort(order).map(toScored);
   });
+  const profileEntries: Entry[] = [];
+  for (let i = 0; i < lib.n; i++) if (scorer.isProfile(i)) profileEntries.push({ i, coverage: 0, score: round(scorer.prior(i)) });
+  return { byPainPoint, profile: profileEntries.sort(order).map((e) => docs[e.i]!) };
+}
 
-  const customer = profile.customerName.trim().toLowerCase();
-  const profileDocs = docs
-    .filter((d) => isSameIndustry(d) || d.customer.trim().toLowerCase() === customer)
-    .map((doc) => ({ doc, coverage: 0, score: round(prior(doc)) }))
-    .sort(byScore)
-    .map((e) => e.doc);
+export interface TopRanking {
+  /** Per pain point (same order as the input), the best `perPainPoint` relevant documents that `keep` accepts. */
+  byPainPoint: ScoredEvidence[][];
+  /** The best `profile` profile documents that `keep` accepts. */
+  profile: EvidenceDocument[];
+  /** Per document (same order as `docs`): 1 when it is relevant to a pain point or related to the prospect. */
+  relevant: Uint8Array;
+  /** Per document (same order as `docs`): its citation id. */
+  ids: readonly string[];
+}
 
-  return { byPainPoint, profile: profileDocs };
+/**
+ * What rankEvidence would give, limited to what a proposal uses: the first entries of each list after
+ * filtering it with `keep`, and which documents appear in any list. Same order, same scores.
+ */
+export function rankTopEvidence(
+  docs: readonly EvidenceDocument[],
+  profile: Profile,
+  painPoints: readonly string[],
+  now: string,
+  top: { perPainPoint: number; profile: number; keep: (doc: EvidenceDocument) => boolean },
+): TopRanking {
+  const lib = libraryIndex(docs);
+  const scorer = new Scorer(lib, docs, profile, now);
+  const relevant = new Uint8Array(lib.n);
+  const toScored = (e: Entry): ScoredEvidence => ({ doc: docs[e.i]!, coverage: e.coverage, score: e.score });
+  const byPainPoint = painPoints.map((painPoint) => {
+    const best = new Bounded(lib, top.perPainPoint);
+    const passed = scorer.scorePainPoint(painPoint);
+    for (let j = 0; j < passed; j++) {
+      const i = scorer.passedDoc[j]!;
+      relevant[i] = 1;
+      if (top.keep(docs[i]!)) best.offer(i, scorer.passedScore[j]!, scorer.passedCoverage[j]!);
+    }
+    return best.best.map(toScored);
+  });
+  const best = new Bounded(lib, top.profile);
+  for (let i = 0; i < lib.n; i++) {
+    if (!scorer.isProfile(i)) continue;
+    relevant[i] = 1;
+    const score = round(scorer.prior(i));
+    if (top.keep(docs[i]!)) best.offer(i, score, 0);
+  }
+  return { byPainPoint, profile: best.best.map((e) => docs[e.i]!), relevant, ids: lib.ids };
 }

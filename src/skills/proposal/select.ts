@@ -1,8 +1,7 @@
 /** Which evidence a proposal uses, per pain point and per format, and why the rest is left out. */
-import { citationId } from '../citation-id';
 import type { EvidenceDocument, ProjectDocument } from '../documents';
 import type { ProposalFormat, ProposalInputs } from './definition';
-import { rankEvidence } from './rank';
+import { rankTopEvidence } from './rank';
 
 /** How much evidence each format has room for. */
 const ROOM: Record<ProposalFormat, { perPainPoint: number; proof: number }> = {
@@ -42,11 +41,13 @@ export function selectProposalEvidence(inputs: ProposalInputs, docs: readonly Pr
   const room = ROOM[inputs.format];
   const library = docs.filter(isLibrary);
   const painPoints = (inputs.painPoints ?? []).map((p) => p.trim()).filter(Boolean);
-  const ranked = rankEvidence(library, { customerName: inputs.customerName, industry: inputs.industry }, painPoints, now);
-  const ranking = {
-    byPainPoint: ranked.byPainPoint.map((list) => list.filter((e) => isCustomerFacing(e.doc))),
-    profile: ranked.profile.filter(isCustomerFacing),
-  };
+  // Only the first customer-facing documents of each list are used; every other document needs only to know
+  // whether it was relevant (its reason), so the ranking keeps just those instead of sorting the library.
+  const ranking = rankTopEvidence(library, { customerName: inputs.customerName, industry: inputs.industry }, painPoints, now, {
+    perPainPoint: room.perPainPoint,
+    profile: Math.min(room.proof, 2),
+    keep: isCustomerFacing,
+  });
 
   // Every backed pain point gets its best document first, whatever the room; further ones only while room lasts.
   const proof: EvidenceDocument[] = [];
@@ -68,12 +69,12 @@ export function selectProposalEvidence(inputs: ProposalInputs, docs: readonly Pr
   const proofIsProfileOnly = proof.length === 0;
   if (proofIsProfileOnly) proof.push(...ranking.profile.slice(0, Math.min(room.proof, 2)));
 
-  const relevant = new Set<EvidenceDocument>([...ranked.byPainPoint.flat().map((e) => e.doc), ...ranked.profile]);
+  const rankedBelow = `relevant, but ranked below the evidence used (room for ${room.proof} in a ${inputs.format})`;
   const reasons = new Map<string, string>();
-  for (const doc of library) {
-    if (proof.includes(doc)) continue;
-    const reason = !relevant.has(doc) ? NOT_RELEVANT : isCustomerFacing(doc) ? `relevant, but ranked below the evidence used (room for ${room.proof} in a ${inputs.format})` : INTERNAL_NOTE;
-    reasons.set(citationId(doc), reason);
-  }
+  library.forEach((doc, i) => {
+    if (proof.includes(doc)) return;
+    const reason = !ranking.relevant[i] ? NOT_RELEVANT : isCustomerFacing(doc) ? rankedBelow : INTERNAL_NOTE;
+    reasons.set(ranking.ids[i]!, reason);
+  });
   return { answers, proof, proofIsProfileOnly, reasons };
 }
