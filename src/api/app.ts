@@ -27,7 +27,6 @@ import { dashboardRoutes } from './routes/dashboard';
 import { consoleRoutes } from './routes/console';
 import { consolePaths } from './openapi/console';
 
-
 export const OPENAPI_PATHS: Paths[] = [healthPaths, projectPaths, documentPaths, skillCatalogPaths, invocationPaths, billingPaths, outboundPaths, consolePaths];
 
 /**
