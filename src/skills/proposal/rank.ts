@@ -41,13 +41,6 @@ export interface Profile {
   industry?: string;
 }
 
-export interface Ranking {
-  /** Relevant documents per pain point, best first (same order as the input pain points). */
-  byPainPoint: ScoredEvidence[][];
-  /** Documents related to the prospect itself (same industry or same customer), best first. */
-  profile: EvidenceDocument[];
-}
-
 const round = (x: number) => Math.round(x * 1e9) / 1e9;
 
 /** Per call: priors, the industry test and the per-pain-point scoring over one library index. */
@@ -213,23 +206,6 @@ class Bounded {
   }
 }
 
-/** Every relevant document per pain point, and every profile document, best first. */
-export function rankEvidence(docs: readonly EvidenceDocument[], profile: Profile, painPoints: readonly string[], now: string): Ranking {
-  const lib = libraryIndex(docs);
-  const scorer = new Scorer(lib, docs, profile, now);
-  const order = (a: Entry, b: Entry) => b.score - a.score || lib.idOrder[a.i]! - lib.idOrder[b.i]!;
-  const toScored = (e: Entry): ScoredEvidence => ({ doc: docs[e.i]!, coverage: e.coverage, score: e.score });
-  const byPainPoint = painPoints.map((painPoint) => {
-    const entries: Entry[] = [];
-    const passed = scorer.scorePainPoint(painPoint);
-    for (let j = 0; j < passed; j++) entries.push({ i: scorer.passedDoc[j]!, score: scorer.passedScore[j]!, coverage: scorer.passedCoverage[j]! });
-    return entries.sort(order).map(toScored);
-  });
-  const profileEntries: Entry[] = [];
-  for (let i = 0; i < lib.n; i++) if (scorer.isProfile(i)) profileEntries.push({ i, coverage: 0, score: round(scorer.prior(i)) });
-  return { byPainPoint, profile: profileEntries.sort(order).map((e) => docs[e.i]!) };
-}
-
 export interface TopRanking {
   /** Per pain point (same order as the input), the best `perPainPoint` relevant documents that `keep` accepts. */
   byPainPoint: ScoredEvidence[][];
@@ -242,8 +218,9 @@ export interface TopRanking {
 }
 
 /**
- * What rankEvidence would give, limited to what a proposal uses: the first entries of each list after
- * filtering it with `keep`, and which documents appear in any list. Same order, same scores.
+ * The ranking, limited to what a proposal uses: per pain point its relevant documents and the profile
+ * documents, each list best first (higher score, then citation id order), filtered with `keep` and cut to its
+ * room; and which documents appear in any list.
  */
 export function rankTopEvidence(
   docs: readonly EvidenceDocument[],

@@ -1,14 +1,16 @@
 /**
  * The proposal's ranking index (src/skills/proposal/library-index.ts) against the ranking it replaced: the
  * same BM25 scores as minisearch 7, bit for bit, the same gate, order and profile, on the demo library and on
- * synthetic libraries of 100 to 1,500 documents; rankTopEvidence is rankEvidence cut to what a proposal uses.
+ * synthetic libraries of 100 to 1,500 documents; rankTopEvidence cut to a proposal's room keeps exactly the first
+ * entries of the reference's lists.
  */
 import assert from 'node:assert/strict';
 import MiniSearch from 'minisearch';
 import { syntheticProject } from '../../../bench/lib/synthetic-docs';
 import { citationId } from '../../../src/skills/citation-id';
 import type { EvidenceDocument } from '../../../src/skills/documents';
-import { MIN_COVERAGE, rankEvidence, rankTopEvidence, type Profile, type Ranking } from '../../../src/skills/proposal/rank';
+import { MIN_COVERAGE, rankTopEvidence, type Profile } from '../../../src/skills/proposal/rank';
+import { rankEvidence, type Ranking } from './full-ranking';
 import { processTerm, termsOf, tokenize } from '../../../src/skills/proposal/terms';
 import { compareText } from '../../../src/skills/text';
 import { DAY_MS, toMillis } from '../../../src/skills/time';
@@ -126,12 +128,12 @@ describe('skills: proposal ranking index', () => {
     });
   }
 
-  it('keeps, per list, exactly the first entries rankEvidence gives after the filter, and flags every ranked document', () => {
+  it('keeps, per list, exactly the first entries of the reference ranking after the filter, and flags every ranked document', () => {
     const library = syntheticLibrary(10_000, 7);
     const keep = (d: EvidenceDocument) => d.kind !== 'sales_note';
     for (const profile of PROFILES) {
       for (const k of [0, 1, 2, 5]) {
-        const full = rankEvidence(library, profile, PAIN_POINTS, DEMO_NOW);
+        const full = referenceRanking(library, profile, PAIN_POINTS, DEMO_NOW);
         const top = rankTopEvidence(library, profile, PAIN_POINTS, DEMO_NOW, { perPainPoint: k, profile: k, keep });
         assert.deepEqual(top.byPainPoint, full.byPainPoint.map((list) => list.filter((e) => keep(e.doc)).slice(0, k)));
         assert.deepEqual(top.profile, full.profile.filter(keep).slice(0, k));

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import type { EvidenceDocument } from '../../../src/skills/documents';
-import { MIN_COVERAGE, rankEvidence } from '../../../src/skills/proposal/rank';
+import { MIN_COVERAGE } from '../../../src/skills/proposal/rank';
+import { rankEvidence } from './full-ranking';
 import type { SkillResult } from '../../../src/skills/result';
 import { selectAndDraft } from '../../../src/skills/run';
 import { countWords } from '../../../src/skills/text';
