@@ -1,7 +1,6 @@
 import { DAY_MS, DailyTrendBuilder } from '../billing/daily-trend';
-import type { BillingScope } from '../billing/subscriber-id';
 import { utcDay } from '../store/billing-daily';
-import { requireString, type CliCommand } from './command';
+import { requireScope, type CliCommand } from './command';
 import { withStore } from './with-store';
 
 /**
@@ -13,8 +12,7 @@ export const billingBackfillTrendsCommand: CliCommand = {
   usage: '--scope operator|app:SLUG [--days 365]',
   options: { scope: { type: 'string' }, days: { type: 'string' } },
   async run(values) {
-    const scope = requireString(values, 'scope') as BillingScope;
-    if (scope !== 'operator' && !scope.startsWith('app:')) throw new Error('--scope must be operator or app:SLUG');
+    const scope = requireScope(values);
     const days = values.days === undefined ? 365 : Number(values.days);
     if (!Number.isInteger(days) || days < 1 || days > 3650) throw new Error('--days must be an integer from 1 to 3650');
     return withStore(async (repos) => {

@@ -3,7 +3,7 @@ import type { BillingScope } from '../billing/subscriber-id';
 import { connectTemporal } from '../temporal';
 import { SEARCH_ATTRIBUTES } from '../search-attributes';
 import { metricsWorkflowId, totalsDeltaSignal } from '../workflows/billing-metrics-contract';
-import { requireString, type CliCommand } from './command';
+import { requireScope, type CliCommand } from './command';
 import { withStore } from './with-store';
 import type { Repositories } from '../store/repositories';
 
@@ -40,8 +40,7 @@ export const billingCheckCommand: CliCommand = {
   usage: '--scope operator|app:SLUG [--repair]',
   options: { scope: { type: 'string' }, repair: { type: 'boolean' } },
   async run(values) {
-    const scope = requireString(values, 'scope') as BillingScope;
-    if (scope !== 'operator' && !scope.startsWith('app:')) throw new Error('--scope must be operator or app:SLUG');
+    const scope = requireScope(values);
     return withStore(async (repos, config) => {
       const first = await snapshot(repos, scope);
       const agree = report(scope, first);

@@ -1,7 +1,6 @@
-import type { BillingScope } from '../billing/subscriber-id';
 import { DeadLetterService } from '../billing-intake/dead-letters';
 import { connectTemporal } from '../temporal';
-import { requireString, type CliCommand } from './command';
+import { requireScope, type CliCommand } from './command';
 import { withStore } from './with-store';
 
 const PAGE = 200;
@@ -15,8 +14,7 @@ export const deadLettersCommand: CliCommand = {
   usage: '--scope operator|app:SLUG [--retry ID | --retry-all]',
   options: { scope: { type: 'string' }, retry: { type: 'string' }, 'retry-all': { type: 'boolean' } },
   async run(values) {
-    const scope = requireString(values, 'scope') as BillingScope;
-    if (scope !== 'operator' && !scope.startsWith('app:')) throw new Error('--scope must be operator or app:SLUG');
+    const scope = requireScope(values);
     return withStore(async (repos, config) => {
       const repo = repos.deadLetters;
       const parked = await repo.list(scope, { status: 'parked', limit: PAGE });
