@@ -7,7 +7,7 @@ import { postWebhook } from '../outbound/sender';
 import { messageIdFor, signatureHeader, signingSecrets } from '../outbound/signing';
 import { startDelivery } from '../outbound/start';
 import { checkUrl, resolveSafely, UnsafeUrlError } from '../outbound/url-guard';
-import type { EndpointRecord } from '../store/outbound';
+import { pendingDelivery, type EndpointRecord } from '../store/outbound';
 import type { AttemptOutcome } from '../workflows/outbound-delivery-contract';
 import type { ActivityDeps } from './deps';
 import { sendOnce } from './send-once';
@@ -36,19 +36,9 @@ export function createOutboundActivities(deps: ActivityDeps & { mailer: Mailer |
       for (const ep of targets) {
         const deliveryId = messageIdFor(ep._id, outEvent.id);
         const at = now();
-        const stored = await deliveries.ensure({
-          _id: deliveryId,
-          app: slug,
-          endpointId: ep._id,
-          eventId: outEvent.id,
-          eventType: outEvent.type,
-          body: bodyOf(outEvent, at),
-          status: 'pending',
-          attempts: [],
-          nextRetryAt: null,
-          createdAt: at,
-          updatedAt: at,
-        });
+        const stored = await deliveries.ensure(
+          pendingDelivery({ _id: deliveryId, app: slug, endpointId: ep._id, eventId: outEvent.id, eventType: outEvent.type, body: bodyOf(outEvent, at) }, at),
+        );
         await startDelivery(deps.temporal, deps.config, { app: slug, endpointId: ep._id, deliveryId: stored._id, eventType: stored.eventType }, 'first');
       }
       return targets.length;

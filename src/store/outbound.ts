@@ -49,6 +49,11 @@ export interface DeliveryRecord {
   updatedAt: Date;
 }
 
+/** A delivery not yet attempted, as a dispatch and a test event store it before starting its workflow. */
+export function pendingDelivery(d: Pick<DeliveryRecord, '_id' | 'app' | 'endpointId' | 'eventId' | 'eventType' | 'body'>, at: Date): DeliveryRecord {
+  return { ...d, status: 'pending', attempts: [], nextRetryAt: null, createdAt: at, updatedAt: at };
+}
+
 export const MAX_ENDPOINTS_PER_APP = 10;
 export const MAX_ATTEMPTS_KEPT = 50;
 
@@ -147,9 +152,10 @@ export class DeliveryRepository {
     return this.coll.find(filter, { projection: { body: 0 } }).sort({ createdAt: -1, _id: -1 }).limit(limit).toArray();
   }
 
-  failedSince(endpointId: string, since: Date, limit: number): Promise<Pick<DeliveryRecord, '_id'>[]> {
+  /** What a redelivery needs of each failed delivery (not its body). */
+  failedSince(endpointId: string, since: Date, limit: number): Promise<Pick<DeliveryRecord, '_id' | 'endpointId' | 'eventType'>[]> {
     return this.coll
-      .find({ endpointId, status: 'failed', createdAt: { $gte: since } }, { projection: { _id: 1 } })
+      .find({ endpointId, status: 'failed', createdAt: { $gte: since } }, { projection: { _id: 1, endpointId: 1, eventType: 1 } })
       .sort({ createdAt: 1 })
       .limit(limit)
       .toArray();

@@ -8,7 +8,7 @@ import { generateEndpointSecret, messageIdFor, signingSecrets } from '../../outb
 import { startDelivery } from '../../outbound/start';
 import { checkUrl, MAX_URL_LENGTH, resolveSafely, UnsafeUrlError } from '../../outbound/url-guard';
 import type { AppRecord } from '../../store/apps';
-import { MAX_ENDPOINTS_PER_APP, type DeliveryRecord, type EndpointRecord, type OutboundCounters } from '../../store/outbound';
+import { MAX_ENDPOINTS_PER_APP, pendingDelivery, type DeliveryRecord, type EndpointRecord, type OutboundCounters } from '../../store/outbound';
 import { canReadApp } from '../auth';
 import { decodeCursor, encodeCursor, parseLimit } from '../cursor';
 import type { AppDeps } from '../deps';
@@ -179,7 +179,7 @@ export function outboundRoutes(deps: AppDeps): Router {
       data: { subscriber: { id: 'test-subscriber', aliases: ['test-subscriber'] }, state: { status: 'active' as const, entitlements: [], scheduledDowngrade: null }, event: null },
     };
     const id = messageIdFor(endpoint._id, eventId);
-    await deliveries.ensure({ _id: id, app: app._id, endpointId: endpoint._id, eventId, eventType: WEBHOOK_TEST, body: bodyOf(event, at), status: 'pending', attempts: [], nextRetryAt: null, createdAt: at, updatedAt: at });
+    await deliveries.ensure(pendingDelivery({ _id: id, app: app._id, endpointId: endpoint._id, eventId, eventType: WEBHOOK_TEST, body: bodyOf(event, at) }, at));
     await startDelivery(deps.temporal.client, deps.config, { app: app._id, endpointId: endpoint._id, deliveryId: id, eventType: WEBHOOK_TEST }, 'first');
     ctx.status = 202;
     ctx.body = { deliveryId: id };
@@ -207,8 +207,7 @@ export function outboundRoutes(deps: AppDeps): Router {
     let started = 0;
     let inProgress = 0;
     for (const f of failed) {
-      const d = await deliveries.get(endpoint._id, f._id);
-      if (d && (await redeliver(app._id, d))) started++;
+      if (await redeliver(app._id, f)) started++;
       else inProgress++;
     }
     ctx.status = 202;
@@ -218,7 +217,7 @@ export function outboundRoutes(deps: AppDeps): Router {
 
   return router;
 
-  async function redeliver(app: string, d: DeliveryRecord): Promise<boolean> {
+  async function redeliver(app: string, d: Pick<DeliveryRecord, '_id' | 'endpointId' | 'eventType'>): Promise<boolean> {
     const started = await startDelivery(deps.temporal.client, deps.config, { app, endpointId: d.endpointId, deliveryId: d._id, eventType: d.eventType }, 'again');
     if (started) await deliveries.setStatus(d._id, 'pending', now());
     return started;
