@@ -4,7 +4,7 @@ import type { BillingScope } from '../billing/subscriber-id';
 import type { SubscriberState } from '../billing/subscriber-state';
 import { COLLECTIONS } from './collections';
 import { isDuplicateKeyError } from './mongo';
-import { eventKey, parseStoredEvent, type WebhookEventRecord } from './webhook-events';
+import type { WebhookEventRepository } from './webhook-events';
 
 /** What the console shows of a subscriber before and after an event. */
 export interface TimelineSnapshot {
@@ -49,7 +49,10 @@ export function snapshotOf(state: SubscriberState): TimelineSnapshot {
 }
 
 export class BillingTimelineRepository {
-  constructor(private readonly db: Db) {}
+  constructor(
+    private readonly db: Db,
+    private readonly events: WebhookEventRepository,
+  ) {}
 
   private get coll() {
     return this.db.collection<TimelineRecord>(COLLECTIONS.billingTimeline);
@@ -64,30 +67,20 @@ export class BillingTimelineRepository {
     const seen = new Set(previous?.appliedEventIds ?? []);
     const fresh = next.appliedEventIds.filter((id) => !seen.has(id));
     if (fresh.length === 0) return 0;
-    const inbox = new Map(
-      (
-        await this.db
-          .collection<WebhookEventRecord>(COLLECTIONS.webhookEvents)
-          .find({ _id: { $in: fresh.map((id) => eventKey(next.scope, id)) } }, { projection: { eventId: 1, type: 1, receivedAt: 1, eventJson: 1 } })
-          .toArray()
-      ).map((r) => [r.eventId, r]),
-    );
+    const inbox = await this.events.summaries(next.scope, fresh);
     const before = previous ? snapshotOf(previous) : null;
     const after = snapshotOf(next);
     const docs: TimelineRecord[] = fresh.map((eventId): TimelineRecord => {
       const r = inbox.get(eventId);
-      let providerMs: number | null = null;
-      if (r) {
-        const at = parseStoredEvent(r).event_timestamp_ms;
-        providerMs = typeof at === 'number' ? at : null;
-      } else if (next.lastEvent?.id === eventId) providerMs = next.lastEvent.atMs;
+      const last = next.lastEvent?.id === eventId ? next.lastEvent : null;
+      const providerAt = r ? r.providerAt : last ? new Date(last.atMs) : null;
       return {
         _id: `${next.scope}|${next.id}|${eventId}`,
         scope: next.scope,
         subscriberId: next.id,
         eventId,
-        type: r?.type ?? (next.lastEvent?.id === eventId ? next.lastEvent.type : 'unknown'),
-        providerAt: providerMs === null ? null : new Date(providerMs),
+        type: r?.type ?? last?.type ?? 'unknown',
+        providerAt,
         receivedAt: r?.receivedAt ?? null,
         appliedAt: now,
         position: 0,

@@ -21,6 +21,7 @@ import { WebhookEventRepository } from './webhook-events';
  * CLI) and injected, so no route, service or activity holds the raw `Db`.
  */
 export function createRepositories(db: Db, options: { documentCache?: WholeKindCache } = {}) {
+  const webhookEvents = new WebhookEventRepository(db);
   return {
     apps: new AppRepository(db),
     projects: new ProjectRepository(db),
@@ -28,13 +29,13 @@ export function createRepositories(db: Db, options: { documentCache?: WholeKindC
     invocations: new InvocationRepository(db),
     invocationContexts: new InvocationContextRepository(db),
     idempotency: new IdempotencyRepository(db),
-    webhookEvents: new WebhookEventRepository(db),
+    webhookEvents,
     relayCheckpoints: new RelayCheckpointRepository(db),
     deadLetters: new DeadLetterRepository(db),
     subscribers: new SubscriberRepository(db),
     billingTotals: new BillingTotalsRepository(db),
     billingDaily: new BillingDailyRepository(db),
-    billingTimeline: new BillingTimelineRepository(db),
+    billingTimeline: new BillingTimelineRepository(db, webhookEvents),
     outboundEndpoints: new EndpointRepository(db),
     outboundDeliveries: new DeliveryRepository(db),
     outboundCounters: new OutboundCounters(db),

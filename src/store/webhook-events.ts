@@ -65,6 +65,19 @@ export class WebhookEventRepository {
   get(scope: BillingScope, eventId: string): Promise<WebhookEventRecord | null> {
     return this.coll.findOne({ _id: eventKey(scope, eventId) });
   }
+
+  /** Type, receipt and provider time of the scope's events among `eventIds` (one indexed read by _id). */
+  async summaries(scope: BillingScope, eventIds: readonly string[]): Promise<Map<string, { type: string; receivedAt: Date; providerAt: Date | null }>> {
+    const rows = await this.coll
+      .find({ _id: { $in: eventIds.map((id) => eventKey(scope, id)) } }, { projection: { eventId: 1, type: 1, receivedAt: 1, eventJson: 1 } })
+      .toArray();
+    return new Map(
+      rows.map((r) => {
+        const at = parseStoredEvent(r).event_timestamp_ms;
+        return [r.eventId, { type: r.type, receivedAt: r.receivedAt, providerAt: typeof at === 'number' ? new Date(at) : null }];
+      }),
+    );
+  }
 }
 
 export const WEBHOOK_EVENT_INDEXES: IndexDescription[] = [
