@@ -90,7 +90,8 @@ export function createBillingActivities(deps: ActivityDeps & { temporal: Client 
 
     /** What a fresh run of a scope's metrics workflow starts from, when an earlier run ended abnormally. */
     async loadBillingTotals(scope: BillingScope): Promise<{ totals: BillingTotals; seq: number } | null> {
-      return totals.stored(scope);
+      const stored = await totals.stored(scope);
+      return stored && { totals: stored.totals, seq: stored.seq };
     },
 
     async writeBillingTotals(args: { scope: BillingScope; seq: number; totals: BillingTotals }): Promise<void> {

@@ -28,6 +28,16 @@ export const ZERO_TOTALS: Readonly<BillingTotals> = Object.freeze({
   scheduledDowngrades: 0,
 });
 
+/**
+ * The totals' fields of a record that stores them beside others; a field it lacks keeps `fallback`'s value
+ * (zero, or the day before's in a trend).
+ */
+export function pickTotals(record: Partial<BillingTotals>, fallback: Readonly<BillingTotals> = ZERO_TOTALS): BillingTotals {
+  const out = { ...fallback };
+  for (const key of Object.keys(ZERO_TOTALS) as (keyof BillingTotals)[]) out[key] = record[key] ?? fallback[key];
+  return out;
+}
+
 /** This subscriber's share of the totals; zero for a record merged into another. */
 export function contributionOf(state: SubscriberState): BillingTotals {
   if (state.mergedInto !== null) return { ...ZERO_TOTALS };

@@ -1,4 +1,4 @@
-import { diffContribution, mrrAmount, type BillingTotals } from '../billing/metrics';
+import { diffContribution, mrrAmount, ZERO_TOTALS, type BillingTotals } from '../billing/metrics';
 import type { BillingScope } from '../billing/subscriber-id';
 import { connectTemporal } from '../temporal';
 import { SEARCH_ATTRIBUTES } from '../search-attributes';
@@ -23,8 +23,7 @@ async function snapshot(repos: Repositories, scope: BillingScope): Promise<Snaps
   const totals = repos.billingTotals;
   const full = await repos.subscribers.sumContributions(scope);
   const stored = await totals.stored(scope);
-  const { totals: running, updatedAt } = await totals.get(scope);
-  return { running, seq: stored?.seq ?? 0, recomputed: full.totals, subscribers: full.subscribers, updatedAt };
+  return { running: stored?.totals ?? { ...ZERO_TOTALS }, seq: stored?.seq ?? 0, recomputed: full.totals, subscribers: full.subscribers, updatedAt: stored?.updatedAt ?? null };
 }
 
 const same = (a: BillingTotals, b: BillingTotals) => (Object.keys(a) as (keyof BillingTotals)[]).every((k) => a[k] === b[k]);

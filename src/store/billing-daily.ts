@@ -1,5 +1,5 @@
 import type { Db, IndexDescription } from 'mongodb';
-import type { BillingTotals } from '../billing/metrics';
+import { pickTotals, ZERO_TOTALS, type BillingTotals } from '../billing/metrics';
 import type { BillingScope } from '../billing/subscriber-id';
 import { COLLECTIONS } from './collections';
 
@@ -24,7 +24,6 @@ export interface DailyPoint extends BillingTotals {
 
 export const utcDay = (at: Date | number): string => new Date(at).toISOString().slice(0, 10);
 const dailyKey = (scope: BillingScope, day: string) => `${scope}|${day}`;
-const TOTAL_KEYS = ['mrrMicros', 'activeSubscriptions', 'activeTrials', 'flaggedCustomers', 'scheduledDowngrades'] as const;
 
 export class BillingDailyRepository {
   constructor(private readonly db: Db) {}
@@ -36,9 +35,7 @@ export class BillingDailyRepository {
   /** The day's point takes the latest totals (one upsert; the same write again changes nothing). */
   async recordTotals(scope: BillingScope, totals: BillingTotals, now: Date): Promise<void> {
     const day = utcDay(now);
-    const set: Partial<DailyPointRecord> = { updatedAt: now };
-    for (const k of TOTAL_KEYS) set[k] = totals[k];
-    await this.coll.updateOne({ _id: dailyKey(scope, day) }, { $set: set, $setOnInsert: { scope, day } }, { upsert: true });
+    await this.coll.updateOne({ _id: dailyKey(scope, day) }, { $set: { ...pickTotals(totals), updatedAt: now }, $setOnInsert: { scope, day } }, { upsert: true });
   }
 
   async addChurn(scope: BillingScope, count: number, now: Date): Promise<void> {
@@ -61,13 +58,12 @@ export class BillingDailyRepository {
     const [before] = await this.coll.find({ scope, day: { $lt: fromDay } }).sort({ day: -1 }).limit(1).toArray();
     const rows = await this.coll.find({ scope, day: { $gte: fromDay, $lte: toDay } }).sort({ day: 1 }).limit(400).toArray();
     const byDay = new Map(rows.map((r) => [r.day, r]));
-    const carried: BillingTotals = { mrrMicros: 0, activeSubscriptions: 0, activeTrials: 0, flaggedCustomers: 0, scheduledDowngrades: 0 };
-    if (before) for (const k of TOTAL_KEYS) carried[k] = before[k] ?? carried[k];
+    let carried = before ? pickTotals(before) : { ...ZERO_TOTALS };
     const out: DailyPoint[] = [];
     for (let t = Date.parse(`${fromDay}T00:00:00Z`), end = Date.parse(`${toDay}T00:00:00Z`); t <= end && out.length < 400; t += 86_400_000) {
       const day = utcDay(t);
       const r = byDay.get(day);
-      if (r) for (const k of TOTAL_KEYS) carried[k] = r[k] ?? carried[k];
+      if (r) carried = pickTotals(r, carried);
       out.push({ day, ...carried, churned: r?.churned ?? 0 });
     }
     return out;

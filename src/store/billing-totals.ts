@@ -1,7 +1,7 @@
 import type { Db } from 'mongodb';
-import { ZERO_TOTALS, type BillingTotals } from '../billing/metrics';
+import { pickTotals, ZERO_TOTALS, type BillingTotals } from '../billing/metrics';
 import type { BillingScope } from '../billing/subscriber-id';
-import { BillingDailyRepository } from './billing-daily';
+import type { BillingDailyRepository } from './billing-daily';
 import { COLLECTIONS } from './collections';
 import { isDuplicateKeyError } from './mongo';
 
@@ -13,7 +13,10 @@ interface TotalsRecord extends BillingTotals {
 
 /** The store copy of each scope's totals, kept by the scope's billingMetrics workflow. */
 export class BillingTotalsRepository {
-  constructor(private readonly db: Db) {}
+  constructor(
+    private readonly db: Db,
+    private readonly daily: BillingDailyRepository,
+  ) {}
 
   private get coll() {
     return this.db.collection<TotalsRecord>(COLLECTIONS.billingMetrics);
@@ -33,21 +36,19 @@ export class BillingTotalsRepository {
       // A retry of this same write (its first try landed, the day's point may not have): write the point again.
       landed = (await this.coll.findOne({ _id: scope }, { projection: { seq: 1 } }))?.seq === seq;
     }
-    if (landed) await new BillingDailyRepository(this.db).recordTotals(scope, totals, now);
+    if (landed) await this.daily.recordTotals(scope, totals, now);
   }
 
-  /** The stored totals and their sequence number, for a metrics run that starts fresh; null when none. */
-  async stored(scope: BillingScope): Promise<{ totals: BillingTotals; seq: number } | null> {
+  /** The stored totals, their sequence number and time (for a metrics run that starts fresh); null when none. */
+  async stored(scope: BillingScope): Promise<{ totals: BillingTotals; seq: number; updatedAt: Date } | null> {
     const r = await this.coll.findOne({ _id: scope });
     if (!r) return null;
-    const { mrrMicros, activeSubscriptions, activeTrials, flaggedCustomers, scheduledDowngrades, seq } = r;
-    return { totals: { mrrMicros, activeSubscriptions, activeTrials, flaggedCustomers, scheduledDowngrades }, seq };
+    return { totals: pickTotals(r), seq: r.seq, updatedAt: r.updatedAt };
   }
 
+  /** The totals to show: zero before the scope's first write. */
   async get(scope: BillingScope): Promise<{ totals: BillingTotals; updatedAt: Date | null }> {
-    const r = await this.coll.findOne({ _id: scope });
-    if (!r) return { totals: { ...ZERO_TOTALS }, updatedAt: null };
-    const { mrrMicros, activeSubscriptions, activeTrials, flaggedCustomers, scheduledDowngrades } = r;
-    return { totals: { mrrMicros, activeSubscriptions, activeTrials, flaggedCustomers, scheduledDowngrades }, updatedAt: r.updatedAt };
+    const stored = await this.stored(scope);
+    return stored ? { totals: stored.totals, updatedAt: stored.updatedAt } : { totals: { ...ZERO_TOTALS }, updatedAt: null };
   }
 }

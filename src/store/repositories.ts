@@ -22,6 +22,7 @@ import { WebhookEventRepository } from './webhook-events';
  */
 export function createRepositories(db: Db, options: { documentCache?: WholeKindCache } = {}) {
   const webhookEvents = new WebhookEventRepository(db);
+  const billingDaily = new BillingDailyRepository(db);
   return {
     apps: new AppRepository(db),
     projects: new ProjectRepository(db),
@@ -33,8 +34,8 @@ export function createRepositories(db: Db, options: { documentCache?: WholeKindC
     relayCheckpoints: new RelayCheckpointRepository(db),
     deadLetters: new DeadLetterRepository(db),
     subscribers: new SubscriberRepository(db),
-    billingTotals: new BillingTotalsRepository(db),
-    billingDaily: new BillingDailyRepository(db),
+    billingTotals: new BillingTotalsRepository(db, billingDaily),
+    billingDaily,
     billingTimeline: new BillingTimelineRepository(db, webhookEvents),
     outboundEndpoints: new EndpointRepository(db),
     outboundDeliveries: new DeliveryRepository(db),

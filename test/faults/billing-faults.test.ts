@@ -18,11 +18,11 @@ import { MongoClient, type Db } from 'mongodb';
 import { ZERO_TOTALS, type BillingTotals } from '../../src/billing/metrics';
 import type { BillingEvent } from '../../src/billing/provider-events';
 import { appScope, type BillingScope } from '../../src/billing/subscriber-id';
-import { BillingTotalsRepository } from '../../src/store/billing-totals';
+import { createRepositories } from '../../src/store/repositories';
 import { COLLECTIONS } from '../../src/store/collections';
 import { MailOutbox } from '../../src/store/mail-outbox';
 import { ProjectRepository } from '../../src/store/projects';
-import { SubscriberRepository, type SubscriberRecord } from '../../src/store/subscribers';
+import type { SubscriberRecord } from '../../src/store/subscribers';
 import { canonicalView } from '../../src/billing/canonical-view';
 import { subscriberStateQuery } from '../../src/workflows/billing-subscriber-contract';
 import { viewDiff } from './model';
@@ -307,8 +307,7 @@ async function fullCheck(db: Db, traffic: Traffic, stats: SendStats, scope: Bill
   problems.push(...app.problems, ...op.problems);
 
   // Totals: the running totals (metrics workflow, by deltas) = billing-check's recomputation = the model's sum.
-  const totalsRepo = new BillingTotalsRepository(db);
-  const subscriberRepo = new SubscriberRepository(db);
+  const { billingTotals: totalsRepo, subscribers: subscriberRepo } = createRepositories(db);
   const seqs: number[] = [];
   const totalsOf: Record<string, BillingTotals> = {};
   for (const [s, model] of [[scope, app.modelTotals], ['operator', op.modelTotals]] as const) {

@@ -5,6 +5,7 @@ import {
   contributionOf,
   diffContribution,
   mrrAmount,
+  pickTotals,
   type BillingTotals,
 } from '../../../src/billing/metrics';
 import type { BillingEvent } from '../../../src/billing/provider-events';
@@ -103,5 +104,13 @@ describe('billing metrics', () => {
     assert.deepEqual(diffContribution(a, b), { mrrMicros: -3, activeSubscriptions: 2, activeTrials: 0, flaggedCustomers: 1, scheduledDowngrades: -1 });
     assert.deepEqual(addTotals(a, diffContribution(a, b)), b);
     assert.deepEqual(diffContribution(b, b), ZERO_TOTALS);
+  });
+
+  it('picks the totals out of a stored record, other fields left behind, missing ones from the fallback', () => {
+    const record = { _id: 'operator', seq: 7, mrrMicros: 9_990_000, activeSubscriptions: 1, activeTrials: 0, flaggedCustomers: 2, scheduledDowngrades: 0 };
+    assert.deepEqual(pickTotals(record), { mrrMicros: 9_990_000, activeSubscriptions: 1, activeTrials: 0, flaggedCustomers: 2, scheduledDowngrades: 0 });
+    const dayBefore = { mrrMicros: 5, activeSubscriptions: 4, activeTrials: 3, flaggedCustomers: 2, scheduledDowngrades: 1 };
+    assert.deepEqual(pickTotals({ mrrMicros: 0, activeTrials: 9 }, dayBefore), { mrrMicros: 0, activeSubscriptions: 4, activeTrials: 9, flaggedCustomers: 2, scheduledDowngrades: 1 });
+    assert.deepEqual(pickTotals({}), ZERO_TOTALS);
   });
 });
