@@ -4,7 +4,9 @@ import { WorkflowExecutionAlreadyStartedError } from '@temporalio/client';
 import { signalSubscriberWorkflow } from '../billing-intake/subscriber-client';
 import { isPermanentRefusal } from '../temporal-failures';
 import { contributionOf, type BillingTotals } from '../billing/metrics';
+import { reducerEvent, type BillingEvent } from '../billing/provider-events';
 import type { BillingScope } from '../billing/subscriber-id';
+import { parseStoredEvent } from '../store/webhook-events';
 import type { SubscriberState } from '../billing/subscriber-state';
 import type { Entitlement as BillingEntitlement } from '../billing/subscriber-view';
 import { SEARCH_ATTRIBUTES } from '../search-attributes';
@@ -14,7 +16,7 @@ import type { ActivityDeps } from './deps';
 
 /** I/O of the billing workflows: the dashboard projection, operator entitlements, signals between workflows. */
 export function createBillingActivities(deps: ActivityDeps & { temporal: Client }) {
-  const { subscribers, billingTotals: totals, projects, billingTimeline: timeline, billingDaily: daily } = deps.repos;
+  const { subscribers, billingTotals: totals, projects, billingTimeline: timeline, billingDaily: daily, webhookEvents } = deps.repos;
   const now = deps.now ?? (() => new Date());
   const taskQueue = deps.config.temporal.taskQueue;
 
@@ -50,15 +52,31 @@ export function createBillingActivities(deps: ActivityDeps & { temporal: Client 
       return stored && { state: stored.state, counted: stored.contribution };
     },
 
-    /** Operator scope: the subscriber id names an org or a project of this service; its entitlements land there. */
-    async applyOperatorEntitlements(args: { subscriberId: string; entitlements: BillingEntitlement[]; version: number }): Promise<void> {
+    /**
+     * Operator scope: the provider's `app_user_id` names an org or a project of this service, and the entitlements
+     * land there. `targets` are every app user id the customer was seen under (subscriber-state.ts's
+     * entitlementTargets; absent on activities scheduled before it: the subscriber id alone); those that name
+     * no org or project are passed over. `revoked`: ids a transfer moved the purchases away from.
+     */
+    async applyOperatorEntitlements(args: { subscriberId: string; targets?: string[]; revoked?: string[]; entitlements: BillingEntitlement[]; version: number }): Promise<void> {
       const entitlements = args.entitlements.map((e) => ({
         id: e.id,
         productId: e.productId,
         expiresAt: e.expiresAtMs === null ? null : new Date(e.expiresAtMs).toISOString(),
       }));
-      const target = await projects.setEntitlements(args.subscriberId, entitlements, args.version, now());
-      if (!target) deps.logger.warn({ subscriberId: args.subscriberId }, 'operator billing event names no org or project; nothing entitled');
+      let entitled = 0;
+      for (const id of args.targets ?? [args.subscriberId]) {
+        if (await projects.setEntitlements(id, entitlements, args.version, now())) entitled += 1;
+      }
+      // A transfer moved the purchases away from these: their orgs lose what this subscriber paid for.
+      for (const id of args.revoked ?? []) await projects.setEntitlements(id, [], args.version, now());
+      if (entitled === 0) deps.logger.warn({ subscriberId: args.subscriberId, targets: args.targets }, 'operator billing event names no org or project; nothing entitled');
+    },
+
+    /** The acted-on members of an event in the inbox (for events too large to travel in a signal); null: not there. */
+    async loadProviderEvent(args: { scope: BillingScope; eventId: string }): Promise<BillingEvent | null> {
+      const record = await webhookEvents.get(args.scope, args.eventId);
+      return record ? reducerEvent(parseStoredEvent(record)) : null;
     },
 
     /**

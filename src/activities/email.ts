@@ -8,10 +8,18 @@ export function createEmailActivities(deps: ActivityDeps & { mailer: Mailer | nu
   const now = deps.now ?? (() => new Date());
 
   return {
-    async sendBillingIssueEmail(args: { eventId: string; subscriberId: string }): Promise<'sent' | 'kept' | 'already_sent' | 'no_owner'> {
-      const org = (await projects.getOrg(args.subscriberId)) ?? (await orgOfProject(args.subscriberId));
+    /**
+     * `orgIds`: the ids that may name the org or project, the event's app_user_id first (absent on activities
+     * scheduled before it: the subscriber id alone). The first that names one gets the mail.
+     */
+    async sendBillingIssueEmail(args: { eventId: string; subscriberId: string; orgIds?: string[] }): Promise<'sent' | 'kept' | 'already_sent' | 'no_owner'> {
+      let org = null;
+      for (const id of args.orgIds ?? [args.subscriberId]) {
+        org = (await projects.getOrg(id)) ?? (await orgOfProject(id));
+        if (org) break;
+      }
       if (!org) {
-        deps.logger.warn({ subscriberId: args.subscriberId }, 'billing issue for an unknown org or project: no owner to email');
+        deps.logger.warn({ subscriberId: args.subscriberId, orgIds: args.orgIds }, 'billing issue for an unknown org or project: no owner to email');
         return 'no_owner';
       }
       const key = `billing_issue:${args.eventId}`;
@@ -23,7 +31,7 @@ export function createEmailActivities(deps: ActivityDeps & { mailer: Mailer | nu
           text: [
             `Hello,`,
             ``,
-            `The billing provider reported a problem charging the subscription of ${org.name} (${args.subscriberId}).`,
+            `The billing provider reported a problem charging the subscription of ${org.name} (${org._id}).`,
             `Access continues for now; please update the payment method so the subscription does not lapse.`,
             ``,
             `Reference: ${args.eventId}`,

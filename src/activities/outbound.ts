@@ -1,8 +1,8 @@
 import type { BillingEvent } from '../billing/provider-events';
 import type { BillingScope } from '../billing/subscriber-id';
-import type { SubscriberState } from '../billing/subscriber-state';
 import type { Mailer } from '../mail';
-import { bodyOf, outboundEventOf } from '../outbound/payload';
+import { bodyOf, outboundEventOf, type OutboundSubscriber } from '../outbound/payload';
+import { parseStoredEvent } from '../store/webhook-events';
 import { postWebhook } from '../outbound/sender';
 import { messageIdFor, signatureHeader, signingSecrets } from '../outbound/signing';
 import { startDelivery } from '../outbound/start';
@@ -16,7 +16,7 @@ const APP_SCOPE_PREFIX = 'app:';
 
 /** Outbound webhooks: fan an applied event out to an app's endpoints, and make one delivery attempt. */
 export function createOutboundActivities(deps: ActivityDeps & { mailer: Mailer | null }) {
-  const { apps, outboundEndpoints: endpoints, outboundDeliveries: deliveries, outboundCounters: counters, mailOutbox: outbox } = deps.repos;
+  const { apps, outboundEndpoints: endpoints, outboundDeliveries: deliveries, outboundCounters: counters, mailOutbox: outbox, webhookEvents } = deps.repos;
   const now = deps.now ?? (() => new Date());
   const cfg = deps.config.outbound;
 
@@ -26,12 +26,22 @@ export function createOutboundActivities(deps: ActivityDeps & { mailer: Mailer |
      * whose filter matches. Safe to repeat: delivery ids derive from endpoint and event, and a delivery's
      * workflow is started once.
      */
-    async dispatchOutboundEvent(args: { scope: BillingScope; state: SubscriberState; event: BillingEvent | null; downgradeId: string | null }): Promise<number> {
+    async dispatchOutboundEvent(args: {
+      scope: BillingScope;
+      state: OutboundSubscriber;
+      /** The event as it came (activities scheduled before `eventRef` existed carry it here). */
+      event: BillingEvent | null;
+      /** The applied event, read as received from the inbox. */
+      eventRef?: { id: string; type: string } | null;
+      downgradeId: string | null;
+    }): Promise<number> {
       if (!args.scope.startsWith(APP_SCOPE_PREFIX)) return 0;
       const slug = args.scope.slice(APP_SCOPE_PREFIX.length);
       const app = await apps.get(slug);
       if (!app?.outboundAccess) return 0;
-      const outEvent = outboundEventOf(args.state, args.event, args.downgradeId);
+      const stored = args.eventRef ? await webhookEvents.get(args.scope, args.eventRef.id) : null;
+      const event = args.event ?? (stored ? parseStoredEvent(stored) : args.eventRef ? { id: args.eventRef.id, type: args.eventRef.type } : null);
+      const outEvent = outboundEventOf(args.state, event, args.downgradeId);
       const targets = (await endpoints.list(slug)).filter((ep) => !ep.disabled && (ep.eventTypes === null || ep.eventTypes.includes(outEvent.type)));
       for (const ep of targets) {
         const deliveryId = messageIdFor(ep._id, outEvent.id);

@@ -57,6 +57,6 @@ export function messageFor(record: Pick<DeadLetterRecord, 'stage' | 'key' | 'pay
   }
   // An apply-stage record holds the message the reducer refused: a provider event, or a merge between records.
   const kind = (payload as { kind?: unknown }).kind;
-  if (record.stage === 'apply' && (kind === 'mergeInto' || kind === 'absorb')) return payload as SubscriberMessage;
+  if (record.stage === 'apply' && (kind === 'mergeInto' || kind === 'absorb' || kind === 'eventRef')) return payload as SubscriberMessage;
   return { kind: 'event', event: payload as BillingEvent };
 }

@@ -186,7 +186,7 @@ export class EventForwarder {
   async forward(record: WebhookEventRecord): Promise<void> {
     const { subscriberId, scope } = record;
     if (!record.workflowId || !subscriberId) return;
-    const message = { kind: 'event' as const, event: parseStoredEvent(record) };
+    const message = { kind: 'event' as const, event: parseStoredEvent(record), receivedAtMs: record.receivedAt.getTime() };
     await this.client.connection.withDeadline(Date.now() + FORWARD_TIMEOUT_MS, () =>
       signalSubscriberWorkflow(this.client, this.taskQueue, { scope, subscriberId }, message),
     );

@@ -1,7 +1,9 @@
 import type { Client } from '@temporalio/client';
+import type { BillingEvent } from '../billing/provider-events';
 import { workflowIdFor, type BillingScope } from '../billing/subscriber-id';
 import { SEARCH_ATTRIBUTES } from '../search-attributes';
-import { absorbSignal, mergeIntoSignal, providerEventSignal, redoEffectSignal, type BillingSubscriberStart, type BillingSubscriberWorkflow, type SubscriberMessage } from '../workflows/billing-subscriber-contract';
+import { reducerEvent } from '../billing/provider-events';
+import { absorbSignal, INLINE_EVENT_CHARS, mergeIntoSignal, providerEventSignal, redoEffectSignal, type BillingSubscriberStart, type BillingSubscriberWorkflow, type EventReference, type SubscriberMessage } from '../workflows/billing-subscriber-contract';
 
 /**
  * Delivers a message to a subscriber's entity workflow, starting it if needed (signal-with-start): the one way
@@ -28,7 +30,12 @@ export async function signalSubscriberWorkflow(
   const workflow = 'billingSubscriber';
   switch (message.kind) {
     case 'event':
-      await client.workflow.signalWithStart<BillingSubscriberWorkflow, [typeof message.event]>(workflow, { ...common, signal: providerEventSignal, signalArgs: [message.event] });
+    case 'eventRef':
+      await client.workflow.signalWithStart<BillingSubscriberWorkflow, [BillingEvent | EventReference, number?]>(workflow, {
+        ...common,
+        signal: providerEventSignal,
+        signalArgs: eventSignalArgs(message),
+      });
       break;
     case 'mergeInto':
       await client.workflow.signalWithStart<BillingSubscriberWorkflow, [string]>(workflow, { ...common, signal: mergeIntoSignal, signalArgs: [message.canonicalId] });
@@ -40,4 +47,19 @@ export async function signalSubscriberWorkflow(
       await client.workflow.signalWithStart<BillingSubscriberWorkflow, [typeof message]>(workflow, { ...common, signal: redoEffectSignal, signalArgs: [message] });
       break;
   }
+}
+
+/**
+ * A provider event travels cut down to the members the service acts on, and by reference to the inbox when even
+ * those are large (hundreds of long aliases or entitlement ids): one workflow task takes every signal that
+ * arrived since the last one, and Temporal refuses a task over its message size, which would freeze the record.
+ */
+function eventSignalArgs(message: Extract<SubscriberMessage, { kind: 'event' | 'eventRef' }>): [BillingEvent | EventReference, number?] {
+  const payload: BillingEvent | EventReference =
+    message.kind === 'eventRef' ? { kind: 'ref', eventId: message.eventId } : inlineOrReference(reducerEvent(message.event));
+  return message.receivedAtMs === undefined ? [payload] : [payload, message.receivedAtMs];
+}
+
+function inlineOrReference(event: BillingEvent): BillingEvent | EventReference {
+  return JSON.stringify(event).length <= INLINE_EVENT_CHARS ? event : { kind: 'ref', eventId: event.id };
 }

@@ -7,10 +7,13 @@ import type { Entitlement, SubscriberView } from './subscriber-view';
 export type Effect =
   /** Write the subscriber's entitlements where they are enforced (the org or project record, operator scope). */
   | { kind: 'entitlements_changed'; entitlements: Entitlement[] }
-  /** Operator scope: tell the org owner. `eventId` is the idempotency key: one email per event id. */
-  | { kind: 'email_billing_issue'; eventId: string; subscriberId: string }
-  /** The records under these ids belong to this subscriber: ask each to mergeInto(this id). */
-  | { kind: 'merge'; from: string[] }
+  /**
+   * Operator scope: tell the org owner. `eventId` is the idempotency key: one email per event id. `orgIds`: the
+   * ids that may name the org, first match wins (absent on effects parked before it existed: `subscriberId`).
+   */
+  | { kind: 'email_billing_issue'; eventId: string; subscriberId: string; orgIds?: string[] }
+  /** The records under these ids are the same customer as `into` (absent: this record): ask each to mergeInto it. */
+  | { kind: 'merge'; from: string[]; into?: string }
   /** This record was merged into `to`: send `to` this state to absorb. Lists the entitlements that move. */
   | { kind: 'transfer_out'; to: string; entitlementIds: string[] }
   /** This record is merged: deliver the input it was given to `to` instead. */

@@ -105,6 +105,26 @@ export interface BillingEnvelope {
   [member: string]: unknown;
 }
 
+/**
+ * The members of an event the service acts on: every documented member except `subscriber_attributes`. What
+ * travels to a subscriber workflow is the event cut down to these (`reducerEvent`), so an event padded with
+ * attributes or unknown members costs the workflow nothing; the whole body stays in the inbox.
+ */
+const ACTED_ON_MEMBERS = [
+  'id', 'type', 'app_id', 'event_timestamp_ms', 'app_user_id', 'original_app_user_id', 'aliases', 'environment',
+  'product_id', 'entitlement_ids', 'entitlement_id', 'period_type', 'purchased_at_ms', 'expiration_at_ms', 'store',
+  'price', 'currency', 'price_in_purchased_currency', 'transaction_id', 'original_transaction_id', 'is_family_share',
+  'country_code', 'renewal_number', 'cancel_reason', 'expiration_reason', 'grace_period_expiration_at_ms',
+  'is_trial_conversion', 'transferred_from', 'transferred_to', 'new_product_id',
+] as const;
+
+/** The event with only the members the service acts on (ACTED_ON_MEMBERS), in their documented order. */
+export function reducerEvent(event: BillingEvent): BillingEvent {
+  const cut: Record<string, unknown> = {};
+  for (const member of ACTED_ON_MEMBERS) if (event[member] !== undefined) cut[member] = event[member];
+  return cut as BillingEvent;
+}
+
 export function isKnownEventType(type: string): type is KnownEventType {
   return (KNOWN_EVENT_TYPES as readonly string[]).includes(type);
 }

@@ -16,18 +16,22 @@ export interface SubscriberIds {
 }
 
 /**
- * Resolves by `original_app_user_id`, then `app_user_id`, then `aliases`. A TRANSFER has none of those: its
- * destination `transferred_to[0]` is the primary, and the other ids of `transferred_to` (the provider lists
- * every id of the destination customer there) and the sources `transferred_from` follow, since a transfer
- * merges the sources into the destination. Null when the event names nobody (e.g. a TEST event).
+ * Every id the event names for one customer: `original_app_user_id`, then `app_user_id`, then `aliases`; a
+ * TRANSFER has none of those and names `transferred_to` (the provider lists every id of the destination
+ * customer there), then the sources `transferred_from`, since a transfer merges the sources into the
+ * destination. The primary record is the smallest of those ids (code-unit order): the record that stays
+ * canonical when they are merged (subscriber-state.ts's mergeInto), so the event reaches it without a forward.
+ * Null when the event names nobody (e.g. a TEST event, or a TRANSFER without a destination).
  */
 export function resolveSubscriberIds(event: BillingEvent): SubscriberIds | null {
-  const all =
+  const named =
     event.type === 'TRANSFER'
       ? unique([...nonEmpty(event.transferred_to), ...nonEmpty(event.transferred_from)])
       : unique([...nonEmpty([event.original_app_user_id, event.app_user_id]), ...nonEmpty(event.aliases)]);
-  const primary = event.type === 'TRANSFER' ? nonEmpty(event.transferred_to)[0] : all[0];
-  return primary === undefined ? null : { primary, all };
+  // A transfer to nobody moves nothing.
+  if (named.length === 0 || (event.type === 'TRANSFER' && nonEmpty(event.transferred_to).length === 0)) return null;
+  const primary = named.reduce((min, id) => (id < min ? id : min));
+  return { primary, all: [primary, ...named.filter((id) => id !== primary)] };
 }
 
 /** `billing/{scope}/{subscriberId}`, with the subscriber id made safe by `workflowIdSegment`. */
@@ -91,7 +95,8 @@ function utf8Bytes(codePoint: number): number[] {
   ];
 }
 
-function fnv1a64(text: string): string {
+/** A 64-bit FNV-1a digest of the UTF-16 code units, as 16 hex digits. */
+export function fnv1a64(text: string): string {
   let hash = 0xcbf29ce484222325n;
   for (let i = 0; i < text.length; i++) {
     hash ^= BigInt(text.charCodeAt(i));

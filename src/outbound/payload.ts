@@ -18,7 +18,10 @@ export interface OutboundEvent {
   };
 }
 
-export function outboundEventOf(state: SubscriberState, event: BillingEvent | null, downgradeId: string | null): OutboundEvent {
+/** What an outbound event says of the subscriber: its outward facts, not its bookkeeping. */
+export type OutboundSubscriber = Pick<SubscriberState, 'id' | 'aliases' | 'status' | 'entitlements' | 'scheduledDowngrade' | 'version'>;
+
+export function outboundEventOf(state: OutboundSubscriber, event: BillingEvent | null, downgradeId: string | null): OutboundEvent {
   return {
     type: event ? event.type : SUBSCRIPTION_DOWNGRADED,
     id: event ? event.id : (downgradeId ?? `downgrade:${state.id}:${state.version}`),

@@ -30,6 +30,9 @@ export interface SubscriberRecord {
   state?: SubscriberState;
 }
 
+/** A lookup follows at most this many merges (a merge chain is as long as the ids a customer used, at most). */
+const MAX_MERGE_HOPS = 1_000;
+
 /** Reads for the dashboard leave the full state (kept for resuming a run) in the store. */
 const LEAN = { projection: { state: 0 } } as const;
 
@@ -77,12 +80,22 @@ export class SubscriberRepository {
     return record?.state ? { state: record.state, contribution: record.contribution } : null;
   }
 
-  /** The customer an id names: its own record, else the record holding it as an alias; merges are followed. */
+  /**
+   * The customer an id names, by any id it was ever seen under: the canonical record holding the id (a merge
+   * adds every id of the records it absorbs to the canonical record's aliases), else the record under that id
+   * followed along its merges. `mergedInto` always points to a smaller id, so the chain cannot circle; it is
+   * still bounded, since records written before that rule may hold one.
+   */
   async resolve(scope: BillingScope, id: string): Promise<SubscriberRecord | null> {
-    let record = (await this.coll.findOne({ _id: subscriberKey(scope, id) }, LEAN)) ??
-      (await this.coll.findOne({ scope, aliases: id, mergedInto: null }, LEAN));
-    for (let hops = 0; record?.mergedInto && hops < 10; hops++) {
-      record = await this.coll.findOne({ _id: subscriberKey(scope, record.mergedInto) }, LEAN);
+    const holder = await this.coll.findOne({ scope, aliases: id, mergedInto: null }, LEAN);
+    if (holder) return holder;
+    let record = await this.coll.findOne({ _id: subscriberKey(scope, id) }, LEAN);
+    const seen = new Set<string>([id]);
+    while (record?.mergedInto && !seen.has(record.mergedInto) && seen.size <= MAX_MERGE_HOPS) {
+      seen.add(record.mergedInto);
+      const next = await this.coll.findOne({ _id: subscriberKey(scope, record.mergedInto) }, LEAN);
+      if (!next) break;
+      record = next;
     }
     return record;
   }

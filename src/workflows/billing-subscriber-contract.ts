@@ -17,9 +17,14 @@ export interface BillingSubscriberStart {
 /** The workflow's signature, for typed starts by name (importing the workflow module would bundle it). */
 export type BillingSubscriberWorkflow = (input: BillingSubscriberStart) => Promise<void>;
 
-/** What a subscriber workflow is given, in its inbox, in order. */
+/**
+ * What a subscriber workflow is given, in its inbox, in order. `receivedAtMs`: when the service accepted the
+ * event (the inbox record's receipt time). An `eventRef` names an event in the inbox whose acted-on members
+ * are too large to travel in a signal; the workflow reads it from there.
+ */
 export type SubscriberMessage =
-  | { kind: 'event'; event: BillingEvent }
+  | { kind: 'event'; event: BillingEvent; receivedAtMs?: number }
+  | { kind: 'eventRef'; eventId: string; receivedAtMs?: number }
   | { kind: 'mergeInto'; canonicalId: string }
   | { kind: 'absorb'; state: SubscriberState }
   | RedoEffect;
@@ -36,8 +41,21 @@ export interface RedoEffect {
   message: SubscriberMessage | null;
 }
 
-/** A provider event for this subscriber; events are applied one at a time in the order Temporal recorded them. */
-export const providerEventSignal = defineSignal<[BillingEvent]>('providerEvent');
+/** A provider event's acted-on members, or where to read them: the inbox holds the event under this id. */
+export interface EventReference {
+  kind: 'ref';
+  eventId: string;
+}
+
+/**
+ * A provider event for this subscriber, and when it was received; events are applied one at a time in the
+ * order Temporal recorded them. Histories written before references and receipt times carry the whole event
+ * alone, which reads the same way.
+ */
+export const providerEventSignal = defineSignal<[BillingEvent | EventReference, number?]>('providerEvent');
+
+/** Events whose acted-on members exceed this many characters of JSON travel as a reference to the inbox. */
+export const INLINE_EVENT_CHARS = 16 * 1024;
 /** Another record is the canonical one for this subscriber: merge into it. */
 export const mergeIntoSignal = defineSignal<[string]>('mergeInto');
 /** A record merged into this one hands over its state. */

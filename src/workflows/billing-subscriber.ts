@@ -14,13 +14,24 @@ import {
 } from '@temporalio/workflow';
 import { contributionOf, diffContribution, ZERO_TOTALS, type BillingTotals } from '../billing/metrics';
 import type { BillingEvent } from '../billing/provider-events';
-import { absorb, applyDowngrade, applyEvent, initialState, mergeInto, type SubscriberState, type Transition } from '../billing/subscriber-state';
+import { ABSORB_STATE_CHARS, CARRIED_INBOX_CHARS, EVENT_STATE_CHARS, MESSAGES_PER_BATCH, overBudget } from '../billing/state-budget';
+import { absorb, appliedIdOf, applyDowngrade, applyEvent, entitlementTargets, initialState, mergeInto, type SubscriberState, type Transition } from '../billing/subscriber-state';
 import { searchStatus, summary } from '../billing/summary';
 import { nextWakeAt } from '../billing/wake-time';
 import type { createActivities } from '../activities';
 import { SEARCH_ATTRIBUTES } from '../search-attributes';
 import type { Effect } from '../billing/effects';
-import { absorbSignal, mergeIntoSignal, providerEventSignal, redoEffectSignal, subscriberStateQuery, type BillingSubscriberStart, type SubscriberMessage } from './billing-subscriber-contract';
+import {
+  absorbSignal,
+  mergeIntoSignal,
+  providerEventSignal,
+  redoEffectSignal,
+  subscriberStateQuery,
+  type BillingSubscriberStart,
+  type EventReference,
+  type SubscriberMessage,
+} from './billing-subscriber-contract';
+import { Inbox } from './inbox';
 import { metricsWorkflowId, totalsDeltaSignal } from './billing-metrics-contract';
 
 type Activities = ReturnType<typeof createActivities>;
@@ -39,8 +50,9 @@ const { applyOperatorEntitlements, signalSubscriber } = proxyActivities<Activiti
   scheduleToCloseTimeout: '24h',
   retry: { initialInterval: '200ms', maximumInterval: '30s' },
 });
-// A fresh run reads what an earlier run of the same subscriber stored (one short read, in the same task).
-const { loadStoredSubscriber } = proxyLocalActivities<Activities>({
+// A fresh run reads what an earlier run of the same subscriber stored, and an event too large for a signal is
+// read from the inbox (one short read each, in the same task).
+const { loadStoredSubscriber, loadProviderEvent } = proxyLocalActivities<Activities>({
   startToCloseTimeout: '10s',
   retry: { initialInterval: '200ms', maximumInterval: '30s' },
 });
@@ -70,14 +82,14 @@ export interface BillingSubscriberInput extends BillingSubscriberStart {
 export async function billingSubscriber(input: BillingSubscriberInput): Promise<void> {
   const { scope, subscriberId } = input;
   let state = input.carried?.state ?? initialState(scope, subscriberId);
-  const inbox: Message[] = [...(input.carried?.inbox ?? [])];
+  const inbox = new Inbox<Message>(input.carried?.inbox ?? []);
   // What this subscriber currently adds to the scope totals; deltas against it go to the metrics workflow.
   let counted = input.carried?.counted ?? { ...ZERO_TOTALS };
 
   // Applied changes whose outbound webhooks are still to be dispatched (after the record is stored).
   const outbound: Parameters<Activities['dispatchOutboundEvent']>[0][] = [];
 
-  setHandler(providerEventSignal, (event) => void inbox.push({ kind: 'event', event }));
+  setHandler(providerEventSignal, (payload, receivedAtMs) => void inbox.push(eventMessage(payload, receivedAtMs)));
   setHandler(mergeIntoSignal, (canonicalId) => void inbox.push({ kind: 'mergeInto', canonicalId }));
   setHandler(absorbSignal, (other) => void inbox.push({ kind: 'absorb', state: other }));
   setHandler(redoEffectSignal, (redo) => void inbox.push(redo));
@@ -93,9 +105,13 @@ export async function billingSubscriber(input: BillingSubscriberInput): Promise<
     }
   }
 
+  // Continue as new when Temporal suggests it, unless the messages still waiting are too large to hand over:
+  // they are applied first (the suggestion comes long before the history's hard limits).
+  const mayContinueAsNew = () => workflowInfo().continueAsNewSuggested && inbox.chars <= CARRIED_INBOX_CHARS;
+
   for (;;) {
     const timerAt = nextWakeAt(state);
-    const ready = () => inbox.length > 0 || workflowInfo().continueAsNewSuggested;
+    const ready = () => inbox.length > 0 || mayContinueAsNew();
     // A durable timer to the downgrade, cancelled by condition() itself when a message arrives first.
     const woke = timerAt === null ? (await condition(ready), true) : await condition(ready, Math.max(1, timerAt - Date.now()));
 
@@ -103,12 +119,16 @@ export async function billingSubscriber(input: BillingSubscriberInput): Promise<
     if (!woke) await carryOut(applyDowngrade(state, Date.now()), null);
     // Stops at Temporal's suggestion even with messages left: a flood (aliases, transfers, each fanning out to
     // other records) must not grow one run's history past its limit. What is left travels in the carried inbox.
-    while (inbox.length > 0 && !workflowInfo().continueAsNewSuggested) {
-      const message = inbox.shift()!;
-      if (message.kind === 'redo') {
-        await carryOut({ state, effects: [refreshed(message.effect)] }, message.message, message.deadLetterKey);
+    // A batch is bounded too, so a flood's record and totals are published as it is worked through.
+    for (let applied = 0; inbox.length > 0 && !mayContinueAsNew(); applied++) {
+      if (applied >= MESSAGES_PER_BATCH && patched('bounded-batches')) break;
+      const next = inbox.shift()!;
+      if (next.kind === 'redo') {
+        await carryOut({ state, effects: [refreshed(next.effect)] }, next.message, next.deadLetterKey);
         continue;
       }
+      const message = next.kind === 'eventRef' ? await dereference(next) : next;
+      if (message === null) continue;
       let transition: Transition;
       try {
         transition = reduce(state, message);
@@ -119,18 +139,42 @@ export async function billingSubscriber(input: BillingSubscriberInput): Promise<
         await park('apply', applyKey(message), event ?? message, event, err);
         continue;
       }
+      const refusal = overBudget(state, transition.state, message.kind === 'absorb' ? ABSORB_STATE_CHARS : EVENT_STATE_CHARS);
+      if (refusal !== null && patched('state-budget')) {
+        const event = message.kind === 'event' ? message.event : null;
+        await park('apply', applyKey(message), event ?? message, event, new Error(refusal));
+        continue;
+      }
       await carryOut(transition, message);
     }
     if (state !== before) await publish();
     for (const notice of outbound.splice(0)) await dispatchOutboundEvent(notice);
 
-    if (workflowInfo().continueAsNewSuggested) {
+    if (mayContinueAsNew()) {
       await condition(allHandlersFinished);
-      await continueAsNew<typeof billingSubscriber>({ scope, subscriberId, carried: { state, inbox, counted } });
+      await continueAsNew<typeof billingSubscriber>({ scope, subscriberId, carried: { state, inbox: inbox.all(), counted } });
     }
   }
 
-  function reduce(current: SubscriberState, message: Exclude<Message, { kind: 'redo' }>): Transition {
+  /**
+   * The event an `eventRef` names, read from the inbox; null when there is nothing to read: the record already
+   * applied it, forwards it unread (merged), or the inbox has no such event (parked).
+   */
+  async function dereference(ref: Extract<Message, { kind: 'eventRef' }>): Promise<Extract<Message, { kind: 'event' }> | null> {
+    if (state.appliedEventIds.includes(appliedIdOf(ref.eventId))) return null;
+    if (state.mergedInto !== null) {
+      await carryOut({ state, effects: [{ kind: 'forward', to: state.mergedInto }] }, ref);
+      return null;
+    }
+    const event = await loadProviderEvent({ scope, eventId: ref.eventId });
+    if (event === null) {
+      await park('apply', `${scope}|apply|${ref.eventId}`, ref, null, new Error(`event ${ref.eventId} is not in the webhook inbox`));
+      return null;
+    }
+    return { kind: 'event', event, receivedAtMs: ref.receivedAtMs };
+  }
+
+  function reduce(current: SubscriberState, message: Exclude<Message, { kind: 'redo' | 'eventRef' }>): Transition {
     const now = Date.now();
     switch (message.kind) {
       case 'event':
@@ -142,7 +186,7 @@ export async function billingSubscriber(input: BillingSubscriberInput): Promise<
     }
   }
 
-  function applyKey(message: Exclude<Message, { kind: 'redo' }>): string {
+  function applyKey(message: Exclude<Message, { kind: 'redo' | 'eventRef' }>): string {
     return message.kind === 'event' ? `${scope}|apply|${message.event.id}` : `${scope}|apply|${subscriberId}|${state.version}|${message.kind}`;
   }
 
@@ -178,7 +222,10 @@ export async function billingSubscriber(input: BillingSubscriberInput): Promise<
     // sent once the record is stored (publish), so they never delay the effect customers wait for.
     if (state !== previous && (message === null || message.kind === 'event') && scope !== 'operator' && patched('outbound-webhooks')) {
       const downgradeId = message ? null : `downgrade:${subscriberId}:${previous.scheduledDowngrade?.eventId ?? previous.version}`;
-      outbound.push({ scope, state, event: message?.kind === 'event' ? message.event : null, downgradeId });
+      // The subscriber's outward facts and the event by id: the activity reads the body as received from the inbox.
+      const { id, aliases, status, entitlements, scheduledDowngrade, version } = state;
+      const event = message?.kind === 'event' ? { id: message.event.id, type: message.event.type } : null;
+      outbound.push({ scope, state: { id, aliases, status, entitlements, scheduledDowngrade, version }, event: null, eventRef: event, downgradeId });
     }
     for (const [index, effect] of transition.effects.entries()) {
       try {
@@ -193,15 +240,20 @@ export async function billingSubscriber(input: BillingSubscriberInput): Promise<
   async function runEffect(effect: Effect, message: Message | null): Promise<void> {
     switch (effect.kind) {
       case 'entitlements_changed':
-        if (scope === 'operator') await applyOperatorEntitlements({ subscriberId, entitlements: effect.entitlements, version: state.version });
+        // Written where the org or project is named: every app_user_id this customer was seen under.
+        if (scope === 'operator' && state.mergedInto === null) {
+          await applyOperatorEntitlements({ subscriberId, ...entitlementTargets(state), entitlements: effect.entitlements, version: state.version });
+        }
         break;
       case 'email_billing_issue':
-        await sendBillingIssueEmail({ eventId: effect.eventId, subscriberId: effect.subscriberId });
+        await sendBillingIssueEmail({ eventId: effect.eventId, subscriberId: effect.subscriberId, orgIds: effect.orgIds ?? [effect.subscriberId] });
         break;
-      case 'merge':
+      case 'merge': {
         // All at once: one workflow task schedules them, instead of a task (and its history events) each.
-        await Promise.all(effect.from.map((from) => signalSubscriber({ scope, subscriberId: from, message: { kind: 'mergeInto', canonicalId: subscriberId } })));
+        const canonicalId = effect.into ?? subscriberId;
+        await Promise.all(effect.from.map((from) => signalSubscriber({ scope, subscriberId: from, message: { kind: 'mergeInto', canonicalId } })));
         break;
+      }
       case 'transfer_out':
         await signalSubscriber({ scope, subscriberId: effect.to, message: { kind: 'absorb', state } });
         break;
@@ -249,4 +301,13 @@ function failureText(err: unknown): string {
     if (typeof message === 'string' && message !== '' && !parts.includes(message)) parts.push(message);
   }
   return parts.join(': ') || 'unknown failure';
+}
+
+/** What a providerEvent signal carries, as an inbox message (histories before references carry the event alone). */
+function eventMessage(payload: BillingEvent | EventReference, receivedAtMs: number | undefined): SubscriberMessage {
+  const at = typeof receivedAtMs === 'number' ? { receivedAtMs } : {};
+  if ((payload as Partial<EventReference>).kind === 'ref' && typeof (payload as EventReference).eventId === 'string') {
+    return { kind: 'eventRef', eventId: (payload as EventReference).eventId, ...at };
+  }
+  return { kind: 'event', event: payload as BillingEvent, ...at };
 }

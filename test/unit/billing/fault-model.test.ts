@@ -21,8 +21,9 @@ describe('fault suite checker', () => {
   const events = [forUser('a', 'e1'), forUser('b', 'e2'), transferEvent('e3', T0 + DAY, ['a'], ['b']), forUser('c', 'e4')];
   const now = T0 + DAY * 2;
   const honest = () => {
-    const b = modelState('app:x', 'b', events.slice(0, 3), now);
-    const a = mergeInto(modelState('app:x', 'a', [events[0]!], now), 'b', now).state;
+    // The transfer merges a and b; the smaller id, a, stays canonical.
+    const a = modelState('app:x', 'a', events.slice(0, 3), now);
+    const b = mergeInto(modelState('app:x', 'b', [events[1]!], now), 'a', now).state;
     const c = modelState('app:x', 'c', [events[3]!], now);
     return [recordOf(a), recordOf(b), recordOf(c)];
   };
@@ -43,11 +44,11 @@ describe('fault suite checker', () => {
     assert.match(lost, /acknowledged but not applied: INITIAL_PURCHASE e5/);
     assert.match(lost, /c \(subscriber c\) differs from the model: .*lastEvent/);
 
-    const split = checkScope('app:x', events, [], [{ ...a!, mergedInto: null }, b!, c!], now).problems.join('\n');
+    const split = checkScope('app:x', events, [], [a!, { ...b!, mergedInto: null }, c!], now).problems.join('\n');
     assert.match(split, /2 canonical records \(a, b\)/);
 
     const twice = recordOf({ ...c!.state!, appliedEventIds: ['e4', 'e1'] });
     const doubled = checkScope('app:x', events, [], [a!, b!, twice], now).problems.join('\n');
-    assert.match(doubled, /event e1 applied by 2 customers: b, c/);
+    assert.match(doubled, /event e1 applied by 2 customers: a, c/);
   });
 });

@@ -1,10 +1,10 @@
 import assert from 'node:assert/strict';
 import { contributionOf } from '../../../src/billing/metrics';
-import { absorb, applyDowngrade, applyEvent, mergeInto, outranks } from '../../../src/billing/subscriber-state';
+import { absorb, applyDowngrade, applyEvent, entitlementTargets, mergeInto, outranks } from '../../../src/billing/subscriber-state';
 import { canonicalView } from '../../../src/billing/canonical-view';
 import { searchStatus, summary } from '../../../src/billing/summary';
 import { ANON, DAY, T0, USER, aliasEvent, monthly, subEvent, transferEvent } from './fixtures';
-import { deliver, fresh, kinds } from './helpers';
+import { deliver, fresh } from './helpers';
 
 const LEGACY = 'legacy-user-77';
 const NOW = T0 + 10 * DAY;
@@ -25,18 +25,18 @@ describe('merging subscriber records', () => {
 
   describe('mergeInto and absorb', () => {
     const sameSubscription = [subEvent('INITIAL_PURCHASE', 'ip', T0, monthly(0))];
+    // The same events as the legacy record saw them: under its own id only (naming ANON would merge it at once).
+    const asLegacy = (events: typeof sameSubscription) => events.map((e) => ({ ...e, app_user_id: LEGACY, original_app_user_id: LEGACY, aliases: [LEGACY] }));
 
     it('makes the merged record point to the canonical one, show nothing and forward everything', () => {
-      const legacy = deliver(sameSubscription, NOW, fresh('app:acme', LEGACY)).state;
+      const legacy = deliver(asLegacy(sameSubscription), NOW, fresh('app:acme', LEGACY)).state;
       const merged = mergeInto(legacy, ANON, NOW);
       assert.equal(merged.state.mergedInto, ANON);
       assert.equal(merged.state.status, 'none');
       assert.deepEqual(merged.state.entitlements, []);
       assert.equal(merged.state.subscriptions.length, 1, 'the history is kept');
-      assert.deepEqual(merged.effects, [
-        { kind: 'transfer_out', to: ANON, entitlementIds: ['pro'] },
-        { kind: 'entitlements_changed', entitlements: [] },
-      ]);
+      // No entitlement write from the record that gives way: the canonical record writes for both.
+      assert.deepEqual(merged.effects, [{ kind: 'transfer_out', to: ANON, entitlementIds: ['pro'] }]);
       assert.equal(searchStatus(merged.state), 'merged');
       assert.equal(summary(merged.state), `merged into ${ANON}`);
 
@@ -45,13 +45,15 @@ describe('merging subscriber records', () => {
       assert.equal(forwarded.state, merged.state);
       assert.deepEqual(absorb(merged.state, fresh(), NOW).effects, [{ kind: 'forward', to: ANON }]);
       assert.deepEqual(applyDowngrade(merged.state, NOW + 40 * DAY).effects, []);
-      assert.deepEqual(mergeInto(merged.state, 'someone-else', NOW).effects, [], 'the first merge wins');
+      assert.deepEqual(mergeInto(merged.state, 'someone-else', NOW).effects, [{ kind: 'merge', from: [ANON], into: 'someone-else' }], 'a merged record passes the request on');
+      assert.deepEqual(mergeInto(merged.state, ANON, NOW).effects, [], 'a request it already followed changes nothing');
       assert.deepEqual(mergeInto(fresh(), ANON, NOW).effects, [], 'a record never merges into itself');
+      assert.deepEqual(mergeInto(fresh(), 'zz-larger', NOW).effects, [{ kind: 'merge', from: ['zz-larger'] }], 'a larger id is asked to merge here');
     });
 
     it('never counts a subscription known to both records twice', () => {
       const canonical = deliver(sameSubscription, NOW).state;
-      const legacy = deliver(sameSubscription, NOW, fresh('app:acme', LEGACY)).state;
+      const legacy = deliver(asLegacy(sameSubscription), NOW, fresh('app:acme', LEGACY)).state;
       const merged = mergeInto(legacy, ANON, NOW).state;
       const absorbed = absorb(canonical, merged, NOW);
       assert.equal(absorbed.state.subscriptions.length, 1);
@@ -71,7 +73,7 @@ describe('merging subscriber records', () => {
       const now = T0 + 45 * DAY;
       const whole = deliver(events, now).state;
       const canonical = deliver([events[0], events[3]], now).state;
-      const legacy = mergeInto(deliver([events[1], events[2], events[4]], now, fresh('app:acme', LEGACY)).state, ANON, now).state;
+      const legacy = mergeInto(deliver(asLegacy([events[1]!, events[2]!, events[4]!]), now, fresh('app:acme', LEGACY)).state, ANON, now).state;
       const once = absorb(canonical, legacy, now).state;
       const twice = absorb(once, legacy, now).state;
       const withoutAliases = (view: ReturnType<typeof canonicalView>) => ({ ...view, aliases: [] });
@@ -94,35 +96,39 @@ describe('merging subscriber records', () => {
     ];
     const transfer = transferEvent('tr1', T0 + 2 * DAY, [SOURCE], [DEST]);
 
-    it('moves live entitlements from the sources to the destination, never re-activating refunded or expired ones', () => {
+    it('merges the records under the smaller id, the live entitlements with it, never re-activating refunded or expired ones', () => {
       const source = deliver(sourceEvents, NOW, fresh('app:acme', SOURCE)).state;
       assert.deepEqual(source.entitlements.map((e) => e.id), ['pro']);
 
+      // The destination learns of the source, a smaller id, and hands itself over in the same step.
       const destination = applyEvent(fresh('app:acme', DEST), transfer, NOW);
-      assert.deepEqual(destination.effects, [{ kind: 'merge', from: [SOURCE] }]);
-      assert.deepEqual(destination.state.aliases, [SOURCE, DEST].sort());
+      assert.equal(destination.state.mergedInto, SOURCE);
+      assert.deepEqual(destination.effects, [{ kind: 'transfer_out', to: SOURCE, entitlementIds: [] }]);
 
-      const handedOver = mergeInto(source, DEST, NOW);
-      assert.deepEqual(handedOver.effects[0], { kind: 'transfer_out', to: DEST, entitlementIds: ['pro'] });
-      assert.deepEqual(handedOver.state.entitlements, [], 'the source loses the moved entitlements');
-      assert.equal(contributionOf(handedOver.state).mrrMicros, 0);
-
-      const gained = absorb(destination.state, handedOver.state, NOW);
+      const gained = absorb(source, destination.state, NOW);
       assert.deepEqual(gained.state.entitlements.map((e) => e.id), ['pro']);
-      assert.deepEqual(kinds(gained.effects), ['entitlements_changed']);
+      assert.deepEqual(gained.state.aliases, [SOURCE, DEST].sort());
       const statuses = Object.fromEntries(canonicalView(gained.state).subscriptions.map((s) => [s.key, s.status]));
       assert.deepEqual(statuses, { A: 'active', R: 'refunded', X: 'expired' });
-      assert.equal(contributionOf(gained.state).mrrMicros, 9_990_000);
+      assert.equal(contributionOf(gained.state).mrrMicros + contributionOf(destination.state).mrrMicros, 9_990_000);
       assert.equal(gained.state.lastEvent?.id, 'tr1');
     });
 
-    it('routes to the destination even when the destination record already has its own subscription', () => {
+    it('keeps the destination\'s own subscription when the records merge', () => {
       const own = subEvent('INITIAL_PURCHASE', 'd-own', T0, monthly(0), { app_user_id: DEST, original_app_user_id: DEST, aliases: [DEST], original_transaction_id: 'D', entitlement_ids: ['team'] });
       const destination = deliver([own, transfer], NOW, fresh('app:acme', DEST)).state;
-      const source = mergeInto(deliver(sourceEvents, NOW, fresh('app:acme', SOURCE)).state, DEST, NOW).state;
-      const gained = absorb(destination, source, NOW).state;
+      assert.equal(destination.mergedInto, SOURCE);
+      const gained = absorb(deliver(sourceEvents, NOW, fresh('app:acme', SOURCE)).state, destination, NOW).state;
       assert.deepEqual(gained.entitlements.map((e) => e.id), ['pro', 'team']);
       assert.equal(gained.mrrContributionMicros, 2 * 9_990_000);
+    });
+
+    it('in the operator scope, entitles the destination org and takes the entitlements from the source org', () => {
+      const ORG_A = 'org_a';
+      const ORG_B = 'org_b';
+      const paid = subEvent('INITIAL_PURCHASE', 'p', T0, monthly(0), { app_user_id: ORG_A, original_app_user_id: ANON, aliases: [ANON, ORG_A] });
+      const canonical = deliver([paid, transferEvent('t', T0 + DAY, [ORG_A], [ORG_B])], NOW, fresh('operator', ANON)).state;
+      assert.deepEqual(entitlementTargets(canonical), { targets: [ORG_B, ANON], revoked: [ORG_A] });
     });
   });
 
@@ -130,17 +136,17 @@ describe('merging subscriber records', () => {
     const claim = (id: string, other: string) =>
       applyEvent(deliver([subEvent('INITIAL_PURCHASE', `ip-${id}`, T0, monthly(0), { app_user_id: id, original_app_user_id: id, aliases: [id], original_transaction_id: `otx-${id}` })], T0, fresh('app:acme', id)).state, aliasEvent(`al-${id}`, T0 + DAY, id, [id, other]), T0 + DAY);
 
-    it('each asks the other to merge, and exactly one gives way, whichever request arrives first', () => {
+    it('each asks the other to merge, and the smaller id stays canonical, whichever request arrives first', () => {
       const a = claim('user-a', 'user-b');
       const b = claim('user-b', 'user-a');
       assert.deepEqual(a.effects.filter((e) => e.kind === 'merge'), [{ kind: 'merge', from: ['user-b'] }]);
-      assert.deepEqual(b.effects.filter((e) => e.kind === 'merge'), [{ kind: 'merge', from: ['user-a'] }]);
+      assert.equal(b.state.mergedInto, 'user-a', 'user-b hands itself over as soon as it learns of user-a');
       const aAsked = mergeInto(a.state, 'user-b', NOW);
-      const bAsked = mergeInto(b.state, 'user-a', NOW);
       assert.equal(aAsked.state.mergedInto, null, 'user-a stays canonical');
-      assert.equal(bAsked.state.mergedInto, 'user-a', 'user-b merges into user-a');
+      assert.deepEqual(aAsked.effects, [{ kind: 'merge', from: ['user-b'] }], 'and asks user-b again, which changes nothing there');
+      assert.deepEqual(mergeInto(b.state, 'user-a', NOW).effects, []);
       // The survivor absorbs the other: one customer with both histories, never two pointing at each other.
-      const joined = absorb(aAsked.state, bAsked.state, NOW);
+      const joined = absorb(aAsked.state, b.state, NOW);
       assert.equal(joined.state.mergedInto, null);
       assert.equal(joined.state.subscriptions.length, 2);
     });

@@ -74,7 +74,9 @@ describe('billing metrics', () => {
       stored.set(id, contribution);
       states.set(id, next);
     };
-    const apply = (id: string, event: BillingEvent, now: number) => step(id, applyEvent(states.get(id) ?? fresh(), event, now).state);
+    // Each event names only its own subscriber (the fixtures' ANON alias would merge them all into one customer).
+    const apply = (id: string, event: BillingEvent, now: number) =>
+      step(id, applyEvent(states.get(id) ?? fresh(), { ...event, app_user_id: id, original_app_user_id: id, aliases: [id] }, now).state);
 
     apply('s1', subEvent('INITIAL_PURCHASE', 'x1', T0, P0, { app_user_id: 's1' }), T0);
     apply('s2', trial('x2', { app_user_id: 's2' }), T0);

@@ -243,13 +243,13 @@ describe('subscriber state', () => {
     it('in operator scope, emails the org owner once per event id', () => {
       const first = deliver([purchase(), issue], P0_END, fresh('operator', ANON));
       assert.deepEqual(first.effects.filter((e) => e.kind === 'email_billing_issue'), [
-        { kind: 'email_billing_issue', eventId: 'b1', subscriberId: ANON },
+        { kind: 'email_billing_issue', eventId: 'b1', subscriberId: ANON, orgIds: [USER, ANON] },
       ]);
       const again = applyEvent(first.state, issue, P0_END + HOUR);
       assert.deepEqual(again.effects, []);
       assert.equal(again.state, first.state);
       const second = applyEvent(first.state, { ...issue, id: 'b2', event_timestamp_ms: P0_END + DAY }, P0_END + DAY);
-      assert.deepEqual(second.effects, [{ kind: 'email_billing_issue', eventId: 'b2', subscriberId: ANON }]);
+      assert.deepEqual(second.effects, [{ kind: 'email_billing_issue', eventId: 'b2', subscriberId: ANON, orgIds: [USER, ANON] }]);
     });
 
     it('does not flag or email when it is older than the latest RENEWAL', () => {
