@@ -114,7 +114,7 @@ describe('operator console in a real browser (chromium)', function () {
   it('finds a customer by an alias and shows its timeline after events sent through the webhook', async () => {
     const client = billingClient(h, APP, () => auth);
     const now = Date.now();
-    await client.deliver(providerEvent('INITIAL_PURCHASE', 'ui-1', { at: now - 2 * DAY, aliases: ['ui-1', '$anon-ui'], expiresAt: now + 5 * DAY }));
+    await client.deliver(providerEvent('INITIAL_PURCHASE', 'ui-1', { at: now - 2 * DAY, aliases: ['ui-1', 'ui-1-device'], expiresAt: now + 5 * DAY }));
     await client.deliver(providerEvent('BILLING_ISSUE', 'ui-1', { at: now - DAY }));
     await client.deliver(providerEvent('CANCELLATION', 'ui-1', { at: now - DAY + 1000, purchasedAt: now - 2 * DAY, expiresAt: now + 5 * DAY, cancel_reason: 'UNSUBSCRIBE' }));
     await client.settled('ui-1', 3);
@@ -123,12 +123,12 @@ describe('operator console in a real browser (chromium)', function () {
     await page.focus('#nav a[data-view="customers"]');
     await page.keyboard.press('Enter');
     await ready('customers');
-    await page.type('#customer-search', '$anon-ui');
+    await page.type('#customer-search', 'ui-1-device');
     await page.keyboard.press('Enter');
     await ready('customer');
     const params = new URL(page.url()).searchParams;
     assert.equal(params.get('view'), 'customer');
-    assert.equal(params.get('id'), '$anon-ui');
+    assert.equal(params.get('id'), 'ui-1-device');
     const entries = await page.$$eval('#timeline li[data-event-id] strong', (els) => els.map((e) => e.textContent));
     assert.deepEqual(entries, ['CANCELLATION', 'BILLING_ISSUE', 'INITIAL_PURCHASE']);
     const text = await page.$eval('#view', (e) => e.textContent ?? '');
