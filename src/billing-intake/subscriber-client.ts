@@ -3,6 +3,8 @@ import type { BillingEvent } from '../billing/provider-events';
 import { workflowIdFor, type BillingScope } from '../billing/subscriber-id';
 import { SEARCH_ATTRIBUTES } from '../search-attributes';
 import { reducerEvent } from '../billing/provider-events';
+import { applyEvent, initialState } from '../billing/subscriber-state';
+import { searchStatus } from '../billing/summary';
 import { absorbSignal, INLINE_EVENT_CHARS, mergeIntoSignal, providerEventSignal, redoEffectSignal, type BillingSubscriberStart, type BillingSubscriberWorkflow, type EventReference, type SubscriberMessage } from '../workflows/billing-subscriber-contract';
 
 /**
@@ -33,6 +35,7 @@ export async function signalSubscriberWorkflow(
     case 'eventRef':
       await client.workflow.signalWithStart<BillingSubscriberWorkflow, [BillingEvent | EventReference, number?]>(workflow, {
         ...common,
+        typedSearchAttributes: [...common.typedSearchAttributes, ...statusAtStart(target, message)],
         signal: providerEventSignal,
         signalArgs: eventSignalArgs(message),
       });
@@ -62,4 +65,20 @@ function eventSignalArgs(message: Extract<SubscriberMessage, { kind: 'event' | '
 
 function inlineOrReference(event: BillingEvent): BillingEvent | EventReference {
   return JSON.stringify(event).length <= INLINE_EVENT_CHARS ? event : { kind: 'ref', eventId: event.id };
+}
+
+/**
+ * The `BillingStatus` a subscriber's workflow will show after this event, when the event starts it: set with the
+ * start (free on Temporal Cloud, where an upsert is a billable action), so a new subscriber's first event needs
+ * no upsert. Only a start uses it; the workflow still upserts whenever its status differs.
+ */
+function statusAtStart(target: { scope: BillingScope; subscriberId: string }, message: SubscriberMessage) {
+  if (message.kind !== 'event') return [];
+  try {
+    const first = applyEvent(initialState(target.scope, target.subscriberId), reducerEvent(message.event), Date.now()).state;
+    return [{ key: SEARCH_ATTRIBUTES.BillingStatus, value: searchStatus(first) }];
+  } catch {
+    // An event the reducer cannot apply (the workflow parks it): start without a status, as before.
+    return [];
+  }
 }

@@ -32,6 +32,7 @@ import {
   type SubscriberMessage,
 } from './billing-subscriber-contract';
 import { Inbox } from './inbox';
+import { WakeTimer } from './wake-timer';
 import { metricsWorkflowId, totalsDeltaSignal } from './billing-metrics-contract';
 
 type Activities = ReturnType<typeof createActivities>;
@@ -55,6 +56,15 @@ const { applyOperatorEntitlements, signalSubscriber } = proxyActivities<Activiti
 const { loadStoredSubscriber, loadProviderEvent } = proxyLocalActivities<Activities>({
   startToCloseTimeout: '10s',
   retry: { initialInterval: '200ms', maximumInterval: '30s' },
+});
+// The record and the outbound fan-out after a batch, in the same workflow task as the batch (see
+// activities/publish.ts); retried for as long as it takes, like the remote activities it replaces.
+// During a store outage its retries back off past 10 s onto durable timers (localRetryThreshold), instead of
+// holding the workflow task open and heartbeating it every few seconds, which would grow the history.
+const { publishSubscriber } = proxyLocalActivities<Activities>({
+  startToCloseTimeout: '30s',
+  localRetryThreshold: '10s',
+  retry: { initialInterval: '200ms', maximumInterval: '5m' },
 });
 // Mail goes through an SMTP relay that may be slow; the outbox makes retries send at most one mail per event.
 // Three days of failures (a relay that refuses us) park the mail as a dead letter.
@@ -95,6 +105,12 @@ export async function billingSubscriber(input: BillingSubscriberInput): Promise<
   setHandler(redoEffectSignal, (redo) => void inbox.push(redo));
   setHandler(subscriberStateQuery, () => state);
 
+  const wake = new WakeTimer();
+  // Decided once, up front, for everything this version changed: one timer kept across messages, the record and
+  // outbound fan-out in one local activity, bounded batches and the state budget. Runs recorded before keep
+  // their behaviour on replay. One short patch id, since every id lengthens the TemporalChangeVersion search
+  // attribute (a cluster's size limit for it can be small).
+  const v2 = patched('work-v2');
   // A run that starts without carried state while the record exists (an earlier run was terminated or reset)
   // resumes from the stored state: its version guards keep writing, and the totals are not counted again.
   if (!input.carried && patched('resume-from-stored-state')) {
@@ -112,8 +128,17 @@ export async function billingSubscriber(input: BillingSubscriberInput): Promise<
   for (;;) {
     const timerAt = nextWakeAt(state);
     const ready = () => inbox.length > 0 || mayContinueAsNew();
-    // A durable timer to the downgrade, cancelled by condition() itself when a message arrives first.
-    const woke = timerAt === null ? (await condition(ready), true) : await condition(ready, Math.max(1, timerAt - Date.now()));
+    let woke: boolean;
+    if (v2) {
+      // One durable timer to the next change with time alone, kept while that time stays the same.
+      wake.arm(timerAt);
+      await condition(() => ready() || wake.expired);
+      woke = !wake.expired;
+      if (wake.expired) wake.take();
+    } else {
+      // Runs recorded before: a timer per wait, cancelled by condition() itself when a message arrives first.
+      woke = timerAt === null ? (await condition(ready), true) : await condition(ready, Math.max(1, timerAt - Date.now()));
+    }
 
     const before = state;
     if (!woke) await carryOut(applyDowngrade(state, Date.now()), null);
@@ -121,7 +146,7 @@ export async function billingSubscriber(input: BillingSubscriberInput): Promise<
     // other records) must not grow one run's history past its limit. What is left travels in the carried inbox.
     // A batch is bounded too, so a flood's record and totals are published as it is worked through.
     for (let applied = 0; inbox.length > 0 && !mayContinueAsNew(); applied++) {
-      if (applied >= MESSAGES_PER_BATCH && patched('bounded-batches')) break;
+      if (applied >= MESSAGES_PER_BATCH && v2) break;
       const next = inbox.shift()!;
       if (next.kind === 'redo') {
         await carryOut({ state, effects: [refreshed(next.effect)] }, next.message, next.deadLetterKey);
@@ -140,7 +165,7 @@ export async function billingSubscriber(input: BillingSubscriberInput): Promise<
         continue;
       }
       const refusal = overBudget(state, transition.state, message.kind === 'absorb' ? ABSORB_STATE_CHARS : EVENT_STATE_CHARS);
-      if (refusal !== null && patched('state-budget')) {
+      if (refusal !== null && v2) {
         const event = message.kind === 'event' ? message.event : null;
         await park('apply', applyKey(message), event ?? message, event, new Error(refusal));
         continue;
@@ -264,9 +289,17 @@ export async function billingSubscriber(input: BillingSubscriberInput): Promise<
     }
   }
 
-  /** Writes the projection the dashboard reads, updates the Temporal UI, and sends the totals delta. */
+  /**
+   * Writes the projection the dashboard reads (and, in one local activity with it, the outbound fan-out),
+   * updates the Temporal UI, and sends the totals delta. Runs written before the local activity keep the two
+   * remote activities they recorded.
+   */
   async function publish(): Promise<void> {
-    await persistSubscriber({ state, workflowId: workflowInfo().workflowId });
+    if (v2) {
+      await publishSubscriber({ state, workflowId: workflowInfo().workflowId, outbound: outbound.splice(0) });
+    } else {
+      await persistSubscriber({ state, workflowId: workflowInfo().workflowId });
+    }
     setCurrentDetails(summary(state));
     const status = searchStatus(state);
     if (workflowInfo().typedSearchAttributes.get(SEARCH_ATTRIBUTES.BillingStatus) !== status) {

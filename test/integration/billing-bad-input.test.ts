@@ -214,7 +214,19 @@ describe('billing webhooks: hostile input and acceptance faults (real stack)', (
       (r) => r.status === 200 && r.body.status === 'active',
       { what: 'the projection', timeoutMs: 30_000 },
     );
-    const before = (await h.request('GET', `/v1/billing/metrics?app=${APP}`, { token: adminToken() })).body;
+    // The scope's totals settled (earlier tests' merges may still be moving them): two reads a second apart agree.
+    let last = '';
+    const before = await eventually(
+      async () => {
+        const body = (await h.request('GET', `/v1/billing/metrics?app=${APP}`, { token: adminToken() })).body;
+        const seen = JSON.stringify([body.activeSubscriptions, body.mrr, body.flaggedCustomers]);
+        const stable = seen === last;
+        last = seen;
+        return { body, stable };
+      },
+      (r) => r.stable,
+      { what: 'the scope totals to settle', timeoutMs: 30_000, intervalMs: 1000 },
+    ).then((r) => r.body);
     await handle.terminate('an operator ended the run');
     assert.equal((await post(envelope(providerEvent('BILLING_ISSUE', id, { at: t + 1000 })))).status, 200);
     const resumed = await eventually(() => handle.query(subscriberStateQuery), (st) => st.appliedEventIds.length === 2, { what: 'a new run with both events', timeoutMs: 30_000 });

@@ -41,6 +41,12 @@ describe('billing workflows in workflow time (time-skipping server)', function (
         async persistSubscriber(args: { state: SubscriberState }) {
           persisted.push(args.state);
         },
+        async publishSubscriber(args: { state: SubscriberState }) {
+          persisted.push(args.state);
+        },
+        async loadProviderEvent() {
+          return null;
+        },
         async applyOperatorEntitlements() {},
         async loadStoredSubscriber() {
           return null;
