@@ -1,7 +1,7 @@
 /**
  * `npm run bench`: starts its own servers (in-memory Temporal dev server, SecantusDB or mongod in a temporary
  * folder), runs each benchmark against a baseline measured in the same run, prints one table and writes
- * bench/results/latest.json. `--only=intake,effect,skills,retrieval,release-notes,import` runs a subset.
+ * bench/results/latest.json. `--only=intake,effect,skills,retrieval,release-notes,import,work` runs a subset.
  */
 import { cpus, loadavg } from 'node:os';
 import { benchEventToEffect } from './event-to-effect';
@@ -12,6 +12,7 @@ import { startBenchStack, type BenchStack, type RunContext } from './lib/stack';
 import { benchReleaseNotesE2e } from './release-notes-e2e';
 import { benchRetrievalScale } from './retrieval-scale';
 import { benchSkillOverhead } from './skill-overhead';
+import { benchTemporalWork } from './temporal-work';
 import { benchWebhookIntake } from './webhook-intake';
 
 /** The whole run's time budget (BENCH_BUDGET_S overrides); benchmarks that can size their work use what is left. */
@@ -24,6 +25,7 @@ const BENCHMARKS: Record<string, (stack: BenchStack, run: RunContext) => Promise
   retrieval: benchRetrievalScale,
   'release-notes': benchReleaseNotesE2e,
   import: benchImportGit,
+  work: benchTemporalWork,
 };
 
 const log = (msg: string) => process.stderr.write(`[bench] ${msg}\n`);

@@ -37,7 +37,7 @@ describe('Temporal work per billing event (from real histories)', function () {
       ({ h, stable }) => stable && h.length > lastId && !['WORKFLOW_TASK_SCHEDULED', 'WORKFLOW_TASK_STARTED'].includes(h[h.length - 1]!.type),
       { what: `${user}'s workflow to go idle`, intervalMs: 300 },
     ).then(({ h }) => h);
-    if (process.env.TEMPORAL_WORK_TRACE) console.log(user, since(events, lastId).map((e) => e.type).join(' ')); // eslint-disable-line no-console
+    if (process.env.TEMPORAL_WORK_TRACE) console.log(user, since(events, lastId).map((e) => e.type).join(' '));
     return temporalWork(since(events, lastId));
   }
 
@@ -51,7 +51,7 @@ describe('Temporal work per billing event (from real histories)', function () {
     const renewal = await cost(user, () => s.deliver(providerEvent('RENEWAL', user, { at: t + 1, purchasedAt: t + 30 * DAY, expiresAt: t + 60 * DAY })), 2);
     const cancellation = await cost(user, () => s.deliver(providerEvent('CANCELLATION', user, { at: t + 2, purchasedAt: t + 30 * DAY, expiresAt: t + 60 * DAY, cancel_reason: 'UNSUBSCRIBE' })), 3);
     const table = { purchase, renewal, cancellation };
-    if (process.env.TEMPORAL_WORK_TRACE) console.log(JSON.stringify(table, null, 1)); // eslint-disable-line no-console
+    if (process.env.TEMPORAL_WORK_TRACE) console.log(JSON.stringify(table, null, 1));
     // Workflow tasks depend on how fast the local activities answer (a slow one makes the SDK heartbeat the
     // task), so they are measured by the benchmark (bench/temporal-work.ts), not asserted here. These do not:
     for (const [name, work] of Object.entries(table)) {
