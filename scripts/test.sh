@@ -26,7 +26,9 @@ else
 fi
 
 echo "[test] integration tests (real Temporal, real MongoDB wire protocol, real SMTP)…"
-TEST_SUITE_LABEL=integration npx mocha --reporter "$reporter" --timeout 60000 \
+# Files run in parallel processes (TEST_JOBS, default 3) against the one Temporal and store the global fixture
+# starts: most of a file's time is spent waiting on workflows, so three share two cores well.
+TEST_SUITE_LABEL=integration npx mocha --parallel --jobs "${TEST_JOBS:-3}" --reporter "$reporter" --timeout 60000 \
   --require dist/test/support/global-stack.js 'dist/test/integration/**/*.test.js' || status=1
 
 echo "[test] fault injection (two API and two worker processes; kills of an API, a worker, Temporal, the store)…"

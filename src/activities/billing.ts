@@ -28,15 +28,15 @@ export function createBillingActivities(deps: ActivityDeps & { temporal: Client 
      * after a failed save appends nothing twice; churn goes after the save, and a retry that finds the record
      * already at this version (or newer: a late write) counts nothing again.
      */
-    async persistSubscriber(args: { state: SubscriberState; workflowId: string }): Promise<void> {
+    async persistSubscriber(args: { state: SubscriberState; workflowId: string; runId?: string }): Promise<void> {
       const at = now();
       const previous = await subscribers.stored(args.state.scope, args.state.id);
       if (previous && previous.state.version >= args.state.version) {
-        await subscribers.save(args.state, args.workflowId, at);
+        await subscribers.save(args.state, args.workflowId, at, args.runId);
         return;
       }
       await timeline.append(previous?.state ?? null, args.state, at);
-      await subscribers.save(args.state, args.workflowId, at);
+      await subscribers.save(args.state, args.workflowId, at, args.runId);
       // A subscription that stopped counting, on a record still its own (a merge moves it, it does not churn it).
       const lost = (previous?.contribution.activeSubscriptions ?? 0) - contributionOf(args.state).activeSubscriptions;
       if (args.state.mergedInto === null && lost > 0) await daily.addChurn(args.state.scope, lost, at);
@@ -46,10 +46,16 @@ export function createBillingActivities(deps: ActivityDeps & { temporal: Client 
      * The state a fresh run of a subscriber's workflow starts from: the last one stored, when an earlier run
      * ended without continuing as new (terminated, reset, failed). `counted` is what the scope totals already
      * include for it, so the next delta neither repeats nor loses it.
+     *
+     * A record the asking run wrote itself is not an earlier run's: its first workflow task is being retried (a
+     * worker died after this task's local activities stored the record, before the task completed, so this
+     * read's result was never recorded). The run starts from scratch then, as it did the first time, and its
+     * totals delta, which the record counts but the lost task never sent, is sent.
      */
-    async loadStoredSubscriber(args: { scope: BillingScope; subscriberId: string }): Promise<{ state: SubscriberState; counted: BillingTotals } | null> {
+    async loadStoredSubscriber(args: { scope: BillingScope; subscriberId: string; runId?: string }): Promise<{ state: SubscriberState; counted: BillingTotals } | null> {
       const stored = await subscribers.stored(args.scope, args.subscriberId);
-      return stored && { state: stored.state, counted: stored.contribution };
+      if (!stored || (args.runId !== undefined && stored.runId === args.runId)) return null;
+      return { state: stored.state, counted: stored.contribution };
     },
 
     /**

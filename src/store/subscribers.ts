@@ -24,6 +24,8 @@ export interface SubscriberRecord {
   contribution: BillingTotals;
   summary: string;
   workflowId: string;
+  /** The workflow run that wrote it (absent on records written before runs were named). */
+  runId?: string;
   version: number;
   updatedAt: Date;
   /** The whole state, so a run that ended abnormally (terminated, reset) resumes from it instead of from zero. */
@@ -49,7 +51,7 @@ export class SubscriberRepository {
    * Version-guarded upsert: a retried or late write of an older state is a no-op. (The upsert of a key that
    * exists with a newer version fails on the unique _id; that is the guard doing its job.)
    */
-  async save(state: SubscriberState, workflowId: string, now: Date): Promise<void> {
+  async save(state: SubscriberState, workflowId: string, now: Date, runId?: string): Promise<void> {
     const view = canonicalView(state);
     const doc: Omit<SubscriberRecord, '_id'> = {
       scope: state.scope,
@@ -63,6 +65,7 @@ export class SubscriberRepository {
       contribution: contributionOf(state),
       summary: summary(state),
       workflowId,
+      ...(runId ? { runId } : {}),
       version: state.version,
       updatedAt: now,
       state,
@@ -75,9 +78,9 @@ export class SubscriberRepository {
   }
 
   /** The stored state of a subscriber's record and what it contributes to the totals, for a run that starts fresh. */
-  async stored(scope: BillingScope, id: string): Promise<{ state: SubscriberState; contribution: BillingTotals } | null> {
-    const record = await this.coll.findOne({ _id: subscriberKey(scope, id) }, { projection: { state: 1, contribution: 1 } });
-    return record?.state ? { state: record.state, contribution: record.contribution } : null;
+  async stored(scope: BillingScope, id: string): Promise<{ state: SubscriberState; contribution: BillingTotals; runId: string | null } | null> {
+    const record = await this.coll.findOne({ _id: subscriberKey(scope, id) }, { projection: { state: 1, contribution: 1, runId: 1 } });
+    return record?.state ? { state: record.state, contribution: record.contribution, runId: record.runId ?? null } : null;
   }
 
   /**

@@ -13,7 +13,8 @@ import {
   workflowInfo,
 } from '@temporalio/workflow';
 import { contributionOf, diffContribution, ZERO_TOTALS, type BillingTotals } from '../billing/metrics';
-import type { BillingEvent } from '../billing/provider-events';
+import { withPlausibleTime } from '../billing/event-time';
+import type { BillingEvent, RuleSet } from '../billing/provider-events';
 import { ABSORB_STATE_CHARS, CARRIED_INBOX_CHARS, EVENT_STATE_CHARS, MESSAGES_PER_BATCH, overBudget } from '../billing/state-budget';
 import { absorb, appliedIdOf, applyDowngrade, applyEvent, entitlementTargets, initialState, mergeInto, type SubscriberState, type Transition } from '../billing/subscriber-state';
 import { searchStatus, summary } from '../billing/summary';
@@ -111,10 +112,14 @@ export async function billingSubscriber(input: BillingSubscriberInput): Promise<
   // their behaviour on replay. One short patch id, since every id lengthens the TemporalChangeVersion search
   // attribute (a cluster's size limit for it can be small).
   const v2 = patched('work-v2');
+  // A v2 run has every earlier patch's behaviour, so it asks for none of them: their markers would only lengthen
+  // the TemporalChangeVersion attribute (past a 64-byte limit). Runs recorded before ask as they did.
+  // The grant types' effects and the plausible-time rule (see RuleSet) came with v2 too.
+  const rules: RuleSet = v2 ? 'v2' : 'v1';
   // A run that starts without carried state while the record exists (an earlier run was terminated or reset)
   // resumes from the stored state: its version guards keep writing, and the totals are not counted again.
-  if (!input.carried && patched('resume-from-stored-state')) {
-    const stored = await loadStoredSubscriber({ scope, subscriberId });
+  if (!input.carried && (v2 || patched('resume-from-stored-state'))) {
+    const stored = await loadStoredSubscriber({ scope, subscriberId, runId: workflowInfo().runId });
     if (stored && stored.state.version > state.version) {
       state = stored.state;
       counted = stored.counted;
@@ -203,7 +208,8 @@ export async function billingSubscriber(input: BillingSubscriberInput): Promise<
     const now = Date.now();
     switch (message.kind) {
       case 'event':
-        return applyEvent(current, message.event, now);
+        // A message relayed before receipt times were carried is ordered as of now, the moment it is applied.
+        return rules === 'v2' ? applyEvent(current, withPlausibleTime(message.event, message.receivedAtMs ?? now), now) : applyEvent(current, message.event, now, 'v1');
       case 'mergeInto':
         return mergeInto(current, message.canonicalId, now);
       case 'absorb':
@@ -245,7 +251,7 @@ export async function billingSubscriber(input: BillingSubscriberInput): Promise<
     state = transition.state;
     // Outbound webhooks for an applied event or a fired downgrade (a merged record forwards events unchanged: none),
     // sent once the record is stored (publish), so they never delay the effect customers wait for.
-    if (state !== previous && (message === null || message.kind === 'event') && scope !== 'operator' && patched('outbound-webhooks')) {
+    if (state !== previous && (message === null || message.kind === 'event') && scope !== 'operator' && (v2 || patched('outbound-webhooks'))) {
       const downgradeId = message ? null : `downgrade:${subscriberId}:${previous.scheduledDowngrade?.eventId ?? previous.version}`;
       // The subscriber's outward facts and the event by id: the activity reads the body as received from the inbox.
       const { id, aliases, status, entitlements, scheduledDowngrade, version } = state;
@@ -296,9 +302,9 @@ export async function billingSubscriber(input: BillingSubscriberInput): Promise<
    */
   async function publish(): Promise<void> {
     if (v2) {
-      await publishSubscriber({ state, workflowId: workflowInfo().workflowId, outbound: outbound.splice(0) });
+      await publishSubscriber({ state, workflowId: workflowInfo().workflowId, runId: workflowInfo().runId, outbound: outbound.splice(0) });
     } else {
-      await persistSubscriber({ state, workflowId: workflowInfo().workflowId });
+      await persistSubscriber({ state, workflowId: workflowInfo().workflowId, runId: workflowInfo().runId });
     }
     setCurrentDetails(summary(state));
     const status = searchStatus(state);

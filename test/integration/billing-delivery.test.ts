@@ -143,6 +143,7 @@ describe('billing delivery: reordering, duplicates, continue-as-new, replay (rea
     const handle = harness().temporal.client.workflow.getHandle(`billing/app:${APP}/inorder`);
     const history = await handle.fetchHistory();
     assert.ok((history.events?.length ?? 0) > 20);
+    if (process.env.DUMP_HISTORY) writeFileSync(process.env.DUMP_HISTORY, historyToJSON(history));
     await Worker.runReplayHistory({ workflowBundle: { codePath: await workflowBundlePath() } }, history, `billing/app:${APP}/inorder`);
     if (process.env.UPDATE_HISTORIES === '1') {
       const dir = join(repoRoot(), 'test', 'fixtures', 'histories');
