@@ -7,6 +7,9 @@ export interface OutboxRecord extends OutgoingMail {
   _id: string;
   /** `sending`: claimed by an attempt that is sending it (see claim()). */
   status: 'pending' | 'sending' | 'sent' | 'kept';
+  /** When the current claim was taken (status `sending`), and how many claims were ever taken. */
+  claimedAt?: Date;
+  attempts?: number;
   createdAt: Date;
   sentAt: Date | null;
 }
@@ -35,15 +38,28 @@ export class MailOutbox {
   }
 
   /**
-   * Takes the right to send `key`: only one attempt ever gets it. `in_doubt` means an earlier attempt took it
-   * and neither finished nor gave it back (it crashed mid-send, or could not record the send): the mail may
-   * have gone out, so it is not sent again.
+   * Takes the right to send `key` for `leaseMs`. A claim older than its lease belongs to an attempt that is over
+   * (it crashed mid-send, or could not record the send: the lease outlasts any attempt), so it may be taken again:
+   * delivery is at least once, and a mail sent twice carries the same Message-ID for the recipient's client to
+   * fold. `held` means a claim within its lease: another attempt may be sending right now.
    */
-  async claim(key: string, now: Date): Promise<'claimed' | 'sent' | 'kept' | 'in_doubt'> {
-    const res = await this.coll.updateOne({ _id: key, status: 'pending' }, { $set: { status: 'sending', claimedAt: now } });
-    if (res.modifiedCount > 0) return 'claimed';
-    const current = await this.coll.findOne({ _id: key }, { projection: { status: 1 } });
-    return current?.status === 'sent' ? 'sent' : current?.status === 'kept' ? 'kept' : 'in_doubt';
+  async claim(key: string, now: Date, leaseMs: number): Promise<{ status: 'claimed' | 'sent' | 'kept' } | { status: 'held'; claimedAt: Date }> {
+    const res = await this.coll.updateOne(
+      // A claim without claimedAt (taken before leases existed) counts as over.
+      {
+        _id: key,
+        $or: [
+          { status: 'pending' },
+          { status: 'sending', claimedAt: { $lt: new Date(now.getTime() - leaseMs) } },
+          { status: 'sending', claimedAt: { $exists: false } },
+        ],
+      },
+      { $set: { status: 'sending', claimedAt: now }, $inc: { attempts: 1 } },
+    );
+    if (res.modifiedCount > 0) return { status: 'claimed' };
+    const current = await this.coll.findOne({ _id: key }, { projection: { status: 1, claimedAt: 1 } });
+    if (current?.status === 'sent' || current?.status === 'kept') return { status: current.status };
+    return { status: 'held', claimedAt: current?.claimedAt ?? now };
   }
 
   /** A send that failed before anything went out: the next attempt may claim it again. */

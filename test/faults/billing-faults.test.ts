@@ -180,7 +180,7 @@ describe('billing under faults: kills of an API, a worker, Temporal and the stor
         `applied             ${f.applied} events, each exactly once (app ${f.appApplied}, operator ${f.operatorApplied})`,
         `customers           app: ${f.appCanonical} canonical + ${f.appMerged} merged records (${traffic.figures.anonymousPairs} anonymous→known pairs, ${traffic.figures.transferPairs} transfer pairs, ${traffic.figures.pastSubscribers} with past periods); operator: ${f.operatorCanonical} orgs`,
         `totals              app MRR $${(f.appTotals.mrrMicros / 1e6).toFixed(2)}, ${f.appTotals.activeSubscriptions} active, ${f.appTotals.flaggedCustomers} flagged; operator MRR $${(f.operatorTotals.mrrMicros / 1e6).toFixed(2)}: running = recomputed = model`,
-        `emails              ${f.emails} for ${f.expectedEmails} operator billing issues`,
+        `emails              ${f.emails} for ${f.expectedEmails} operator billing issues (${f.mailCopies} copies resent after a crash)`,
         `dead letters        0`,
         `workflows queried   ${queried.count} subscriber workflows: state query = stored record`,
         `kills survived      ${cluster.kills.length}: ${cluster.kills.join(', ')}; unplanned restarts: ${unplanned}; both killed API instances' relay checkpoints recovered`,
@@ -287,6 +287,8 @@ interface CheckResult {
     appTotals: BillingTotals;
     operatorTotals: BillingTotals;
     emails: number;
+    /** Mails sent again after a crash between the send and its record (same Message-ID). */
+    mailCopies: number;
     expectedEmails: number;
   } | null;
 }
@@ -328,11 +330,17 @@ async function fullCheck(db: Db, traffic: Traffic, stats: SendStats, scope: Bill
     if (JSON.stringify(got) !== JSON.stringify(expected)) problems.push(`org ${org}: entitlements expected ${JSON.stringify(expected)}, stored ${JSON.stringify(got)}`);
   }
 
-  // One email per operator billing issue, to the org's owner; none for anything else.
+  // One email per operator billing issue, to the org's owner; none for anything else. Delivery is at least once:
+  // a worker killed between the send and its record sends again after the claim's lease, with the same
+  // Message-ID, so copies count as one mail (a recipient's client folds them the same way).
   const sentTo = new Map<string, string[]>();
+  const seenMessageIds = new Set<string>();
   for (const m of mails) {
     const ref = /Reference: (\S+)/.exec(m.raw)?.[1];
-    if (ref) sentTo.set(ref, [...(sentTo.get(ref) ?? []), ...m.to]);
+    const messageId = /^Message-ID:\s*(\S+)/im.exec(m.raw)?.[1] ?? m.raw;
+    if (!ref || seenMessageIds.has(messageId)) continue;
+    seenMessageIds.add(messageId);
+    sentTo.set(ref, [...(sentTo.get(ref) ?? []), ...m.to]);
   }
   const flagged = new Set([...op.modelStates.values()].flatMap((s) => s.flags.map((f) => f.eventId)));
   const expectedEmails = traffic.operatorBillingIssues.filter((id) => flagged.has(id));
@@ -371,7 +379,8 @@ async function fullCheck(db: Db, traffic: Traffic, stats: SendStats, scope: Bill
       operatorCanonical: op.canonicalRecords,
       appTotals: totalsOf[scope]!,
       operatorTotals: totalsOf.operator!,
-      emails: mails.length,
+      emails: seenMessageIds.size,
+      mailCopies: mails.length - seenMessageIds.size,
       expectedEmails: expectedEmails.length,
     },
   };

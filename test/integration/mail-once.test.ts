@@ -1,7 +1,13 @@
-/** A billing-issue email goes out once: a retry never sends a second copy, and a failed send is retried. */
+/**
+ * A billing-issue email goes out at least once and, short of a crash between the send and its record, once: a retry
+ * never sends a second copy, a failed send is retried, and a claim left by a crashed attempt is taken again after
+ * its lease.
+ */
 import assert from 'node:assert/strict';
 import type { Client } from '@temporalio/client';
+import type { ApplicationFailure } from '@temporalio/common';
 import { createEmailActivities } from '../../src/activities/email';
+import { MAIL_CLAIM_LEASE_MS } from '../../src/activities/send-once';
 import { createLogger } from '../../src/logger';
 import { createMailer } from '../../src/mail';
 import { COLLECTIONS } from '../../src/store/collections';
@@ -37,13 +43,39 @@ describe('billing-issue email: send once (real store, real SMTP server)', () => 
     assert.equal(smtp.mails.filter((m) => m.raw.includes('evt-once')).length, 1);
   });
 
-  it('an attempt that claimed the mail and never finished (a crash mid-send): the retry does not send again', async () => {
-    const send = activities(smtp.url).sendBillingIssueEmail;
-    await store.db.collection(COLLECTIONS.outbox).insertOne({
-      _id: 'billing_issue:evt-doubt' as never, to: 'owner@example.com', subject: 's', text: 't', messageId: '<m@x>', status: 'sending', createdAt: new Date(), sentAt: null,
+  it('a claim left by a crashed attempt: held within its lease (the retry waits for it), sent once after it, with the same Message-ID', async () => {
+    const outbox = store.db.collection(COLLECTIONS.outbox);
+    const key = 'billing_issue:evt-crashed';
+    let clock = new Date();
+    const at = (ms: number) => (clock = new Date(Date.now() + ms));
+    const send = () =>
+      createEmailActivities({
+        repos: createRepositories(store.db), config, logger: createLogger(config, 'test'), temporal: null as unknown as Client,
+        mailer: createMailer(smtp.url, 'billing@service.test'), now: () => clock,
+      }).sendBillingIssueEmail({ eventId: 'evt-crashed', subscriberId: 'org-mail' });
+    // As if an attempt had claimed the mail and died before it sent or recorded the send.
+    await outbox.insertOne({
+      _id: key as never, to: 'owner@example.com', subject: 's', text: 't', messageId: '<evt-crashed@skills-billing.local>', status: 'sending',
+      claimedAt: clock, attempts: 1, createdAt: clock, sentAt: null,
     });
-    assert.equal(await send({ eventId: 'evt-doubt', subscriberId: 'org-mail' }), 'already_sent');
-    assert.equal(smtp.mails.filter((m) => m.raw.includes('evt-doubt')).length, 0);
+    at(MAIL_CLAIM_LEASE_MS / 2);
+    await assert.rejects(send(), (err: ApplicationFailure) => {
+      assert.equal(err.type, 'MailClaimHeld');
+      // Retried when the lease is over, not before and not much after.
+      const delay = Number(err.nextRetryDelay);
+      assert.ok(delay > MAIL_CLAIM_LEASE_MS / 2 && delay <= MAIL_CLAIM_LEASE_MS / 2 + 2000, `retry delay ${delay} ms`);
+      return true;
+    });
+    assert.equal(smtp.mails.filter((m) => m.raw.includes('evt-crashed')).length, 0);
+    at(MAIL_CLAIM_LEASE_MS + 1000);
+    assert.equal(await send(), 'sent');
+    assert.equal(await send(), 'already_sent');
+    const copies = smtp.mails.filter((m) => m.raw.includes('evt-crashed'));
+    assert.equal(copies.length, 1);
+    assert.match(copies[0]!.raw, /Message-ID: <evt-crashed@skills-billing\.local>/i);
+    const record = await outbox.findOne({ _id: key as never });
+    assert.equal(record?.status, 'sent');
+    assert.equal(record?.attempts, 2);
   });
 
   it('a send the relay refused gives the claim back, so the retry sends it, once', async () => {
