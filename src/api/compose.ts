@@ -26,7 +26,7 @@ export function composeApi(input: { config: Config; logger: Logger; db: Db; temp
     repos,
     temporal,
     forwarder,
-    intake: new EventIntake(repos.webhookEvents, forwarder, now),
+    intake: new EventIntake(repos.webhookEvents, forwarder, repos.deadLetters, now),
     invocations: new InvocationService({
       invocations: repos.invocations,
       keys: repos.idempotency,

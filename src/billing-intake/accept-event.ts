@@ -1,5 +1,8 @@
+import { createHash } from 'node:crypto';
 import { isKnownEventType, type BillingEvent } from '../billing/provider-events';
+import { sameEventBody } from '../billing/same-event-body';
 import { resolveSubscriberIds, workflowIdFor, type BillingScope } from '../billing/subscriber-id';
+import type { DeadLetterRepository } from '../store/dead-letters';
 import { eventKey, type WebhookEventRepository, type WebhookEventRecord } from '../store/webhook-events';
 import type { EventForwarder } from './event-forwarder';
 
@@ -15,6 +18,11 @@ export interface Accepted {
   fresh: boolean;
   /** Recorded with no effect: an unknown type, a TEST event, or one that names no subscriber. */
   ignored: boolean;
+  /**
+   * A redelivery whose body differs from the one accepted first under its id: the first stands, this one is
+   * parked as an `intake` dead letter for operators to inspect and is never applied.
+   */
+  conflict: boolean;
 }
 
 /**
@@ -25,6 +33,7 @@ export class EventIntake {
   constructor(
     private readonly events: WebhookEventRepository,
     private readonly forwarder: EventForwarder,
+    private readonly deadLetters: DeadLetterRepository,
     private readonly now: () => Date = () => new Date(),
   ) {}
 
@@ -46,16 +55,47 @@ export class EventIntake {
     };
     const ticket = this.forwarder.accepting(record.receivedAt);
     try {
-      const fresh = await this.events.accept(record);
-      // A redelivery is forwarded again too: the first delivery may have been stored and then answered 503 (the
-      // driver saw an error after the insert committed), so nothing may have relayed it. The subscriber
-      // workflow applies an event id once, so a second forward has no second effect.
-      if (!ignored) this.forwarder.forwardSoon(record);
-      return { fresh, ignored };
+      const result = await this.events.accept(record);
+      if (result.fresh) {
+        if (!ignored) this.forwarder.forwardSoon(record);
+        return { fresh: true, ignored, conflict: false };
+      }
+      // A redelivery. The body accepted first is the event: only it is ever forwarded, so a second body under the
+      // same id (another subscriber, another type) has no effect anywhere.
+      const first = result.stored ?? record;
+      const conflict = !sameEventBody(first.eventJson, record.eventJson);
+      if (conflict) await this.parkConflict(scope, event, first, record);
+      // Forwarded again all the same: the first delivery may have been stored and then answered 503 (the driver
+      // saw an error after the insert committed), so nothing may have relayed it. The subscriber workflow applies
+      // an event id once, so a second forward has no second effect. This delivery's receipt keeps the relay's
+      // checkpoint behind it until it is relayed.
+      if (!first.ignored) this.forwarder.forwardSoon({ ...first, receivedAt: record.receivedAt, acceptedBy: record.acceptedBy });
+      return { fresh: false, ignored: first.ignored, conflict };
     } catch (err) {
       throw new InboxUnavailableError(err);
     } finally {
       this.forwarder.accepted(ticket);
     }
+  }
+
+  private async parkConflict(scope: BillingScope, event: BillingEvent, first: WebhookEventRecord, second: WebhookEventRecord): Promise<void> {
+    const digest = createHash('sha256').update(second.eventJson).digest('hex').slice(0, 32);
+    await this.deadLetters.park(
+      {
+        // One record per distinct second body: the same conflicting delivery again parks into it (attempts + 1).
+        key: `intake:${eventKey(scope, event.id)}:${digest}`,
+        scope,
+        stage: 'intake',
+        eventId: event.id,
+        type: typeof event.type === 'string' ? event.type : null,
+        subscriberId: first.subscriberId,
+        workflowId: first.workflowId,
+        reason:
+          `Event ${event.id} was delivered again with a different body (type ${second.type}, first accepted as ${first.type} ` +
+          `at ${first.receivedAt.toISOString()}). The first body stands; this one is kept here for inspection and is never applied.`,
+        payload: second.eventJson,
+      },
+      this.now(),
+    );
   }
 }

@@ -33,6 +33,8 @@ export class DeadLetterService {
   async retry(id: string): Promise<RetryOutcome> {
     const record = await this.deadLetters.get(id);
     if (!record) return { outcome: 'not_found' };
+    // A conflicting redelivery is evidence, not work: the event id was applied with its first body.
+    if (record.stage === 'intake') return { outcome: 'refused', record, reason: 'a body that conflicts with the first one accepted under its event id is never applied' };
     if (record.status !== 'parked' || !record.subscriberId) return { outcome: 'not_parked', record };
     try {
       await signalSubscriberWorkflow(this.client, this.taskQueue, { scope: record.scope, subscriberId: record.subscriberId }, messageFor(record));

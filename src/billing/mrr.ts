@@ -63,6 +63,8 @@ export interface MrrInput {
   expirationAtMs: number | null;
   environment: string | null;
   isFamilyShare: boolean;
+  /** A one-time purchase: never recurring revenue, whatever its price and period. */
+  nonRenewing?: boolean;
 }
 
 export type MrrExclusion = 'sandbox' | 'family_share' | 'trial' | 'unpaid' | 'non_renewing' | 'unknown_period';
@@ -78,7 +80,7 @@ export function mrrOf(input: MrrInput): MrrResult {
   if (input.isFamilyShare) return excluded('family_share');
   if (input.periodType === 'TRIAL') return excluded('trial');
   if (input.priceUsd === null || !(input.priceUsd > 0)) return excluded('unpaid');
-  if (input.expirationAtMs === null) return excluded('non_renewing');
+  if (input.expirationAtMs === null || input.nonRenewing === true) return excluded('non_renewing');
   const period = input.purchasedAtMs === null ? null : nearestStandardPeriod(input.expirationAtMs - input.purchasedAtMs);
   if (period === null) return excluded('unknown_period');
   return { counted: true, micros: monthlyMicros(usdToMicros(input.priceUsd), period), period };

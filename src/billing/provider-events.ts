@@ -29,8 +29,16 @@ export const KNOWN_EVENT_TYPES = [
 export type KnownEventType = (typeof KNOWN_EVENT_TYPES)[number];
 
 /**
- * The types with a rule in the effects table. Every other type, known or not (PRODUCT_CHANGE,
- * NON_RENEWING_PURCHASE, SUBSCRIPTION_EXTENDED, ...), is acknowledged and recorded as the last event only.
+ * Store- and dashboard-initiated changes of access: a period extended, a refund reversed, a one-time purchase or
+ * a grant from the provider's dashboard, a temporary entitlement during a store outage. Runs recorded before they
+ * had effects keep recording them only (see `RuleSet`).
+ */
+export const GRANT_EVENT_TYPES = ['NON_RENEWING_PURCHASE', 'SUBSCRIPTION_EXTENDED', 'TEMPORARY_ENTITLEMENT_GRANT', 'REFUND_REVERSED'] as const;
+
+/**
+ * The types with a rule in the effects table. Every other type, known or not (PRODUCT_CHANGE, whose new product
+ * arrives with the next RENEWAL; SUBSCRIPTION_PAUSED, whose EXPIRATION follows; INVOICE_ISSUANCE, ...), is
+ * acknowledged and recorded as the last event only.
  */
 export const EFFECT_EVENT_TYPES = [
   'INITIAL_PURCHASE',
@@ -41,8 +49,16 @@ export const EFFECT_EVENT_TYPES = [
   'BILLING_ISSUE',
   'SUBSCRIBER_ALIAS',
   'TRANSFER',
+  ...GRANT_EVENT_TYPES,
 ] as const;
 export type EffectEventType = (typeof EFFECT_EVENT_TYPES)[number];
+
+/**
+ * The rules a subscriber run applies. `v2` (runs under the workflow's `work-v2` patch): the grant types have
+ * effects, and a provider time far ahead of the receipt orders by the receipt (event-time.ts). `v1`: neither,
+ * for runs recorded before (replay must reproduce what they did).
+ */
+export type RuleSet = 'v1' | 'v2';
 
 export interface SubscriberAttribute {
   value: string;
@@ -129,7 +145,8 @@ export function isKnownEventType(type: string): type is KnownEventType {
   return (KNOWN_EVENT_TYPES as readonly string[]).includes(type);
 }
 
-export function hasEffect(type: string): type is EffectEventType {
+export function hasEffect(type: string, rules: RuleSet = 'v2'): type is EffectEventType {
+  if (rules === 'v1' && (GRANT_EVENT_TYPES as readonly string[]).includes(type)) return false;
   return (EFFECT_EVENT_TYPES as readonly string[]).includes(type);
 }
 

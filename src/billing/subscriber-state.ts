@@ -7,7 +7,7 @@
  * facts and the latest `nowMs`, and a redelivered event id is skipped. Merging two records is the same join.
  */
 import { viewEffects, type Effect } from './effects';
-import { hasEffect, type BillingEvent } from './provider-events';
+import { hasEffect, type BillingEvent, type RuleSet } from './provider-events';
 import { fnv1a64, resolveSubscriberIds, type BillingScope } from './subscriber-id';
 import { deriveView, type SubscriberView } from './subscriber-view';
 import {
@@ -83,11 +83,12 @@ export function initialState(scope: BillingScope, id: string): SubscriberState {
   };
 }
 
-export function applyEvent(state: SubscriberState, event: BillingEvent, nowMs: number): Transition {
+/** `rules`: what this run applies (see RuleSet); runs recorded before the current rules pass what they used. */
+export function applyEvent(state: SubscriberState, event: BillingEvent, nowMs: number, rules: RuleSet = 'v2'): Transition {
   if (state.appliedEventIds.includes(appliedIdOf(event.id))) return { state, effects: [] };
   if (state.mergedInto !== null) return { state, effects: [{ kind: 'forward', to: state.mergedInto }] };
   const recorded = { ...state, lastEvent: newerStamp(state.lastEvent, stampOf(event)) };
-  if (!hasEffect(event.type)) return { state: bookkeep(recorded, [event.id]), effects: [] };
+  if (!hasEffect(event.type, rules)) return { state: bookkeep(recorded, [event.id]), effects: [] };
 
   const ids = resolveSubscriberIds(event)?.all ?? [];
   const learned = ids.filter((id) => !state.aliases.includes(id)).sort(compareCodeUnits);

@@ -35,6 +35,8 @@ export interface SubscriptionInfo {
   store: string | null;
   environment: string | null;
   isFamilyShare: boolean;
+  /** A one-time purchase (NON_RENEWING_PURCHASE): it entitles, and adds no MRR. */
+  nonRenewing?: true;
   source: EventStamp & { rank: number };
 }
 
@@ -61,6 +63,8 @@ export interface Subscription {
   refund: Ending | null;
   /** The newest BILLING_ISSUE still in force (no RENEWAL after it). */
   billingIssue: EventStamp | null;
+  /** Newest REFUND_REVERSED by event time: a refund issued before it no longer counts. Absent until one arrives. */
+  refundReversedAtMs?: number;
 }
 
 export type SubscriptionStatus = 'active' | 'cancelled' | 'expired' | 'refunded';
@@ -69,8 +73,9 @@ export type SubscriptionStatus = 'active' | 'cancelled' | 'expired' | 'refunded'
 const SUBSCRIPTION_EVENT_TYPES = new Set<string>(EFFECT_EVENT_TYPES.filter((t) => t !== 'SUBSCRIBER_ALIAS' && t !== 'TRANSFER'));
 
 // Which event's description of a period wins when several describe the same one: a purchase or renewal
-// states the price paid; a cancellation or expiration may carry 0; a refund carries a negative price.
-const INFO_RANK = { purchase: 3, lifecycle: 2, incidental: 1 } as const;
+// states the price paid; a cancellation or expiration may carry 0; a refund carries a negative price. An
+// extension, a temporary grant or a refund reversal only fills in what nothing else described (`fallbackInfo`).
+const INFO_RANK = { purchase: 3, lifecycle: 2, incidental: 1, fallback: 0 } as const;
 
 export function subscriptionKeyOf(event: BillingEvent): string | null {
   if (event.original_transaction_id) return event.original_transaction_id;
@@ -131,6 +136,33 @@ export function subscriptionFromEvent(event: BillingEvent): Subscription | null 
       facts.info = infoOf(event, INFO_RANK.incidental);
       facts.billingIssue = stamp;
       break;
+    case 'NON_RENEWING_PURCHASE':
+      // A one-time unlock, or access granted from the provider's dashboard (store PROMOTIONAL): entitles until
+      // its expiration, for good when it has none, and adds no MRR.
+      facts.info = { ...infoOf(event, INFO_RANK.purchase), nonRenewing: true };
+      facts.accessUntilMs = expiration ?? NO_END_MS;
+      facts.repurchasedAtMs = event.purchased_at_ms ?? stamp.atMs;
+      break;
+    case 'SUBSCRIPTION_EXTENDED':
+      // The store pushed the period's end back (a goodwill extension, a store outage): access lasts to the new
+      // end, and a cancelled subscription's downgrade moves with it. What was paid, and so MRR, is unchanged.
+      if (expiration === null) return null;
+      facts.info = fallbackInfo(event);
+      facts.accessUntilMs = expiration;
+      break;
+    case 'TEMPORARY_ENTITLEMENT_GRANT':
+      // Access the provider grants while a store cannot confirm a purchase: the entitlements it names, until its
+      // expiration. One with no expiration or no entitlement would grant for good or grant nothing: recorded only.
+      if (expiration === null || (event.entitlement_ids ?? (event.entitlement_id ? [event.entitlement_id] : [])).length === 0) return null;
+      facts.info = fallbackInfo(event);
+      facts.accessUntilMs = expiration;
+      break;
+    case 'REFUND_REVERSED':
+      // The refund was undone (a dispute won): access and MRR come back as the period stood.
+      facts.info = fallbackInfo(event);
+      facts.accessUntilMs = expiration;
+      facts.refundReversedAtMs = stamp.atMs;
+      break;
   }
   return facts;
 }
@@ -148,7 +180,14 @@ export function joinSubscriptions(a: Subscription, b: Subscription): Subscriptio
     endings: [...a.endings, ...b.endings],
     refund: newerStamp(a.refund, b.refund),
     billingIssue: newerStamp(a.billingIssue, b.billingIssue),
+    ...optionalMax('refundReversedAtMs', a.refundReversedAtMs, b.refundReversedAtMs),
   });
+}
+
+// Set only when one side has it, so records that never saw the event stay as they were stored.
+function optionalMax<K extends string>(key: K, a: number | undefined, b: number | undefined): Partial<Record<K, number>> {
+  const max = maxOrNull(a ?? null, b ?? null);
+  return max === null ? {} : ({ [key]: max } as Record<K, number>);
 }
 
 /** Joins two lists of subscriptions by key; the result is sorted by key, so equal contents compare equal. */
@@ -199,7 +238,8 @@ function prune(sub: Subscription): Subscription {
   // A renewal supersedes an ending if it is newer, or if it pays beyond the period the ending closes.
   // Ties keep the ending: a stale RENEWAL of the very period being cancelled must not undo the cancellation.
   const inForce = sub.endings.filter((e) => e.atMs >= renewedAt && e.endsAtMs >= renewedUntil);
-  const refundInForce = sub.refund !== null && sub.refund.atMs >= (sub.repurchasedAtMs ?? -Infinity);
+  const refundInForce =
+    sub.refund !== null && sub.refund.atMs >= (sub.repurchasedAtMs ?? -Infinity) && sub.refund.atMs > (sub.refundReversedAtMs ?? -Infinity);
   const issueInForce = sub.billingIssue !== null && sub.billingIssue.atMs > (sub.lastRenewalAtMs ?? -Infinity);
   return {
     ...sub,
@@ -245,6 +285,12 @@ function infoOf(event: BillingEvent, rank: number): SubscriptionInfo {
     isFamilyShare: event.is_family_share === true,
     source: { ...stampOf(event), rank },
   };
+}
+
+// A description that loses to any other (lowest rank, no period end of its own), and states no period, so it
+// never decides MRR: it only names the product and entitlements when nothing else has.
+function fallbackInfo(event: BillingEvent): SubscriptionInfo {
+  return { ...infoOf(event, INFO_RANK.fallback), expirationAtMs: null };
 }
 
 function endingReason(event: BillingEvent): string | null {

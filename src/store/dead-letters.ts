@@ -4,12 +4,13 @@ import type { BillingScope } from '../billing/subscriber-id';
 import { COLLECTIONS } from './collections';
 
 /**
- * Where billing work that could not be done is parked instead of being retried forever: an event Temporal
- * refuses to relay, an event the reducer cannot apply, or an effect (a signal to another record, an
+ * Where billing work that could not be done is parked instead of being retried forever: a redelivered event id
+ * whose body differs from the one accepted first (kept for inspection, never applied), an event Temporal refuses
+ * to relay, an event the reducer cannot apply, or an effect (a signal to another record, an
  * entitlement write, an email) that failed for good. Operators list them (API, dashboard, /metrics) and retry
  * one once the cause is fixed. No TTL: a parked record stays until someone has looked at it.
  */
-export type DeadLetterStage = 'relay' | 'apply' | 'effect';
+export type DeadLetterStage = 'intake' | 'relay' | 'apply' | 'effect';
 export type DeadLetterStatus = 'parked' | 'retried';
 
 /** What is parked: where it failed, what it concerns, why, and what a retry re-sends. */

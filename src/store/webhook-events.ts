@@ -41,15 +41,15 @@ export class WebhookEventRepository {
     return this.db.collection<WebhookEventRecord>(COLLECTIONS.webhookEvents);
   }
 
-  /** Inserts the event; false when this (scope, event id) was already accepted. */
-  async accept(record: WebhookEventRecord): Promise<boolean> {
+  /** Inserts the event; for a (scope, event id) already accepted, the record stored first (null if it vanished). */
+  async accept(record: WebhookEventRecord): Promise<{ fresh: true } | { fresh: false; stored: WebhookEventRecord | null }> {
     try {
       await this.coll.insertOne(record);
-      return true;
+      return { fresh: true };
     } catch (err) {
       if (!isDuplicateKeyError(err)) throw err;
       await this.coll.updateOne({ _id: record._id }, { $inc: { deliveries: 1 } }).catch(() => undefined);
-      return false;
+      return { fresh: false, stored: await this.coll.findOne({ _id: record._id }) };
     }
   }
 

@@ -99,6 +99,36 @@ describe('billing webhooks: hostile input and acceptance faults (real stack)', (
     assert.deepEqual(customer.body.entitlements.map((e: { id: string }) => e.id), ['pro']);
   });
 
+  it('an event id delivered again with another body: the first body stands, the second is parked as a conflict and never applied', async () => {
+    const first = providerEvent('INITIAL_PURCHASE', 'conflict-a', { at: Date.now(), price: 9.99 });
+    assert.equal((await post(envelope(first))).body.duplicate, false);
+    // The same id naming another subscriber and another type, then with the first body's members reordered.
+    const other = { ...providerEvent('RENEWAL', 'conflict-b', { at: Date.now(), price: 99 }), id: first.id };
+    const res = await post(envelope(other));
+    assert.equal(res.status, 200, res.text);
+    assert.deepEqual(res.body, { received: true, eventId: first.id, duplicate: true, ignored: false, conflict: true });
+    const reordered = Object.fromEntries(Object.entries(first).reverse()) as typeof first;
+    assert.deepEqual((await post(envelope(reordered))).body, { received: true, eventId: first.id, duplicate: true, ignored: false });
+
+    const customer = (id: string) => h.request('GET', `/v1/billing/customers/${id}?app=${APP}`, { token: adminToken() });
+    await eventually(() => customer('conflict-a'), (r) => r.status === 200 && r.body.status === 'active', { what: 'the first body applied' });
+    const list = await eventually(
+      () => h.request('GET', `/v1/billing/dead-letters?app=${APP}`, { token: adminToken() }),
+      (r) => r.body.deadLetters.some((d: { eventId: string }) => d.eventId === first.id),
+      { what: 'the conflict parked' },
+    );
+    const parked = list.body.deadLetters.find((d: { eventId: string }) => d.eventId === first.id);
+    assert.equal(parked.stage, 'intake');
+    assert.equal(parked.subscriberId, 'conflict-a');
+    assert.match(parked.reason, /different body/);
+    const retry = await h.request('POST', `/v1/billing/dead-letters/${parked.id}/retry`, { token: adminToken() });
+    assert.equal(retry.status, 422, retry.text);
+    // Nothing of the second body anywhere: no record for the subscriber it named, the first customer unchanged.
+    const settledA = await eventually(() => customer('conflict-a'), (r) => r.body.lastEvent?.id === first.id, { what: 'the first customer' });
+    assert.equal(settledA.body.mrrContribution, 9.99);
+    assert.equal((await customer('conflict-b')).status, 404);
+  });
+
   it('a deleted app: its authorization stops working, and its slug cannot be taken by a new app', async () => {
     const slug = `gone-${randomSuffix()}`;
     const created = await h.request('POST', '/v1/apps', { token: adminToken(), body: { slug, name: 'Gone' } });

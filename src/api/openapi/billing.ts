@@ -6,7 +6,16 @@ import { authErrors, bearer, json, jsonBody, pathParam, problemRef, queryParam, 
 const ack = json('Durably accepted (exactly 200)', {
   type: 'object',
   required: ['received', 'eventId', 'duplicate', 'ignored'],
-  properties: { received: { const: true }, eventId: { type: 'string' }, duplicate: { type: 'boolean' }, ignored: { type: 'boolean' } },
+  properties: {
+    received: { const: true },
+    eventId: { type: 'string' },
+    duplicate: { type: 'boolean' },
+    ignored: { type: 'boolean' },
+    conflict: {
+      const: true,
+      description: 'Present on a redelivered event id whose body differs from the first one accepted: the first stands, this body is parked as an intake dead letter and never applied',
+    },
+  },
 });
 
 const webhookResponses = {
@@ -108,7 +117,7 @@ export const billingPaths: Paths = {
   },
   '/v1/billing/dead-letters': {
     get: {
-      summary: 'Billing work parked after failing for good (an event Temporal refused, an event the reducer could not apply, an effect that kept failing), newest first',
+      summary: 'Billing work parked after failing for good (a redelivery whose body conflicts with the first under its id, an event Temporal refused, an event the reducer could not apply, an effect that kept failing), newest first',
       tags: ['billing'],
       security: bearer,
       parameters: [
@@ -131,7 +140,7 @@ export const billingPaths: Paths = {
         ...authErrors,
         404: problemRef('Unknown dead letter'),
         409: problemRef('Already retried (dead_letter_not_parked)'),
-        422: problemRef('Temporal refused it again (retry_refused); it stays parked'),
+        422: problemRef('Refused (retry_refused): Temporal refused it again, or it is an intake conflict, which is never applied; it stays parked'),
         503: problemRef('Temporal unreachable; nothing was done'),
       },
     },

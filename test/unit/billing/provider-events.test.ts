@@ -67,15 +67,20 @@ describe('billing provider events', () => {
     assert.equal(isKnownEventType('renewal'), false);
   });
 
-  it('gives an effect exactly to the types of the effects table', () => {
+  it('gives an effect exactly to the types of the effects table, and the store-initiated grants only under the v2 rules', () => {
     assert.deepEqual(
       [...EFFECT_EVENT_TYPES].sort(),
-      ['BILLING_ISSUE', 'CANCELLATION', 'EXPIRATION', 'INITIAL_PURCHASE', 'RENEWAL', 'SUBSCRIBER_ALIAS', 'TRANSFER', 'UNCANCELLATION'],
+      [
+        'BILLING_ISSUE', 'CANCELLATION', 'EXPIRATION', 'INITIAL_PURCHASE', 'NON_RENEWING_PURCHASE', 'REFUND_REVERSED', 'RENEWAL',
+        'SUBSCRIBER_ALIAS', 'SUBSCRIPTION_EXTENDED', 'TEMPORARY_ENTITLEMENT_GRANT', 'TRANSFER', 'UNCANCELLATION',
+      ],
     );
     for (const type of KNOWN_EVENT_TYPES) assert.equal(hasEffect(type), (EFFECT_EVENT_TYPES as readonly string[]).includes(type), type);
-    for (const type of ['PRODUCT_CHANGE', 'NON_RENEWING_PURCHASE', 'SUBSCRIPTION_EXTENDED', 'REFUND_REVERSED', 'TEST', 'UNKNOWN_TYPE']) {
-      assert.equal(hasEffect(type), false, type);
+    for (const type of ['PRODUCT_CHANGE', 'SUBSCRIPTION_PAUSED', 'INVOICE_ISSUANCE', 'TEST', 'UNKNOWN_TYPE']) assert.equal(hasEffect(type), false, type);
+    for (const type of ['NON_RENEWING_PURCHASE', 'SUBSCRIPTION_EXTENDED', 'TEMPORARY_ENTITLEMENT_GRANT', 'REFUND_REVERSED']) {
+      assert.equal(hasEffect(type, 'v1'), false, type);
     }
+    assert.equal(hasEffect('RENEWAL', 'v1'), true);
   });
 
   it('recognises a refund by CUSTOMER_SUPPORT or a negative price, on cancellations and expirations only', () => {

@@ -261,7 +261,7 @@ describe('subscriber state', () => {
   });
 
   describe('types without an effect', () => {
-    for (const type of ['PRODUCT_CHANGE', 'NON_RENEWING_PURCHASE', 'SUBSCRIPTION_EXTENDED', 'TEMPORARY_ENTITLEMENT_GRANT', 'TEST', 'BRAND_NEW_TYPE']) {
+    for (const type of ['PRODUCT_CHANGE', 'SUBSCRIPTION_PAUSED', 'INVOICE_ISSUANCE', 'TEST', 'BRAND_NEW_TYPE']) {
       it(`${type} is recorded as the last event only`, () => {
         const base = deliver([purchase()], T0 + DAY).state;
         const event = subEvent(type, `n-${type}`, T0 + 2 * DAY, P1, { aliases: [ANON, 'never-seen'], new_product_id: 'x' });
