@@ -249,6 +249,11 @@ export async function billingSubscriber(input: BillingSubscriberInput): Promise<
   async function carryOut(transition: Transition, message: Message | null, redoKey: string | null = null): Promise<void> {
     const previous = state;
     state = transition.state;
+    // A merge is stored before the other records are asked to act on it: the canonical record shows the ids it
+    // learned before they point to it, and a record that gives way is stored as merged before its state is handed
+    // over (else a lookup between the two writes finds two records claiming the customer, and the totals count it
+    // twice for a moment).
+    if (v2 && transition.effects.some((e) => e.kind === 'transfer_out' || e.kind === 'merge')) await publish();
     // Outbound webhooks for an applied event or a fired downgrade (a merged record forwards events unchanged: none),
     // sent once the record is stored (publish), so they never delay the effect customers wait for.
     if (state !== previous && (message === null || message.kind === 'event') && scope !== 'operator' && (v2 || patched('outbound-webhooks'))) {

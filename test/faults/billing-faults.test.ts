@@ -178,7 +178,7 @@ describe('billing under faults: kills of an API, a worker, Temporal and the stor
         `HTTP attempts       ${stats.attempts}; not 200: ${failures}`,
         `acknowledged        ${stats.acked.size} events; answered "duplicate": ${stats.duplicateAnswers}; given up: ${stats.gaveUp.length}`,
         `applied             ${f.applied} events, each exactly once (app ${f.appApplied}, operator ${f.operatorApplied})`,
-        `customers           app: ${f.appCanonical} canonical + ${f.appMerged} merged records (${traffic.figures.anonymousPairs} anonymous→known pairs, ${traffic.figures.transferPairs} transfer pairs, ${traffic.figures.pastSubscribers} with past periods); operator: ${f.operatorCanonical} orgs`,
+        `customers           app: ${f.appCanonical} canonical + ${f.appMerged} merged records (${traffic.figures.anonymousPairs} anonymous→known pairs, ${traffic.figures.transferPairs} transfer pairs, ${traffic.figures.aliasGraphs} alias graphs with cycles, ${traffic.figures.pastSubscribers} with past periods); operator: ${f.operatorCanonical} orgs`,
         `totals              app MRR $${(f.appTotals.mrrMicros / 1e6).toFixed(2)}, ${f.appTotals.activeSubscriptions} active, ${f.appTotals.flaggedCustomers} flagged; operator MRR $${(f.operatorTotals.mrrMicros / 1e6).toFixed(2)}: running = recomputed = model`,
         `emails              ${f.emails} for ${f.expectedEmails} operator billing issues (${f.mailCopies} copies resent after a crash)`,
         `dead letters        0`,

@@ -28,7 +28,7 @@ export interface Traffic {
   deliveries: Delivery[];
   /** Operator BILLING_ISSUE ids: each must send exactly one email (see `billingIssue` below for why it always flags). */
   operatorBillingIssues: string[];
-  figures: { appSubscribers: number; anonymousPairs: number; transferPairs: number; orgs: number; pastSubscribers: number };
+  figures: { appSubscribers: number; anonymousPairs: number; transferPairs: number; aliasGraphs: number; orgs: number; pastSubscribers: number };
 }
 
 interface Product {
@@ -57,7 +57,7 @@ export function generateTraffic(opts: { seed: number; targetEvents: number; runI
   const app: BillingEvent[] = [];
   const operator: BillingEvent[] = [];
   const operatorBillingIssues: string[] = [];
-  const figures = { appSubscribers: 0, anonymousPairs: 0, transferPairs: 0, orgs: 0, pastSubscribers: 0 };
+  const figures = { appSubscribers: 0, anonymousPairs: 0, transferPairs: 0, aliasGraphs: 0, orgs: 0, pastSubscribers: 0 };
 
   /** One subscription's lifecycle (purchase, renewals, maybe a billing issue, cancellation, expiration or refund). */
   function lifecycle(names: Names, product: Product, otx: string, base: number, o: { billingIssue: boolean; scope: 'app' | 'operator' }): BillingEvent[] {
@@ -120,6 +120,24 @@ export function generateTraffic(opts: { seed: number; targetEvents: number; runI
       const at = b + 5 * DAY;
       app.push(aliasEvent(nextId('alias'), { original: anon, current: known, aliases: [anon, known] }, at));
       if (r.chance(0.4)) app.push(aliasEvent(nextId('alias'), { original: known, current: known, aliases: [known, anon] }, at + 1000));
+    } else if (kind < 0.92) {
+      // An alias-graph storm: 3 to 8 customers with histories of their own, joined by a cycle of aliases and
+      // transfers (A→B→…→A) and a few random extra edges, all delivered in any order: they must end as one
+      // customer under the smallest id.
+      figures.aliasGraphs += 1;
+      const members = Array.from({ length: r.int(3, 8) }, () => user());
+      figures.appSubscribers += members.length;
+      for (const m of members) app.push(...subscriberHistory(userNames(m)));
+      const order = [...members];
+      shuffle(order, r);
+      const edges = order.map((m, i) => [m, order[(i + 1) % order.length]!] as const);
+      for (let extra = r.int(0, 3); extra > 0; extra--) edges.push([r.pick(members), r.pick(members)] as const);
+      let at = FUTURE_MS + 400 * DAY;
+      for (const [from, to] of edges) {
+        if (from === to) continue;
+        at += r.int(1, 3) * DAY;
+        app.push(r.chance(0.7) ? aliasEvent(nextId('alias'), { original: from, current: to, aliases: [from, to] }, at) : transferEvent(nextId('transfer'), [from], [to], at));
+      }
     } else {
       // Two customers with histories of their own; a transfer one way, and for half of them back the other way.
       figures.transferPairs += 1;

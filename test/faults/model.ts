@@ -4,9 +4,10 @@
  * that differs and how.
  *
  * Merges: the ids one event names end up as one customer, so the model groups ids by the events that name
- * them (union-find). Which id of a group stays canonical may depend on arrival order (a transfer A→B and a later
- * B→A), so the model takes the canonical id from the store and checks that there is exactly one, that every other
- * id of the group leads to it, and that it holds what applying every event of the group gives.
+ * them (union-find). The canonical record must be the one under the group's smallest id, whatever the order of
+ * arrival; the check finds the canonical record in the store, checks that there is exactly one and that it is
+ * that id, that every other id of the group leads to it, and that it holds what applying every event of the
+ * group gives.
  */
 import { isDeepStrictEqual } from 'node:util';
 import { addTotals, contributionOf, ZERO_TOTALS, type BillingTotals } from '../../src/billing/metrics';
@@ -98,9 +99,11 @@ export function checkScope(scope: BillingScope, acked: BillingEvent[], unsure: B
       continue;
     }
     const root = canonical[0]!;
+    // Merges converge under the smallest id of the customer (code-unit order, as groupEvents sorts them).
+    if (root !== group.ids[0]) problems.push(`${scope} ${label}: canonical record ${root}, not the smallest id ${group.ids[0]}`);
     for (const id of group.ids) {
       let at = id;
-      for (let hops = 0; byId.get(at)?.mergedInto && hops < 10; hops++) at = byId.get(at)!.mergedInto!;
+      for (let hops = 0; byId.get(at)?.mergedInto && hops < 20; hops++) at = byId.get(at)!.mergedInto!;
       if (at !== root) problems.push(`${scope} ${label}: ${id} leads to ${at}, not to the canonical ${root}`);
     }
     const record = byId.get(root)!;
