@@ -67,9 +67,9 @@ export class EventIntake {
       if (conflict) await this.parkConflict(scope, event, first, record);
       // Forwarded again all the same: the first delivery may have been stored and then answered 503 (the driver
       // saw an error after the insert committed), so nothing may have relayed it. The subscriber workflow applies
-      // an event id once, so a second forward has no second effect. This delivery's receipt keeps the relay's
-      // checkpoint behind it until it is relayed.
-      if (!first.ignored) this.forwarder.forwardSoon({ ...first, receivedAt: record.receivedAt, acceptedBy: record.acceptedBy });
+      // an event id once, so a second forward has no second effect. With the first receipt time: it is the
+      // event's (event-time.ts orders by it), and it holds the relay's checkpoint back until this is relayed.
+      if (!first.ignored) this.forwarder.forwardSoon({ ...first, acceptedBy: record.acceptedBy });
       return { fresh: false, ignored: first.ignored, conflict };
     } catch (err) {
       throw new InboxUnavailableError(err);

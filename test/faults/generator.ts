@@ -13,6 +13,11 @@ const YEAR = 365 * DAY;
 const FUTURE_MS = Date.UTC(2099, 0, 4, 9, 0, 0);
 /** Periods long over: their downgrades apply as soon as the events arrive. */
 const PAST_MS = Date.UTC(2021, 2, 1, 9, 0, 0);
+/**
+ * Aliases and transfers name no period, so their times must be plausible as receipt times (src/billing/event-time.ts:
+ * no more than 48 h ahead): they are dated in the recent past, in the order they were generated.
+ */
+const MERGES_FROM_MS = Date.UTC(2025, 0, 1, 9, 0, 0);
 
 export interface Delivery {
   scope: 'app' | 'operator';
@@ -117,7 +122,7 @@ export function generateTraffic(opts: { seed: number; targetEvents: number; runI
       const b = base();
       app.push(...lifecycle(userNames(anon), APP_MONTHLY, `otx-${anon}`, b, { billingIssue: r.chance(0.1), scope: 'app' }));
       if (r.chance(0.5)) app.push(...lifecycle(userNames(known), APP_YEARLY, `otx-${known}-y`, b + DAY, { billingIssue: false, scope: 'app' }));
-      const at = b + 5 * DAY;
+      const at = MERGES_FROM_MS + n * 60_000;
       app.push(aliasEvent(nextId('alias'), { original: anon, current: known, aliases: [anon, known] }, at));
       if (r.chance(0.4)) app.push(aliasEvent(nextId('alias'), { original: known, current: known, aliases: [known, anon] }, at + 1000));
     } else if (kind < 0.92) {
@@ -132,10 +137,10 @@ export function generateTraffic(opts: { seed: number; targetEvents: number; runI
       shuffle(order, r);
       const edges = order.map((m, i) => [m, order[(i + 1) % order.length]!] as const);
       for (let extra = r.int(0, 3); extra > 0; extra--) edges.push([r.pick(members), r.pick(members)] as const);
-      let at = FUTURE_MS + 400 * DAY;
+      let at = MERGES_FROM_MS + n * 60_000;
       for (const [from, to] of edges) {
         if (from === to) continue;
-        at += r.int(1, 3) * DAY;
+        at += r.int(1, 3) * 1000;
         app.push(r.chance(0.7) ? aliasEvent(nextId('alias'), { original: from, current: to, aliases: [from, to] }, at) : transferEvent(nextId('transfer'), [from], [to], at));
       }
     } else {
@@ -144,9 +149,9 @@ export function generateTraffic(opts: { seed: number; targetEvents: number; runI
       figures.appSubscribers += 2;
       const [a, b] = [user(), user()];
       app.push(...subscriberHistory(userNames(a)), ...subscriberHistory(userNames(b)));
-      const at = FUTURE_MS + 400 * DAY;
+      const at = MERGES_FROM_MS + n * 60_000;
       app.push(transferEvent(nextId('transfer'), [a], [b], at));
-      if (r.chance(0.5)) app.push(transferEvent(nextId('transfer'), [b], [a], at + r.int(1, 5) * DAY));
+      if (r.chance(0.5)) app.push(transferEvent(nextId('transfer'), [b], [a], at + r.int(1, 5) * 1000));
     }
   }
 

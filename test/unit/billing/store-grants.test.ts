@@ -101,12 +101,20 @@ describe('store-initiated changes of access', () => {
 describe('provider times far ahead of their receipt', () => {
   const YEAR_9000 = Date.UTC(9000, 0, 1);
 
-  it('keeps a plausible time, and replaces one more than 48 h ahead of the receipt with the receipt', () => {
-    const soon = { ...purchase, event_timestamp_ms: T0 + PLAUSIBLE_AHEAD_MS };
-    assert.equal(withPlausibleTime(soon, T0), soon);
-    assert.equal(withPlausibleTime({ ...purchase, event_timestamp_ms: YEAR_9000 }, T0).event_timestamp_ms, T0);
-    const past = { ...purchase, event_timestamp_ms: T0 - 300 * DAY };
-    assert.equal(withPlausibleTime(past, T0), past);
+  it('keeps a time up to 48 h past the receipt or within the period the event is about; else orders by the receipt', () => {
+    const received = T0 - 10 * DAY;
+    const soon = { ...purchase, event_timestamp_ms: received + PLAUSIBLE_AHEAD_MS };
+    assert.equal(withPlausibleTime(soon, received), soon);
+    const past = { ...purchase, event_timestamp_ms: received - 300 * DAY };
+    assert.equal(withPlausibleTime(past, received), past);
+    // A period dated ahead (a prepaid year starting next month): its own events keep their times.
+    const inPeriod = { ...purchase, event_timestamp_ms: P0.expiresAt! + PLAUSIBLE_AHEAD_MS };
+    assert.equal(withPlausibleTime(inPeriod, received), inPeriod);
+    for (const at of [P0.expiresAt! + PLAUSIBLE_AHEAD_MS + 1, YEAR_9000]) {
+      assert.equal(withPlausibleTime({ ...purchase, event_timestamp_ms: at }, received).event_timestamp_ms, received);
+    }
+    const transfer = { id: 't', type: 'TRANSFER', event_timestamp_ms: 78_789_789_798_798 };
+    assert.equal(withPlausibleTime(transfer, received).event_timestamp_ms, received);
   });
 
   it('a BILLING_ISSUE dated year 9000 is cleared by a later RENEWAL', () => {
