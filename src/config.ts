@@ -19,8 +19,12 @@ export interface Config {
     algorithms: JwtAlgorithm[];
     issuer: string | null;
     audience: string | null;
+    /** How far the issuer's clock may be off: `exp`, `nbf` and `iat` are judged with this much slack. */
+    clockSkewSeconds?: number;
   };
   webhooks: { operatorAuthorization: string | null; rotationGraceHours: number };
+  /** `token`: when set, GET /metrics answers only `Authorization: Bearer <token>` (Prometheus' `authorization`). */
+  metrics: { token: string | null };
   smtp: { url: string | null; from: string };
   llm: { baseUrl: string | null; apiKey: string | null; model: string | null; timeoutMs: number };
   skills: { entitlements: Record<string, string>; invocationsPerMinute: number };
@@ -169,8 +173,9 @@ export function loadConfig(env: Env): Config {
       uri: required('MONGODB_URI', 'e.g. mongodb://127.0.0.1:27017'),
       dbName: str('MONGODB_DB') ?? 'skills_billing',
     },
-    jwt: { secret, publicKey, algorithms, issuer: str('JWT_ISSUER'), audience: str('JWT_AUDIENCE') },
+    jwt: { secret, publicKey, algorithms, issuer: str('JWT_ISSUER'), audience: str('JWT_AUDIENCE'), clockSkewSeconds: int('JWT_CLOCK_SKEW_SECONDS', 60, 0, 600) },
     webhooks: { operatorAuthorization, rotationGraceHours: int('WEBHOOK_ROTATION_GRACE_HOURS', 24, 0, 24 * 30) },
+    metrics: { token: str('METRICS_TOKEN') },
     smtp: { url: url('SMTP_URL', ['smtp:', 'smtps:']), from: str('MAIL_FROM') ?? 'billing@localhost' },
     llm: { baseUrl: llmBaseUrl, apiKey: str('LLM_API_KEY'), model: llmModel, timeoutMs: int('LLM_TIMEOUT_MS', 30_000, 100, 600_000) },
     skills: { entitlements, invocationsPerMinute: int('SKILL_INVOCATIONS_PER_MINUTE', 60, 1, 1_000_000) },

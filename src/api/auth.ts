@@ -13,21 +13,28 @@ export class TokenError extends Error {}
 
 type JwtSettings = Config['jwt'];
 
+/** The slack for the issuer's clock when none is configured (JWT_CLOCK_SKEW_SECONDS). */
+export const DEFAULT_CLOCK_SKEW_SECONDS = 60;
+
 /**
  * Verifies a bearer token. The algorithm list is always explicit (so `alg: none` and HS/RS confusion are
- * refused) and `exp` is mandatory: a token without an expiry would be valid forever.
+ * refused) and `exp` is mandatory: a token without an expiry would be valid forever. `nbf` is honoured, and a
+ * token whose `iat` lies further in the future than the clock skew is refused: it was minted with a wrong clock
+ * or to outlive a key rotation. The skew applies to all three.
  */
-export function verifyToken(token: string, settings: JwtSettings): Principal {
+export function verifyToken(token: string, settings: JwtSettings, now: () => number = Date.now): Principal {
   const decoded = jwt.decode(token, { complete: true });
   if (!decoded || typeof decoded !== 'object' || !decoded.header) throw new TokenError('malformed token');
   const alg = decoded.header.alg as string;
   if (!(settings.algorithms as string[]).includes(alg)) throw new TokenError(`algorithm ${alg} is not accepted`);
   const key = alg === 'HS256' ? settings.secret : settings.publicKey;
   if (!key) throw new TokenError(`algorithm ${alg} is not configured`);
+  const skew = settings.clockSkewSeconds ?? DEFAULT_CLOCK_SKEW_SECONDS;
   let payload: string | jwt.JwtPayload;
   try {
     payload = jwt.verify(token, key, {
       algorithms: [alg as jwt.Algorithm],
+      clockTolerance: skew,
       ...(settings.issuer ? { issuer: settings.issuer } : {}),
       ...(settings.audience ? { audience: settings.audience } : {}),
     });
@@ -36,6 +43,7 @@ export function verifyToken(token: string, settings: JwtSettings): Principal {
   }
   if (typeof payload === 'string') throw new TokenError('token payload must be a JSON object');
   if (typeof payload.exp !== 'number') throw new TokenError('token has no exp claim');
+  if (typeof payload.iat === 'number' && payload.iat > Math.floor(now() / 1000) + skew) throw new TokenError('token issued in the future (iat)');
   if (typeof payload.sub !== 'string' || payload.sub === '') throw new TokenError('token has no sub claim');
   return {
     sub: payload.sub,

@@ -1,5 +1,6 @@
 import { lookup } from 'node:dns/promises';
-import { BlockList, isIP } from 'node:net';
+import { isIP } from 'node:net';
+import ipaddr from 'ipaddr.js';
 
 /**
  * Where an outbound webhook may be sent. A customer chooses the URL, so without these checks the sender could be
@@ -8,37 +9,6 @@ import { BlockList, isIP } from 'node:net';
  * to the address that was checked, so a DNS answer that changes in between cannot swap it.
  */
 export const MAX_URL_LENGTH = 2048;
-
-const blocked = new BlockList();
-for (const [net, prefix] of [
-  ['0.0.0.0', 8], // "this network"
-  ['10.0.0.0', 8],
-  ['100.64.0.0', 10], // carrier-grade NAT
-  ['127.0.0.0', 8],
-  ['169.254.0.0', 16], // link-local, includes the 169.254.169.254 metadata service
-  ['172.16.0.0', 12],
-  ['192.0.0.0', 24],
-  ['192.168.0.0', 16],
-  ['198.18.0.0', 15],
-  ['224.0.0.0', 4], // multicast
-  ['240.0.0.0', 4], // reserved and broadcast
-] as const) {
-  blocked.addSubnet(net, prefix, 'ipv4');
-}
-for (const [net, prefix] of [
-  ['::', 128],
-  ['::1', 128],
-  ['fc00::', 7], // unique-local, includes the fd00:ec2::254 metadata service
-  ['fe80::', 10], // link-local
-  ['ff00::', 8], // multicast
-  ['64:ff9b::', 96], // NAT64 can reach IPv4 private space
-  ['2002::', 16], // 6to4 likewise
-] as const) {
-  blocked.addSubnet(net, prefix, 'ipv6');
-}
-const loopback = new BlockList();
-loopback.addSubnet('127.0.0.0', 8, 'ipv4');
-loopback.addAddress('::1', 'ipv6');
 
 const METADATA_HOSTS = new Set(['metadata.google.internal', 'metadata.goog', 'metadata']);
 
@@ -49,21 +19,26 @@ export class UnsafeUrlError extends Error {
   }
 }
 
-/** IPv4-mapped IPv6 (`::ffff:10.0.0.1`) is checked as the IPv4 address it is. */
-function normalise(address: string): { address: string; family: 'ipv4' | 'ipv6' } {
-  const lower = address.toLowerCase();
-  const mapped = lower.startsWith('::ffff:') ? lower.slice(7) : null;
-  if (mapped && isIP(mapped) === 4) return { address: mapped, family: 'ipv4' };
-  return { address: lower, family: isIP(lower) === 6 ? 'ipv6' : 'ipv4' };
-}
-
-/** Why an address may not be called, or null when it may. */
+/**
+ * Why an address may not be called, or null when it may. Only globally routable unicast is called: ipaddr.js
+ * classifies every address by the IANA special-purpose registries (private, loopback, link-local, shared and
+ * documentation ranges, benchmarking, multicast, reserved; in IPv6 also unique-local, site-local, discard,
+ * NAT64, 6to4, Teredo, IPv4-translated), so a range is refused by name rather than by a hand-kept list. An
+ * IPv4-mapped IPv6 address (`::ffff:10.0.0.1`, also written `::10.0.0.1`) is judged as the IPv4 address it is;
+ * the other forms that embed an IPv4 address (NAT64, 6to4, Teredo) are refused whatever they embed.
+ */
 export function refusedAddress(address: string, allowLoopback: boolean): string | null {
-  const { address: a, family } = normalise(address);
-  if (allowLoopback && loopback.check(a, family)) return null;
-  if (loopback.check(a, family)) return `${address} is a loopback address`;
-  if (blocked.check(a, family)) return `${address} is a private, link-local, reserved or metadata address`;
-  return null;
+  let parsed: ipaddr.IPv4 | ipaddr.IPv6;
+  try {
+    parsed = ipaddr.parse(address);
+  } catch {
+    return `${address} is not an IP address`;
+  }
+  if (parsed.kind() === 'ipv6' && (parsed as ipaddr.IPv6).isIPv4MappedAddress()) parsed = (parsed as ipaddr.IPv6).toIPv4Address();
+  const range = parsed.range();
+  if (range === 'unicast') return null;
+  if (range === 'loopback') return allowLoopback ? null : `${address} is a loopback address`;
+  return `${address} is not a public address (${range}): private, link-local, reserved, documentation, metadata and tunnelling ranges are refused`;
 }
 
 /** Syntax and literal-address checks, without DNS. Throws UnsafeUrlError saying what is wrong. */

@@ -1,13 +1,16 @@
 import type { Db } from 'mongodb';
 import { COLLECTIONS } from './collections';
 import { isDuplicateKeyError } from './mongo';
-import { digestOf, generateAuthorization } from '../webhook-authorization';
+import { digestOf, generateAuthorization, graceAfterRotation, type GraceDigest } from '../webhook-authorization';
 
 export interface AppRecord {
   _id: string;
   name: string;
   /** SHA-256 of the webhook Authorization value; the value itself is shown once and never stored. */
   authorizationDigest: string;
+  /** Values rotated out and still in their grace period (see webhook-authorization.ts). */
+  graceDigests?: GraceDigest[];
+  /** Written before graceDigests: the one rotated-out value. Cleared by the next rotation. */
   previousAuthorizationDigest: string | null;
   previousValidUntil: Date | null;
   createdAt: Date;
@@ -68,31 +71,36 @@ export class AppRepository {
   async remove(slug: string, now: Date): Promise<boolean> {
     const res = await this.coll.updateOne(
       { _id: slug, deletedAt: null },
-      { $set: { deletedAt: now, authorizationDigest: '', previousAuthorizationDigest: null, previousValidUntil: null } },
+      { $set: { deletedAt: now, authorizationDigest: '', graceDigests: [], previousAuthorizationDigest: null, previousValidUntil: null } },
     );
     return res.modifiedCount > 0;
   }
 
-  /** New value now; the previous one keeps working until `previousValidUntil` (the provider's retry window). */
-  async rotate(slug: string, graceMs: number, now: Date): Promise<{ authorization: string; previousValidUntil: Date } | null> {
+  /**
+   * New value now. The value rotated out keeps working for `graceMs` (the provider's retry window), and so does
+   * every value an earlier rotation left in grace, however quickly rotations follow each other. `revoke`: only the
+   * new value works from now on (a leaked value). `previousValidUntil`: when the value rotated out stops working.
+   */
+  async rotate(slug: string, graceMs: number, now: Date, revoke = false): Promise<{ authorization: string; previousValidUntil: Date } | null> {
     const current = await this.get(slug);
     if (!current) return null;
     const authorization = generateAuthorization();
-    const previousValidUntil = new Date(now.getTime() + graceMs);
+    const graceDigests = graceAfterRotation(current, now, graceMs, revoke);
     const res = await this.coll.updateOne(
       { _id: slug, authorizationDigest: current.authorizationDigest },
       {
         $set: {
           authorizationDigest: digestOf(authorization).toString('hex'),
-          previousAuthorizationDigest: current.authorizationDigest,
-          previousValidUntil,
+          graceDigests,
+          previousAuthorizationDigest: null,
+          previousValidUntil: null,
           rotatedAt: now,
         },
       },
     );
-    // A concurrent rotation won the race: rotate again on top of it rather than lose either value silently.
-    if (res.matchedCount === 0) return this.rotate(slug, graceMs, now);
-    return { authorization, previousValidUntil };
+    // A concurrent rotation won the race: rotate again on top of it, so its value is kept in grace too.
+    if (res.matchedCount === 0) return this.rotate(slug, graceMs, now, revoke);
+    return { authorization, previousValidUntil: revoke || graceMs === 0 ? now : new Date(now.getTime() + graceMs) };
   }
 
   /** Turns outbound webhooks on or off for an app; false when there is no such app. */

@@ -103,6 +103,22 @@ describe('billing webhooks: receivers, authorization, bad input (real stack)', (
     const ev = () => envelope(providerEvent('TEST', 'u-rot', { at: Date.now() }));
     assert.equal((await post(`${APP_HOOK}?app=other`, ev(), rotated.body.authorization)).status, 200);
   });
+
+  it('two rotations at once keep the value in use working; a revoking rotation stops every earlier value at once', async () => {
+    const created = await h.request('POST', '/v1/apps', { token: adminToken(), body: { slug: 'twice', name: 'Twice' } });
+    const inUse = created.body.authorization;
+    const rotate = (query = '') => h.request('POST', `/v1/apps/twice/webhook-authorization/rotate${query}`, { token: adminToken() });
+    const [a, b] = await Promise.all([rotate(), rotate()]);
+    assert.deepEqual([a.status, b.status], [200, 200]);
+    const ev = () => envelope(providerEvent('TEST', 'u-twice', { at: Date.now() }));
+    for (const value of [inUse, a.body.authorization, b.body.authorization]) assert.equal((await post(`${APP_HOOK}?app=twice`, ev(), value)).status, 200);
+    assert.equal((await rotate('?revokePrevious=maybe')).status, 400);
+    const revoked = await rotate('?revokePrevious=true');
+    assert.equal(revoked.status, 200);
+    for (const value of [inUse, a.body.authorization, b.body.authorization]) assert.equal((await post(`${APP_HOOK}?app=twice`, ev(), value)).status, 401);
+    assert.equal((await post(`${APP_HOOK}?app=twice`, ev(), revoked.body.authorization)).status, 200);
+    assert.equal((await h.request('GET', '/v1/apps/twice', { token: adminToken() })).body.previousAuthorizationValidUntil, null);
+  });
 });
 
 describe('billing webhooks: rotated-out value after the grace period', () => {

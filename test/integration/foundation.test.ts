@@ -45,6 +45,24 @@ describe('foundation: health, errors, OpenAPI (real MongoDB wire server, real Te
     assert.match(res.text, /http_request_duration_seconds_bucket/);
   });
 
+  it('with METRICS_TOKEN set, GET /metrics answers only the bearer of that value', async () => {
+    const token = 'metrics-token-0123456789abcdef';
+    const guarded = await startHarness({ METRICS_TOKEN: token });
+    try {
+      for (const authorization of [undefined, 'Bearer wrong', token, `Basic ${token}`]) {
+        const res = await guarded.request('GET', '/metrics', authorization ? { headers: { Authorization: authorization } } : {});
+        assert.equal(res.status, 401, String(authorization));
+        assert.equal(res.headers.get('content-type'), 'application/problem+json');
+        assert.match(res.headers.get('www-authenticate') ?? '', /^Bearer/);
+      }
+      const ok = await guarded.request('GET', '/metrics', { headers: { Authorization: `Bearer ${token}` } });
+      assert.equal(ok.status, 200);
+      assert.match(ok.text, /http_request_duration_seconds_bucket/);
+    } finally {
+      await guarded.close();
+    }
+  });
+
   it('GET /dashboard serves the operator console with a strict content security policy and its assets from the API', async () => {
     const res = await h.request('GET', '/dashboard');
     assert.equal(res.status, 200);

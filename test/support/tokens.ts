@@ -6,7 +6,7 @@ export const adminToken = () => mintToken(TEST_JWT_SECRET, { sub: 'admin', roles
 export const projectToken = (projects: string[], apps: string[] = []) =>
   mintToken(TEST_JWT_SECRET, { sub: 'member', projects, apps }, { expiresInSeconds: 3600 });
 export const expiredToken = () =>
-  jwt.sign({ sub: 'late', projects: ['*'], exp: Math.floor(Date.now() / 1000) - 60 }, TEST_JWT_SECRET, { algorithm: 'HS256' });
+  jwt.sign({ sub: 'late', projects: ['*'], exp: Math.floor(Date.now() / 1000) - 3600 }, TEST_JWT_SECRET, { algorithm: 'HS256' });
 export const tokenWithoutExp = () => jwt.sign({ sub: 'forever', projects: ['*'] }, TEST_JWT_SECRET, { algorithm: 'HS256' });
 export const wrongSecretToken = () =>
   mintToken('another-secret-that-is-also-long-enough-000000', { sub: 'x', projects: ['*'] }, { expiresInSeconds: 3600 });

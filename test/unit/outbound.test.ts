@@ -60,10 +60,30 @@ describe('outbound webhooks: URL guard', () => {
     for (const a of ['10.1.2.3', '172.16.0.1', '192.168.1.1', '127.0.0.1', '169.254.169.254', '100.64.0.1', '0.0.0.0', '::1', 'fd00:ec2::254', 'fe80::1', '::ffff:10.0.0.1', '::ffff:127.0.0.1']) {
       assert.ok(refusedAddress(a, false), a);
     }
-    for (const a of ['93.184.216.34', '2606:2800:220:1:248:1893:25c8:1946']) assert.equal(refusedAddress(a, false), null, a);
+    for (const a of ['93.184.216.34', '2606:2800:220:1:248:1893:25c8:1946', '::ffff:93.184.216.34']) assert.equal(refusedAddress(a, false), null, a);
     assert.equal(refusedAddress('127.0.0.1', true), null);
     assert.ok(refusedAddress('10.0.0.1', true), 'the development setting allows loopback only');
     assert.ok(refusedAddress('169.254.169.254', true));
+  });
+
+  it('refuses every IANA special-purpose range, IPv4 embedded in IPv6 and tunnels included, and says which', () => {
+    const special: Record<string, string[]> = {
+      documentation: ['192.0.2.1', '198.51.100.7', '203.0.113.9', '2001:db8::1', '3fff::1'],
+      'IETF protocol assignments and 6to4 relay': ['192.0.0.8', '192.88.99.1'],
+      benchmarking: ['198.18.0.1', '198.19.255.255', '2001:2::1'],
+      'multicast, broadcast and reserved': ['224.0.0.1', '239.1.1.1', '240.0.0.1', '255.255.255.255', 'ff02::1'],
+      'IPv4 embedded in IPv6': ['::127.0.0.1', '::ffff:0:127.0.0.1', '::ffff:192.168.0.1', '64:ff9b::a00:1', '64:ff9b::808:808'],
+      tunnels: ['2002:a00:1::1', '2002:c000:204::1', '2001:0:4136:e378:8000:63bf:3fff:fdd2'],
+      'site-local and discard': ['fec0::1', 'feff::1', '100::1'],
+      unspecified: ['0.0.0.0', '::'],
+    };
+    for (const [what, addresses] of Object.entries(special)) {
+      for (const a of addresses) assert.match(refusedAddress(a, false) ?? '', /not a public address|loopback/, `${what}: ${a}`);
+    }
+    // Even with loopback allowed (development), only loopback itself passes.
+    for (const a of ['::ffff:0:127.0.0.1', '64:ff9b::7f00:1', '2002:7f00:1::1']) assert.ok(refusedAddress(a, true), a);
+    assert.equal(refusedAddress('::127.0.0.1', true), null, 'IPv4-mapped loopback is loopback');
+    assert.ok(refusedAddress('not-an-address', false));
   });
 
   it('checks scheme, credentials, length and metadata host names', () => {

@@ -75,11 +75,15 @@ export const billingPaths: Paths = {
   },
   '/v1/apps/{slug}/webhook-authorization/rotate': {
     post: {
-      summary: 'New webhook authorization value; the previous keeps working until previousValidUntil (admin)',
+      summary:
+        'New webhook authorization value (admin). The value rotated out keeps working until previousValidUntil, and values earlier rotations left in grace keep theirs (at most 5); revokePrevious=true revokes them all at once',
       tags: ['billing'],
       security: bearer,
-      parameters: [pathParam('slug', 'App slug')],
-      responses: { 200: json('The new value (shown once) and previousValidUntil'), ...authErrors, 404: problemRef('Unknown app') },
+      parameters: [
+        pathParam('slug', 'App slug'),
+        queryParam('revokePrevious', 'true: no grace for any earlier value (one that leaked); previousValidUntil is then now', { type: 'string', enum: ['true', 'false'] }),
+      ],
+      responses: { 200: json('The new value (shown once) and previousValidUntil'), 400: problemRef('revokePrevious is not true or false'), ...authErrors, 404: problemRef('Unknown app') },
     },
   },
   '/v1/billing/metrics': {

@@ -10,7 +10,11 @@ export const healthPaths: Paths = {
     },
   },
   '/metrics': {
-    get: { summary: 'Prometheus metrics', tags: ['operations'], responses: { 200: { description: 'Prometheus text format', content: { 'text/plain': {} } } } },
+    get: {
+      summary: 'Prometheus metrics (with METRICS_TOKEN set: only for Authorization: Bearer <METRICS_TOKEN>)',
+      tags: ['operations'],
+      responses: { 200: { description: 'Prometheus text format', content: { 'text/plain': {} } }, 401: problemRef('METRICS_TOKEN is set and the bearer value is missing or wrong') },
+    },
   },
   '/dashboard': {
     get: { summary: 'Operator console web page: scopes, trends, customers and their timelines, work lists, skill invocations (reads /v1/* with the token from the URL fragment or pasted)', tags: ['billing'], responses: { 200: { description: 'HTML', content: { 'text/html': {} } } } },

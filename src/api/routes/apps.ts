@@ -5,7 +5,8 @@ import { checkId } from '../ids';
 import { API_BODY_LIMIT } from '../limits';
 import { authenticate, requireAdmin } from '../middleware/authenticate';
 import { jsonBody } from '../middleware/json-body';
-import { conflict, notFound } from '../problem';
+import { badRequest, conflict, notFound } from '../problem';
+import { liveGraceDigests } from '../../webhook-authorization';
 import { validate } from '../validation';
 import { APP_BODY_SCHEMA } from '../../contracts/bodies';
 import { APP_WEBHOOK_PATH } from '../../contracts/webhook-paths';
@@ -22,7 +23,7 @@ export function appRoutes(deps: AppDeps): Router {
     webhookUrl: webhookUrl(a._id),
     createdAt: a.createdAt,
     authorizationRotatedAt: a.rotatedAt,
-    previousAuthorizationValidUntil: a.previousValidUntil && a.previousValidUntil > now() ? a.previousValidUntil : null,
+    previousAuthorizationValidUntil: liveGraceDigests(a, now()).reduce<Date | null>((latest, g) => (latest && latest > g.validUntil ? latest : g.validUntil), null),
   });
   const router = new Router();
   router.use('/v1/apps', authenticate(deps.config.jwt));
@@ -66,11 +67,19 @@ export function appRoutes(deps: AppDeps): Router {
 
   router.post('/v1/apps/:slug/webhook-authorization/rotate', async (ctx) => {
     const slug = checkId(ctx.params.slug!, 'slug');
-    const rotated = await apps.rotate(slug, graceMs, now());
+    const revoke = parseRevoke(ctx.query.revokePrevious);
+    const rotated = await apps.rotate(slug, graceMs, now(), revoke);
     if (!rotated) throw notFound('unknown_app', `App "${slug}" does not exist`);
     appCache.forget(slug);
     ctx.body = { authorization: rotated.authorization, previousValidUntil: rotated.previousValidUntil, webhookUrl: webhookUrl(ctx.params.slug!) };
   });
 
   return router;
+}
+
+/** `?revokePrevious=true`: rotate with no grace for any earlier value (one that leaked). */
+function parseRevoke(value: unknown): boolean {
+  if (value === undefined || value === 'false') return false;
+  if (value === 'true') return true;
+  throw badRequest('invalid_query', 'revokePrevious must be true or false');
 }

@@ -1,7 +1,8 @@
 import Router from '@koa/router';
 import type { AppDeps } from '../deps';
 import type { AppMetrics } from '../metrics';
-import { problemBody } from '../problem';
+import { digestMatches, digestOf } from '../../webhook-authorization';
+import { HttpProblem, problemBody } from '../problem';
 
 const READY_TIMEOUT_MS = 2_000;
 
@@ -32,7 +33,14 @@ export function healthRoutes(deps: AppDeps, metrics: AppMetrics): Router {
     }
   });
 
+  // Behind a bearer token when METRICS_TOKEN is set (compared in constant time over digests, like webhook values).
+  const metricsDigest = deps.config.metrics.token ? digestOf(deps.config.metrics.token).toString('hex') : null;
   router.get('/metrics', async (ctx) => {
+    if (metricsDigest !== null && !digestMatches(/^Bearer (.+)$/.exec(ctx.get('Authorization'))?.[1] ?? '', metricsDigest)) {
+      throw new HttpProblem(401, 'unauthorized', 'GET /metrics needs Authorization: Bearer with the METRICS_TOKEN value', {
+        headers: { 'WWW-Authenticate': 'Bearer realm="metrics"' },
+      });
+    }
     ctx.type = metrics.registry.contentType;
     ctx.body = await metrics.registry.metrics();
   });

@@ -18,11 +18,22 @@ describe('verifyToken', () => {
     const cases = [
       jwt.sign({ sub: 'x', exp }, '', { algorithm: 'none' }),
       jwt.sign({ sub: 'x' }, secret, { algorithm: 'HS256' }),
-      jwt.sign({ sub: 'x', exp: Math.floor(Date.now() / 1000) - 10 }, secret, { algorithm: 'HS256' }),
+      jwt.sign({ sub: 'x', exp: Math.floor(Date.now() / 1000) - 120 }, secret, { algorithm: 'HS256' }),
       jwt.sign({ sub: 'x', exp }, 'other'.repeat(10), { algorithm: 'HS256' }),
       'not.a.token',
     ];
     for (const token of cases) assert.throws(() => verifyToken(token, hs), TokenError);
+  });
+
+  it('refuses a token issued or valid only in the future beyond the clock skew, and accepts one within it', () => {
+    const nowS = Math.floor(Date.now() / 1000);
+    const sign = (claims: Record<string, number>) => jwt.sign({ sub: 'x', exp: nowS + 3600, ...claims }, secret, { algorithm: 'HS256' });
+    assert.throws(() => verifyToken(sign({ iat: nowS + 3600 }), hs), /issued in the future/);
+    assert.throws(() => verifyToken(sign({ nbf: nowS + 3600 }), hs), TokenError);
+    assert.equal(verifyToken(sign({ iat: nowS + 30, nbf: nowS + 30 }), hs).sub, 'x');
+    assert.throws(() => verifyToken(sign({ iat: nowS + 30 }), { ...hs, clockSkewSeconds: 0 }), /issued in the future/);
+    // Expired a moment ago: still inside the skew.
+    assert.equal(verifyToken(jwt.sign({ sub: 'x', exp: nowS - 5 }, secret, { algorithm: 'HS256' }), hs).sub, 'x');
   });
 
   it('refuses an RS256 token when only HS256 is configured (no algorithm confusion)', () => {
