@@ -49,6 +49,11 @@ export interface Config {
     disableAfterMs: number;
     /** Where the 403 of an app without early access tells customers to ask. */
     accessContact: string;
+    /**
+     * Deliveries started by hand (a test event, a redelivery, a batch of failed ones), per endpoint and minute;
+     * an app's endpoints together get three times as many.
+     */
+    manualPerMinute: number;
   };
 }
 
@@ -211,6 +216,7 @@ export function loadConfig(env: Env): Config {
       },
       disableAfterMs: int('OUTBOUND_WEBHOOKS_DISABLE_AFTER_HOURS', 72, 1, 24 * 30) * 3_600_000,
       accessContact: str('OUTBOUND_WEBHOOKS_ACCESS_CONTACT') ?? 'your account contact',
+      manualPerMinute: int('OUTBOUND_WEBHOOKS_MANUAL_PER_MINUTE', 10, 1, 10_000),
     },
   };
   if (problems.length > 0) throw new ConfigError(problems);

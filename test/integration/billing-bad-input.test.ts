@@ -4,6 +4,7 @@
  */
 import assert from 'node:assert/strict';
 import { EVENT_LIMITS } from '../../src/billing/provider-events';
+import { PAGE_BYTE_BUDGET } from '../../src/api/page-budget';
 import { COLLECTIONS } from '../../src/store/collections';
 import { eventKey } from '../../src/store/webhook-events';
 import { workflowIdFor } from '../../src/billing/subscriber-id';
@@ -127,6 +128,40 @@ describe('billing webhooks: hostile input and acceptance faults (real stack)', (
     const settledA = await eventually(() => customer('conflict-a'), (r) => r.body.lastEvent?.id === first.id, { what: 'the first customer' });
     assert.equal(settledA.body.mrrContribution, 9.99);
     assert.equal((await customer('conflict-b')).status, 404);
+  });
+
+  it('list pages stay within their byte budget however large the records, and their cursors reach every customer', async () => {
+    const t = Date.now();
+    const ids = Array.from({ length: 12 }, (_, i) => `big-${String(i).padStart(2, '0')}`);
+    const entitlements = (id: string) => Array.from({ length: EVENT_LIMITS.entitlements }, (_, k) => `${id}-${k}-`.padEnd(1000, 'e'));
+    for (const id of ids) {
+      const res = await post(envelope(providerEvent('INITIAL_PURCHASE', id, { at: t, entitlement_ids: entitlements(id), original_transaction_id: `otx-${id}` })));
+      assert.equal(res.status, 200, res.text);
+    }
+    await eventually(
+      () => h.request('GET', `/v1/billing/customers/${ids.at(-1)}?app=${APP}`, { token: adminToken() }),
+      (r) => r.status === 200 && r.body.entitlements.length === EVENT_LIMITS.entitlements,
+      { what: 'the last large customer', timeoutMs: 30_000 },
+    );
+    await eventually(
+      () => Promise.all(ids.map((id) => h.request('GET', `/v1/billing/customers/${id}?app=${APP}`, { token: adminToken() }))),
+      (rs) => rs.every((r) => r.status === 200 && r.body.entitlements.length === EVENT_LIMITS.entitlements),
+      { what: 'every large customer', timeoutMs: 30_000 },
+    );
+    const seen: string[] = [];
+    let cursor: string | null = null;
+    let pages = 0;
+    do {
+      const res = await h.request('GET', `/v1/billing/customers?app=${APP}&limit=200${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`, { token: adminToken() });
+      assert.equal(res.status, 200, res.text.slice(0, 300));
+      assert.ok(res.text.length <= PAGE_BYTE_BUDGET + 4096, `a ${res.text.length}-byte page`);
+      seen.push(...res.body.customers.map((c: { id: string }) => c.id));
+      cursor = res.body.nextCursor;
+      pages += 1;
+    } while (cursor && pages < 50);
+    assert.ok(pages > 1, 'the records are large enough to need several pages');
+    for (const id of ids) assert.ok(seen.includes(id), id);
+    assert.equal(new Set(seen).size, seen.length, 'no customer twice');
   });
 
   it('a deleted app: its authorization stops working, and its slug cannot be taken by a new app', async () => {

@@ -381,3 +381,38 @@ describe('outbound webhooks: a worker killed mid-delivery', () => {
     new Webhook(ep.secret).verify(requests.at(-1)!.body, requests.at(-1)!.headers as Record<string, string>);
   });
 });
+
+describe('outbound webhooks: deliveries started by hand are rate limited (real stack)', () => {
+  let h: Harness;
+  let receiver: Awaited<ReturnType<typeof startReceiver>>;
+  const APP = `limited-${randomSuffix()}`;
+  const path = `/v1/apps/${APP}/webhook-endpoints`;
+
+  before(async () => {
+    receiver = await startReceiver();
+    h = await startHarness({ ...OUTBOUND_ENV, OUTBOUND_WEBHOOKS_MANUAL_PER_MINUTE: '2' });
+    await connectApp(h, APP, true);
+  });
+  after(async () => {
+    await h?.close();
+    await receiver?.close();
+  });
+
+  it('past the limit per endpoint, then per app: 429 with Retry-After, and nothing is started', async () => {
+    const endpoints = [];
+    for (let i = 0; i < 4; i++) endpoints.push((await h.request('POST', path, { token: admin, body: { url: receiver.url(`/l${i}`) } })).body.id as string);
+    const test = (id: string) => h.request('POST', `${path}/${id}/test`, { token: admin });
+    assert.deepEqual([(await test(endpoints[0]!)).status, (await test(endpoints[0]!)).status], [202, 202]);
+    const refused = await test(endpoints[0]!);
+    assert.equal(refused.status, 429);
+    assert.equal(refused.headers.get('content-type'), 'application/problem+json');
+    assert.ok(Number(refused.headers.get('retry-after')) >= 1 && Number(refused.headers.get('retry-after')) <= 60, refused.headers.get('retry-after') ?? '');
+    const redeliverAll = await h.request('POST', `${path}/${endpoints[0]}/redeliver-failed`, { token: admin, body: { since: new Date(0).toISOString() } });
+    assert.equal(redeliverAll.status, 429, 'redeliveries count against the same limit');
+    // The app's limit is three endpoints' worth: two more endpoints take two each, the fourth is refused.
+    for (const id of [endpoints[1]!, endpoints[2]!]) assert.deepEqual([(await test(id)).status, (await test(id)).status], [202, 202]);
+    assert.equal((await test(endpoints[3]!)).status, 429);
+    const started = await h.db.collection('outbound_webhook_deliveries').countDocuments({ app: APP });
+    assert.equal(started, 6, 'only the accepted test events were recorded');
+  });
+});

@@ -74,7 +74,7 @@ export const outboundPaths: Paths = {
       tags,
       security: bearer,
       parameters: [slug, id],
-      responses: { 202: json('The delivery id'), ...preview, 409: problemRef('Endpoint disabled') },
+      responses: { 202: json('The delivery id'), ...preview, 409: problemRef('Endpoint disabled'), 429: problemRef('Over OUTBOUND_WEBHOOKS_MANUAL_PER_MINUTE for the endpoint (3x for the app); see Retry-After') },
     },
   },
   '/v1/apps/{slug}/webhook-endpoints/{id}/deliveries/{deliveryId}/redeliver': {
@@ -83,7 +83,7 @@ export const outboundPaths: Paths = {
       tags,
       security: bearer,
       parameters: [slug, id, pathParam('deliveryId', 'Delivery id (msg_…, the webhook-id)')],
-      responses: { 202: json('Started'), 400: problemRef('Bad id'), ...preview, 409: problemRef('Endpoint disabled, or the delivery is still being attempted') },
+      responses: { 202: json('Started'), 400: problemRef('Bad id'), ...preview, 409: problemRef('Endpoint disabled, or the delivery is still being attempted'), 429: problemRef('Over OUTBOUND_WEBHOOKS_MANUAL_PER_MINUTE for the endpoint (3x for the app); see Retry-After') },
     },
   },
   '/v1/apps/{slug}/webhook-endpoints/{id}/redeliver-failed': {
@@ -93,7 +93,7 @@ export const outboundPaths: Paths = {
       security: bearer,
       parameters: [slug, id],
       requestBody: jsonBody(REDELIVER_FAILED_SCHEMA),
-      responses: { 202: json('How many were started'), 400: problemRef('Invalid body'), ...preview, 409: problemRef('Endpoint disabled') },
+      responses: { 202: json('How many were started'), 400: problemRef('Invalid body'), ...preview, 409: problemRef('Endpoint disabled'), 429: problemRef('Over OUTBOUND_WEBHOOKS_MANUAL_PER_MINUTE for the endpoint (3x for the app); see Retry-After') },
     },
   },
 };

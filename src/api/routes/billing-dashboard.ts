@@ -9,6 +9,7 @@ import { requestedScope, workflowLinker } from '../billing-scope';
 import { decodeCursor, encodeCursor, parseLimit } from '../cursor';
 import type { AppDeps } from '../deps';
 import { authenticate } from '../middleware/authenticate';
+import { withinBudget } from '../page-budget';
 import { badRequest, notFound } from '../problem';
 
 /** The billing dashboard's data: a token with the app in `apps` (or an admin); no `app` means the operator scope, admins only. */
@@ -59,8 +60,10 @@ export function billingDashboardRoutes(deps: AppDeps): Router {
       after: cursor?.after,
     });
     const page = rows.slice(0, limit);
-    const last = page[page.length - 1];
-    ctx.body = { customers: page.map(present), nextCursor: rows.length > limit && last ? encodeCursor({ after: last._id }) : null };
+    const { items, taken } = withinBudget(page, present);
+    const last = page[taken - 1];
+    const more = rows.length > limit || taken < page.length;
+    ctx.body = { customers: items, nextCursor: more && last ? encodeCursor({ after: last._id }) : null };
   });
 
   // The console's trends: one point per UTC day from the kept snapshots (billing-daily.ts), never a scan.
@@ -97,10 +100,12 @@ export function billingDashboardRoutes(deps: AppDeps): Router {
     if (after && Number.isNaN(after.at.getTime())) throw badRequest('invalid_cursor', 'cursor is not one this API returned');
     const rows = await subscribers.downgradesDue(scope, { until: new Date(Date.now() + days * 86_400_000), limit: limit + 1, after });
     const page = rows.slice(0, limit);
-    const last = page[page.length - 1];
+    const { items, taken } = withinBudget(page, present);
+    const last = page[taken - 1];
+    const more = rows.length > limit || taken < page.length;
     ctx.body = {
-      customers: page.map(present),
-      nextCursor: rows.length > limit && last?.downgradeAt ? encodeCursor({ at: last.downgradeAt.toISOString(), id: last._id }) : null,
+      customers: items,
+      nextCursor: more && last?.downgradeAt ? encodeCursor({ at: last.downgradeAt.toISOString(), id: last._id }) : null,
     };
   });
 
@@ -115,21 +120,23 @@ export function billingDashboardRoutes(deps: AppDeps): Router {
     if (!record) throw notFound('unknown_customer', `No customer "${ctx.params.id}" in ${scope}`);
     const rows = await timeline.list(scope, record.subscriberId, { limit: limit + 1, before });
     const page = rows.slice(0, limit);
-    const last = page[page.length - 1];
+    const { items, taken } = withinBudget(page, (e) => ({
+      eventId: e.eventId,
+      type: e.type,
+      providerAt: e.providerAt,
+      receivedAt: e.receivedAt,
+      appliedAt: e.appliedAt,
+      version: e.version,
+      before: e.before,
+      after: e.after,
+    }));
+    const last = page[taken - 1];
+    const more = rows.length > limit || taken < page.length;
     ctx.body = {
       scope,
       id: record.subscriberId,
-      entries: page.map((e) => ({
-        eventId: e.eventId,
-        type: e.type,
-        providerAt: e.providerAt,
-        receivedAt: e.receivedAt,
-        appliedAt: e.appliedAt,
-        version: e.version,
-        before: e.before,
-        after: e.after,
-      })),
-      nextCursor: rows.length > limit && last ? encodeCursor({ position: String(last.position), id: last._id }) : null,
+      entries: items,
+      nextCursor: more && last ? encodeCursor({ position: String(last.position), id: last._id }) : null,
     };
   });
 

@@ -18,6 +18,7 @@ import { authenticate, principalOf, requireAdmin } from '../middleware/authentic
 import { jsonBody } from '../middleware/json-body';
 import { badRequest, conflict, forbidden, HttpProblem, notFound, unprocessable } from '../problem';
 import { validate } from '../validation';
+import { RateLimiter } from '../../invocations/rate-limit';
 
 const EVENT_TYPE = { type: 'string', pattern: '^[A-Z][A-Z0-9_]{0,63}$' } as const;
 
@@ -63,6 +64,18 @@ export function outboundRoutes(deps: AppDeps): Router {
   const auth = authenticate(deps.config.jwt);
   const body = jsonBody(API_BODY_LIMIT);
   const router = new Router();
+  // Every delivery started by hand runs a workflow that retries for up to a day: bounded per endpoint and per app.
+  const perEndpoint = new RateLimiter(cfg.manualPerMinute, 60_000);
+  const perApp = new RateLimiter(3 * cfg.manualPerMinute, 60_000);
+  const limitManual = (app: string, endpointId: string): void => {
+    const at = now().getTime();
+    const wait = perEndpoint.hit(endpointId, at) ?? perApp.hit(app, at);
+    if (wait !== null) {
+      throw new HttpProblem(429, 'rate_limited', `More than ${cfg.manualPerMinute} test events or redeliveries a minute for this endpoint (${3 * cfg.manualPerMinute} for the app)`, {
+        headers: { 'Retry-After': String(wait) },
+      });
+    }
+  };
 
   router.put('/v1/apps/:slug/outbound-access', auth, body, async (ctx) => {
     requireAdmin(ctx);
@@ -171,6 +184,7 @@ export function outboundRoutes(deps: AppDeps): Router {
   router.post(`${base}/:id/test`, auth, async (ctx) => {
     const { app, endpoint } = await endpointOf(ctx);
     if (endpoint.disabled) throw conflict('endpoint_disabled', 'The endpoint is disabled; enable it first');
+    limitManual(app._id, endpoint._id);
     const at = now();
     const eventId = `test_${ulid()}`;
     const event = {
@@ -192,6 +206,7 @@ export function outboundRoutes(deps: AppDeps): Router {
     if (endpoint.disabled) throw conflict('endpoint_disabled', 'The endpoint is disabled; enable it first');
     const delivery = await deliveries.get(endpoint._id, deliveryId);
     if (!delivery) throw notFound('unknown_delivery', `No delivery "${deliveryId}" for this endpoint`);
+    limitManual(app._id, endpoint._id);
     if (!(await redeliver(app._id, delivery))) throw conflict('delivery_in_progress', 'This delivery is still being attempted');
     ctx.status = 202;
     ctx.body = { deliveryId };
@@ -203,6 +218,7 @@ export function outboundRoutes(deps: AppDeps): Router {
     const since = new Date(b.since);
     if (Number.isNaN(since.getTime())) throw badRequest('invalid_input', 'since must be an ISO 8601 date-time', [{ path: '/since', message: 'must be a date-time' }]);
     if (endpoint.disabled) throw conflict('endpoint_disabled', 'The endpoint is disabled; enable it first');
+    limitManual(app._id, endpoint._id);
     const failed = await deliveries.failedSince(endpoint._id, since, MAX_REDELIVER_BATCH);
     let started = 0;
     let inProgress = 0;
