@@ -14,7 +14,9 @@ export function installSdkLogging(logger: Logger): void {
   const sdk = logger.child({ component: 'temporal-sdk' });
   Runtime.install({
     logger: new DefaultLogger('INFO', (entry) => {
-      sdk[LEVELS[entry.level]]({ ...entry.meta }, entry.message);
+      // The bundler reports webpack's whole build summary (dozens of lines) at info on every start: debug here.
+      const level = entry.level === 'INFO' && entry.message.includes('\n') ? 'debug' : LEVELS[entry.level];
+      sdk[level]({ ...entry.meta }, entry.message);
     }),
   });
 }

@@ -59,8 +59,14 @@ export function createApp(deps: AppDeps) {
   });
   routers.push(docs);
 
-  app.use(errorMiddleware(deps.logger));
+  // The access line is written outside the error handler, so it records the status the client got.
   app.use(requestContext(deps.logger, metrics.observeRequest));
+  app.use(errorMiddleware(deps.logger));
+  // What escapes every middleware (a socket error while answering) is one JSON log line, not Koa's stack printer.
+  app.on('error', (err: Error & { status?: number; expose?: boolean }) => {
+    if (err.expose && typeof err.status === 'number' && err.status < 500) return;
+    deps.logger.warn({ err: { name: err.name, message: err.message, code: (err as { code?: unknown }).code } }, 'error outside a request handler');
+  });
   for (const router of routers) {
     app.use(router.routes());
     app.use(router.allowedMethods({ throw: true }));

@@ -97,6 +97,32 @@ describe('foundation: health, errors, OpenAPI (real MongoDB wire server, real Te
     assert.deepEqual(missing, [], 'routes missing from the OpenAPI document');
   });
 
+  it('one JSON access line per request with the status the client got, the app slug on webhook lines, no stack printer', async () => {
+    const lines: string[] = [];
+    const logger = pino({ level: 'info' }, { write: (line: string) => void lines.push(line) });
+    const { app } = createApp(composeApi({ config: h.config, logger, db: h.db, temporal: h.temporal }));
+    const server = app.listen(0, '127.0.0.1');
+    await new Promise((r) => server.once('listening', r));
+    const base = `http://127.0.0.1:${(server.address() as { port: number }).port}`;
+    const printed: unknown[] = [];
+    const originalError = console.error;
+    console.error = (...args: unknown[]) => void printed.push(args);
+    try {
+      const malformed = await fetch(`${base}/v1/orgs/acme`, { method: 'PUT', headers: { 'Content-Type': 'application/json', Authorization: `Bearer ${adminToken()}` }, body: '{"name":' });
+      assert.equal(malformed.status, 400);
+      const hook = await fetch(`${base}/api/saas/iap/billingprovider/webhook?app=some-app`, { method: 'POST', headers: { 'Content-Type': 'application/json', Authorization: 'nope' }, body: '{}' });
+      assert.equal(hook.status, 401);
+    } finally {
+      console.error = originalError;
+      await new Promise((r) => server.close(r));
+    }
+    const access = lines.map((l) => JSON.parse(l) as Record<string, unknown>).filter((l) => l.msg === 'request');
+    assert.deepEqual(access.map((l) => [l.path, l.status]), [['/v1/orgs/acme', 400], ['/api/saas/iap/billingprovider/webhook', 401]]);
+    assert.equal(access[1]!.app, 'some-app');
+    assert.ok(lines.every((l) => !l.slice(0, -1).includes('\n')), 'every entry is one line');
+    assert.deepEqual(printed, [], 'nothing printed outside the JSON log');
+  });
+
   describe('readiness when a dependency is down', () => {
     let down: Harness;
     before(async () => {

@@ -19,8 +19,10 @@ export function requestContext(logger: Logger, observe?: (route: string, method:
       const seconds = Number(process.hrtime.bigint() - started) / 1e9;
       const route = (ctx as Context & { _matchedRoute?: string })._matchedRoute ?? 'unmatched';
       observe?.(String(route), ctx.method, ctx.status, seconds);
+      // The webhook receivers tell apps apart by `?app=`: kept on the line (bounded), like the path.
+      const app = typeof ctx.query.app === 'string' ? ctx.query.app.slice(0, 64) : undefined;
       (ctx.state.log as Logger).info(
-        { method: ctx.method, path: ctx.path, status: ctx.status, ms: Math.round(seconds * 1000) },
+        { method: ctx.method, path: ctx.path, ...(app !== undefined ? { app } : {}), status: ctx.status, ms: Math.round(seconds * 1000) },
         'request',
       );
     }
