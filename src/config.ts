@@ -11,7 +11,16 @@ export interface Config {
   env: 'development' | 'test' | 'production';
   http: { host: string; port: number; publicBaseUrl: string; trustProxy: boolean };
   logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
-  temporal: { address: string; namespace: string; taskQueue: string; uiUrl: string | null };
+  temporal: {
+    address: string;
+    namespace: string;
+    taskQueue: string;
+    uiUrl: string | null;
+    /** Null: plaintext (a local dev server). Paths are read when connecting (src/temporal-connection.ts). */
+    tls: { caPath: string | null; certPath: string | null; keyPath: string | null; serverName: string | null } | null;
+    /** Temporal Cloud API key (sent as a bearer token; implies TLS). */
+    apiKey: string | null;
+  };
   mongo: { uri: string; dbName: string };
   jwt: {
     secret: string | null;
@@ -120,6 +129,18 @@ export function loadConfig(env: Env): Config {
 
   const optionalInt = (name: string, min: number, max: number): number | null => (str(name) === null ? null : int(name, min, min, max));
 
+  // TLS is on when asked for, when any TLS file is named, or with an API key (Temporal Cloud needs TLS).
+  const temporalSecurity = (): Pick<Config['temporal'], 'tls' | 'apiKey'> => {
+    const apiKey = str('TEMPORAL_API_KEY');
+    const files = { caPath: str('TEMPORAL_TLS_CA_PATH'), certPath: str('TEMPORAL_TLS_CERT_PATH'), keyPath: str('TEMPORAL_TLS_KEY_PATH') };
+    const serverName = str('TEMPORAL_TLS_SERVER_NAME');
+    if ((files.certPath === null) !== (files.keyPath === null)) problems.push('TEMPORAL_TLS_CERT_PATH and TEMPORAL_TLS_KEY_PATH go together (mTLS needs both)');
+    const named = Object.values(files).some((f) => f !== null) || serverName !== null;
+    const on = bool('TEMPORAL_TLS', named || apiKey !== null);
+    if (!on && named) problems.push('TEMPORAL_TLS=false, but TEMPORAL_TLS_* settings are given');
+    return { tls: on ? { ...files, serverName } : null, apiKey };
+  };
+
   const nodeEnv = oneOf('NODE_ENV', ['development', 'test', 'production'] as const, 'development');
   const host = str('HOST') ?? '127.0.0.1';
   const port = int('PORT', 3000, 0, 65535);
@@ -173,6 +194,7 @@ export function loadConfig(env: Env): Config {
       namespace: str('TEMPORAL_NAMESPACE') ?? 'default',
       taskQueue: str('TEMPORAL_TASK_QUEUE') ?? 'skills-billing',
       uiUrl: url('TEMPORAL_UI_URL', ['http:', 'https:'])?.replace(/\/$/, '') ?? null,
+      ...temporalSecurity(),
     },
     mongo: {
       uri: required('MONGODB_URI', 'e.g. mongodb://127.0.0.1:27017'),

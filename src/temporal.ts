@@ -1,5 +1,6 @@
 import { Client, Connection, defaultGrpcRetryOptions, makeGrpcRetryInterceptor } from '@temporalio/client';
 import type { Config } from './config';
+import { temporalConnectionOptions } from './temporal-connection';
 import { SEARCH_ATTRIBUTES } from './search-attributes';
 
 export { SEARCH_ATTRIBUTES };
@@ -21,7 +22,7 @@ export interface TemporalHandle {
  */
 export function connectTemporalLazy(config: Config['temporal']): TemporalHandle {
   const connection = Connection.lazy({
-    address: config.address,
+    ...temporalConnectionOptions(config),
     // The SDK default retries an unreachable server for ~25 s. An HTTP caller is better served by a prompt
     // 503 it can retry; four attempts (~1 s) ride out a blip without holding requests.
     interceptors: [makeGrpcRetryInterceptor(defaultGrpcRetryOptions({ maxAttempts: 4 }))],
@@ -31,7 +32,7 @@ export function connectTemporalLazy(config: Config['temporal']): TemporalHandle 
 }
 
 export async function connectTemporal(config: Config['temporal']): Promise<TemporalHandle> {
-  const connection = await Connection.connect({ address: config.address });
+  const connection = await Connection.connect(temporalConnectionOptions(config));
   const client = new Client({ connection, namespace: config.namespace });
   return { connection, client, close: () => connection.close() };
 }

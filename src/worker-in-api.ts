@@ -5,6 +5,7 @@ import type { Config } from './config';
 import type { Logger } from './logger';
 import { createMailer } from './mail';
 import { createWorker, type WorkerSetup } from './worker';
+import { temporalConnectionOptions } from './temporal-connection';
 
 const RETRY_MS = 5_000;
 
@@ -35,7 +36,7 @@ export function runWorkerInApi(opts: {
   let wake: (() => void) | null = null;
 
   const once = async () => {
-    const connection = await NativeConnection.connect({ address: opts.config.temporal.address });
+    const connection = await NativeConnection.connect(temporalConnectionOptions(opts.config.temporal));
     const mailer = createMailer(opts.config.smtp.url, opts.config.smtp.from);
     try {
       const client = new Client({ connection, namespace: opts.config.temporal.namespace });

@@ -11,6 +11,7 @@ import { ensureIndexes } from './store/indexes';
 import { connectStore } from './store/mongo';
 import { createRepositories } from './store/repositories';
 import { WholeKindCache } from './store/documents';
+import { temporalConnectionOptions } from './temporal-connection';
 
 export interface WorkerSetup {
   config: Config;
@@ -75,7 +76,7 @@ async function main(): Promise<void> {
   installSdkLogging(logger);
   const store = await connectStore(config.mongo.uri, config.mongo.dbName, 'worker');
   await ensureIndexes(store.db, config.retention);
-  const connection = await NativeConnection.connect({ address: config.temporal.address });
+  const connection = await NativeConnection.connect(temporalConnectionOptions(config.temporal));
   const temporal = await connectTemporal(config.temporal);
   const mailer = createMailer(config.smtp.url, config.smtp.from);
   const worker = await createWorker({

@@ -17,6 +17,7 @@ import { createWorker } from '../../src/worker';
 import type { ActivityDeps } from '../../src/activities';
 import { workflowBundlePath } from './bundle';
 import { testConfig } from './config';
+import { temporalConnectionOptions } from '../../src/temporal-connection';
 
 let runtimeQuieted = false;
 
@@ -80,7 +81,7 @@ export async function startHarness(overrides: Record<string, string> = {}, optio
     temporal,
     baseUrl,
     async startWorker(activityDeps) {
-      const connection = await NativeConnection.connect({ address: config.temporal.address });
+      const connection = await NativeConnection.connect(temporalConnectionOptions(config.temporal));
       const worker = await createWorker({
         config,
         connection,
