@@ -1,6 +1,7 @@
 import type { AnyBulkWriteOperation, Db, Document, Filter, Sort, IndexDescription } from 'mongodb';
 import type { ProjectDocument } from '../skills/documents';
 import { indexFields } from '../skills/index-fields';
+import { queryTerms, searchTermsOf } from '../skills/search-terms';
 import { isSemver, semverKey } from '../skills/semver';
 import type { DocumentQuery } from '../skills/retrieval-plan';
 import type { DocumentKind } from '../skills/types';
@@ -15,7 +16,7 @@ export const documentKey = (project: string, kind: string, externalId: string) =
 /** Stored documents are keyed by documentKey(); their fields stay open to the skills' schemas. */
 type KeyedDocument = Document & { _id: string };
 
-type StoredDocument = ProjectDocument & { project: string; updatedAt: Date; versionKey?: string; fixVersionKey?: string };
+type StoredDocument = ProjectDocument & { project: string; updatedAt: Date; versionKey?: string; fixVersionKey?: string; searchTerms?: string[] };
 
 /** How many times each kind of a project's documents was written: a cache of a kind is valid for one count. */
 type RevisionRecord = { _id: string } & Partial<Record<DocumentKind, number>>;
@@ -77,7 +78,7 @@ export class DocumentRepository {
       else filter[c.field] = Object.fromEntries(Object.entries(c.value).map(([op, v]) => [`$${op}`, v]));
     }
     const sort: Sort = Object.fromEntries((query.sort ?? []).map((s) => [s.field, s.order === 'asc' ? 1 : -1]));
-    const rows = await this.coll.find(filter, { projection: { _id: 0, project: 0, updatedAt: 0, versionKey: 0, fixVersionKey: 0 } })
+    const rows = await this.coll.find(filter, { projection: { _id: 0, project: 0, updatedAt: 0, versionKey: 0, fixVersionKey: 0, searchTerms: 0 } })
       .sort(sort)
       .limit(query.limit)
       .toArray();
@@ -111,19 +112,19 @@ export class DocumentRepository {
   }
 
   /**
-   * Paged listing for people: newest first, optional kind and case-insensitive title/body substring. The
-   * order ends in kind because externalId is unique only within a kind (a pull request "7", a ticket "7").
+   * Paged listing for people: newest first, optional kind and words (each a whole word of the title or body,
+   * any case; search-terms.ts), answered from the `searchTerms` indexes. The order ends in kind because externalId is
+   * unique only within a kind (a pull request "7", a ticket "7").
    */
   async list(project: string, q: { kind?: DocumentKind; text?: string; limit: number; after?: { createdAt: string; externalId: string; kind: string } }): Promise<StoredDocument[]> {
     const filter: Filter<KeyedDocument> = { project };
     if (q.kind) filter.kind = q.kind;
-    if (q.text) {
-      const re = new RegExp(q.text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'), 'i');
-      filter.$or = [{ title: re }, { body: re }];
-    }
+    const terms = q.text ? queryTerms(q.text) : [];
+    // Whole words, each an equality on the multikey index: the first one's entries come in the listing's order.
+    if (terms.length > 0) filter.$and = terms.map((t) => ({ searchTerms: t }));
     if (q.after) {
       const { createdAt, externalId, kind } = q.after;
-      filter.$and = [{ $or: [{ createdAt: { $lt: createdAt } }, { createdAt, externalId: { $lt: externalId } }, { createdAt, externalId, kind: { $lt: kind } }] }];
+      filter.$and = [...(filter.$and ?? []), { $or: [{ createdAt: { $lt: createdAt } }, { createdAt, externalId: { $lt: externalId } }, { createdAt, externalId, kind: { $lt: kind } }] }];
     }
     const rows = await this.coll.find(filter, { projection: { _id: 0 } }).sort({ createdAt: -1, externalId: -1, kind: -1 }).limit(q.limit).toArray();
     return rows as unknown as StoredDocument[];
@@ -141,7 +142,25 @@ export const DOCUMENT_INDEXES: IndexDescription[] = [
   // The people-facing listing's order (newest first, then externalId and kind), with and without a kind.
   { key: { project: 1, createdAt: -1, externalId: -1, kind: -1 }, name: 'listing_newest' },
   { key: { project: 1, kind: 1, createdAt: -1, externalId: -1 }, name: 'listing_kind_newest' },
+  // The listing's search: one multikey entry per word of a document, in the listing's order, with and without a kind.
+  { key: { project: 1, searchTerms: 1, createdAt: -1, externalId: -1, kind: -1 }, name: 'search_newest' },
+  { key: { project: 1, kind: 1, searchTerms: 1, createdAt: -1, externalId: -1 }, name: 'search_kind_newest' },
 ];
+
+/**
+ * Gives documents stored before `searchTerms` existed their terms, a batch at a time (start-up, after the
+ * indexes): idempotent, so the API and the worker may both run it.
+ */
+export async function backfillSearchTerms(db: Db, batch = 500): Promise<number> {
+  const coll = db.collection<KeyedDocument>(COLLECTIONS.documents);
+  let done = 0;
+  for (;;) {
+    const rows = await coll.find({ searchTerms: { $exists: false } }, { projection: { _id: 1, title: 1, body: 1 } }).limit(batch).toArray();
+    if (rows.length === 0) return done;
+    await coll.bulkWrite(rows.map((r) => ({ updateOne: { filter: { _id: r._id }, update: { $set: { searchTerms: searchTermsOf(r as { title?: unknown; body?: unknown }) } } } })), { ordered: false });
+    done += rows.length;
+  }
+}
 
 /**
  * Whole-kind reads kept in memory, each valid for one revision of its kind, least recently used dropped

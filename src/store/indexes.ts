@@ -3,7 +3,7 @@ import { BILLING_DAILY_INDEXES } from './billing-daily';
 import { BILLING_TIMELINE_INDEXES } from './billing-timeline';
 import { COLLECTIONS } from './collections';
 import { DEAD_LETTER_INDEXES } from './dead-letters';
-import { DOCUMENT_INDEXES } from './documents';
+import { backfillSearchTerms, DOCUMENT_INDEXES } from './documents';
 import { INVOCATION_INDEXES } from './invocations';
 import { OUTBOUND_DELIVERY_INDEXES, OUTBOUND_ENDPOINT_INDEXES } from './outbound';
 import { SUBSCRIBER_INDEXES } from './subscribers';
@@ -53,4 +53,6 @@ export async function ensureIndexes(db: Db, retention: Retention = DEFAULT_RETEN
     const names = (await db.collection(collection).listIndexes().toArray().catch(() => [])).map((i) => String(i.name));
     if (names.includes(name)) await db.collection(collection).dropIndex(name);
   }
+  // Documents stored before the listing's search had its index get their words.
+  await backfillSearchTerms(db);
 }

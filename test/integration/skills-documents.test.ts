@@ -3,6 +3,7 @@ import { execFile } from 'node:child_process';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { COLLECTIONS } from '../../src/store/collections';
+import { ensureIndexes } from '../../src/store/indexes';
 import { startHarness, type Harness } from '../support/harness';
 import { adminToken, projectToken } from '../support/tokens';
 import { PROJECT, loadDemo } from './skills-helpers';
@@ -135,6 +136,22 @@ describe('project documents over HTTP: the demo loader, bulk upsert, listing (re
     assert.ok(checkout.every((d) => d.kind === 'commit' && /checkout/i.test(d.title + d.body)));
     const runbooks = (await h.request('GET', `${docsPath()}?kind=runbook`, { token: member })).body.documents;
     assert.equal(runbooks.length, 4);
+    // Every word must be there (any case, any order); punctuation separates words.
+    const both = (await h.request('GET', `${docsPath()}?q=${encodeURIComponent('rollback, CHECKOUT')}`, { token: member })).body.documents as { title: string; body: string }[];
+    assert.ok(both.length >= 1);
+    assert.ok(both.every((d) => /checkout/i.test(d.title + d.body) && /rollback/i.test(d.title + d.body)));
+    assert.deepEqual((await h.request('GET', `${docsPath()}?q=zzqx-no-such-word`, { token: member })).body.documents, []);
+  });
+
+  it('a document stored before search words existed is found once start-up has given it its words', async () => {
+    await h.db.collection(COLLECTIONS.documents).insertOne({
+      _id: `${PROJECT}/runbook/legacy-1` as never, project: PROJECT, kind: 'runbook', externalId: 'legacy-1', title: 'Legacy pager rotation',
+      body: 'Who carries the pager', createdAt: '2020-01-01T00:00:00Z', updatedAt: new Date(), service: 'ops',
+    });
+    const find = async () => (await h.request('GET', `${docsPath()}?q=pager`, { token: member })).body.documents as { externalId: string }[];
+    assert.deepEqual(await find(), [], 'not found by a word before it has its words');
+    await ensureIndexes(h.db);
+    assert.deepEqual((await find()).map((d) => d.externalId), ['legacy-1']);
   });
 
   it('403 without the project, 404 for an unknown project, 400 for a bad filter or body', async () => {

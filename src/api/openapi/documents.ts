@@ -34,7 +34,7 @@ export const documentPaths: Paths = {
       parameters: [
         pathParam('project', 'Project id'),
         queryParam('kind', 'Document kind', { enum: [...DOCUMENT_KINDS] }),
-        queryParam('q', 'Case-insensitive text in title or body'),
+        queryParam('q', 'Words that must all be in the title or body (whole words, any case; up to 8), answered from an index'),
         queryParam('limit', '1-200 (default 50)', { type: 'integer' }),
         queryParam('cursor', 'nextCursor of the previous page'),
       ],

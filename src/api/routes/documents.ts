@@ -41,7 +41,7 @@ export function documentRoutes(deps: AppDeps): Router {
     const page = rows.slice(0, limit);
     const last = page[page.length - 1];
     ctx.body = {
-      documents: page.map(({ project: _p, updatedAt: _u, versionKey: _v, fixVersionKey: _f, ...doc }) => doc),
+      documents: page.map(({ project: _p, updatedAt: _u, versionKey: _v, fixVersionKey: _f, searchTerms: _s, ...doc }) => doc),
       nextCursor: rows.length > limit && last ? encodeCursor({ createdAt: last.createdAt, externalId: last.externalId, kind: last.kind }) : null,
     };
   });

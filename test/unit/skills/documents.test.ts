@@ -5,6 +5,7 @@ import Ajv2020 from 'ajv/dist/2020';
 import addFormats from 'ajv-formats';
 import { citationId } from '../../../src/skills/citation-id';
 import { DOCUMENT_KIND_SCHEMAS, DOCUMENT_SCHEMA, type ProjectDocument } from '../../../src/skills/documents';
+import { MAX_QUERY_TERMS, MAX_TERMS_PER_DOCUMENT, queryTerms, searchTermsOf } from '../../../src/skills/search-terms';
 import { indexFields } from '../../../src/skills/index-fields';
 import { DOCUMENT_KINDS } from '../../../src/skills/types';
 import { DEMO_DIR, demoDocumentFiles, loadDemoDocuments, repoRoot } from './demo';
@@ -57,11 +58,24 @@ describe('skills: documents', () => {
     }
   });
 
-  it('derives sortable version keys for the store', () => {
-    assert.deepEqual(indexFields(commit), { versionKey: '000001.000002.000000~' });
-    assert.deepEqual(indexFields({ kind: 'ticket', externalId: 'W-1', title: 't', body: '', createdAt: '2025-01-01T00:00:00Z', key: 'W-1', type: 'bug', status: 'Done', fixVersion: '1.10.0' }), {
+  it('derives sortable version keys and search words for the store', () => {
+    const { searchTerms: _terms, ...versions } = indexFields(commit);
+    assert.deepEqual(versions, { versionKey: '000001.000002.000000~' });
+    assert.deepEqual(indexFields({ kind: 'ticket', externalId: 'W-1', title: 'Checkout-flow: Café timeout', body: 'a 3s timeout', createdAt: '2025-01-01T00:00:00Z', key: 'W-1', type: 'bug', status: 'Done', fixVersion: '1.10.0' }), {
+      searchTerms: ['checkout', 'flow', 'café', 'timeout', '3s'],
       fixVersionKey: '000001.000010.000000~',
     });
+  });
+
+  it('bounds the search words of a document and of a query, and finds words in linear time', () => {
+    const many = Array.from({ length: 5000 }, (_, i) => `w${i}`).join(' ');
+    assert.equal(searchTermsOf({ title: '', body: many }).length, MAX_TERMS_PER_DOCUMENT);
+    assert.deepEqual(queryTerms('  CHECKOUT, a  time-out?? '), ['checkout', 'time', 'out']);
+    assert.equal(queryTerms(Array.from({ length: 20 }, (_, i) => `q${i}`).join(' ')).length, MAX_QUERY_TERMS);
+    const hostile = `${'a'.repeat(200_000)}!`.repeat(3);
+    const started = Date.now();
+    assert.equal(searchTermsOf({ title: hostile, body: hostile }).length, 1);
+    assert.ok(Date.now() - started < 1000);
   });
 
   it('ships a demo project loadable through the API (bodies under 64 KiB, project and org records)', () => {
