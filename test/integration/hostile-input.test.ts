@@ -5,14 +5,15 @@
  * with a code, and the process still serves afterwards.
  */
 import assert from 'node:assert/strict';
-import { randomSuffix, TEST_OPERATOR_AUTHORIZATION } from '../support/config';
+import jwt from 'jsonwebtoken';
+import { randomSuffix, TEST_JWT_SECRET, TEST_OPERATOR_AUTHORIZATION } from '../support/config';
 import { startHarness, type Harness } from '../support/harness';
 import { adminToken, projectToken } from '../support/tokens';
 import { loadDemo } from './skills-helpers';
 import { seeded, type Rng } from '../../bench/lib/random';
 
 const PATH_VALUES = ['acme-web', 'x', 'a'.repeat(300), '%00', '..', '%ED%A0%80', '%F0%9F%98%80', 'UPPER', 'inv_01M82RANSA3FRAD36WHFZAZZD8', '$where', 'release_notes_composer', '%25', '-', '1e309'];
-const QUERY_VALUES = ['', '?limit=-1', '?limit=1e9', '?limit=abc', '?cursor=%E0%A4%A', '?cursor=' + 'A'.repeat(3000), '?kind=$ne', '?q=' + '('.repeat(500), '?status=%00', '?app=acme&app=b', '?flagged=maybe', '?app=' + 'x'.repeat(500)];
+const QUERY_VALUES = ['?revokePrevious=maybe', '?q=' + Array.from({ length: 300 }, (_, i) => `w${i}`).join('+'), '', '?limit=-1', '?limit=1e9', '?limit=abc', '?cursor=%E0%A4%A', '?cursor=' + 'A'.repeat(3000), '?kind=$ne', '?q=' + '('.repeat(500), '?status=%00', '?app=acme&app=b', '?flagged=maybe', '?app=' + 'x'.repeat(500)];
 
 function hostileBody(r: Rng): { raw: string; type: string } {
   const json = (v: unknown) => ({ raw: JSON.stringify(v), type: 'application/json' });
@@ -39,6 +40,7 @@ function hostileBody(r: Rng): { raw: string; type: string } {
     () => ({ raw: 'a=1&b=2', type: 'application/x-www-form-urlencoded' }),
     () => json({ name: 'n', org: 'o', ownerEmail: 'not-an-email', slug: 'UPPER CASE', documents: 'nope' }),
     () => json({ event: { id: 'x'.repeat(600), type: 'T'.repeat(100) } }),
+    () => json({ url: r.pick(['https://[::ffff:0:127.0.0.1]/x', 'https://192.0.2.1/x', 'https://[64:ff9b::a00:1]/x', 'https://[2002:a00:1::1]/x', 'https://[fec0::1]/x']) }),
   ];
   return r.pick(cases)();
 }
@@ -60,7 +62,7 @@ describe('hostile input: generated requests against every route (real stack)', f
     const routes = Object.entries(doc.paths).flatMap(([path, ops]) => Object.keys(ops).filter((m) => ['get', 'post', 'put', 'patch', 'delete'].includes(m)).map((m) => ({ method: m.toUpperCase(), path })));
     assert.ok(routes.length >= 20, `${routes.length} routes in the OpenAPI document`);
     const r = seeded(20261122);
-    const tokens = [() => adminToken(), () => projectToken(['acme-web'], [APP]), () => 'garbage', () => 'a'.repeat(10_000), () => ''];
+    const tokens = [() => adminToken(), () => projectToken(['acme-web'], [APP]), () => 'garbage', () => 'a'.repeat(10_000), () => '', () => futureToken('iat'), () => futureToken('nbf')];
     const failures: string[] = [];
     let sent = 0;
     const CASES_PER_ROUTE = 80;
@@ -99,4 +101,24 @@ describe('hostile input: generated requests against every route (real stack)', f
     assert.equal((await h.request('GET', '/healthz')).status, 200);
     assert.equal((await h.request('GET', '/readyz')).status, 200);
   });
+
+  it('the hardening cases get their documented answers', async () => {
+    for (const claim of ['iat', 'nbf'] as const) {
+      const res = await h.request('GET', '/v1/apps', { headers: { Authorization: `Bearer ${futureToken(claim)}` } });
+      assert.equal(res.status, 401, `a token with ${claim} in the future`);
+    }
+    assert.equal((await h.request('POST', `/v1/apps/${APP}/webhook-authorization/rotate?revokePrevious=maybe`, { token: adminToken() })).status, 400);
+    await h.request('PUT', `/v1/apps/${APP}/outbound-access`, { token: adminToken(), body: { enabled: true } });
+    for (const url of ['https://[::ffff:0:127.0.0.1]/x', 'https://203.0.113.7/x', 'https://[64:ff9b::a00:1]/x', 'https://[2001:0:4136:e378:8000:63bf:3fff:fdd2]/x']) {
+      const res = await h.request('POST', `/v1/apps/${APP}/webhook-endpoints`, { token: adminToken(), body: { url } });
+      assert.equal(res.status, 422, `${url}: ${res.text}`);
+      assert.equal(res.body.code, 'unsafe_url');
+    }
+  });
 });
+
+/** A well-signed admin token whose `iat` or `nbf` lies an hour in the future. */
+function futureToken(claim: 'iat' | 'nbf'): string {
+  const now = Math.floor(Date.now() / 1000);
+  return jwt.sign({ sub: 'future', roles: ['admin'], exp: now + 7200, [claim]: now + 3600 }, TEST_JWT_SECRET, { algorithm: 'HS256' });
+}
