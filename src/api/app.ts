@@ -17,6 +17,7 @@ import { projectRoutes } from './routes/projects';
 import { skillCatalogRoutes } from './routes/skills';
 import { documentRoutes } from './routes/documents';
 import { invocationRoutes } from './routes/invocations';
+import { invocationEventRoutes } from './routes/invocation-events';
 import { appRoutes } from './routes/apps';
 import { outboundRoutes, registerOutboundMetrics } from './routes/outbound';
 import { outboundPaths } from './openapi/outbound';
@@ -43,6 +44,7 @@ export function createApp(deps: AppDeps) {
     documentRoutes(deps),
     skillCatalogRoutes(deps),
     invocationRoutes(deps, metrics),
+    invocationEventRoutes(deps),
     appRoutes(deps),
     outboundRoutes(deps),
     webhookRoutes(deps, metrics),

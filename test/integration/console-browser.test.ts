@@ -247,6 +247,26 @@ describe('operator console in a real browser (chromium)', function () {
     await settle(h, member, res.body.id, ['cancelled']);
   });
 
+  it('a running invocation shows its progress live (Server-Sent Events) and its end without a reload', async () => {
+    const member = projectToken([PROJECT], [APP]);
+    const res = await invoke(h, member, 'proposal_writer', { customerName: 'Harbor & Vine Market', industry: 'Retail', format: 'one-pager' });
+    assert.equal(res.status, 202, res.text);
+    await eventually(() => h.request('GET', `/v1/agents/${PROJECT}/invocations/${res.body.id}`, { token: member }), (r) => r.body.status === 'drafting', { timeoutMs: 30_000, what: 'the proposal to be drafting' });
+    await page.click('#nav a[data-view="trends"]');
+    await ready('trends');
+    await page.click('#nav a[data-view="skills"]');
+    await ready('skills');
+    await page.click(`#view a[href*="id=${res.body.id}"]`);
+    await ready('invocation');
+    await page.waitForFunction("/drafting/.test(document.querySelector('#progress')?.textContent ?? '')", { timeout: 10_000 });
+    // A mark on this document: a reload would lose it.
+    await page.evaluate('window.__sameDocument = true');
+    // Cancelled elsewhere: the open view learns it from its stream and shows the final state.
+    assert.equal((await h.request('POST', `/v1/agents/${PROJECT}/invocations/${res.body.id}/cancel`, { token: member })).status, 202);
+    await page.waitForFunction("!document.querySelector('#progress') && /status cancelled/.test(document.querySelector('#view')?.textContent ?? '')", { timeout: 15_000 });
+    assert.equal(await page.evaluate('window.__sameDocument === true'), true, 'no page reload');
+  });
+
   it('an admin also sees the operator scope, and a link to it opens it', async () => {
     const admin = await browser!.newPage();
     await admin.goto(`${h.baseUrl}/dashboard?scope=operator&view=trends#token=${adminToken()}`);

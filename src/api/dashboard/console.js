@@ -425,6 +425,12 @@
     if (!current()) return;
     box.append(el('h2', {}, `${i.skill} · ${i.id}`), el('p', {}, navLink('← Invocations', { view: 'skills', project }, true)),
       el('p', { class: 'muted' }, `status ${i.status} · requested by ${i.requestedBy || '—'} · created ${when(i.createdAt)} · generator ${i.generator || '—'}`, ' ', cancelButton(i)));
+    if (!['completed', 'failed', 'cancelled'].includes(i.status)) {
+      const live = el('p', { id: 'progress', 'aria-live': 'polite' }, `${i.status} · step ${i.progress.completedSteps}/${i.progress.totalSteps}`);
+      box.append(live);
+      followProgress(project, id, live, current);
+      return;
+    }
     if (!i.result) { box.append(el('p', {}, i.error ? `Failed: ${i.error.message}` : 'No document yet.')); return; }
     const citations = new Map((i.result.citations || []).map((c) => [c.id, c]));
     box.append(el('article', { class: 'doc', id: 'document' }, ...renderMarkdown(i.result.markdown || '', citations)));
@@ -435,6 +441,36 @@
         url ? el('a', { href: url, target: '_blank', rel: 'noopener noreferrer' }, c.title) : c.title));
     }
     box.append(el('h3', {}, 'Cited documents'), list);
+  }
+
+  // Follows a running invocation's Server-Sent Events (read with fetch, so the token goes in the Authorization
+  // header as everywhere else) and shows the finished invocation when its result arrives.
+  async function followProgress(project, id, live, current) {
+    try {
+      const res = await fetch(`/v1/agents/${encodeURIComponent(project)}/invocations/${encodeURIComponent(id)}/events`, { headers: { Authorization: 'Bearer ' + token } });
+      if (!res.ok || !res.body) return;
+      const reader = res.body.getReader();
+      const decoder = new TextDecoder();
+      let buffer = '';
+      for (;;) {
+        const { done, value } = await reader.read();
+        if (done || !current()) { reader.cancel().catch(() => {}); return; }
+        buffer += decoder.decode(value, { stream: true });
+        let end;
+        while ((end = buffer.indexOf('\n\n')) >= 0) {
+          const block = buffer.slice(0, end);
+          buffer = buffer.slice(end + 2);
+          const event = (/^event: (.*)$/m.exec(block) || [])[1];
+          const data = (/^data: (.*)$/m.exec(block) || [])[1];
+          if (!event || !data) continue;
+          const body = JSON.parse(data);
+          if (event === 'status') live.textContent = `${body.status} · step ${body.progress.completedSteps}/${body.progress.totalSteps}`;
+          if (event === 'result') { reader.cancel().catch(() => {}); if (current()) render(); return; }
+        }
+      }
+    } catch (err) {
+      showError(err);
+    }
   }
 
   // ---- Markdown: markdown-it tokens → elements (never HTML strings) ----

@@ -72,6 +72,21 @@ export const invocationPaths: Paths = {
       responses: { 200: json('The invocation', invocationSchema), ...authErrors, 404: problemRef('Unknown project or invocation') },
     },
   },
+  '/v1/agents/{project}/invocations/{id}/events': {
+    get: {
+      summary:
+        'The invocation as Server-Sent Events: `status` events (status and progress, the current state first, then each change), one `result` event with the whole invocation when it is terminal, then the stream ends. Event ids are the record version: reconnect with Last-Event-ID to get only what changed. A stream lasts at most 5 minutes.',
+      tags: ['skills'],
+      security: bearer,
+      parameters: [pathParam('project', 'Project id'), pathParam('id', 'Invocation id'), { name: 'Last-Event-ID', in: 'header', required: false, schema: { type: 'string' }, description: 'The id of the last event received' }],
+      responses: {
+        200: { description: 'text/event-stream', content: { 'text/event-stream': { schema: { type: 'string' } } } },
+        ...authErrors,
+        404: problemRef('Unknown project or invocation'),
+        503: problemRef('Too many streams open (too_many_streams); poll instead'),
+      },
+    },
+  },
   '/v1/agents/{project}/invocations/{id}/cancel': {
     post: {
       summary: 'Cancel a running invocation',

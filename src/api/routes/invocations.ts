@@ -13,6 +13,7 @@ import { API_BODY_LIMIT } from '../limits';
 import { jsonBody } from '../middleware/json-body';
 import { authenticate, principalOf } from '../middleware/authenticate';
 import { HttpProblem, badRequest, conflict, notFound, unprocessable } from '../problem';
+import { presentInvocation as present } from '../invocation-resource';
 import { projectForCaller } from '../project-access';
 import { mapTemporalError } from '../temporal-errors';
 
@@ -152,23 +153,3 @@ function respond(ctx: Context, record: InvocationRecord, waited: number | null):
 
 const describeError = (err: unknown) => (err instanceof Error ? { name: err.name, message: err.message, cause: (err.cause as Error | undefined)?.message } : String(err));
 
-function present(r: InvocationRecord) {
-  return {
-    id: r._id,
-    project: r.project,
-    skill: r.skill,
-    inputs: r.inputs,
-    status: r.status,
-    progress: r.progress,
-    createdAt: r.createdAt,
-    updatedAt: r.updatedAt,
-    completedAt: r.completedAt,
-    result: r.result,
-    error: r.error,
-    workflowId: r.workflowId,
-    requestedBy: r.requestedBy,
-    generator: (r.result as { generator?: string } | null)?.generator ?? null,
-    durationMs: r.completedAt ? r.completedAt.getTime() - r.createdAt.getTime() : null,
-    links: { self: `/v1/agents/${r.project}/invocations/${r._id}`, cancel: `/v1/agents/${r.project}/invocations/${r._id}/cancel` },
-  };
-}

@@ -1,0 +1,23 @@
+import type { InvocationRecord } from '../store/invocations';
+
+/** The `GET …/invocations/{id}` body of an invocation record (its polling, waiting and streaming answers alike). */
+export function presentInvocation(r: InvocationRecord) {
+  return {
+    id: r._id,
+    project: r.project,
+    skill: r.skill,
+    inputs: r.inputs,
+    status: r.status,
+    progress: r.progress,
+    createdAt: r.createdAt,
+    updatedAt: r.updatedAt,
+    completedAt: r.completedAt,
+    result: r.result,
+    error: r.error,
+    workflowId: r.workflowId,
+    requestedBy: r.requestedBy,
+    generator: (r.result as { generator?: string } | null)?.generator ?? null,
+    durationMs: r.completedAt ? r.completedAt.getTime() - r.createdAt.getTime() : null,
+    links: { self: `/v1/agents/${r.project}/invocations/${r._id}`, cancel: `/v1/agents/${r.project}/invocations/${r._id}/cancel` },
+  };
+}

@@ -1,0 +1,79 @@
+/** Invocation progress as Server-Sent Events over the real stack: the states as they happen, the result, resumption. */
+import assert from 'node:assert/strict';
+import { startHarness, type Harness } from '../support/harness';
+import { projectToken } from '../support/tokens';
+import { PROJECT, invoke, loadDemo } from './skills-helpers';
+
+interface SseEvent {
+  id: string;
+  event: string;
+  data: Record<string, unknown>;
+}
+
+/** Reads a text/event-stream response event by event. */
+async function* events(res: Response): AsyncGenerator<SseEvent> {
+  const reader = res.body!.getReader();
+  const decoder = new TextDecoder();
+  let buffer = '';
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) return;
+    buffer += decoder.decode(value, { stream: true });
+    let end: number;
+    while ((end = buffer.indexOf('\n\n')) >= 0) {
+      const block = buffer.slice(0, end);
+      buffer = buffer.slice(end + 2);
+      const fields = Object.fromEntries(block.split('\n').filter((l) => !l.startsWith(':') && l.includes(': ')).map((l) => [l.slice(0, l.indexOf(': ')), l.slice(l.indexOf(': ') + 2)]));
+      if (fields.event) yield { id: fields.id ?? '', event: fields.event, data: JSON.parse(fields.data ?? 'null') as Record<string, unknown> };
+    }
+  }
+}
+
+describe('invocation progress as Server-Sent Events (real Temporal, real store)', () => {
+  let h: Harness;
+  const member = projectToken([PROJECT]);
+  before(async () => {
+    h = await startHarness();
+    await loadDemo(h);
+  });
+  after(async () => h?.close());
+
+  const open = (id: string, lastEventId?: string) =>
+    fetch(`${h.baseUrl}/v1/agents/${PROJECT}/invocations/${id}/events`, { headers: { Authorization: `Bearer ${member}`, ...(lastEventId ? { 'Last-Event-ID': lastEventId } : {}) } });
+
+  it('streams the queued state, each change once the worker runs it, then the result; a reconnect gets only what is new', async () => {
+    const started = await invoke(h, member, 'release_notes_composer', { fromVersion: '1.2.1', toVersion: '2.0.0' });
+    assert.equal(started.status, 202, started.text);
+    const res = await open(started.body.id);
+    assert.equal(res.status, 200);
+    assert.match(res.headers.get('content-type') ?? '', /^text\/event-stream/);
+    const stream = events(res);
+    const first = (await stream.next()).value as SseEvent;
+    assert.deepEqual([first.event, first.data.status], ['status', 'queued'], 'the current state first');
+    // No worker yet: nothing moves. Now one starts, and the stream follows it to the end.
+    await h.startWorker();
+    const seen: SseEvent[] = [first];
+    for await (const e of stream) seen.push(e);
+    const last = seen.at(-1)!;
+    assert.equal(last.event, 'result');
+    assert.equal(last.data.status, 'completed');
+    assert.equal(last.data.id, started.body.id);
+    assert.match(String((last.data.result as { markdown: string }).markdown), /^# /);
+    const statuses = seen.filter((e) => e.event === 'status').map((e) => e.data.status);
+    assert.equal(statuses.at(-1), 'completed');
+    assert.equal(new Set(seen.map((e) => e.id)).size, seen.length - 1, 'each state once (the result repeats the last id)');
+
+    // Reconnecting after the last event: nothing is repeated but the result.
+    const again = [];
+    for await (const e of events(await open(started.body.id, last.id))) again.push(e);
+    assert.deepEqual(again.map((e) => e.event), ['result']);
+  });
+
+  it('401 without a token, 404 for an unknown invocation, as problem+json', async () => {
+    const anonymous = await fetch(`${h.baseUrl}/v1/agents/${PROJECT}/invocations/inv_01M82RANSA3FRAD36WHFZAZZD8/events`);
+    assert.equal(anonymous.status, 401);
+    const unknown = await open('inv_01M82RANSA3FRAD36WHFZAZZD8');
+    assert.equal(unknown.status, 404);
+    assert.equal(unknown.headers.get('content-type'), 'application/problem+json');
+  });
+});
