@@ -18,6 +18,7 @@ import { skillCatalogRoutes } from './routes/skills';
 import { documentRoutes } from './routes/documents';
 import { invocationRoutes } from './routes/invocations';
 import { invocationEventRoutes } from './routes/invocation-events';
+import { mcpRoutes } from './routes/mcp';
 import { appRoutes } from './routes/apps';
 import { outboundRoutes, registerOutboundMetrics } from './routes/outbound';
 import { outboundPaths } from './openapi/outbound';
@@ -45,6 +46,7 @@ export function createApp(deps: AppDeps) {
     skillCatalogRoutes(deps),
     invocationRoutes(deps, metrics),
     invocationEventRoutes(deps),
+    mcpRoutes(deps),
     appRoutes(deps),
     outboundRoutes(deps),
     webhookRoutes(deps, metrics),

@@ -1,12 +1,15 @@
 import type { Paths } from './common';
 
+/** The API's version, as the OpenAPI document and the MCP server announce it. */
+export const API_VERSION = '0.1.0';
+
 /** Assembles the OpenAPI 3.1 document from each resource's paths. */
 export function openApiDocument(paths: Paths[], serverUrl: string): Record<string, unknown> {
   return {
     openapi: '3.1.0',
     info: {
       title: 'Skills & billing service',
-      version: '0.1.0',
+      version: API_VERSION,
       description: 'Project assistant skills (durable invocations clients poll) and billing-provider webhooks, on Temporal.',
     },
     servers: [{ url: serverUrl }],

@@ -87,6 +87,36 @@ export const invocationPaths: Paths = {
       },
     },
   },
+  '/v1/agents/{project}/mcp': {
+    post: {
+      summary: 'MCP over Streamable HTTP (the project skills as tools; see README). Bearer token and project access as everywhere; a session (Mcp-Session-Id) is bound to its project and caller. POST carries JSON-RPC requests (initialize first); answers JSON or an event stream (progress notifications).',
+      tags: ['skills'],
+      security: bearer,
+      parameters: [pathParam('project', 'Project id')],
+      requestBody: { required: true, content: { 'application/json': { schema: { type: 'object', description: 'A JSON-RPC 2.0 message of the Model Context Protocol' } } } },
+      responses: {
+        200: { description: 'JSON-RPC response, or text/event-stream', content: { 'application/json': {}, 'text/event-stream': {} } },
+        202: { description: 'A notification or response was accepted' },
+        400: problemRef('No session and not an initialize request (mcp_session_required), or malformed JSON'),
+        ...authErrors,
+        404: problemRef('Unknown project, or no such session for this project and caller (unknown_mcp_session)'),
+      },
+    },
+    get: {
+      summary: 'The session\'s server-to-client event stream (MCP Streamable HTTP)',
+      tags: ['skills'],
+      security: bearer,
+      parameters: [pathParam('project', 'Project id')],
+      responses: { 200: { description: 'text/event-stream', content: { 'text/event-stream': {} } }, 400: problemRef('No Mcp-Session-Id'), ...authErrors, 404: problemRef('Unknown project or session') },
+    },
+    delete: {
+      summary: 'Ends the MCP session',
+      tags: ['skills'],
+      security: bearer,
+      parameters: [pathParam('project', 'Project id')],
+      responses: { 200: { description: 'Session ended' }, 400: problemRef('No Mcp-Session-Id'), ...authErrors, 404: problemRef('Unknown project or session') },
+    },
+  },
   '/v1/agents/{project}/invocations/{id}/cancel': {
     post: {
       summary: 'Cancel a running invocation',

@@ -1,0 +1,113 @@
+import { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, McpError, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { describeImpossible } from '../../invocations/data-rules';
+import { InvocationRefused, type InvocationService, type Refusal } from '../../invocations/invoke';
+import { isTerminal } from '../../invocations/wait';
+import { findSkill, SKILLS } from '../../skills/catalog';
+import { settledHere, type InvocationRecord, type InvocationRepository } from '../../store/invocations';
+import type { ProjectRecord } from '../../store/projects';
+
+/** How often a tool call re-reads its invocation while waiting (slowing to this; a terminal write here wakes it). */
+const MAX_POLL_MS = 1_000;
+
+export interface SkillToolsDeps {
+  service: InvocationService;
+  invocations: InvocationRepository;
+  version: string;
+}
+
+/**
+ * The MCP server of one project for one caller: each skill is a tool whose input schema is the skill's, and a
+ * call is an invocation like any other (the same checks, record and durable workflow, through the invocation
+ * service). A call reports its steps as progress notifications when the client asked for them, answers with the
+ * drafted Markdown and, as structured content, the invocation's id and citations; a cancelled request cancels
+ * the workflow.
+ */
+export function skillToolsServer(deps: SkillToolsDeps, project: ProjectRecord, caller: string): Server {
+  const server = new Server({ name: `skills-${project._id}`, version: deps.version }, { capabilities: { tools: {} } });
+
+  server.setRequestHandler(ListToolsRequestSchema, async () => ({
+    tools: SKILLS.map((s) => ({
+      name: s.name,
+      title: s.title,
+      description: `${s.description} Drafts a Markdown document whose facts cite the project's documents.`,
+      inputSchema: s.inputSchema as { type: 'object'; [k: string]: unknown },
+    })),
+  }));
+
+  server.setRequestHandler(CallToolRequestSchema, async (request, extra): Promise<CallToolResult> => {
+    const skill = findSkill(request.params.name);
+    if (!skill) throw new McpError(ErrorCode.InvalidParams, `No tool "${request.params.name}"; tools/list names them`);
+    let record: InvocationRecord;
+    try {
+      // A request the transport delivers twice (same session, same JSON-RPC id) is one invocation.
+      const idempotencyKey = extra.sessionId ? `mcp:${extra.sessionId}:${String(extra.requestId)}`.slice(0, 255) : undefined;
+      record = (await deps.service.invoke({ caller, project, skill, inputs: request.params.arguments ?? {}, idempotencyKey })).record;
+    } catch (err) {
+      if (err instanceof InvocationRefused) return failed(refusalText(err.refusal, project._id, skill.name));
+      throw err;
+    }
+    const progressToken = request.params._meta?.progressToken;
+    let reported = '';
+    for (let pause = 50; ; pause = Math.min(pause * 2, MAX_POLL_MS)) {
+      const step = `${record.status}:${record.progress.completedSteps}`;
+      if (progressToken !== undefined && step !== reported) {
+        reported = step;
+        await extra.sendNotification({
+          method: 'notifications/progress',
+          params: { progressToken, progress: record.progress.completedSteps, total: record.progress.totalSteps, message: record.status },
+        });
+      }
+      if (isTerminal(record)) break;
+      if (extra.signal.aborted) {
+        await deps.service.cancel(project._id, record._id);
+        return failed(`Invocation ${record._id} was cancelled`, record);
+      }
+      await new Promise<void>((resolve) => {
+        const unsubscribe = settledHere.subscribe(record._id, () => resolve());
+        const onAbort = () => resolve();
+        extra.signal.addEventListener('abort', onAbort, { once: true });
+        setTimeout(() => {
+          unsubscribe();
+          extra.signal.removeEventListener('abort', onAbort);
+          resolve();
+        }, pause);
+      });
+      record = (await deps.invocations.get(project._id, record._id)) ?? record;
+    }
+    const finished = (await deps.invocations.getFinished(project._id, record._id)) ?? record;
+    if (finished.status !== 'completed') return failed(`Invocation ${finished._id} ${finished.status}${finished.error ? `: ${finished.error.message}` : ''}`, finished);
+    const result = finished.result as { markdown: string; citations?: unknown[]; generator?: string };
+    return {
+      content: [{ type: 'text', text: result.markdown }],
+      structuredContent: { invocationId: finished._id, skill: finished.skill, status: finished.status, generator: result.generator ?? null, citations: result.citations ?? [] },
+    };
+  });
+
+  return server;
+}
+
+function failed(text: string, record?: InvocationRecord): CallToolResult {
+  return { isError: true, content: [{ type: 'text', text }], ...(record ? { structuredContent: { invocationId: record._id, status: record.status } } : {}) };
+}
+
+/** The refusal in words, as the HTTP route's problem details say it. */
+function refusalText(refusal: Refusal, project: string, skill: string): string {
+  switch (refusal.code) {
+    case 'rate_limited':
+      return `Too many invocations; retry in ${refusal.retryAfterSeconds} s`;
+    case 'no_inputs':
+      return 'The skill inputs are required';
+    case 'invalid_input':
+      return `The arguments do not match the input schema: ${refusal.errors.map((e) => `${e.path || '/'} ${e.message}`).join('; ')}`;
+    case 'not_entitled':
+      return `Project "${project}" is not entitled to "${refusal.entitlement}", which ${skill} requires`;
+    case 'impossible_request':
+      return describeImpossible(project, refusal.errors);
+    case 'not_started':
+    case 'unconfirmed':
+      return 'The workflow service did not start the invocation; retry shortly';
+    default:
+      return `The invocation was refused (${refusal.code})`;
+  }
+}
