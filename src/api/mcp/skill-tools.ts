@@ -4,11 +4,9 @@ import { describeImpossible } from '../../invocations/data-rules';
 import { InvocationRefused, type InvocationService, type Refusal } from '../../invocations/invoke';
 import { isTerminal } from '../../invocations/wait';
 import { findSkill, SKILLS } from '../../skills/catalog';
-import { settledHere, type InvocationRecord, type InvocationRepository } from '../../store/invocations';
+import { followInvocation } from '../../invocations/follow';
+import type { InvocationRecord, InvocationRepository } from '../../store/invocations';
 import type { ProjectRecord } from '../../store/projects';
-
-/** How often a tool call re-reads its invocation while waiting (slowing to this; a terminal write here wakes it). */
-const MAX_POLL_MS = 1_000;
 
 export interface SkillToolsDeps {
   service: InvocationService;
@@ -48,32 +46,18 @@ export function skillToolsServer(deps: SkillToolsDeps, project: ProjectRecord, c
       throw err;
     }
     const progressToken = request.params._meta?.progressToken;
-    let reported = '';
-    for (let pause = 50; ; pause = Math.min(pause * 2, MAX_POLL_MS)) {
-      const step = `${record.status}:${record.progress.completedSteps}`;
-      if (progressToken !== undefined && step !== reported) {
-        reported = step;
-        await extra.sendNotification({
-          method: 'notifications/progress',
-          params: { progressToken, progress: record.progress.completedSteps, total: record.progress.totalSteps, message: record.status },
-        });
-      }
-      if (isTerminal(record)) break;
-      if (extra.signal.aborted) {
-        await deps.service.cancel(project._id, record._id);
-        return failed(`Invocation ${record._id} was cancelled`, record);
-      }
-      await new Promise<void>((resolve) => {
-        const unsubscribe = settledHere.subscribe(record._id, () => resolve());
-        const onAbort = () => resolve();
-        extra.signal.addEventListener('abort', onAbort, { once: true });
-        setTimeout(() => {
-          unsubscribe();
-          extra.signal.removeEventListener('abort', onAbort);
-          resolve();
-        }, pause);
+    for await (const current of followInvocation(deps.invocations, record, { signal: extra.signal })) {
+      record = current;
+      if (progressToken === undefined) continue;
+      await extra.sendNotification({
+        method: 'notifications/progress',
+        params: { progressToken, progress: current.progress.completedSteps, total: current.progress.totalSteps, message: current.status },
       });
-      record = (await deps.invocations.get(project._id, record._id)) ?? record;
+    }
+    if (!isTerminal(record)) {
+      // The client cancelled the request: the workflow is cancelled with it.
+      await deps.service.cancel(project._id, record._id);
+      return failed(`Invocation ${record._id} was cancelled`, record);
     }
     const finished = (await deps.invocations.getFinished(project._id, record._id)) ?? record;
     if (finished.status !== 'completed') return failed(`Invocation ${finished._id} ${finished.status}${finished.error ? `: ${finished.error.message}` : ''}`, finished);
