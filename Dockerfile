@@ -1,5 +1,6 @@
 # One image for both processes: `node dist/src/api/server.js` (API) or `node dist/src/worker.js` (worker).
-FROM node:20-bookworm-slim AS build
+# Node 22 LTS: Node 20 reached its end of life on 2026-04-30.
+FROM node:22-bookworm-slim AS build
 WORKDIR /app
 COPY package.json package-lock.json ./
 RUN npm ci --no-audit --no-fund
@@ -12,7 +13,7 @@ RUN npx tsc -p tsconfig.json \
  && node -e "require('@temporalio/worker').bundleWorkflowCode({workflowsPath: require.resolve('./dist/src/workflows')}).then(({code}) => require('fs').writeFileSync('dist/workflow-bundle.js', code))" \
  && npm prune --omit=dev
 
-FROM node:20-bookworm-slim
+FROM node:22-bookworm-slim
 WORKDIR /app
 ENV NODE_ENV=production WORKFLOW_BUNDLE_PATH=/app/dist/workflow-bundle.js
 COPY --from=build /app/package.json ./
@@ -20,6 +21,7 @@ COPY --from=build /app/node_modules ./node_modules
 COPY --from=build /app/dist ./dist
 COPY --from=build /app/src/api/dashboard ./src/api/dashboard
 COPY demo ./demo
+# Not root: the image's own unprivileged user.
 USER node
 EXPOSE 3000
 CMD ["node", "dist/src/api/server.js"]

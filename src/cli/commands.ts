@@ -9,6 +9,7 @@ import { setupTemporalCommand } from './setup-temporal';
 import { seedDemoCommand } from './seed-demo';
 import { importGitCommand } from './import-git';
 import { invokeCommand } from './invoke';
+import { healthCommand } from './health';
 
 export const COMMANDS: Record<string, CliCommand> = {
   'mint-token': mintTokenCommand,
@@ -22,4 +23,5 @@ export const COMMANDS: Record<string, CliCommand> = {
   'dead-letters': deadLettersCommand,
   'outbound-access': outboundAccessCommand,
   'billing-backfill-trends': billingBackfillTrendsCommand,
+  health: healthCommand,
 };

@@ -42,6 +42,16 @@ describe('operator CLI (against the real store)', () => {
     assert.equal(cli('no-such-command').status, 2);
   });
 
+  it('health: exit 0 when the store and Temporal answer, 1 naming the one that does not', () => {
+    const up = cli('health');
+    assert.equal(up.status, 0, up.stdout + up.stderr);
+    assert.match(up.stdout, /mongodb: up/);
+    assert.match(up.stdout, /temporal: up/);
+    const down = spawnSync(process.execPath, [CLI, 'health'], { env: { ...env, TEMPORAL_ADDRESS: '127.0.0.1:1' }, encoding: 'utf8', timeout: 30_000 });
+    assert.equal(down.status, 1, down.stdout + down.stderr);
+    assert.match(down.stdout, /temporal: down/);
+  });
+
   it('mint-token prints a token the API accepts', async () => {
     const res = cli('mint-token', '--sub', 'alice', '--projects', 'p1,p2', '--hours', '1');
     assert.equal(res.status, 0, res.stderr);

@@ -20,6 +20,21 @@ describe('deployment files agree with src/config.ts', () => {
     assert.deepEqual(missing, []);
   });
 
+  describe('Dockerfile and .dockerignore', () => {
+    const dockerfile = readFileSync(join(root, 'Dockerfile'), 'utf8');
+    it('builds on a supported Node LTS in two stages, runs as a non-root user, and ships the console', () => {
+      const bases = [...dockerfile.matchAll(/^FROM (\S+)/gm)].map((m) => m[1]!);
+      assert.equal(bases.length, 2);
+      for (const b of bases) assert.match(b, /^node:(22|24)-/);
+      assert.match(dockerfile, /^USER node$/m);
+      assert.match(dockerfile, /COPY --from=build \/app\/src\/api\/dashboard/);
+    });
+    it('keeps secrets, local data and host builds out of the build context', () => {
+      const ignored = readFileSync(join(root, '.dockerignore'), 'utf8').split('\n').map((l) => l.trim());
+      for (const entry of ['.env', 'node_modules', '.data', 'dist', '.git']) assert.ok(ignored.includes(entry), entry);
+    });
+  });
+
   describe('docker-compose.yml', () => {
     const compose = parse(readFileSync(join(root, 'docker-compose.yml'), 'utf8')) as {
       services: Record<string, { image?: string; build?: unknown; ports?: string[]; environment?: Record<string, string>; command?: string[]; depends_on?: unknown }>;
@@ -27,7 +42,10 @@ describe('deployment files agree with src/config.ts', () => {
 
     it('has Temporal (server and UI), MongoDB 7, an SMTP catcher, the API and the worker', () => {
       const s = compose.services;
-      assert.match(s.temporal!.image!, /^temporalio\/auto-setup:/);
+      // temporalio/auto-setup is deprecated upstream: the server image, with its schema set up by admin-tools.
+      assert.match(s.temporal!.image!, /^temporalio\/server:/);
+      assert.match(s['temporal-schema']!.image!, /^temporalio\/admin-tools:/);
+      assert.doesNotMatch(JSON.stringify(compose), /tctl|auto-setup/);
       assert.match(s['temporal-ui']!.image!, /^temporalio\/ui:/);
       assert.match(s.mongodb!.image!, /^mongo:7/);
       assert.ok(s.mailpit!.image);
@@ -40,6 +58,19 @@ describe('deployment files agree with src/config.ts', () => {
       const ports = Object.values(compose.services).flatMap((s) => s.ports ?? []);
       for (const p of ['127.0.0.1:3000:3000', '127.0.0.1:7233:7233', '127.0.0.1:8233:8080', '127.0.0.1:27017:27017']) assert.ok(ports.includes(p), p);
       assert.ok(ports.every((p) => p.startsWith('127.0.0.1:')), 'nothing is published beyond loopback');
+    });
+
+    it('runs MongoDB as a one-node replica set with authentication, and the services with healthchecks and restart policies', () => {
+      const s = compose.services as Record<string, { entrypoint?: string[]; environment?: Record<string, string>; healthcheck?: { test: string[] }; restart?: string }>;
+      assert.match(s.mongodb!.entrypoint!.join(' '), /--replSet rs0 .*--keyFile/);
+      assert.ok(s.mongodb!.environment!.MONGO_INITDB_ROOT_PASSWORD);
+      assert.match(s.api!.environment!.MONGODB_URI!, /^mongodb:\/\/skills:.*@mongodb:27017\/\?replicaSet=rs0&authSource=admin$/);
+      for (const name of ['api', 'worker', 'temporal', 'mongodb', 'postgresql']) {
+        assert.ok(s[name]!.healthcheck?.test.length, `${name} has a healthcheck`);
+        assert.equal(s[name]!.restart, 'unless-stopped', `${name} restarts`);
+      }
+      assert.deepEqual(s.temporal!.healthcheck!.test.slice(1, 5), ['temporal', 'operator', 'cluster', 'health']);
+      assert.match(s.api!.environment!.PUBLIC_BASE_URL!, /^\$\{PUBLIC_BASE_URL:-/);
     });
 
     it('gives the API and the worker every required variable, and only known ones', () => {
