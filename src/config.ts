@@ -47,6 +47,8 @@ export interface Config {
     eagerActivities: number;
     /** Run a worker inside the API process too, so skill starts can be eager (see src/worker.ts). */
     inApi: boolean;
+    /** host:port where a worker process serves Prometheus metrics (null: none). */
+    metricsAddress: string | null;
   };
   retention: Retention;
   outbound: {
@@ -125,6 +127,12 @@ export function loadConfig(env: Env): Config {
       return fallback;
     }
     return v === 'true';
+  };
+
+  const hostPort = (name: string): string | null => {
+    const v = str(name);
+    if (v !== null && !/^[A-Za-z0-9.\-]+:\d{1,5}$/.test(v)) problems.push(`${name} must be host:port, e.g. 0.0.0.0:9464, got "${v}"`);
+    return v;
   };
 
   const optionalInt = (name: string, min: number, max: number): number | null => (str(name) === null ? null : int(name, min, min, max));
@@ -221,6 +229,7 @@ export function loadConfig(env: Env): Config {
       // (eager activity execution; the server must enable system.enableActivityEagerExecution). 0 turns it off.
       eagerActivities: int('WORKER_EAGER_ACTIVITIES', 3, 0, 100),
       inApi: bool('API_RUNS_WORKER', false),
+      metricsAddress: hostPort('WORKER_METRICS_ADDRESS'),
     },
     retention: {
       // At least 2 days: the provider retries a delivery for up to 24 hours, and a redelivery must still find it.

@@ -1,7 +1,8 @@
 import type { Client } from '@temporalio/client';
-import { NativeConnection, Worker, type WorkerOptions } from '@temporalio/worker';
+import { NativeConnection, Runtime, Worker, type WorkerOptions } from '@temporalio/worker';
 import type { Db } from 'mongodb';
 import { createActivities, type ActivityDeps } from './activities';
+import { workerMetrics } from './activities/worker-metrics';
 import { loadConfig, type Config } from './config';
 import { createLogger, type Logger } from './logger';
 import { createMailer, type Mailer } from './mail';
@@ -37,6 +38,7 @@ export async function createWorker(setup: WorkerSetup): Promise<Worker> {
     logger: setup.logger,
     temporal: setup.client,
     mailer: setup.mailer,
+    metrics: workerMetrics(Runtime.instance().metricMeter),
     ...setup.activityDeps,
   };
   const options: WorkerOptions = {
@@ -73,7 +75,7 @@ export function workerTuning(w: Config['worker']): Partial<WorkerOptions> {
 async function main(): Promise<void> {
   const config = loadConfig(process.env);
   const logger = createLogger(config, 'worker');
-  installSdkLogging(logger);
+  installSdkLogging(logger, config.worker.metricsAddress);
   const store = await connectStore(config.mongo.uri, config.mongo.dbName, 'worker');
   await ensureIndexes(store.db, config.retention);
   const connection = await NativeConnection.connect(temporalConnectionOptions(config.temporal));

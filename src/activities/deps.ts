@@ -3,6 +3,7 @@ import type { Config } from '../config';
 import type { Logger } from '../logger';
 import type { Mailer } from '../mail';
 import type { Repositories } from '../store/repositories';
+import type { WorkerMetrics } from './worker-metrics';
 
 /** Everything activities may touch, injected by the worker's composition root. */
 export interface ActivityDeps {
@@ -15,4 +16,6 @@ export interface ActivityDeps {
   /** Null when no SMTP relay is configured: mail is then kept in the outbox. */
   mailer: Mailer | null;
   now?: () => Date;
+  /** The worker's own metrics (worker-metrics.ts); absent: recorded nowhere. */
+  metrics?: WorkerMetrics;
 }

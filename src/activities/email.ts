@@ -40,7 +40,7 @@ export function createEmailActivities(deps: ActivityDeps & { mailer: Mailer | nu
         },
         now(),
       );
-      return sendOnce({ outbox, mailer: deps.mailer, logger: deps.logger, now }, mail);
+      return sendOnce({ outbox, mailer: deps.mailer, logger: deps.logger, now, metrics: deps.metrics }, mail);
     },
   };
 

@@ -92,6 +92,7 @@ export function createOutboundActivities(deps: ActivityDeps & { mailer: Mailer |
         ok ? 'succeeded' : gone || nextRetryAt === null ? 'failed' : 'pending',
         now(),
       );
+      deps.metrics?.outboundAttempt(ok ? 'sent' : gone || nextRetryAt === null ? 'failed' : 'retried', latencyMs);
       if (ok) {
         await endpoints.markSuccess(ep._id);
         await counters.inc('sent');
@@ -142,6 +143,6 @@ export function createOutboundActivities(deps: ActivityDeps & { mailer: Mailer |
       },
       now(),
     );
-    await sendOnce({ outbox, mailer: deps.mailer, logger: deps.logger, now }, mail);
+    await sendOnce({ outbox, mailer: deps.mailer, logger: deps.logger, now, metrics: deps.metrics }, mail);
   }
 }

@@ -2,6 +2,7 @@ import { ApplicationFailure } from '@temporalio/common';
 import type { Logger } from '../logger';
 import type { Mailer } from '../mail';
 import type { MailOutbox, OutboxRecord } from '../store/mail-outbox';
+import type { WorkerMetrics } from './worker-metrics';
 
 /**
  * How long a claim to send keeps others off: longer than any attempt can last (the sending activities'
@@ -18,7 +19,7 @@ export const MAIL_CLAIM_LEASE_MS = 75_000;
  * second copy recognisable). An attempt that finds the claim held fails, so the activity retries after it.
  */
 export async function sendOnce(
-  deps: { outbox: MailOutbox; mailer: Mailer | null; logger: Logger; now: () => Date },
+  deps: { outbox: MailOutbox; mailer: Mailer | null; logger: Logger; now: () => Date; metrics?: WorkerMetrics },
   mail: OutboxRecord,
 ): Promise<'sent' | 'kept' | 'already_sent'> {
   const { outbox, mailer, logger, now } = deps;
@@ -44,6 +45,7 @@ export async function sendOnce(
   try {
     await mailer.send(mail);
   } catch (err) {
+    deps.metrics?.mailFailed(key.slice(0, key.indexOf(':')) || 'mail');
     await outbox.release(key);
     throw err;
   }

@@ -25,8 +25,15 @@ export function createSkillActivities(deps: ActivityDeps) {
   // the documents here; the store copy serves a draft that runs elsewhere (a retry after a crash).
   const handoff = new Map<string, ProjectDocument[]>();
 
+  /** A terminal write that took effect: counted and timed by skill and status. */
+  async function countFinished(invocationId: string, status: string): Promise<void> {
+    if (!deps.metrics) return;
+    const record = await invocations.timing(invocationId);
+    if (record) deps.metrics.invocationFinished(record.skill, status, (now().getTime() - record.createdAt.getTime()) / 1000);
+  }
+
   async function recordInvocationProgress(update: ProgressUpdate): Promise<void> {
-    await invocations.advance(
+    const written = await invocations.advance(
       update.invocationId,
       update.seq,
       {
@@ -37,6 +44,7 @@ export function createSkillActivities(deps: ActivityDeps) {
       },
       now(),
     );
+    if (written && (update.status === 'failed' || update.status === 'cancelled')) await countFinished(update.invocationId, update.status);
   }
 
   const progressWrite = (invocationId: string, progress: { seq: number } | undefined, status: 'retrieving' | 'drafting', completedSteps: number) =>
@@ -80,7 +88,7 @@ export function createSkillActivities(deps: ActivityDeps) {
 
     async storeSkillResult(args: { invocationId: string; seq: number; result: DraftOutcome['result'] }): Promise<void> {
       const at = now();
-      await Promise.all([
+      const [written] = await Promise.all([
         invocations.advance(
           args.invocationId,
           args.seq,
@@ -90,6 +98,7 @@ export function createSkillActivities(deps: ActivityDeps) {
         contexts.remove(args.invocationId),
       ]);
       handoff.delete(args.invocationId);
+      if (written) await countFinished(args.invocationId, 'completed');
     },
   };
 }

@@ -37,7 +37,10 @@ export const OPENAPI_PATHS: Paths[] = [healthPaths, projectPaths, documentPaths,
  */
 export function createApp(deps: AppDeps) {
   const app = new Koa({ proxy: deps.config.http.trustProxy });
-  const metrics = createMetrics({ parkedDeadLetters: () => deps.repos.deadLetters.parkedByScope() });
+  const metrics = createMetrics(
+    { parkedDeadLetters: () => deps.repos.deadLetters.parkedByScope() },
+    { owed: () => deps.forwarder.stats().owed, lagMs: () => deps.forwarder.lagMs() },
+  );
   registerOutboundMetrics(metrics.registry, deps.repos.outboundCounters);
   const routers: Router[] = [
     healthRoutes(deps, metrics),

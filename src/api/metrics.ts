@@ -5,8 +5,14 @@ export interface StoreGauges {
   parkedDeadLetters(): Promise<Array<{ scope: string; count: number }>>;
 }
 
+/** This process's relay from the webhook inbox to the workflows (billing-intake/event-forwarder.ts). */
+export interface RelayGauges {
+  owed(): number;
+  lagMs(): number;
+}
+
 /** One registry per app instance (not prom-client's global), so tests can build several apps in one process. */
-export function createMetrics(store?: StoreGauges) {
+export function createMetrics(store?: StoreGauges, relay?: RelayGauges) {
   const registry = new Registry();
   collectDefaultMetrics({ register: registry });
   const httpDuration = new Histogram({
@@ -40,6 +46,24 @@ export function createMetrics(store?: StoreGauges) {
         if (!rows) return;
         this.reset();
         for (const row of rows) this.set({ scope: row.scope }, row.count);
+      },
+    });
+  }
+  if (relay) {
+    new Gauge({
+      name: 'billing_relay_backlog',
+      help: 'Webhook events this API instance accepted and has not yet relayed to their workflows',
+      registers: [registry],
+      collect() {
+        this.set(relay.owed());
+      },
+    });
+    new Gauge({
+      name: 'billing_relay_lag_seconds',
+      help: 'How long the oldest accepted, not yet relayed event of this API instance has waited',
+      registers: [registry],
+      collect() {
+        this.set(relay.lagMs() / 1000);
       },
     });
   }

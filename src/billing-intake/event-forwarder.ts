@@ -230,6 +230,13 @@ export class EventForwarder {
     return { queued: this.queue.length, inFlight: this.inFlight.size, owed: this.unrelayed.size };
   }
 
+  /** How long the oldest accepted event has waited to be relayed, in ms (0: nothing waits). */
+  lagMs(now: number = Date.now()): number {
+    let oldest = now;
+    for (const at of this.unrelayed.values()) oldest = Math.min(oldest, at.getTime());
+    return now - oldest;
+  }
+
   /** Resolves once nothing is queued or in flight. */
   idle(): Promise<void> {
     if (this.inFlight.size === 0 && this.queue.length === 0) return Promise.resolve();

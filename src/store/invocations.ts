@@ -99,6 +99,11 @@ export class InvocationRepository {
     await this.coll.insertOne(record);
   }
 
+  /** The skill and request time of an invocation (the worker's metrics), without its result. */
+  timing(id: string): Promise<Pick<InvocationRecord, 'skill' | 'createdAt'> | null> {
+    return this.coll.findOne({ _id: id }, { projection: { skill: 1, createdAt: 1 } });
+  }
+
   /** Looked up by _id (the primary key) and checked against the project in code. */
   async get(project: string, id: string): Promise<InvocationRecord | null> {
     const record = await this.coll.findOne({ _id: id });
