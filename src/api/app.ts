@@ -19,6 +19,7 @@ import { documentRoutes } from './routes/documents';
 import { invocationRoutes } from './routes/invocations';
 import { invocationEventRoutes } from './routes/invocation-events';
 import { mcpRoutes } from './routes/mcp';
+import { a2aRoutes } from './routes/a2a';
 import { appRoutes } from './routes/apps';
 import { outboundRoutes, registerOutboundMetrics } from './routes/outbound';
 import { outboundPaths } from './openapi/outbound';
@@ -50,6 +51,7 @@ export function createApp(deps: AppDeps) {
     invocationRoutes(deps, metrics),
     invocationEventRoutes(deps),
     mcpRoutes(deps),
+    a2aRoutes(deps),
     appRoutes(deps),
     outboundRoutes(deps),
     webhookRoutes(deps, metrics),

@@ -117,6 +117,32 @@ export const invocationPaths: Paths = {
       responses: { 200: { description: 'Session ended' }, 400: problemRef('No Mcp-Session-Id'), ...authErrors, 404: problemRef('Unknown project or session') },
     },
   },
+  '/v1/agents/{project}/.well-known/agent-card.json': {
+    get: {
+      summary: "The project's A2A agent card (protocol 0.3): one skill per skill, the JSON-RPC endpoint, Bearer security",
+      tags: ['skills'],
+      security: bearer,
+      parameters: [pathParam('project', 'Project id')],
+      responses: { 200: json('The agent card'), ...authErrors, 404: problemRef('Unknown project') },
+    },
+  },
+  '/v1/agents/{project}/a2a': {
+    post: {
+      summary:
+        'A2A JSON-RPC (0.3): message/send, message/stream (text/event-stream), tasks/get, tasks/cancel, tasks/resubscribe. A task is an invocation (same id). Errors are JSON-RPC errors with 200; authentication and project access are problem+json.',
+      tags: ['skills'],
+      security: bearer,
+      parameters: [pathParam('project', 'Project id')],
+      requestBody: { required: true, content: { 'application/json': { schema: { type: 'object', description: 'A JSON-RPC 2.0 request' } } } },
+      responses: {
+        200: { description: 'A JSON-RPC response, or for the streaming methods an event stream of JSON-RPC responses', content: { 'application/json': {}, 'text/event-stream': {} } },
+        ...authErrors,
+        404: problemRef('Unknown project'),
+        413: problemRef('Body over the limit'),
+        415: problemRef('Body is not application/json'),
+      },
+    },
+  },
   '/v1/agents/{project}/invocations/{id}/cancel': {
     post: {
       summary: 'Cancel a running invocation',

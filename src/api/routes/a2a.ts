@@ -1,0 +1,190 @@
+import Router from '@koa/router';
+import type { Context } from 'koa';
+import { PassThrough } from 'node:stream';
+import { followInvocation } from '../../invocations/follow';
+import { InvocationRefused, type Refusal } from '../../invocations/invoke';
+import { isTerminal, waitForTerminal } from '../../invocations/wait';
+import { findSkill, SKILLS } from '../../skills/catalog';
+import type { InvocationRecord } from '../../store/invocations';
+import type { ProjectRecord } from '../../store/projects';
+import { A2A_ERRORS, agentCard, requestedSkill, taskOf, type A2aMessage } from '../a2a/protocol';
+import type { AppDeps } from '../deps';
+import { API_BODY_LIMIT } from '../limits';
+import { authenticate, principalOf } from '../middleware/authenticate';
+import { readJsonBody } from '../middleware/json-body';
+import { HttpProblem } from '../problem';
+import { API_VERSION } from '../openapi/document';
+import { projectForCaller } from '../project-access';
+
+/** How long `message/send` with `configuration.blocking` holds the answer for a terminal task. */
+const BLOCKING_WAIT_SECONDS = 60;
+/** A stream ends after this long even if the task has not (the client resubscribes). */
+const MAX_STREAM_MS = 5 * 60_000;
+
+type JsonRpcId = string | number | null;
+class RpcError extends Error {
+  constructor(readonly code: number, message: string) {
+    super(message);
+  }
+}
+
+/**
+ * A project's skills as an A2A agent (v0.3, JSON-RPC binding): the agent card at
+ * `/v1/agents/{project}/.well-known/agent-card.json` and the JSON-RPC endpoint `/v1/agents/{project}/a2a` with
+ * `message/send`, `message/stream`, `tasks/get`, `tasks/cancel` and `tasks/resubscribe`. A task is an invocation
+ * (same id, same record and durable workflow, through the invocation service); the API's Bearer token and project
+ * rules apply to both.
+ */
+export function a2aRoutes(deps: AppDeps): Router {
+  const { projects, invocations } = deps.repos;
+  const service = deps.invocations;
+  const router = new Router();
+  const auth = authenticate(deps.config.jwt);
+  const endpoint = (project: string) => `${deps.config.http.publicBaseUrl}/v1/agents/${encodeURIComponent(project)}/a2a`;
+
+  router.get('/v1/agents/:project/.well-known/agent-card.json', auth, async (ctx) => {
+    const project = await projectForCaller(ctx, projects, ctx.params.project!);
+    ctx.body = agentCard(project, SKILLS, endpoint(project._id), API_VERSION);
+  });
+
+  router.post('/v1/agents/:project/a2a', auth, async (ctx) => {
+    const project = await projectForCaller(ctx, projects, ctx.params.project!);
+    let request: { jsonrpc?: unknown; id?: JsonRpcId; method?: unknown; params?: Record<string, unknown> };
+    try {
+      request = (await readJsonBody(ctx, API_BODY_LIMIT)) as typeof request;
+    } catch (err) {
+      if (err instanceof HttpProblem && err.status === 400) return reply(ctx, null, { error: new RpcError(A2A_ERRORS.parse, err.detail) });
+      throw err;
+    }
+    const id: JsonRpcId = typeof request?.id === 'string' || typeof request?.id === 'number' ? request.id : null;
+    if (!request || typeof request !== 'object' || request.jsonrpc !== '2.0' || typeof request.method !== 'string') {
+      return reply(ctx, id, { error: new RpcError(A2A_ERRORS.invalidRequest, 'Not a JSON-RPC 2.0 request') });
+    }
+    const params = (request.params && typeof request.params === 'object' ? request.params : {}) as Record<string, unknown>;
+    try {
+      switch (request.method) {
+        case 'message/send': {
+          const record = await send(project, principalOf(ctx).sub, params);
+          const blocking = (params.configuration as { blocking?: unknown } | undefined)?.blocking === true;
+          const current = blocking ? await waitForTerminal(deps.temporal.client, invocations, record, BLOCKING_WAIT_SECONDS) : record;
+          return reply(ctx, id, { result: taskOf(await complete(current)) });
+        }
+        case 'message/stream':
+          return stream(ctx, id, await send(project, principalOf(ctx).sub, params));
+        case 'tasks/resubscribe':
+          return stream(ctx, id, await task(project, params));
+        case 'tasks/get':
+          return reply(ctx, id, { result: taskOf(await complete(await task(project, params))) });
+        case 'tasks/cancel': {
+          const record = await task(project, params);
+          const outcome = await service.cancel(project._id, record._id);
+          if (outcome.kind === 'finished') throw new RpcError(A2A_ERRORS.taskNotCancelable, `Task ${record._id} is already ${outcome.status}`);
+          if (outcome.kind === 'not_found') throw new RpcError(A2A_ERRORS.taskNotFound, `No task ${record._id}`);
+          return reply(ctx, id, { result: taskOf(outcome.record) });
+        }
+        case 'tasks/pushNotificationConfig/set':
+        case 'tasks/pushNotificationConfig/get':
+        case 'tasks/pushNotificationConfig/list':
+        case 'tasks/pushNotificationConfig/delete':
+          throw new RpcError(A2A_ERRORS.pushNotSupported, 'Push notifications are not supported; stream with message/stream or tasks/resubscribe');
+        default:
+          throw new RpcError(A2A_ERRORS.methodNotFound, `Unknown method ${request.method}`);
+      }
+    } catch (err) {
+      if (err instanceof RpcError) return reply(ctx, id, { error: err });
+      throw err;
+    }
+  });
+
+  return router;
+
+  /** `message/send` and `message/stream`: the message names a skill and its inputs; its messageId keys the invocation. */
+  async function send(project: ProjectRecord, caller: string, params: Record<string, unknown>): Promise<InvocationRecord> {
+    const message = params.message as A2aMessage | undefined;
+    if (!message || typeof message !== 'object' || typeof message.messageId !== 'string' || !Array.isArray(message.parts)) {
+      throw new RpcError(A2A_ERRORS.invalidParams, 'params.message with a messageId and parts is required');
+    }
+    if (message.taskId) throw new RpcError(A2A_ERRORS.unsupportedOperation, 'A task takes no further messages: send a new message for a new task');
+    const asked = requestedSkill(message);
+    if (!asked) throw new RpcError(A2A_ERRORS.invalidParams, 'Send a data part {"skill": "<skill id>", "inputs": {…}}; the agent card lists the skills');
+    const skill = findSkill(asked.skill);
+    if (!skill) throw new RpcError(A2A_ERRORS.invalidParams, `No skill "${asked.skill}"; the agent card lists them`);
+    try {
+      // A message sent again (same messageId) is the same task.
+      return (await service.invoke({ caller, project, skill, inputs: asked.inputs, idempotencyKey: `a2a:${message.messageId}`.slice(0, 255) })).record;
+    } catch (err) {
+      if (err instanceof InvocationRefused) throw new RpcError(A2A_ERRORS.invalidParams, refusalText(err.refusal));
+      throw err;
+    }
+  }
+
+  async function task(project: ProjectRecord, params: Record<string, unknown>): Promise<InvocationRecord> {
+    if (typeof params.id !== 'string') throw new RpcError(A2A_ERRORS.invalidParams, 'params.id (the task id) is required');
+    const record = await invocations.get(project._id, params.id);
+    if (!record) throw new RpcError(A2A_ERRORS.taskNotFound, `No task ${params.id} in project ${project._id}`);
+    return record;
+  }
+
+  /** A completed record with its result (stored beside it). */
+  async function complete(record: InvocationRecord): Promise<InvocationRecord> {
+    return record.status === 'completed' ? ((await invocations.getFinished(record.project, record._id)) ?? record) : record;
+  }
+
+  /** Server-Sent Events, each a JSON-RPC response: the task, its status changes, the document, the final status. */
+  function stream(ctx: Context, id: JsonRpcId, start: InvocationRecord): void {
+    const out = new PassThrough();
+    ctx.status = 200;
+    ctx.set({ 'Content-Type': 'text/event-stream; charset=utf-8', 'Cache-Control': 'no-cache, no-transform', 'X-Accel-Buffering': 'no' });
+    ctx.body = out;
+    const closed = new AbortController();
+    const stop = () => closed.abort();
+    ctx.req.once('close', stop);
+    const event = (result: unknown) => out.write(`data: ${JSON.stringify({ jsonrpc: '2.0', id, result })}\n\n`);
+    void (async () => {
+      try {
+        event(taskOf(await complete(start)));
+        let last = start;
+        let first = true;
+        for await (const current of followInvocation(invocations, start, { signal: closed.signal, until: Date.now() + MAX_STREAM_MS })) {
+          last = current;
+          if (first) {
+            first = false;
+            continue; // the task event above carried it
+          }
+          if (isTerminal(current)) break;
+          event({ kind: 'status-update', taskId: current._id, contextId: current._id, status: taskOf(current).status, final: false });
+        }
+        if (isTerminal(last)) {
+          const finished = taskOf(await complete(last));
+          for (const artifact of finished.artifacts) event({ kind: 'artifact-update', taskId: last._id, contextId: last._id, artifact, lastChunk: true });
+          event({ kind: 'status-update', taskId: last._id, contextId: last._id, status: finished.status, final: true });
+        }
+      } catch (err) {
+        ctx.state.log.warn({ err: { name: (err as Error).name, message: (err as Error).message } }, 'A2A stream ended by an error');
+      } finally {
+        ctx.req.off('close', stop);
+        out.end();
+      }
+    })();
+  }
+}
+
+function reply(ctx: Context, id: JsonRpcId, answer: { result: unknown } | { error: RpcError }): void {
+  ctx.status = 200;
+  ctx.body = 'result' in answer ? { jsonrpc: '2.0', id, result: answer.result } : { jsonrpc: '2.0', id, error: { code: answer.error.code, message: answer.error.message } };
+}
+
+function refusalText(refusal: Refusal): string {
+  switch (refusal.code) {
+    case 'invalid_input':
+      return `The inputs do not match the skill's schema: ${refusal.errors.map((e) => `${e.path || '/'} ${e.message}`).join('; ')}`;
+    case 'not_entitled':
+      return `The project is not entitled to "${refusal.entitlement}", which this skill requires`;
+    case 'rate_limited':
+      return `Too many invocations; retry in ${refusal.retryAfterSeconds} s`;
+    case 'impossible_request':
+      return `The project's data cannot answer this: ${refusal.errors.map((e) => e.message).join('; ')}`;
+    default:
+      return `The task was refused (${refusal.code})`;
+  }
+}
