@@ -12,13 +12,22 @@ async function main(argv: string[]): Promise<number> {
   const [name, ...rest] = argv;
   const command = name ? COMMANDS[name] : undefined;
   if (!command) {
+    const asked = !name || name === 'help' || name === '--help' || name === '-h';
     const width = Math.max(...Object.keys(COMMANDS).map((n) => n.length));
-    process.stdout.write(
-      `usage: cli <command> [options]\n\ncommands:\n${Object.entries(COMMANDS)
-        .map(([n, c]) => `  ${n.padEnd(width)}  ${c.summary}\n${c.usage ? `  ${' '.repeat(width)}  ${c.usage}\n` : ''}`)
-        .join('')}`,
-    );
-    return name && name !== 'help' && name !== '--help' ? 2 : 0;
+    const list = `usage: cli <command> [options]   (cli <command> --help for one command)\n\ncommands:\n${Object.entries(COMMANDS)
+      .map(([n, c]) => `  ${n.padEnd(width)}  ${c.summary}\n${c.usage ? `  ${' '.repeat(width)}  ${c.usage}\n` : ''}`)
+      .join('')}`;
+    if (asked) {
+      process.stdout.write(list);
+      return 0;
+    }
+    process.stderr.write(`error: unknown command "${name}"\n\n${list}`);
+    return 2;
+  }
+  if (rest.includes('--help') || rest.includes('-h')) {
+    const flags = Object.entries(command.options).map(([flag, o]) => `  --${flag}${o.type === 'string' ? ' VALUE' : ''}${o.multiple ? ' (repeatable)' : ''}`);
+    process.stdout.write(`usage: cli ${name} ${command.usage ?? ''}\n\n${command.summary}\n${flags.length ? `\noptions:\n${flags.join('\n')}\n` : ''}`);
+    return 0;
   }
   Object.assign(process.env, withLocalSettings(process.env, process.cwd()));
   const { values, positionals } = parseArgs({ args: rest, options: command.options, allowPositionals: command.positionals !== undefined, strict: true });

@@ -3,7 +3,7 @@ import { isKnownEventType, type BillingEvent } from '../billing/provider-events'
 import { sameEventBody } from '../billing/same-event-body';
 import { resolveSubscriberIds, workflowIdFor, type BillingScope } from '../billing/subscriber-id';
 import type { DeadLetterRepository } from '../store/dead-letters';
-import { eventKey, type WebhookEventRepository, type WebhookEventRecord } from '../store/webhook-events';
+import { eventKey, parseStoredEvent, type WebhookEventRepository, type WebhookEventRecord } from '../store/webhook-events';
 import type { EventForwarder } from './event-forwarder';
 
 /** The inbox could not take the event: nothing was acknowledged, and the provider's retry brings it again. */
@@ -13,11 +13,21 @@ export class InboxUnavailableError extends Error {
   }
 }
 
+/** Why an event is recorded with no effect. */
+export type IgnoredReason = 'unknown_type' | 'test_event' | 'no_subscriber';
+
+export function ignoredReasonOf(event: BillingEvent): IgnoredReason | null {
+  if (!isKnownEventType(event.type)) return 'unknown_type';
+  if (event.type === 'TEST') return 'test_event';
+  return resolveSubscriberIds(event) === null ? 'no_subscriber' : null;
+}
+
 export interface Accepted {
   /** False for a redelivery of an event id already in the inbox. */
   fresh: boolean;
   /** Recorded with no effect: an unknown type, a TEST event, or one that names no subscriber. */
   ignored: boolean;
+  ignoredReason: IgnoredReason | null;
   /**
    * A redelivery whose body differs from the one accepted first under its id: the first stands, this one is
    * parked as an `intake` dead letter for operators to inspect and is never applied.
@@ -39,7 +49,8 @@ export class EventIntake {
 
   async accept(scope: BillingScope, event: BillingEvent): Promise<Accepted> {
     const ids = resolveSubscriberIds(event);
-    const ignored = !isKnownEventType(event.type) || event.type === 'TEST' || ids === null;
+    const ignoredReason = ignoredReasonOf(event);
+    const ignored = ignoredReason !== null;
     const record: WebhookEventRecord = {
       _id: eventKey(scope, event.id),
       scope,
@@ -58,7 +69,7 @@ export class EventIntake {
       const result = await this.events.accept(record);
       if (result.fresh) {
         if (!ignored) this.forwarder.forwardSoon(record);
-        return { fresh: true, ignored, conflict: false };
+        return { fresh: true, ignored, ignoredReason, conflict: false };
       }
       // A redelivery. The body accepted first is the event: only it is ever forwarded, so a second body under the
       // same id (another subscriber, another type) has no effect anywhere.
@@ -70,7 +81,7 @@ export class EventIntake {
       // an event id once, so a second forward has no second effect. With the first receipt time: it is the
       // event's (event-time.ts orders by it), and it holds the relay's checkpoint back until this is relayed.
       if (!first.ignored) this.forwarder.forwardSoon({ ...first, acceptedBy: record.acceptedBy });
-      return { fresh: false, ignored: first.ignored, conflict };
+      return { fresh: false, ignored: first.ignored, ignoredReason: first.ignored ? ignoredReasonOf(parseStoredEvent(first)) : null, conflict };
     } catch (err) {
       throw new InboxUnavailableError(err);
     } finally {

@@ -76,9 +76,22 @@ describe('billing webhooks: receivers, authorization, bad input (real stack)', (
   it('acknowledges unknown types with exactly 200 and no effect', async () => {
     const res = await post(`${APP_HOOK}?app=${APP}`, { api_version: '1.0', event: { id: eventId('future'), type: 'SOMETHING_NEW', app_user_id: 'u-new', extra: { nested: true } } }, auth);
     assert.equal(res.status, 200);
-    assert.deepEqual(Object.keys(res.body).sort(), ['duplicate', 'eventId', 'ignored', 'received']);
+    assert.deepEqual(Object.keys(res.body).sort(), ['duplicate', 'eventId', 'ignored', 'ignoredReason', 'received']);
     assert.equal(res.body.ignored, true);
+    assert.equal(res.body.ignoredReason, 'unknown_type');
     assert.equal(res.body.duplicate, false);
+  });
+
+  it('says why an event is ignored: a TEST event, an event that names no subscriber (also on redelivery)', async () => {
+    const test = await post(`${APP_HOOK}?app=${APP}`, envelope(providerEvent('TEST', 'u-test', { at: Date.now() })), auth);
+    assert.deepEqual([test.body.ignored, test.body.ignoredReason], [true, 'test_event']);
+    const nobody = { api_version: '1.0', event: { id: eventId('nobody'), type: 'RENEWAL', product_id: 'p' } };
+    for (const duplicate of [false, true]) {
+      const res = await post(`${APP_HOOK}?app=${APP}`, nobody, auth);
+      assert.deepEqual([res.status, res.body.duplicate, res.body.ignored, res.body.ignoredReason], [200, duplicate, true, 'no_subscriber']);
+    }
+    const applied = await post(`${APP_HOOK}?app=${APP}`, envelope(providerEvent('INITIAL_PURCHASE', 'u-reason', { at: Date.now() })), auth);
+    assert.equal('ignoredReason' in applied.body, false);
   });
 
   it('a redelivered event id is 200 with duplicate: true', async () => {

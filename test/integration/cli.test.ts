@@ -39,7 +39,15 @@ describe('operator CLI (against the real store)', () => {
     const res = cli('help');
     assert.equal(res.status, 0);
     for (const name of ['mint-token', 'connect-app', 'rotate-app-authorization', 'billing-check', 'setup-temporal']) assert.match(res.stdout, new RegExp(name));
-    assert.equal(cli('no-such-command').status, 2);
+    const unknown = cli('no-such-command');
+    assert.equal(unknown.status, 2);
+    assert.match(unknown.stderr, /unknown command "no-such-command"/);
+    for (const name of ['invoke', 'connect-app', 'health']) {
+      const help = cli(name, '--help');
+      assert.equal(help.status, 0, `${name} --help: ${help.stderr}`);
+      assert.match(help.stdout, new RegExp(`^usage: cli ${name}`));
+    }
+    assert.match(cli('invoke', '--help').stdout, /--project VALUE/);
   });
 
   it('health: exit 0 when the store and Temporal answer, 1 naming the one that does not', () => {

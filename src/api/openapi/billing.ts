@@ -11,6 +11,10 @@ const ack = json('Durably accepted (exactly 200)', {
     eventId: { type: 'string' },
     duplicate: { type: 'boolean' },
     ignored: { type: 'boolean' },
+    ignoredReason: {
+      enum: ['unknown_type', 'test_event', 'no_subscriber'],
+      description: 'With ignored: true, why the event has no effect: a type this service does not know (acknowledged so the provider does not retry it), a TEST event, or an event that names no subscriber',
+    },
     conflict: {
       const: true,
       description: 'Present on a redelivered event id whose body differs from the first one accepted: the first stands, this body is parked as an intake dead letter and never applied',

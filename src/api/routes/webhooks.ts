@@ -60,13 +60,13 @@ export function webhookRoutes(deps: AppDeps, metrics: AppMetrics): Router {
       metrics.webhookEvents.inc({ scope: label, outcome: 'unavailable' });
       throw serviceUnavailable('store_unavailable', 'The event could not be stored; retry later');
     }
-    const { fresh, ignored, conflict } = accepted;
+    const { fresh, ignored, ignoredReason, conflict } = accepted;
     metrics.webhookEvents.inc({ scope: label, outcome: conflict ? 'conflict' : fresh ? (ignored ? 'ignored' : 'accepted') : 'duplicate' });
     if (conflict) ctx.state.log.warn({ eventId: event.id, scope }, 'event id redelivered with a different body: parked as an intake dead letter, not applied');
     // 200 for a conflict too: the event id is durably accepted (with its first body), and any other answer would
     // have the provider retry the second body for days. The member tells a sender that looks.
     ctx.status = 200;
-    ctx.body = { received: true, eventId: event.id, duplicate: !fresh, ignored, ...(conflict ? { conflict: true } : {}) };
+    ctx.body = { received: true, eventId: event.id, duplicate: !fresh, ignored, ...(ignoredReason ? { ignoredReason } : {}), ...(conflict ? { conflict: true } : {}) };
   }
 
   return router;
