@@ -232,37 +232,36 @@ describe('operator console in a real browser (chromium)', function () {
     await shot('invocation');
   });
 
-  it('cancels a running invocation from its row', async () => {
+  /** A proposal the model never answers, so it stays drafting; the skills view freshly opened. */
+  async function runningProposal(format: string): Promise<{ member: string; id: string }> {
     const member = projectToken([PROJECT], [APP]);
-    const res = await invoke(h, member, 'proposal_writer', { customerName: 'Harbor & Vine Market', industry: 'Retail', format: 'email' });
+    const res = await invoke(h, member, 'proposal_writer', { customerName: 'Harbor & Vine Market', industry: 'Retail', format });
     assert.equal(res.status, 202, res.text);
     await eventually(() => h.request('GET', `/v1/agents/${PROJECT}/invocations/${res.body.id}`, { token: member }), (r) => r.body.status === 'drafting', { timeoutMs: 30_000, what: 'the proposal to be drafting' });
     await page.click('#nav a[data-view="trends"]');
     await ready('trends');
     await page.click('#nav a[data-view="skills"]');
     await ready('skills');
-    const button = await page.waitForSelector(`xpath/.//tr[.//a[contains(@href, "${res.body.id}")]]//button[text()="Cancel"]`);
+    return { member, id: res.body.id as string };
+  }
+
+  it('cancels a running invocation from its row', async () => {
+    const { member, id } = await runningProposal('email');
+    const button = await page.waitForSelector(`xpath/.//tr[.//a[contains(@href, "${id}")]]//button[text()="Cancel"]`);
     await shot('skills-running');
     await button!.click();
-    await settle(h, member, res.body.id, ['cancelled']);
+    await settle(h, member, id, ['cancelled']);
   });
 
   it('a running invocation shows its progress live (Server-Sent Events) and its end without a reload', async () => {
-    const member = projectToken([PROJECT], [APP]);
-    const res = await invoke(h, member, 'proposal_writer', { customerName: 'Harbor & Vine Market', industry: 'Retail', format: 'one-pager' });
-    assert.equal(res.status, 202, res.text);
-    await eventually(() => h.request('GET', `/v1/agents/${PROJECT}/invocations/${res.body.id}`, { token: member }), (r) => r.body.status === 'drafting', { timeoutMs: 30_000, what: 'the proposal to be drafting' });
-    await page.click('#nav a[data-view="trends"]');
-    await ready('trends');
-    await page.click('#nav a[data-view="skills"]');
-    await ready('skills');
-    await page.click(`#view a[href*="id=${res.body.id}"]`);
+    const { member, id } = await runningProposal('one-pager');
+    await page.click(`#view a[href*="id=${id}"]`);
     await ready('invocation');
     await page.waitForFunction("/drafting/.test(document.querySelector('#progress')?.textContent ?? '')", { timeout: 10_000 });
     // A mark on this document: a reload would lose it.
     await page.evaluate('window.__sameDocument = true');
     // Cancelled elsewhere: the open view learns it from its stream and shows the final state.
-    assert.equal((await h.request('POST', `/v1/agents/${PROJECT}/invocations/${res.body.id}/cancel`, { token: member })).status, 202);
+    assert.equal((await h.request('POST', `/v1/agents/${PROJECT}/invocations/${id}/cancel`, { token: member })).status, 202);
     await page.waitForFunction("!document.querySelector('#progress') && /status cancelled/.test(document.querySelector('#view')?.textContent ?? '')", { timeout: 15_000 });
     assert.equal(await page.evaluate('window.__sameDocument === true'), true, 'no page reload');
   });
