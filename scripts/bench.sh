@@ -7,6 +7,7 @@
 # time budget (default 570 s); the retrieval benchmark sizes its largest tier to what is left.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+. scripts/use-node.sh
 bash scripts/ensure-deps.sh
 echo "[bench] running benchmarks (about 10 minutes on a 2-core machine)…" >&2
 exec node dist/bench/run.js "$@"

@@ -3,6 +3,7 @@
 # dev server and a real MongoDB-wire server that the run starts itself (built once from Go modules if needed).
 set -uo pipefail
 cd "$(dirname "$0")/.."
+. scripts/use-node.sh || exit 1
 bash scripts/ensure-deps.sh || exit 1
 
 echo "[test] lint…"
