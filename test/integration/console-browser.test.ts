@@ -7,7 +7,7 @@
  */
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Browser, Page } from 'puppeteer-core' with { 'resolution-mode': 'import' };
 import { BillingDailyRepository, utcDay } from '../../src/store/billing-daily';
@@ -49,6 +49,8 @@ describe('operator console in a real browser (chromium)', function () {
   before(async function () {
     const executablePath = chromiumPath();
     if (!executablePath) {
+      // In CI a missing browser is a failure, never a pass by omission.
+      if (process.env.CI === 'true') throw new Error('CI=true and no chromium: the browser tests cannot run (bash scripts/ensure-chromium.sh installs it as root)');
       console.error('\n[browser] !!! chromium not found: THE BROWSER TESTS DID NOT RUN (bash scripts/ensure-chromium.sh installs it as root) !!!\n');
       this.skip();
     }
@@ -264,6 +266,63 @@ describe('operator console in a real browser (chromium)', function () {
     assert.equal((await h.request('POST', `/v1/agents/${PROJECT}/invocations/${id}/cancel`, { token: member })).status, 202);
     await page.waitForFunction("!document.querySelector('#progress') && /status cancelled/.test(document.querySelector('#view')?.textContent ?? '')", { timeout: 15_000 });
     assert.equal(await page.evaluate('window.__sameDocument === true'), true, 'no page reload');
+  });
+
+  it('keeps the token for the tab across a reload (sessionStorage, not localStorage), labels chart days in UTC and times with their zone', async () => {
+    // A navigation without the token in the URL: the tab still has it.
+    await page.goto(`${h.baseUrl}/dashboard?app=${APP}&view=trends`);
+    await ready('trends');
+    const stored = await page.evaluate("JSON.stringify([Object.keys(sessionStorage), Object.keys(localStorage), document.cookie])");
+    const [session, local, cookie] = JSON.parse(String(stored)) as [string[], string[], string];
+    assert.equal(session.length, 1, 'the token is kept for this tab');
+    assert.deepEqual([local, cookie], [[], ''], 'never in localStorage or a cookie');
+    // West of UTC, a UTC day must still be labelled as that day.
+    const cdp = await page.createCDPSession();
+    await cdp.send('Emulation.setTimezoneOverride', { timezoneId: 'America/Los_Angeles' });
+    await page.reload();
+    await ready('trends');
+    // The ticks are drawn on a canvas (in UTC, tzDate); the legend names the day's zone.
+    const legend = String(await page.evaluate("document.querySelector('#chart-mrr .u-legend')?.textContent ?? ''"));
+    assert.match(legend, /Day \(UTC\)/);
+    const updated = String(await page.evaluate("document.querySelector('.cards')?.textContent ?? ''"));
+    assert.match(updated, /PST|PDT|GMT-[78]/, 'times name their zone');
+    await cdp.send('Emulation.setTimezoneOverride', { timezoneId: 'UTC' });
+  });
+
+  it('a customer page lists its subscriptions (store, environment, price; a trial says so), and fits a phone', async () => {
+    const t = Date.now();
+    await h.request('POST', `/api/saas/iap/billingprovider/webhook?app=${APP}`, {
+      body: { api_version: '1.0', event: { ...providerEvent('INITIAL_PURCHASE', 'trialist', { at: t, periodType: 'TRIAL', price: 0 }) } },
+      headers: { Authorization: auth },
+    });
+    await eventually(() => h.request('GET', `/v1/billing/customers/trialist?app=${APP}`, { token: adminToken() }), (r) => r.status === 200, { what: 'the trial applied' });
+    await page.setViewport({ width: 375, height: 800 });
+    await page.goto(`${h.baseUrl}/dashboard?app=${APP}&view=customer&id=trialist`);
+    await ready('customer');
+    const row = String(await page.evaluate("document.querySelector('#subscriptions tbody tr')?.textContent ?? ''"));
+    assert.match(row, /APP_STORE/);
+    assert.match(row, /PRODUCTION/);
+    assert.match(row, /trial/);
+    const overflow = Number(await page.evaluate('document.documentElement.scrollWidth - document.documentElement.clientWidth'));
+    const wide = await page.evaluate("[...document.querySelectorAll('body *')].filter((e) => e.getBoundingClientRect().right > document.documentElement.clientWidth + 1).slice(0, 6).map((e) => e.tagName + (e.id ? '#' + e.id : '') + '.' + e.className + ':' + Math.round(e.getBoundingClientRect().right)).join(' ')");
+    assert.ok(overflow <= 1, `the page is ${overflow}px wider than a phone: ${String(wide)}`);
+    await shot('customer-mobile');
+    await page.setViewport({ width: 1280, height: 900 });
+  });
+
+  it('axe-core finds no serious or critical accessibility violation in the main views', async () => {
+    const axe = readFileSync(require.resolve('axe-core/axe.min.js'), 'utf8');
+    const checker = await browser!.newPage();
+    // The console's CSP allows only its own scripts: axe is injected for the check with the policy bypassed.
+    await checker.setBypassCSP(true);
+    for (const view of ['trends', 'customers', 'work', 'skills']) {
+      await checker.goto(`${h.baseUrl}/dashboard?app=${APP}&view=${view}#token=${adminToken()}`);
+      await checker.waitForSelector(`#view [data-view="${view}"][data-ready="true"]`, { timeout: 30_000 });
+      await checker.addScriptTag({ content: axe });
+      const found = JSON.parse(String(await checker.evaluate("axe.run(document, { resultTypes: ['violations'] }).then((r) => JSON.stringify(r.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => v.id + ': ' + v.nodes.length)))"))) as string[];
+      assert.deepEqual(found, [], `${view}: ${found.join(', ')}`);
+    }
+    await checker.close();
   });
 
   it('an admin also sees the operator scope, and a link to it opens it', async () => {

@@ -1,17 +1,21 @@
 // The operator console. Served as a file (no inline script: the page's CSP allows scripts from this origin
 // only). Data is always inserted as text or as elements built here; Markdown is parsed by markdown-it
 // (html: false) and its tokens turned into elements, so no string from the API is ever parsed as HTML.
-// The token lives in this page's memory only: it comes from the URL fragment (never sent to a server) or
-// is pasted, and the view (scope, page, customer, invocation) is kept in the query string, without it.
+// The token comes from the URL fragment (never sent to a server) or is pasted, and is kept for this tab's session
+// only (sessionStorage: a reload keeps it, closing the tab drops it; never localStorage or a cookie). The view
+// (scope, page, customer, invocation) is kept in the query string, without it.
 (() => {
   'use strict';
   const $ = (id) => document.getElementById(id);
-  let token = '';
+  const TOKEN_KEY = 'skills-billing-console-token';
+  const keep = (t) => { try { sessionStorage.setItem(TOKEN_KEY, t); } catch { /* storage off: memory only */ } };
+  let token = (() => { try { return sessionStorage.getItem(TOKEN_KEY) || ''; } catch { return ''; } })();
   let me = { admin: false, scopes: [], temporalUiUrl: null };
 
   const fromHash = new URLSearchParams(location.hash.slice(1)).get('token');
   if (fromHash) {
     token = fromHash;
+    keep(token);
     history.replaceState(null, '', location.pathname + location.search);
   }
 
@@ -28,8 +32,14 @@
     for (const c of children) if (c !== null && c !== undefined && c !== false) e.append(c instanceof Node ? c : document.createTextNode(String(c)));
     return e;
   }
-  const money = (n) => '$' + Number(n).toFixed(2);
-  const when = (iso) => (iso ? String(iso).slice(0, 16).replace('T', ' ') : '—');
+  // Money and times in the reader's locale; times in the reader's zone, which is named.
+  const usd = new Intl.NumberFormat(undefined, { style: 'currency', currency: 'USD' });
+  const money = (n) => usd.format(Number(n));
+  const dateTime = new Intl.DateTimeFormat(undefined, { year: 'numeric', month: 'short', day: 'numeric', hour: '2-digit', minute: '2-digit', timeZoneName: 'short' });
+  const when = (iso) => {
+    const t = iso ? Date.parse(iso) : NaN;
+    return Number.isNaN(t) ? '—' : dateTime.format(t);
+  };
   const day = (iso) => (iso ? String(iso).slice(0, 10) : '—');
   function timeLeft(iso) {
     const ms = Date.parse(iso) - Date.now();
@@ -122,6 +132,7 @@
   $('token-form').addEventListener('submit', (e) => {
     e.preventDefault();
     token = $('token').value.trim();
+    keep(token);
     $('token').value = '';
     start();
   });
@@ -182,7 +193,12 @@
     const xs = t.points.map((p) => Date.parse(p.day + 'T00:00:00Z') / 1000);
     const width = Math.max(320, box.clientWidth - 20);
     const draw = (target, series, data) => {
-      new window.uPlot({ width, height: 240, series: [{}, ...series], axes: [{}, { size: 60 }], legend: { live: true } }, [xs, ...data], target);
+      // Daily points are UTC days: drawn and labelled in UTC, whatever the reader's zone.
+      new window.uPlot({
+        width, height: 240, series: [{ label: 'Day (UTC)', value: (_u, v) => (v === null ? '—' : new Date(v * 1000).toISOString().slice(0, 10)) }, ...series],
+        axes: [{ label: 'UTC day' }, { size: 60 }], legend: { live: true },
+        tzDate: (ts) => window.uPlot.tzDate(new Date(ts * 1000), 'Etc/UTC'),
+      }, [xs, ...data], target);
       target.setAttribute('data-points', String(xs.length));
     };
     draw(mrrChart, [{ label: 'MRR ($)', stroke: '#2251cc', width: 2, value: (_u, v) => (v === null ? '—' : money(v)) }], [t.points.map((p) => p.mrr)]);
@@ -268,7 +284,19 @@
     fact('Last event', c.lastEvent ? `${c.lastEvent.type} at ${when(c.lastEvent.at)}` : '—');
     fact('Workflow', wf);
     if (id !== c.id) fact('Found by', `alias “${id}” of ${c.id}`);
-    box.append(el('h2', {}, `Customer ${c.id}`), el('p', {}, navLink('← Customers', { view: 'customers' })), el('section', { class: 'panel' }, facts), el('h3', {}, 'Timeline (newest first)'));
+    // Every subscription with its store, environment, price and period: a trial or a sandbox purchase is not
+    // a paying one, and says so.
+    const subs = c.subscriptions || [];
+    const kind = (x) => [x.environment === 'SANDBOX' ? 'sandbox' : null, x.periodType === 'TRIAL' ? 'trial' : null, x.isFamilyShare ? 'family share' : null].filter(Boolean).join(', ');
+    const subscriptions = el('table', { id: 'subscriptions' },
+      el('thead', {}, el('tr', {}, ...['Subscription', 'Status', 'Product', 'Store', 'Environment', 'Period', 'Price', 'Counts as', 'Expires'].map((h) => el('th', { scope: 'col' }, h)))),
+      el('tbody', {}, ...subs.map((x) => el('tr', {},
+        el('td', {}, x.key), el('td', {}, el('span', { class: 'status ' + x.status }, x.status)), el('td', {}, x.productId || '—'), el('td', {}, x.store || '—'),
+        el('td', {}, x.environment || '—'), el('td', {}, x.periodType || '—'), el('td', {}, x.priceUsd === null ? '—' : money(x.priceUsd)),
+        el('td', {}, x.mrrMicros > 0 ? money(x.mrrMicros / 1e6) + '/mo' : (kind(x) || 'no MRR')),
+        el('td', {}, x.expiresAtMs === null ? 'no end' : when(new Date(x.expiresAtMs).toISOString()))))));
+    box.append(el('h2', {}, `Customer ${c.id}`), el('p', {}, navLink('← Customers', { view: 'customers' })), el('section', { class: 'panel' }, facts),
+      el('h3', {}, 'Subscriptions'), subs.length ? el('div', { class: 'scroll' }, subscriptions) : el('p', {}, 'None.'), el('h3', {}, 'Timeline (newest first)'));
     const list = el('ol', { class: 'timeline', id: 'timeline' });
     const more = el('button', { type: 'button', hidden: true }, 'Older events');
     box.append(list, el('p', {}, more));
