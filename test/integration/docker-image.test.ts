@@ -7,7 +7,6 @@
 import assert from 'node:assert/strict';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
-import { createServer, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { testConfig, TEST_JWT_SECRET } from '../support/config';
@@ -15,14 +14,7 @@ import { replayDockerfile, type Stage } from '../support/dockerfile-replay';
 import { eventually } from '../support/eventually';
 import { repoRoot } from '../support/repo-root';
 import { projectToken } from '../support/tokens';
-
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  const { port } = server.address() as AddressInfo;
-  await new Promise((r) => server.close(r));
-  return port;
-}
+import { freePort } from '../../scripts/stack/servers';
 
 describe('the image: Dockerfile steps replayed, the API and worker started from its files alone', function () {
   this.timeout(600_000);

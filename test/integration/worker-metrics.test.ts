@@ -6,7 +6,6 @@
 import assert from 'node:assert/strict';
 import type { ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
-import { createServer, type AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { parse } from 'yaml';
 import { eventually } from '../support/eventually';
@@ -14,14 +13,7 @@ import { startHarness, type Harness } from '../support/harness';
 import { repoRoot } from '../support/repo-root';
 import { projectToken } from '../support/tokens';
 import { PROJECT, invoke, loadDemo, settle } from './skills-helpers';
-
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  const { port } = server.address() as AddressInfo;
-  await new Promise((r) => server.close(r));
-  return port;
-}
+import { freePort } from '../../scripts/stack/servers';
 
 /** Metric names a Prometheus text page declares (with the series names histograms expand to). */
 function declared(page: string): Set<string> {

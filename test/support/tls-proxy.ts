@@ -1,5 +1,5 @@
 import { generateKeyPairSync } from 'node:crypto';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { connect, type AddressInfo, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -77,7 +77,6 @@ export function createTestPki(): TestPki {
  * HTTP/2 over TLS (ALPN h2), requires a client certificate signed by the test CA (mTLS), and passes the bytes on.
  */
 export async function startTlsProxy(pki: TestPki, upstream: { host: string; port: number }): Promise<{ address: string; handshakeFailures: number; close(): Promise<void> }> {
-  const { readFileSync } = await import('node:fs');
   const sockets = new Set<Socket>();
   const state = { handshakeFailures: 0 };
   const server = createServer(
