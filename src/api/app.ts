@@ -9,7 +9,7 @@ import { openApiDocument } from './openapi/document';
 import { healthPaths } from './openapi/health';
 import { projectPaths } from './openapi/projects';
 import { skillCatalogPaths } from './openapi/skills';
-import { documentPaths } from './openapi/documents';
+import { documentPaths, documentSchemas } from './openapi/documents';
 import { invocationPaths } from './openapi/invocations';
 import { billingPaths } from './openapi/billing';
 import { healthRoutes } from './routes/health';
@@ -61,7 +61,7 @@ export function createApp(deps: AppDeps) {
     dashboardRoutes(),
   ];
 
-  const spec = openApiDocument(OPENAPI_PATHS, deps.config.http.publicBaseUrl);
+  const spec = openApiDocument(OPENAPI_PATHS, deps.config.http.publicBaseUrl, documentSchemas);
   const docs = new Router();
   docs.get('/openapi.json', (ctx) => {
     ctx.body = spec;

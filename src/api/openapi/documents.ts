@@ -1,7 +1,18 @@
-import { DOCUMENT_SCHEMA } from '../../skills/documents';
+import { DOCUMENT_KIND_SCHEMAS } from '../../skills/documents';
 import { DOCUMENT_KINDS } from '../../skills/types';
 import { MAX_DOCUMENTS_PER_REQUEST } from '../../contracts/bodies';
 import { authErrors, bearer, json, jsonBody, pathParam, problemRef, queryParam, type Paths } from './common';
+
+/**
+ * Each kind's document schema as a component, and a document as one of them by `kind`: the same rules the API
+ * validates with (skills/document-schema.ts), in the form client generators read (the validator's own form
+ * refers to `#/$defs`, which inside this document would resolve against its root).
+ */
+export const documentSchemas: Record<string, unknown> = Object.fromEntries(DOCUMENT_KINDS.map((kind) => [`Document_${kind}`, DOCUMENT_KIND_SCHEMAS[kind]]));
+const DOCUMENT = {
+  oneOf: DOCUMENT_KINDS.map((kind) => ({ $ref: `#/components/schemas/Document_${kind}` })),
+  discriminator: { propertyName: 'kind', mapping: Object.fromEntries(DOCUMENT_KINDS.map((kind) => [kind, `#/components/schemas/Document_${kind}`])) },
+};
 
 export const documentPaths: Paths = {
   '/v1/projects/{project}/documents': {
@@ -13,7 +24,7 @@ export const documentPaths: Paths = {
       requestBody: jsonBody({
         type: 'object',
         required: ['documents'],
-        properties: { documents: { type: 'array', maxItems: MAX_DOCUMENTS_PER_REQUEST, items: DOCUMENT_SCHEMA } },
+        properties: { documents: { type: 'array', maxItems: MAX_DOCUMENTS_PER_REQUEST, items: DOCUMENT } },
       }),
       responses: {
         200: json('Counts, and each rejected document with its errors', {
