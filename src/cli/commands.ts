@@ -10,6 +10,7 @@ import { seedDemoCommand } from './seed-demo';
 import { importGitCommand } from './import-git';
 import { invokeCommand } from './invoke';
 import { healthCommand } from './health';
+import { listenCommand, triggerCommand } from './webhook-tools';
 
 export const COMMANDS: Record<string, CliCommand> = {
   'mint-token': mintTokenCommand,
@@ -24,4 +25,6 @@ export const COMMANDS: Record<string, CliCommand> = {
   'outbound-access': outboundAccessCommand,
   'billing-backfill-trends': billingBackfillTrendsCommand,
   health: healthCommand,
+  trigger: triggerCommand,
+  listen: listenCommand,
 };

@@ -11,7 +11,10 @@ import { startHarness, type Harness } from '../support/harness';
 import { envelope, providerEvent } from '../support/provider-events';
 import { randomSuffix } from '../support/config';
 import { repoRoot } from '../support/repo-root';
-import { projectToken } from '../support/tokens';
+import { adminToken, projectToken } from '../support/tokens';
+import { eventually } from '../support/eventually';
+import { freePort } from '../../scripts/stack/servers';
+import { generateEndpointSecret, signatureOf } from '../../src/outbound/signing';
 import { loadDemo } from './skills-helpers';
 
 const CLI = join(__dirname, '..', '..', 'src', 'cli.js');
@@ -58,6 +61,39 @@ describe('operator CLI (against the real store)', () => {
     const down = spawnSync(process.execPath, [CLI, 'health'], { env: { ...env, TEMPORAL_ADDRESS: '127.0.0.1:1' }, encoding: 'utf8', timeout: 30_000 });
     assert.equal(down.status, 1, down.stdout + down.stderr);
     assert.match(down.stdout, /temporal: down/);
+  });
+
+  it('trigger sends a provider sample event to an app; listen verifies the signatures of what it receives', async () => {
+    const slug = `trig-${randomSuffix()}`;
+    const authorization = (await h.request('POST', '/v1/apps', { token: adminToken(), body: { slug, name: 'Trigger' } })).body.authorization as string;
+    // Asynchronously: the API it posts to runs in this process.
+    const trigger = spawn(process.execPath, [CLI, 'trigger', '--type', 'INITIAL_PURCHASE', '--user', 'trig-user', '--app', slug, '--authorization', authorization, '--api', h.baseUrl], { env });
+    let sent = '';
+    trigger.stdout.on('data', (d: Buffer) => (sent += d.toString()));
+    trigger.stderr.on('data', (d: Buffer) => (sent += d.toString()));
+    assert.equal(await new Promise((r) => trigger.once('exit', r)), 0, sent);
+    assert.match(sent, /^200 .*"duplicate":false/);
+    // In the app's inbox (this suite runs no worker to apply it).
+    assert.equal(await h.db.collection(COLLECTIONS.webhookEvents).countDocuments({ scope: `app:${slug}`, type: 'INITIAL_PURCHASE' }), 1);
+    assert.equal(spawnSync(process.execPath, [CLI, 'trigger', '--type', 'NOPE', '--user', 'u', '--app', slug, '--authorization', authorization], { env, encoding: 'utf8' }).status, 1);
+
+    const secret = generateEndpointSecret();
+    const port = await freePort();
+    const listener = spawn(process.execPath, [CLI, 'listen', '--secret', secret, '--port', String(port)], { env });
+    let out = '';
+    listener.stdout.on('data', (d: Buffer) => (out += d.toString()));
+    try {
+      await eventually(async () => out, (o) => o.includes('listening on'), { what: 'the listener' });
+      const body = JSON.stringify({ type: 'INITIAL_PURCHASE', id: 'e1' });
+      const ts = Math.floor(Date.now() / 1000);
+      const signed = await fetch(`http://127.0.0.1:${port}/`, { method: 'POST', body, headers: { 'webhook-id': 'msg_1', 'webhook-timestamp': String(ts), 'webhook-signature': signatureOf(secret, 'msg_1', ts, body) } });
+      assert.equal(signed.status, 200);
+      const forged = await fetch(`http://127.0.0.1:${port}/`, { method: 'POST', body, headers: { 'webhook-id': 'msg_2', 'webhook-timestamp': String(ts), 'webhook-signature': signatureOf(generateEndpointSecret(), 'msg_2', ts, body) } });
+      assert.equal(forged.status, 401);
+      await eventually(async () => out, (o) => o.includes('verified msg_1 INITIAL_PURCHASE') && o.includes('REFUSED msg_2'), { what: 'both lines' });
+    } finally {
+      listener.kill('SIGTERM');
+    }
   });
 
   it('mint-token prints a token the API accepts', async () => {
