@@ -17,6 +17,7 @@ import { isTerminalStatus } from '../skills/invocation-status';
 import type { InvocationRecord } from '../store/invocations';
 import { connectTemporalLazy } from '../temporal';
 import { requireString, type CliCommand } from './command';
+import { invokeOverHttp } from './invoke-http';
 import { withStore } from './with-store';
 import type { Repositories } from '../store/repositories';
 
@@ -48,7 +49,7 @@ export function inputsFromFlags(skill: SkillDefinition, values: Record<string, u
   }
   const flags = INPUT_FLAGS[skill.name];
   for (const [flag, value] of Object.entries(values)) {
-    if (value === undefined || ['project', 'input', 'timeout', 'json'].includes(flag)) continue;
+    if (value === undefined || ['project', 'input', 'timeout', 'json', 'api', 'token'].includes(flag)) continue;
     const field = flags[flag];
     if (!field) throw new Error(`--${flag} is not an input of ${skill.name} (its flags: ${Object.keys(flags).map((f) => `--${f}`).join(', ')}, or --input JSON)`);
     const list = Array.isArray(value) ? value : [String(value)];
@@ -133,7 +134,8 @@ async function follow(repos: Repositories, record: InvocationRecord, handle: Wor
 export const invokeCommand: CliCommand = {
   summary: 'Run a skill on a project through the service (Temporal, the worker) and print the Markdown result',
   usage:
-    `<${SKILLS.map((s) => s.name).join('|')}> --project P [--timeout ${DEFAULT_TIMEOUT_S}] [--json]\n` +
+    `<${SKILLS.map((s) => s.name).join('|')}> --project P [--timeout ${DEFAULT_TIMEOUT_S}] [--json] [--api URL --token JWT]\n` +
+    '      --api/--token (or SKILLS_API_URL/SKILLS_TOKEN): through the HTTP API with a token, no store or Temporal access\n' +
     '      release_notes_composer: --from 1.2.0 --to 2.0.0 [--tone casual|neutral|formal] [--exclude-contributors "A,B"]\n' +
     '      proposal_writer: --customer NAME --format email|one-pager|full-deck [--industry I] [--pain-point TEXT]…\n' +
     '      incident_rca: --incident INC-1 --severity SEV-1|SEV-2|SEV-3\n' +
@@ -141,6 +143,8 @@ export const invokeCommand: CliCommand = {
   positionals: 1,
   options: {
     project: { type: 'string' },
+    api: { type: 'string' },
+    token: { type: 'string' },
     input: { type: 'string' },
     timeout: { type: 'string', default: String(DEFAULT_TIMEOUT_S) },
     json: { type: 'boolean', default: false },
@@ -162,28 +166,40 @@ export const invokeCommand: CliCommand = {
     const timeoutS = Number(values.timeout);
     if (!Number.isFinite(timeoutS) || timeoutS <= 0 || timeoutS > 86_400) throw new Error('--timeout must be a number of seconds, at most 86400');
     const raw = inputsFromFlags(skill, { ...values, json: undefined, timeout: undefined });
+    const api = typeof values.api === 'string' ? values.api : process.env.SKILLS_API_URL;
+    if (api) {
+      const token = typeof values.token === 'string' ? values.token : process.env.SKILLS_TOKEN;
+      if (!token) throw new Error('--api needs --token (or SKILLS_TOKEN): a token with the project in its projects claim');
+      const outcome = await invokeOverHttp({ api, token, project, skill, inputs: raw, timeoutMs: timeoutS * 1000, say });
+      return finish(outcome.kind === 'running' ? null : outcome.invocation, outcome.invocation.id, project, timeoutS, values.json === true);
+    }
 
     return withStore(async (repos, config) => {
       const { record, handle, close } = await start(repos, config, project, skill, raw);
       try {
         const done = await follow(repos, record, handle, timeoutS * 1000);
-        if (!isTerminalStatus(done.status)) {
-          say(`still ${done.status} after ${timeoutS} s; it keeps running: GET /v1/agents/${project}/invocations/${done._id}`);
-          return 3;
-        }
-        if (done.status !== 'completed') {
-          say(`${done.status}${done.error ? `: ${done.error.code}: ${done.error.message}` : ''}`);
-          return 1;
-        }
-        const result = done.result as { markdown: string; generator: string; notes?: string[] } | null;
-        if (!result) throw new Error(`invocation ${done._id} completed without a result`);
-        for (const note of result.notes ?? []) say(`note: ${note}`);
-        say(`completed by the ${result.generator} drafter`);
-        process.stdout.write(values.json ? `${JSON.stringify({ id: done._id, status: done.status, result }, null, 2)}\n` : result.markdown);
-        return 0;
+        return finish(isTerminalStatus(done.status) ? done : null, done._id, project, timeoutS, values.json === true);
       } finally {
         await close();
       }
     });
   },
 };
+
+/** Prints the outcome and says the exit status: 0 completed, 1 failed or cancelled, 3 still running (null). */
+function finish(done: { status: string; result?: unknown; error?: { code: string; message: string } | null } | null, id: string, project: string, timeoutS: number, json: boolean): number {
+  if (done === null) {
+    say(`still running after ${timeoutS} s; it keeps running: GET /v1/agents/${project}/invocations/${id}`);
+    return 3;
+  }
+  if (done.status !== 'completed') {
+    say(`${done.status}${done.error ? `: ${done.error.code}: ${done.error.message}` : ''}`);
+    return 1;
+  }
+  const result = done.result as { markdown: string; generator: string; notes?: string[] } | null | undefined;
+  if (!result) throw new Error(`invocation ${id} completed without a result`);
+  for (const note of result.notes ?? []) say(`note: ${note}`);
+  say(`completed by the ${result.generator} drafter`);
+  process.stdout.write(json ? `${JSON.stringify({ id, status: done.status, result }, null, 2)}\n` : result.markdown);
+  return 0;
+}

@@ -272,6 +272,23 @@ describe('invoke (against the real stack)', function () {
     assert.match(record!.requestedBy, /^cli:/);
   });
 
+  it('--api and a token: the same invocation through the HTTP API, with no store or Temporal settings at all', async () => {
+    const token = projectToken(['acme-web']);
+    const bare = { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '' };
+    const res = await runProcess(process.execPath, [CLI, 'invoke', 'release_notes_composer', '--project', 'acme-web', '--from', '1.2.1', '--to', '2.0.0', '--api', h.baseUrl, '--token', token], { env: bare, cwd: tmpdir() });
+    assert.equal(res.code, 0, res.stderr);
+    assert.match(res.stdout, /^# Release notes: 2\.0\.0\n/);
+    const id = /\[invoke\] (inv_\w+): completed/.exec(res.stderr)![1]!;
+    assert.equal((await h.request('GET', `/v1/agents/acme-web/invocations/${id}`, { token })).body.result.markdown, res.stdout);
+    // The API's refusals come back with their code and words; a missing token is said before anything is sent.
+    const refused = await runProcess(process.execPath, [CLI, 'invoke', 'release_notes_composer', '--project', 'acme-web', '--from', '1.2.1', '--to', '9.9.9'], { env: { ...bare, SKILLS_API_URL: h.baseUrl, SKILLS_TOKEN: token }, cwd: tmpdir() });
+    assert.equal(refused.code, 1);
+    assert.match(refused.stderr, /422 impossible_request/);
+    const noToken = await runProcess(process.execPath, [CLI, 'invoke', 'release_notes_composer', '--project', 'acme-web', '--from', '1.2.1', '--to', '2.0.0', '--api', h.baseUrl], { env: bare, cwd: tmpdir() });
+    assert.equal(noToken.code, 1);
+    assert.match(noToken.stderr, /--api needs --token/);
+  });
+
   it('refuses what the API refuses, with its message', async () => {
     const unknown = await invoke('release_notes_composer', '--project', 'acme-web', '--from', '1.2.1', '--to', '9.9.9');
     assert.equal(unknown.status, 1);
