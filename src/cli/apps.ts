@@ -1,6 +1,7 @@
 import { SLUG_RE as SLUG } from '../contracts/ids';
 import { APP_WEBHOOK_PATH } from '../contracts/webhook-paths';
 import { requireString, type CliCommand } from './command';
+import { API_OPTIONS, apiSettings, callApi } from './api-client';
 import { withStore } from './with-store';
 
 function printWebhookSetup(url: string, authorization: string): void {
@@ -17,12 +18,18 @@ function printWebhookSetup(url: string, authorization: string): void {
 
 export const connectAppCommand: CliCommand = {
   summary: 'Connect a customer app: generates its webhook authorization and prints what to paste into the provider',
-  usage: '--slug SLUG --name NAME',
-  options: { slug: { type: 'string' }, name: { type: 'string' } },
+  usage: '--slug SLUG --name NAME [--api URL --token ADMIN_JWT]',
+  options: { slug: { type: 'string' }, name: { type: 'string' }, ...API_OPTIONS },
   async run(values) {
     const slug = requireString(values, 'slug');
     if (!SLUG.test(slug)) throw new Error(`--slug must match ${SLUG.source}`);
     const name = requireString(values, 'name');
+    const api = apiSettings(values);
+    if (api) {
+      const created = await callApi<{ webhookUrl: string; authorization: string }>(api, 'POST', '/v1/apps', { slug, name });
+      printWebhookSetup(created.webhookUrl, created.authorization);
+      return 0;
+    }
     return withStore(async (repos, config) => {
       const created = await repos.apps.create(slug, name, new Date());
       if (!created) throw new Error(`an app with slug "${slug}" already exists (rotate its authorization with rotate-app-authorization)`);

@@ -17,6 +17,7 @@ import { isTerminalStatus } from '../skills/invocation-status';
 import type { InvocationRecord } from '../store/invocations';
 import { connectTemporalLazy } from '../temporal';
 import { requireString, type CliCommand } from './command';
+import { API_OPTIONS, apiSettings } from './api-client';
 import { invokeOverHttp } from './invoke-http';
 import { withStore } from './with-store';
 import type { Repositories } from '../store/repositories';
@@ -143,8 +144,7 @@ export const invokeCommand: CliCommand = {
   positionals: 1,
   options: {
     project: { type: 'string' },
-    api: { type: 'string' },
-    token: { type: 'string' },
+    ...API_OPTIONS,
     input: { type: 'string' },
     timeout: { type: 'string', default: String(DEFAULT_TIMEOUT_S) },
     json: { type: 'boolean', default: false },
@@ -166,11 +166,9 @@ export const invokeCommand: CliCommand = {
     const timeoutS = Number(values.timeout);
     if (!Number.isFinite(timeoutS) || timeoutS <= 0 || timeoutS > 86_400) throw new Error('--timeout must be a number of seconds, at most 86400');
     const raw = inputsFromFlags(skill, { ...values, json: undefined, timeout: undefined });
-    const api = typeof values.api === 'string' ? values.api : process.env.SKILLS_API_URL;
-    if (api) {
-      const token = typeof values.token === 'string' ? values.token : process.env.SKILLS_TOKEN;
-      if (!token) throw new Error('--api needs --token (or SKILLS_TOKEN): a token with the project in its projects claim');
-      const outcome = await invokeOverHttp({ api, token, project, skill, inputs: raw, timeoutMs: timeoutS * 1000, say });
+    const settings = apiSettings(values);
+    if (settings) {
+      const outcome = await invokeOverHttp({ ...settings, project, skill, inputs: raw, timeoutMs: timeoutS * 1000, say });
       return finish(outcome.kind === 'running' ? null : outcome.invocation, outcome.invocation.id, project, timeoutS, values.json === true);
     }
 

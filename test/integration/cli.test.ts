@@ -289,6 +289,22 @@ describe('invoke (against the real stack)', function () {
     assert.match(noToken.stderr, /--api needs --token/);
   });
 
+  it('connect-app and dead-letters over the HTTP API too', async () => {
+    const bare = { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', SKILLS_API_URL: h.baseUrl, SKILLS_TOKEN: adminToken() };
+    const slug = `api-${randomSuffix()}`;
+    const connected = await runProcess(process.execPath, [CLI, 'connect-app', '--slug', slug, '--name', 'Over the API'], { env: bare, cwd: tmpdir() });
+    assert.equal(connected.code, 0, connected.stderr);
+    const authorization = /Authorization header:\s+(\S+)/.exec(connected.stdout)![1]!;
+    const hook = await h.request('POST', `/api/saas/iap/billingprovider/webhook?app=${slug}`, { body: { api_version: '1.0', event: { id: `e-${slug}`, type: 'TEST' } }, headers: { Authorization: authorization } });
+    assert.equal(hook.status, 200);
+    const again = await runProcess(process.execPath, [CLI, 'connect-app', '--slug', slug, '--name', 'Again'], { env: bare, cwd: tmpdir() });
+    assert.equal(again.code, 1);
+    assert.match(again.stderr, /409 app_exists/);
+    const listed = await runProcess(process.execPath, [CLI, 'dead-letters', '--scope', `app:${slug}`], { env: bare, cwd: tmpdir() });
+    assert.equal(listed.code, 0, listed.stderr);
+    assert.match(listed.stdout, new RegExp(`^0 parked in app:${slug}`));
+  });
+
   it('refuses what the API refuses, with its message', async () => {
     const unknown = await invoke('release_notes_composer', '--project', 'acme-web', '--from', '1.2.1', '--to', '9.9.9');
     assert.equal(unknown.status, 1);
