@@ -1,8 +1,10 @@
 import { resolve } from 'node:path';
-import { importGitHistory, type ImportProgress } from '../git/import';
+import { importGitHistory, type DocumentSink, type ImportProgress } from '../git/import';
 import { DEFAULT_REF_OPTIONS } from '../git/message-refs';
 import { forgeFromRemote, forgeFromWebUrl, type Forge, type ForgeKind } from '../skills/forge';
 import { requireString, type CliCommand } from './command';
+import { API_OPTIONS, apiSettings } from './api-client';
+import { apiDocumentSink } from './api-document-sink';
 import { withStore } from './with-store';
 
 const FORGES: readonly ForgeKind[] = ['github', 'gitlab', 'bitbucket'];
@@ -23,8 +25,9 @@ function forgeOption(values: Record<string, unknown>): Forge | null | undefined 
 
 export const importGitCommand: CliCommand = {
   summary: "Import a git repository's commits and semver release tags into a project (idempotent)",
-  usage: '--project P --repo PATH [--ticket-prefixes WEB,OPS] [--issue-prefix GH] [--web-url URL|none [--forge github|gitlab|bitbucket]]',
+  usage: '--project P --repo PATH [--ticket-prefixes WEB,OPS] [--issue-prefix GH] [--web-url URL|none [--forge github|gitlab|bitbucket]] [--api URL --token JWT]',
   options: {
+    ...API_OPTIONS,
     project: { type: 'string' },
     repo: { type: 'string' },
     'ticket-prefixes': { type: 'string' },
@@ -40,11 +43,8 @@ export const importGitCommand: CliCommand = {
     const prefixes = typeof values['ticket-prefixes'] === 'string' ? values['ticket-prefixes'].split(',').map((p) => p.trim()).filter(Boolean) : undefined;
     if (prefixes && (prefixes.length > 50 || prefixes.some((p) => !/^[A-Z][A-Z0-9]{1,9}$/.test(p)))) throw new Error('--ticket-prefixes must be up to 50 comma-separated upper-case keys such as WEB,OPS');
     const forge = forgeOption(values);
-
-    return withStore(async (repos) => {
-      if (!(await repos.projects.getProject(project))) {
-        throw new Error(`project "${project}" does not exist; create it first (PUT /v1/projects/${project})`);
-      }
+    const api = apiSettings(values);
+    const run = async (documents: DocumentSink): Promise<number> => {
       const started = Date.now();
       let lastProgress = started;
       const progress = (p: ImportProgress) => {
@@ -55,7 +55,7 @@ export const importGitCommand: CliCommand = {
       const summary = await importGitHistory({
         repo,
         project,
-        documents: repos.documents,
+        documents,
         refs: { issuePrefix, ...(prefixes ? { ticketPrefixes: prefixes } : {}) },
         now: () => new Date(),
         say: (line) => process.stdout.write(`${line}\n`),
@@ -68,6 +68,14 @@ export const importGitCommand: CliCommand = {
           `(${((Date.now() - started) / 1000).toFixed(1)} s)\n`,
       );
       return summary.rejected > 0 ? 1 : 0;
+    };
+    // Through the API with a token (a CI job holds no store credentials), or straight into the store.
+    if (api) return run(apiDocumentSink(api));
+    return withStore(async (repos) => {
+      if (!(await repos.projects.getProject(project))) {
+        throw new Error(`project "${project}" does not exist; create it first (PUT /v1/projects/${project})`);
+      }
+      return run(repos.documents);
     });
   },
 };

@@ -109,6 +109,15 @@ describe('import-git: a real repository into a project, then release notes over 
     assert.equal((await documents('commit')).length, 8);
   });
 
+  it('through the HTTP API with a token (--api): the same documents, no store or Temporal settings needed', async () => {
+    const { stdout } = await run(process.execPath, [CLI, 'import-git', '--project', GIT_PROJECT, '--repo', repo.dir, '--api', h.baseUrl, '--token', member], {
+      env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '' },
+      cwd: tmpdir(),
+    });
+    assert.match(stdout, /0 documents new, 11 updated, 0 rejected/);
+    assert.equal((await documents('commit')).length, 8);
+  });
+
   it('release notes over the imported history: the fix and the breaking change, each cited', async () => {
     const minor = await h.request('POST', `/v1/agents/${GIT_PROJECT}/skills/release_notes_composer`, { token: member, body: { fromVersion: '1.0.0', toVersion: '1.1.0' }, headers: { Prefer: 'wait=30' } });
     assert.equal(minor.status, 200, minor.text);
