@@ -289,7 +289,7 @@ describe('invoke (against the real stack)', function () {
     assert.match(noToken.stderr, /--api needs --token/);
   });
 
-  it('connect-app and dead-letters over the HTTP API too', async () => {
+  it('connect-app, dead-letters and outbound-access over the HTTP API too', async () => {
     const bare = { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', SKILLS_API_URL: h.baseUrl, SKILLS_TOKEN: adminToken() };
     const slug = `api-${randomSuffix()}`;
     const connected = await runProcess(process.execPath, [CLI, 'connect-app', '--slug', slug, '--name', 'Over the API'], { env: bare, cwd: tmpdir() });
@@ -303,6 +303,9 @@ describe('invoke (against the real stack)', function () {
     const listed = await runProcess(process.execPath, [CLI, 'dead-letters', '--scope', `app:${slug}`], { env: bare, cwd: tmpdir() });
     assert.equal(listed.code, 0, listed.stderr);
     assert.match(listed.stdout, new RegExp(`^0 parked in app:${slug}`));
+    const access = await runProcess(process.execPath, [CLI, 'outbound-access', '--slug', slug, '--enable', '--contact-email', 'ops@api.test'], { env: bare, cwd: tmpdir() });
+    assert.equal(access.code, 0, access.stderr);
+    assert.equal((await h.db.collection<{ _id: string; outboundAccess?: boolean }>(COLLECTIONS.apps).findOne({ _id: slug }))?.outboundAccess, true);
   });
 
   it('refuses what the API refuses, with its message', async () => {
