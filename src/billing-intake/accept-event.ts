@@ -16,10 +16,10 @@ export class InboxUnavailableError extends Error {
 /** Why an event is recorded with no effect. */
 export type IgnoredReason = 'unknown_type' | 'test_event' | 'no_subscriber';
 
-export function ignoredReasonOf(event: BillingEvent): IgnoredReason | null {
+export function ignoredReasonOf(event: BillingEvent, ids = resolveSubscriberIds(event)): IgnoredReason | null {
   if (!isKnownEventType(event.type)) return 'unknown_type';
   if (event.type === 'TEST') return 'test_event';
-  return resolveSubscriberIds(event) === null ? 'no_subscriber' : null;
+  return ids === null ? 'no_subscriber' : null;
 }
 
 export interface Accepted {
@@ -49,7 +49,7 @@ export class EventIntake {
 
   async accept(scope: BillingScope, event: BillingEvent): Promise<Accepted> {
     const ids = resolveSubscriberIds(event);
-    const ignoredReason = ignoredReasonOf(event);
+    const ignoredReason = ignoredReasonOf(event, ids);
     const ignored = ignoredReason !== null;
     const record: WebhookEventRecord = {
       _id: eventKey(scope, event.id),

@@ -8,8 +8,8 @@
 import type { WorkflowHandle } from '@temporalio/client';
 import { userInfo } from 'node:os';
 import type { Config } from '../config';
-import { describeImpossible } from '../invocations/data-rules';
-import { InvocationRefused, InvocationService, type Refusal } from '../invocations/invoke';
+import { InvocationRefused, InvocationService } from '../invocations/invoke';
+import { describeRefusal } from '../invocations/refusal-text';
 import { RateLimiter } from '../invocations/rate-limit';
 import { findSkill, SKILLS } from '../skills/catalog';
 import type { SkillDefinition, SkillName } from '../skills/types';
@@ -86,26 +86,10 @@ async function start(repos: Repositories, config: Config, project: string, skill
     return { record, handle: temporal.client.workflow.getHandle(record.workflowId), close: () => temporal.close() };
   } catch (err) {
     await temporal.close();
-    throw err instanceof InvocationRefused ? new Error(refusalMessage(err.refusal, project, skill.name)) : err;
+    throw err instanceof InvocationRefused ? new Error(describeRefusal(err.refusal, project, skill.name)) : err;
   }
 }
 
-function refusalMessage(refusal: Refusal, project: string, skill: string): string {
-  switch (refusal.code) {
-    case 'invalid_input':
-      return `Skill inputs does not match the schema: ${refusal.errors.map((e) => `${e.path || '/'} ${e.message}`).join('; ')}`;
-    case 'not_entitled':
-      return `project "${project}" is not entitled to "${refusal.entitlement}", which ${skill} requires`;
-    case 'impossible_request':
-      return describeImpossible(project, refusal.errors);
-    case 'unconfirmed':
-      return `Temporal did not confirm the start of ${refusal.record._id}; see GET /v1/agents/${project}/invocations/${refusal.record._id}`;
-    case 'not_started':
-      return `Temporal (TEMPORAL_ADDRESS) refused the start or could not be reached; nothing was started (${refusal.error instanceof Error ? refusal.error.message : String(refusal.error)})`;
-    default:
-      return `the invocation was refused (${refusal.code})`;
-  }
-}
 
 /** Polls the record, telling each step as it is reached, until it is terminal, the workflow ends, or time runs out. */
 async function follow(repos: Repositories, record: InvocationRecord, handle: WorkflowHandle, timeoutMs: number): Promise<InvocationRecord> {

@@ -20,4 +20,6 @@ export const COLLECTIONS = {
   outboundEndpoints: 'outbound_webhook_endpoints',
   outboundDeliveries: 'outbound_webhook_deliveries',
   outboundCounters: 'outbound_webhook_counters',
+  /** One record per data migration that has run to the end, so start-up skips it afterwards. */
+  migrations: 'migrations',
 } as const;

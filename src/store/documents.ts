@@ -149,18 +149,24 @@ export const DOCUMENT_INDEXES: IndexDescription[] = [
 
 /**
  * Gives documents stored before `searchTerms` existed their terms, a batch at a time (start-up, after the
- * indexes): idempotent, so the API and the worker may both run it.
+ * indexes), then records that it is done, so later start-ups skip the scan. Idempotent: the API and the worker
+ * may both run it.
  */
 export async function backfillSearchTerms(db: Db, batch = 500): Promise<number> {
+  const migrations = db.collection<{ _id: string; doneAt: Date }>(COLLECTIONS.migrations);
+  if (await migrations.findOne({ _id: SEARCH_TERMS_MIGRATION })) return 0;
   const coll = db.collection<KeyedDocument>(COLLECTIONS.documents);
   let done = 0;
   for (;;) {
     const rows = await coll.find({ searchTerms: { $exists: false } }, { projection: { _id: 1, title: 1, body: 1 } }).limit(batch).toArray();
-    if (rows.length === 0) return done;
+    if (rows.length === 0) break;
     await coll.bulkWrite(rows.map((r) => ({ updateOne: { filter: { _id: r._id }, update: { $set: { searchTerms: searchTermsOf(r as { title?: unknown; body?: unknown }) } } } })), { ordered: false });
     done += rows.length;
   }
+  await migrations.updateOne({ _id: SEARCH_TERMS_MIGRATION }, { $set: { doneAt: new Date() } }, { upsert: true });
+  return done;
 }
+const SEARCH_TERMS_MIGRATION = 'documents.searchTerms';
 
 /**
  * Whole-kind reads kept in memory, each valid for one revision of its kind, least recently used dropped

@@ -1,7 +1,7 @@
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, McpError, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { describeImpossible } from '../../invocations/data-rules';
-import { InvocationRefused, type InvocationService, type Refusal } from '../../invocations/invoke';
+import { InvocationRefused, type InvocationService } from '../../invocations/invoke';
+import { describeRefusal } from '../../invocations/refusal-text';
 import { isTerminal } from '../../invocations/wait';
 import { findSkill, SKILLS } from '../../skills/catalog';
 import { followInvocation } from '../../invocations/follow';
@@ -42,7 +42,7 @@ export function skillToolsServer(deps: SkillToolsDeps, project: ProjectRecord, c
       const idempotencyKey = extra.sessionId ? `mcp:${extra.sessionId}:${String(extra.requestId)}`.slice(0, 255) : undefined;
       record = (await deps.service.invoke({ caller, project, skill, inputs: request.params.arguments ?? {}, idempotencyKey })).record;
     } catch (err) {
-      if (err instanceof InvocationRefused) return failed(refusalText(err.refusal, project._id, skill.name));
+      if (err instanceof InvocationRefused) return failed(describeRefusal(err.refusal, project._id, skill.name));
       throw err;
     }
     const progressToken = request.params._meta?.progressToken;
@@ -73,25 +73,4 @@ export function skillToolsServer(deps: SkillToolsDeps, project: ProjectRecord, c
 
 function failed(text: string, record?: InvocationRecord): CallToolResult {
   return { isError: true, content: [{ type: 'text', text }], ...(record ? { structuredContent: { invocationId: record._id, status: record.status } } : {}) };
-}
-
-/** The refusal in words, as the HTTP route's problem details say it. */
-function refusalText(refusal: Refusal, project: string, skill: string): string {
-  switch (refusal.code) {
-    case 'rate_limited':
-      return `Too many invocations; retry in ${refusal.retryAfterSeconds} s`;
-    case 'no_inputs':
-      return 'The skill inputs are required';
-    case 'invalid_input':
-      return `The arguments do not match the input schema: ${refusal.errors.map((e) => `${e.path || '/'} ${e.message}`).join('; ')}`;
-    case 'not_entitled':
-      return `Project "${project}" is not entitled to "${refusal.entitlement}", which ${skill} requires`;
-    case 'impossible_request':
-      return describeImpossible(project, refusal.errors);
-    case 'not_started':
-    case 'unconfirmed':
-      return 'The workflow service did not start the invocation; retry shortly';
-    default:
-      return `The invocation was refused (${refusal.code})`;
-  }
 }

@@ -140,6 +140,7 @@ export const invocationPaths: Paths = {
         404: problemRef('Unknown project'),
         413: problemRef('Body over the limit'),
         415: problemRef('Body is not application/json'),
+        503: problemRef('A streaming method while too many streams are open (too_many_streams)'),
       },
     },
   },

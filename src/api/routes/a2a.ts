@@ -1,8 +1,8 @@
 import Router from '@koa/router';
 import type { Context } from 'koa';
-import { PassThrough } from 'node:stream';
 import { followInvocation } from '../../invocations/follow';
-import { InvocationRefused, type Refusal } from '../../invocations/invoke';
+import { InvocationRefused } from '../../invocations/invoke';
+import { describeRefusal } from '../../invocations/refusal-text';
 import { isTerminal, waitForTerminal } from '../../invocations/wait';
 import { findSkill, SKILLS } from '../../skills/catalog';
 import type { InvocationRecord } from '../../store/invocations';
@@ -12,6 +12,7 @@ import type { AppDeps } from '../deps';
 import { API_BODY_LIMIT } from '../limits';
 import { authenticate, principalOf } from '../middleware/authenticate';
 import { readJsonBody } from '../middleware/json-body';
+import { answerWithEventStream } from '../event-stream';
 import { HttpProblem } from '../problem';
 import { API_VERSION } from '../openapi/document';
 import { projectForCaller } from '../project-access';
@@ -113,7 +114,7 @@ export function a2aRoutes(deps: AppDeps): Router {
       // A message sent again (same messageId) is the same task.
       return (await service.invoke({ caller, project, skill, inputs: asked.inputs, idempotencyKey: `a2a:${message.messageId}`.slice(0, 255) })).record;
     } catch (err) {
-      if (err instanceof InvocationRefused) throw new RpcError(A2A_ERRORS.invalidParams, refusalText(err.refusal));
+      if (err instanceof InvocationRefused) throw new RpcError(A2A_ERRORS.invalidParams, describeRefusal(err.refusal, project._id, skill.name));
       throw err;
     }
   }
@@ -132,41 +133,24 @@ export function a2aRoutes(deps: AppDeps): Router {
 
   /** Server-Sent Events, each a JSON-RPC response: the task, its status changes, the document, the final status. */
   function stream(ctx: Context, id: JsonRpcId, start: InvocationRecord): void {
-    const out = new PassThrough();
-    ctx.status = 200;
-    ctx.set({ 'Content-Type': 'text/event-stream; charset=utf-8', 'Cache-Control': 'no-cache, no-transform', 'X-Accel-Buffering': 'no' });
-    ctx.body = out;
-    const closed = new AbortController();
-    const stop = () => closed.abort();
-    ctx.req.once('close', stop);
-    const event = (result: unknown) => out.write(`data: ${JSON.stringify({ jsonrpc: '2.0', id, result })}\n\n`);
-    void (async () => {
-      try {
-        event(taskOf(await complete(start)));
-        let last = start;
-        let first = true;
-        for await (const current of followInvocation(invocations, start, { signal: closed.signal, until: Date.now() + MAX_STREAM_MS })) {
-          last = current;
-          if (first) {
-            first = false;
-            continue; // the task event above carried it
-          }
-          if (isTerminal(current)) break;
-          event({ kind: 'status-update', taskId: current._id, contextId: current._id, status: taskOf(current).status, final: false });
-        }
-        if (isTerminal(last)) {
-          const finished = taskOf(await complete(last));
-          for (const artifact of finished.artifacts) event({ kind: 'artifact-update', taskId: last._id, contextId: last._id, artifact, lastChunk: true });
-          event({ kind: 'status-update', taskId: last._id, contextId: last._id, status: finished.status, final: true });
-        }
-      } catch (err) {
-        ctx.state.log.warn({ err: { name: (err as Error).name, message: (err as Error).message } }, 'A2A stream ended by an error');
-      } finally {
-        ctx.req.off('close', stop);
-        out.end();
+    answerWithEventStream(ctx, 'A2A', async (write, signal) => {
+      const event = (result: unknown) => write(`data: ${JSON.stringify({ jsonrpc: '2.0', id, result })}\n\n`);
+      event(taskOf(await complete(start)));
+      let last = start;
+      for await (const current of followInvocation(invocations, start, { signal, until: Date.now() + MAX_STREAM_MS })) {
+        last = current;
+        // The first state is the one the task event above carried; the terminal one closes the stream below.
+        if (current === start || isTerminal(current)) continue;
+        event({ kind: 'status-update', taskId: current._id, contextId: current._id, status: taskOf(current).status, final: false });
       }
-    })();
+      if (isTerminal(last)) {
+        const finished = taskOf(await complete(last));
+        for (const artifact of finished.artifacts) event({ kind: 'artifact-update', taskId: last._id, contextId: last._id, artifact, lastChunk: true });
+        event({ kind: 'status-update', taskId: last._id, contextId: last._id, status: finished.status, final: true });
+      }
+    });
   }
+
 }
 
 function reply(ctx: Context, id: JsonRpcId, answer: { result: unknown } | { error: RpcError }): void {
@@ -174,17 +158,3 @@ function reply(ctx: Context, id: JsonRpcId, answer: { result: unknown } | { erro
   ctx.body = 'result' in answer ? { jsonrpc: '2.0', id, result: answer.result } : { jsonrpc: '2.0', id, error: { code: answer.error.code, message: answer.error.message } };
 }
 
-function refusalText(refusal: Refusal): string {
-  switch (refusal.code) {
-    case 'invalid_input':
-      return `The inputs do not match the skill's schema: ${refusal.errors.map((e) => `${e.path || '/'} ${e.message}`).join('; ')}`;
-    case 'not_entitled':
-      return `The project is not entitled to "${refusal.entitlement}", which this skill requires`;
-    case 'rate_limited':
-      return `Too many invocations; retry in ${refusal.retryAfterSeconds} s`;
-    case 'impossible_request':
-      return `The project's data cannot answer this: ${refusal.errors.map((e) => e.message).join('; ')}`;
-    default:
-      return `The task was refused (${refusal.code})`;
-  }
-}
