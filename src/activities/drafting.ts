@@ -8,7 +8,8 @@ import type { ModelSectionReport, SkillResult } from '../skills/result';
 import { acceptSectionAnswer, composeModelResult, rewriteTargets, SECTION_ANSWER_SCHEMA, sectionMessages, selectAndDraft } from '../skills/run';
 import type { InvocationContextRepository } from '../store/invocation-contexts';
 import type { ActivityDeps } from './deps';
-import type { DraftOutcome, SkillContextRef, SkillInvocationInput } from './skill-types';
+import type { SkillInvocationInput } from '../workflows/contracts/skill-invocation';
+import type { DraftOutcome, SkillContextRef } from './skill-types';
 
 /** Time left in an attempt after the last model call, for checking the answers and returning the result. */
 const AFTER_MODEL_MARGIN_MS = 5_000;
