@@ -1,5 +1,4 @@
 import { ApplicationFailure } from '@temporalio/activity';
-import type { Client } from '@temporalio/client';
 import { signalSubscriberWorkflow } from '../temporal/clients/billing-subscriber';
 import { isPermanentRefusal } from '../temporal/failures';
 import { contributionOf, type BillingTotals } from '../billing/metrics';
@@ -10,10 +9,12 @@ import type { SubscriberState } from '../billing/subscriber-state';
 import type { Entitlement as BillingEntitlement } from '../billing/subscriber-view';
 import { ensureMetricsWorkflow } from '../temporal/clients/billing-metrics';
 import { type SubscriberMessage } from '../workflows/contracts/billing-subscriber';
-import type { ActivityDeps } from './deps';
+import type { DepsOf } from './deps';
 
 /** I/O of the billing workflows: the dashboard projection, operator entitlements, signals between workflows. */
-export function createBillingActivities(deps: ActivityDeps & { temporal: Client }) {
+export function createBillingActivities(
+  deps: DepsOf<'subscribers' | 'billingTotals' | 'projects' | 'billingTimeline' | 'billingDaily' | 'webhookEvents', 'config' | 'logger' | 'temporal'>,
+) {
   const { subscribers, billingTotals: totals, projects, billingTimeline: timeline, billingDaily: daily, webhookEvents } = deps.repos;
   const now = deps.now ?? (() => new Date());
   const taskQueue = deps.config.temporal.taskQueue;

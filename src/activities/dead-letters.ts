@@ -1,9 +1,9 @@
 import type { BillingScope } from '../billing/subscriber-id';
 import type { DeadLetterStage } from '../store/dead-letters';
-import type { ActivityDeps } from './deps';
+import type { DepsOf } from './deps';
 
 /** The billing workflows' dead-letter place: what failed for good is parked where operators see it. */
-export function createDeadLetterActivities(deps: Pick<ActivityDeps, 'repos' | 'logger' | 'now'>) {
+export function createDeadLetterActivities(deps: DepsOf<'deadLetters', 'logger'>) {
   const { deadLetters } = deps.repos;
   const now = deps.now ?? (() => new Date());
   return {

@@ -19,3 +19,11 @@ export interface ActivityDeps {
   /** The worker's own metrics (worker-metrics.ts); absent: recorded nowhere. */
   metrics?: WorkerMetrics;
 }
+
+/**
+ * What one activity factory receives: the repositories it names and the services it lists (the clock and the
+ * metrics always), so a factory's signature says what it touches and a test hands it exactly that.
+ */
+export type DepsOf<R extends keyof Repositories, S extends 'config' | 'logger' | 'temporal' | 'mailer' = never> = {
+  repos: Pick<Repositories, R>;
+} & Pick<ActivityDeps, S | 'now' | 'metrics'>;

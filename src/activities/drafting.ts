@@ -4,6 +4,7 @@ import { createChatModel, type ChatModel, type ResponseFormat } from '../llm/cha
 import { isRequestRefused, LLM_FAILURE } from '../llm/failures';
 import { afterModelFailure } from '../llm/model-failure';
 import type { ProjectDocument } from '../skills/documents';
+import { noRewriteProgress, type RewriteProgress } from '../skills/model-rewrite';
 import type { ModelSectionReport, SkillResult } from '../skills/result';
 import { acceptSectionAnswer, composeModelResult, rewriteTargets, SECTION_ANSWER_SCHEMA, sectionMessages, selectAndDraft } from '../skills/run';
 import type { InvocationContextRepository } from '../store/invocation-contexts';
@@ -22,32 +23,16 @@ export function chatModelFromConfig(llm: Config['llm']): ChatModel | null {
   return llm.baseUrl && llm.model ? createChatModel({ baseUrl: llm.baseUrl, apiKey: llm.apiKey, model: llm.model, timeoutMs: llm.timeoutMs }) : null;
 }
 
-/**
- * What the sections asked so far gave: kept in the activity's heartbeat details, so a retried attempt (after
- * a rate limit or a 5xx) goes on from the next section instead of asking again for the ones already answered.
- */
-interface RewriteProgress {
-  accepted: Record<number, string>;
-  sections: (ModelSectionReport & { index: number })[];
-  /** JSON mode once the server refused a JSON schema. */
-  jsonMode: boolean;
-}
-
-function resumed(details: unknown): RewriteProgress {
-  const d = details as Partial<RewriteProgress> | undefined;
-  return d && typeof d.accepted === 'object' && d.accepted !== null && Array.isArray(d.sections) ? { accepted: d.accepted, sections: d.sections, jsonMode: d.jsonMode === true } : { accepted: {}, sections: [], jsonMode: false };
-}
-
 const FAILED_OUTCOME = (err: unknown): ModelSectionReport['outcome'] => (err instanceof ApplicationFailure && err.type === LLM_FAILURE.timeout ? 'timed_out' : 'failed');
 
 /**
  * The drafting step: the deterministic draft always; with a model configured, the model rewrites the
  * draft's prose section by section (LLM_TIMEOUT_MS per section, within the attempt's time) and each answer
  * replaces its section only when it keeps the draft's facts. Rate limits and 5xx retry the activity (from
- * the next unanswered section); a timeout or a refused request ends the model's part, and the sections not
+ * the next unanswered section: the progress is saved with the retrieved documents); a timeout or a refused request ends the model's part, and the sections not
  * rewritten stay as drafted, with a note saying why.
  */
-export function createDraftingActivity(deps: ActivityDeps, contexts: InvocationContextRepository, model: ChatModel | null) {
+export function createDraftingActivity(deps: Pick<ActivityDeps, 'config' | 'logger'>, contexts: InvocationContextRepository, model: ChatModel | null) {
   /** `retrieved`: the documents when the caller already holds them (the local path), else read from the store. */
   return async function draftSkillDocument(input: SkillInvocationInput, context: SkillContextRef, retrieved?: ProjectDocument[]): Promise<DraftOutcome> {
     const docs = retrieved ?? (await contexts.load(context.contextId));
@@ -60,7 +45,8 @@ export function createDraftingActivity(deps: ActivityDeps, contexts: InvocationC
 
     const activity = Context.current();
     const log = deps.logger.child({ invocationId: input.invocationId, skill: input.skill, attempt: activity.info.attempt, model: model.model });
-    const progress = resumed(activity.info.heartbeatDetails);
+    // What an earlier attempt got from the model: kept in the store, so a retry goes on from the next section.
+    const progress = (await contexts.loadRewrite(context.contextId)) ?? noRewriteProgress();
     const deadline = attemptDeadline(activity);
     const targets = rewriteTargets(input.skill, draft);
     let stop: { reason: string } | undefined;
@@ -79,7 +65,7 @@ export function createDraftingActivity(deps: ActivityDeps, contexts: InvocationC
         model.complete(sectionMessages(input.skill, inputs, draft, index, docs), { signal: activity.cancellationSignal, timeoutMs, responseFormat: jsonMode ? JSON_MODE : SCHEMA_FORMAT });
       let answer: string;
       try {
-        answer = await whileHeartbeating(activity, progress, async () => {
+        answer = await whileHeartbeating(activity, async () => {
           try {
             return await ask(progress.jsonMode);
           } catch (err) {
@@ -96,10 +82,7 @@ export function createDraftingActivity(deps: ActivityDeps, contexts: InvocationC
         // A model failure is expected weather, not a bug: its type and message say enough, a stack would not.
         const failure = err instanceof ApplicationFailure ? { type: err.type, message: err.message, cause: err.cause?.message } : err;
         log.warn({ err: failure, retry: outcome.retry, section: heading }, 'model call failed');
-        if (outcome.retry) {
-          activity.heartbeat(progress);
-          throw err;
-        }
+        if (outcome.retry) throw err;
         progress.sections.push({ index, heading, outcome: FAILED_OUTCOME(err), reason: outcome.reason, durationMs: Date.now() - started });
         stop = { reason: outcome.reason };
         break;
@@ -113,7 +96,7 @@ export function createDraftingActivity(deps: ActivityDeps, contexts: InvocationC
         log.warn({ section: heading, reason: verdict.reason }, "model's rewrite of a section failed the checks; keeping the draft's");
         progress.sections.push({ ...report, outcome: 'refused', reason: verdict.reason });
       }
-      activity.heartbeat(progress);
+      await contexts.saveRewrite(context.contextId, progress);
     }
     return { result: modelResult(input, draft, docs, model.model, targets, progress, stop) };
   };
@@ -145,10 +128,10 @@ function attemptDeadline(activity: Context): number {
 }
 
 /** Heartbeats while `work` runs: a cancellation reaches an activity only through a heartbeat's answer. */
-async function whileHeartbeating<T>(activity: Context, details: unknown, work: () => Promise<T>): Promise<T> {
-  activity.heartbeat(details);
+async function whileHeartbeating<T>(activity: Context, work: () => Promise<T>): Promise<T> {
+  activity.heartbeat();
   const every = Math.max(500, Math.floor((activity.info.heartbeatTimeoutMs ?? 10_000) / 4));
-  const timer = setInterval(() => activity.heartbeat(details), every);
+  const timer = setInterval(() => activity.heartbeat(), every);
   try {
     return await work();
   } finally {

@@ -1,9 +1,8 @@
-import type { Mailer } from '../mail/mailer';
-import type { ActivityDeps } from './deps';
+import type { DepsOf } from './deps';
 import { sendOnce } from './send-once';
 
 /** Mail to people: each mail has an idempotency key (here the provider event id) and is sent once (send-once.ts). */
-export function createEmailActivities(deps: ActivityDeps & { mailer: Mailer | null }) {
+export function createEmailActivities(deps: DepsOf<'mailOutbox' | 'projects', 'logger' | 'mailer'>) {
   const { mailOutbox: outbox, projects } = deps.repos;
   const now = deps.now ?? (() => new Date());
 

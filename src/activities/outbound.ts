@@ -1,6 +1,5 @@
 import type { BillingEvent } from '../billing/provider-events';
 import type { BillingScope } from '../billing/subscriber-id';
-import type { Mailer } from '../mail/mailer';
 import { bodyOf, outboundEventOf, type OutboundSubscriber } from '../outbound/payload';
 import { parseStoredEvent } from '../store/webhook-events';
 import { postWebhook } from '../outbound/sender';
@@ -9,13 +8,15 @@ import { startDelivery } from '../temporal/clients/outbound-delivery';
 import { checkUrl, resolveSafely, UnsafeUrlError } from '../outbound/url-guard';
 import { pendingDelivery, type EndpointRecord } from '../store/outbound';
 import type { AttemptOutcome } from '../workflows/contracts/outbound-delivery';
-import type { ActivityDeps } from './deps';
+import type { DepsOf } from './deps';
 import { sendOnce } from './send-once';
 
 const APP_SCOPE_PREFIX = 'app:';
 
 /** Outbound webhooks: fan an applied event out to an app's endpoints, and make one delivery attempt. */
-export function createOutboundActivities(deps: ActivityDeps & { mailer: Mailer | null }) {
+export function createOutboundActivities(
+  deps: DepsOf<'apps' | 'outboundEndpoints' | 'outboundDeliveries' | 'outboundCounters' | 'mailOutbox' | 'webhookEvents', 'config' | 'logger' | 'temporal' | 'mailer'>,
+) {
   const { apps, outboundEndpoints: endpoints, outboundDeliveries: deliveries, outboundCounters: counters, mailOutbox: outbox, webhookEvents } = deps.repos;
   const now = deps.now ?? (() => new Date());
   const cfg = deps.config.outbound;

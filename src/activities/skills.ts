@@ -2,7 +2,7 @@ import { retrievalPlan } from '../skills/run';
 import { resolveQueries } from '../skills/retrieval-plan';
 import type { ProjectDocument } from '../skills/documents';
 import { TOTAL_STEPS } from '../skills/invocation-status';
-import type { ActivityDeps } from './deps';
+import type { DepsOf } from './deps';
 import { chatModelFromConfig, createDraftingActivity } from './drafting';
 import type { SkillInvocationInput } from '../workflows/contracts/skill-invocation';
 import type { DraftOutcome, ProgressUpdate, SkillContextRef } from './skill-types';
@@ -15,7 +15,7 @@ const HANDOFF_ENTRIES = 16;
  * The workflow runs retrieval, the deterministic draft and the store step as local activities (in the
  * workflow task, on this worker) and a model draft as a remote, heartbeating activity.
  */
-export function createSkillActivities(deps: ActivityDeps) {
+export function createSkillActivities(deps: DepsOf<'invocations' | 'documents' | 'invocationContexts', 'config' | 'logger'>) {
   // `documents` keeps the worker's cache of whole-kind reads (see createWorker).
   const { invocations, documents, invocationContexts: contexts } = deps.repos;
   const now = deps.now ?? (() => new Date());

@@ -119,6 +119,20 @@ export function acceptSectionAnswer(answerText: string, section: Pick<DraftSecti
   return { ok: true, markdown: text, facts: check.facts };
 }
 
+/**
+ * How far a model's rewrite of one invocation got: the sections answered so far (accepted ones with their
+ * text). Kept in the store beside the retrieved documents, so a retried attempt (after a rate limit or a 5xx,
+ * or on another worker) goes on from the next section instead of asking again for the answered ones.
+ */
+export interface RewriteProgress {
+  accepted: Record<number, string>;
+  sections: (ModelSectionReport & { index: number })[];
+  /** JSON mode once the server refused a JSON schema. */
+  jsonMode: boolean;
+}
+
+export const noRewriteProgress = (): RewriteProgress => ({ accepted: {}, sections: [], jsonMode: false });
+
 export interface RewriteContext {
   draft: SkillResult;
   retrievedDocs: readonly ProjectDocument[];

@@ -1,10 +1,13 @@
 import type { Db } from 'mongodb';
 import type { ProjectDocument } from '../skills/documents';
+import type { RewriteProgress } from '../skills/model-rewrite';
 import { COLLECTIONS } from './collections';
 
 interface ContextRecord {
   _id: string;
   documents: ProjectDocument[];
+  /** A model's rewrite so far (drafting with a model): what a retried attempt goes on from. */
+  rewrite?: RewriteProgress;
   createdAt: Date;
 }
 
@@ -25,6 +28,14 @@ export class InvocationContextRepository {
 
   async load(id: string): Promise<ProjectDocument[] | null> {
     return (await this.coll.findOne({ _id: id }))?.documents ?? null;
+  }
+
+  async saveRewrite(id: string, progress: RewriteProgress): Promise<void> {
+    await this.coll.updateOne({ _id: id }, { $set: { rewrite: progress } });
+  }
+
+  async loadRewrite(id: string): Promise<RewriteProgress | null> {
+    return (await this.coll.findOne({ _id: id }, { projection: { rewrite: 1 } }))?.rewrite ?? null;
   }
 
   async remove(id: string): Promise<void> {

@@ -4,7 +4,6 @@
  * its lease.
  */
 import assert from 'node:assert/strict';
-import type { Client } from '@temporalio/client';
 import type { ApplicationFailure } from '@temporalio/common';
 import { createEmailActivities } from '../../src/activities/email';
 import { MAIL_CLAIM_LEASE_MS } from '../../src/activities/send-once';
@@ -22,7 +21,7 @@ describe('billing-issue email: send once (real store, real SMTP server)', () => 
   let smtp: Awaited<ReturnType<typeof startSmtpServer>>;
   let config: ReturnType<typeof testConfig>;
   const activities = (smtpUrl: string) =>
-    createEmailActivities({ repos: createRepositories(store.db), config, logger: createLogger(config, 'test'), temporal: null as unknown as Client, mailer: createMailer(smtpUrl, 'billing@service.test') });
+    createEmailActivities({ repos: createRepositories(store.db), logger: createLogger(config, 'test'), mailer: createMailer(smtpUrl, 'billing@service.test') });
 
   before(async () => {
     config = testConfig({ LOG_LEVEL: 'silent' });
@@ -50,7 +49,7 @@ describe('billing-issue email: send once (real store, real SMTP server)', () => 
     const at = (ms: number) => (clock = new Date(Date.now() + ms));
     const send = () =>
       createEmailActivities({
-        repos: createRepositories(store.db), config, logger: createLogger(config, 'test'), temporal: null as unknown as Client,
+        repos: createRepositories(store.db), logger: createLogger(config, 'test'),
         mailer: createMailer(smtp.url, 'billing@service.test'), now: () => clock,
       }).sendBillingIssueEmail({ eventId: 'evt-crashed', subscriberId: 'org-mail' });
     // As if an attempt had claimed the mail and died before it sent or recorded the send.

@@ -11,6 +11,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import ts from 'typescript';
 import { DeadLetterRepository } from '../../src/store/dead-letters';
+import { outboundDeliveryContract } from '../../src/workflows/contracts/outbound-delivery';
 import { TEST_OPERATOR_AUTHORIZATION, randomSuffix } from '../support/config';
 import { eventually } from '../support/eventually';
 import { startHarness, type Harness } from '../support/harness';
@@ -179,7 +180,10 @@ describe('OpenAPI contract: every route answers as its document says (real stack
     const test = await h.request('POST', `${base}/${ep.body.id}/test`, { token: member });
     assert.equal(test.status, 202, test.text);
     await eventually(() => h.request('GET', `${base}/${ep.body.id}/deliveries`, { token: member }), (r) => r.body.deliveries[0]?.status === 'succeeded', { what: 'the test delivery to succeed' });
-    assert.equal((await h.request('POST', `${base}/${ep.body.id}/deliveries/${test.body.deliveryId}/redeliver`, { token: member })).status, 202);
+    // The delivery is recorded as succeeded a moment before its workflow closes; until then a redelivery is 409.
+    await h.temporal.client.workflow.getHandle(outboundDeliveryContract.workflowId(APP, ep.body.id, test.body.deliveryId)).result();
+    const redelivered = await h.request('POST', `${base}/${ep.body.id}/deliveries/${test.body.deliveryId}/redeliver`, { token: member });
+    assert.equal(redelivered.status, 202, redelivered.text);
     assert.equal((await h.request('POST', `${base}/${ep.body.id}/redeliver-failed`, { token: member, body: { since: new Date(Date.now() - DAY).toISOString() } })).status, 202);
   });
 
