@@ -10,13 +10,14 @@ import type { Entitlement as BillingEntitlement } from '../billing/subscriber-vi
 import { ensureMetricsWorkflow } from '../temporal/clients/billing-metrics';
 import { type SubscriberMessage } from '../workflows/contracts/billing-subscriber';
 import type { DepsOf } from './deps';
+import { systemClock } from '../config/clock';
 
 /** I/O of the billing workflows: the dashboard projection, operator entitlements, signals between workflows. */
 export function createBillingActivities(
   deps: DepsOf<'subscribers' | 'billingTotals' | 'projects' | 'billingTimeline' | 'billingDaily' | 'webhookEvents', 'config' | 'logger' | 'temporal'>,
 ) {
   const { subscribers, billingTotals: totals, projects, billingTimeline: timeline, billingDaily: daily, webhookEvents } = deps.repos;
-  const now = deps.now ?? (() => new Date());
+  const now = deps.now ?? systemClock;
   const taskQueue = deps.config.temporal.taskQueue;
 
   return {

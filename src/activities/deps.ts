@@ -4,6 +4,7 @@ import type { Logger } from '../logging/logger';
 import type { Mailer } from '../mail/mailer';
 import type { Repositories } from '../store/repositories';
 import type { WorkerMetrics } from './worker-metrics';
+import type { Clock } from '../config/clock';
 
 /** Everything activities may touch, injected by the worker's composition root. */
 export interface ActivityDeps {
@@ -15,7 +16,7 @@ export interface ActivityDeps {
   temporal: Client;
   /** Null when no SMTP relay is configured: mail is then kept in the outbox. */
   mailer: Mailer | null;
-  now?: () => Date;
+  now?: Clock;
   /** The worker's own metrics (worker-metrics.ts); absent: recorded nowhere. */
   metrics?: WorkerMetrics;
 }

@@ -10,6 +10,7 @@ import { pendingDelivery, type EndpointRecord } from '../store/outbound';
 import type { AttemptOutcome } from '../workflows/contracts/outbound-delivery';
 import type { DepsOf } from './deps';
 import { sendOnce } from './send-once';
+import { systemClock } from '../config/clock';
 
 const APP_SCOPE_PREFIX = 'app:';
 
@@ -18,7 +19,7 @@ export function createOutboundActivities(
   deps: DepsOf<'apps' | 'outboundEndpoints' | 'outboundDeliveries' | 'outboundCounters' | 'mailOutbox' | 'webhookEvents', 'config' | 'logger' | 'temporal' | 'mailer'>,
 ) {
   const { apps, outboundEndpoints: endpoints, outboundDeliveries: deliveries, outboundCounters: counters, mailOutbox: outbox, webhookEvents } = deps.repos;
-  const now = deps.now ?? (() => new Date());
+  const now = deps.now ?? systemClock;
   const cfg = deps.config.outbound;
 
   return {

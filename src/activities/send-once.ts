@@ -3,6 +3,7 @@ import type { Logger } from '../logging/logger';
 import type { Mailer } from '../mail/mailer';
 import type { MailOutbox, OutboxRecord } from '../store/mail-outbox';
 import type { WorkerMetrics } from './worker-metrics';
+import type { Clock } from '../config/clock';
 
 /**
  * How long a claim to send keeps others off: longer than any attempt can last (the sending activities'
@@ -19,7 +20,7 @@ export const MAIL_CLAIM_LEASE_MS = 75_000;
  * second copy recognisable). An attempt that finds the claim held fails, so the activity retries after it.
  */
 export async function sendOnce(
-  deps: { outbox: MailOutbox; mailer: Mailer | null; logger: Logger; now: () => Date; metrics?: WorkerMetrics },
+  deps: { outbox: MailOutbox; mailer: Mailer | null; logger: Logger; now: Clock; metrics?: WorkerMetrics },
   mail: OutboxRecord,
 ): Promise<'sent' | 'kept' | 'already_sent'> {
   const { outbox, mailer, logger, now } = deps;

@@ -9,15 +9,16 @@ import type { Logger } from '../logging/logger';
 import { createRepositories } from '../store/repositories';
 import { AppCache } from './app-cache';
 import type { AppDeps } from './deps';
+import { systemClock, type Clock } from '../config/clock';
 
 /**
  * The API process's composition: the repositories, the relay and the application services over one store and
  * one Temporal client, each built once. server.ts uses it; so do the tests and benchmarks that serve the app
  * themselves. The caller starts and stops the relay (`forwarder`).
  */
-export function composeApi(input: { config: Config; logger: Logger; db: Db; temporal: AppDeps['temporal']; now?: () => Date }): AppDeps {
+export function composeApi(input: { config: Config; logger: Logger; db: Db; temporal: AppDeps['temporal']; now?: Clock }): AppDeps {
   const { config, logger, temporal } = input;
-  const now = input.now ?? (() => new Date());
+  const now = input.now ?? systemClock;
   const repos = createRepositories(input.db);
   const forwarder = new EventForwarder(repos, temporal.client, config.temporal.taskQueue, logger);
   return {

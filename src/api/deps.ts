@@ -7,6 +7,7 @@ import type { InvocationService } from '../invocations/invoke';
 import type { Logger } from '../logging/logger';
 import type { Repositories } from '../store/repositories';
 import type { AppCache } from './app-cache';
+import type { Clock } from '../config/clock';
 
 /** What the HTTP layer needs, built once by compose.ts (for server.ts, the tests and the benchmarks). */
 export interface AppDeps {
@@ -23,5 +24,5 @@ export interface AppDeps {
   /** One per process, shared so rotating or deleting an app here takes effect here at once. */
   appCache: AppCache;
   /** Injected clock so tests can pin time-dependent answers. */
-  now: () => Date;
+  now: Clock;
 }

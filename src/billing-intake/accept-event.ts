@@ -5,6 +5,7 @@ import { resolveSubscriberIds, workflowIdFor, type BillingScope } from '../billi
 import type { DeadLetterRepository } from '../store/dead-letters';
 import { eventKey, parseStoredEvent, type WebhookEventRepository, type WebhookEventRecord } from '../store/webhook-events';
 import type { EventForwarder } from './event-forwarder';
+import { systemClock, type Clock } from '../config/clock';
 
 /** The inbox could not take the event: nothing was acknowledged, and the provider's retry brings it again. */
 export class InboxUnavailableError extends Error {
@@ -44,7 +45,7 @@ export class EventIntake {
     private readonly events: WebhookEventRepository,
     private readonly forwarder: EventForwarder,
     private readonly deadLetters: DeadLetterRepository,
-    private readonly now: () => Date = () => new Date(),
+    private readonly now: Clock = systemClock,
   ) {}
 
   async accept(scope: BillingScope, event: BillingEvent): Promise<Accepted> {

@@ -6,6 +6,7 @@ import { DeadLetterRepository, type DeadLetterRecord, type DeadLetterStatus } fr
 import type { SubscriberMessage } from '../workflows/contracts/billing-subscriber';
 import { isPermanentRefusal } from '../temporal/failures';
 import { signalSubscriberWorkflow } from '../temporal/clients/billing-subscriber';
+import { systemClock, type Clock } from '../config/clock';
 
 export type RetryOutcome =
   | { outcome: 'retried'; record: DeadLetterRecord }
@@ -23,7 +24,7 @@ export class DeadLetterService {
     private readonly deadLetters: DeadLetterRepository,
     private readonly client: Client,
     private readonly taskQueue: string,
-    private readonly now: () => Date = () => new Date(),
+    private readonly now: Clock = systemClock,
   ) {}
 
   list(scope: BillingScope, opts: { status?: DeadLetterStatus; limit: number; after?: { parkedAt: Date; id: string } }): Promise<DeadLetterRecord[]> {

@@ -7,6 +7,7 @@ import type { DeadLetterRepository } from '../store/dead-letters';
 import type { RelayCheckpointRepository } from '../store/relay-checkpoints';
 import type { Repositories } from '../store/repositories';
 import { parseStoredEvent, type WebhookEventRecord, type WebhookEventRepository } from '../store/webhook-events';
+import { systemClock, type Clock } from '../config/clock';
 
 const CHECKPOINT_INTERVAL_MS = 2_000;
 /** A checkpoint not refreshed for this long belongs to a dead instance. */
@@ -65,7 +66,7 @@ export class EventForwarder {
     private readonly client: Client,
     private readonly taskQueue: string,
     private readonly logger: Logger,
-    private readonly now: () => Date = () => new Date(),
+    private readonly now: Clock = systemClock,
     private readonly maxQueued = MAX_QUEUED,
   ) {
     this.events = repos.webhookEvents;

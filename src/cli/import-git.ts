@@ -6,6 +6,7 @@ import { requireString, type CliCommand } from './command';
 import { API_OPTIONS, apiSettings } from './api-client';
 import { apiDocumentSink } from './api-document-sink';
 import { withStore } from './with-store';
+import { systemClock } from '../config/clock';
 
 const FORGES: readonly ForgeKind[] = ['github', 'gitlab', 'bitbucket'];
 /** Progress lines at most this often. */
@@ -57,7 +58,7 @@ export const importGitCommand: CliCommand = {
         project,
         documents,
         refs: { issuePrefix, ...(prefixes ? { ticketPrefixes: prefixes } : {}) },
-        now: () => new Date(),
+        now: systemClock,
         say: (line) => process.stdout.write(`${line}\n`),
         progress,
         ...(forge !== undefined ? { forge } : {}),

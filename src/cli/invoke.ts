@@ -22,6 +22,7 @@ import { API_OPTIONS, apiSettings } from './api-client';
 import { invokeOverHttp } from './invoke-http';
 import { withStore } from './with-store';
 import type { Repositories } from '../store/repositories';
+import { systemClock } from '../config/clock';
 
 const POLL_MS = 200;
 const DEFAULT_TIMEOUT_S = 300;
@@ -80,7 +81,7 @@ async function start(repos: Repositories, config: Config, project: string, skill
     eagerClient: () => null,
     taskQueue: config.temporal.taskQueue,
     entitlements: config.skills.entitlements,
-    now: () => new Date(),
+    now: systemClock,
   });
   try {
     const { record } = await service.invoke({ caller: `cli:${userInfo().username}`, project: projectRecord, skill, inputs });

@@ -14,6 +14,7 @@ import { LOG_FORMAT, parseLogRecord } from './log';
 import { isPrMerge, prNumberOf, type RefOptions } from './message-refs';
 import { TAG_FORMAT, parseTagRefs, releasesOf } from './tags';
 import { firstReleases } from './versions';
+import type { Clock } from '../config/clock';
 
 /** Where the documents go: DocumentRepository, or anything with its upsertMany (tests collect them in memory). */
 export interface DocumentSink {
@@ -30,7 +31,7 @@ export interface ImportOptions {
   project: string;
   documents: DocumentSink;
   refs: RefOptions;
-  now: () => Date;
+  now: Clock;
   say: (line: string) => void;
   /** Called after each batch is written (the CLI prints it, at most every second). */
   progress?: (p: ImportProgress) => void;

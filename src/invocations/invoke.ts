@@ -14,6 +14,7 @@ import type { RateLimiter } from './rate-limit';
 import { TEMPORAL_CALL_TIMEOUT_MS } from '../temporal/failures';
 import { invocationRun, startInvocationWorkflow } from '../temporal/clients/skill-invocation';
 import { isTerminal } from './wait';
+import type { Clock } from '../config/clock';
 
 const IDEMPOTENCY_KEY = /^[\x21-\x7e]{1,255}$/;
 /** How long a claimed Idempotency-Key may stay without its invocation record before it counts as abandoned. */
@@ -68,7 +69,7 @@ export interface InvocationServiceDeps {
   taskQueue: string;
   /** skill → the entitlement it requires (SKILL_ENTITLEMENTS). */
   entitlements: Record<string, string>;
-  now: () => Date;
+  now: Clock;
 }
 
 /**
