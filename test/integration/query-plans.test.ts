@@ -99,7 +99,13 @@ describe('query plans: every query on a growing collection uses an index', funct
       (r) => r.status === 200 && r.body.flags?.length === 1,
       { what: 'plan-b flagged', timeoutMs: 30_000 },
     );
-    for (const query of ['', '&flagged=true', '&status=active', '&limit=1']) {
+    // The console's customer list: every filter, every sort both ways, the id prefix search, each with a next page.
+    const listQueries = [
+      '', '&flagged=true', '&status=active', '&limit=1', '&sort=-id&limit=1', '&sort=mrr&limit=1', '&sort=-mrr&limit=1', '&sort=lastEvent&limit=1',
+      '&sort=-lastEvent&status=active&limit=1', '&status=trial', '&status=billing_issue&store=APP_STORE&limit=1', '&environment=PRODUCTION&sort=-mrr&limit=1',
+      '&store=APP_STORE&environment=PRODUCTION&flagged=false&sort=lastEvent&limit=1', '&q=plan-&limit=1', '&q=plan-&sort=-id&status=active&limit=1',
+    ];
+    for (const query of listQueries) {
       const list = await h.request('GET', `/v1/billing/customers?app=plans${query}`, { token: admin });
       assert.equal(list.status, 200, list.text);
       if (list.body.nextCursor) await h.request('GET', `/v1/billing/customers?app=plans${query}&cursor=${encodeURIComponent(list.body.nextCursor)}`, { token: admin });

@@ -1,7 +1,16 @@
 import { ENVELOPE_SCHEMA } from '../../billing/provider-events';
 import { APP_BODY_SCHEMA } from '../../contracts/bodies';
 import { APP_WEBHOOK_PATH, OPERATOR_WEBHOOK_PATH } from '../../contracts/webhook-paths';
+import { CUSTOMER_LIST_QUERY_SCHEMA } from '../routes/billing-dashboard';
 import { authErrors, bearer, json, jsonBody, pathParam, problemRef, queryParam, type Paths } from './common';
+
+/** The customer list's filters, sort and search, described by the schema the route validates them with. */
+function customerListParams(names: (keyof typeof CUSTOMER_LIST_QUERY_SCHEMA.properties)[]) {
+  return names.map((name) => {
+    const { description, ...schema } = CUSTOMER_LIST_QUERY_SCHEMA.properties[name] as { description: string };
+    return queryParam(name, description, schema);
+  });
+}
 
 const ack = json('Durably accepted (exactly 200)', {
   type: 'object',
@@ -106,10 +115,9 @@ export const billingPaths: Paths = {
       security: bearer,
       parameters: [
         queryParam('app', 'App slug; omit for the operator scope'),
-        queryParam('flagged', 'true: only customers with a billing issue', { enum: ['true', 'false'] }),
-        queryParam('status', 'active | cancelled | expired | none'),
+        ...customerListParams(['status', 'flagged', 'store', 'environment', 'sort', 'q']),
         queryParam('limit', '1-200 (default 50)', { type: 'integer' }),
-        queryParam('cursor', 'nextCursor of the previous page'),
+        queryParam('cursor', 'nextCursor of the previous page (of the same sort)'),
       ],
       responses: { 200: json('A page of customers'), 400: problemRef('Bad filter'), ...authErrors, 404: problemRef('Unknown app') },
     },
