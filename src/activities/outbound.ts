@@ -7,7 +7,7 @@ import { postWebhook } from '../outbound/sender';
 import { messageIdFor, signatureHeader, signingSecrets } from '../outbound/signing';
 import { startDelivery } from '../outbound/start';
 import { checkUrl, resolveSafely, UnsafeUrlError } from '../outbound/url-guard';
-import { pendingDelivery, type EndpointRecord } from '../store/outbound';
+import { MAX_RESPONSE_BODY_KEPT, pendingDelivery, type EndpointRecord } from '../store/outbound';
 import type { AttemptOutcome } from '../workflows/outbound-delivery-contract';
 import type { ActivityDeps } from './deps';
 import { sendOnce } from './send-once';
@@ -64,6 +64,8 @@ export function createOutboundActivities(deps: ActivityDeps & { mailer: Mailer |
       let status: number | null = null;
       let latencyMs: number | null = null;
       let error: string | null = null;
+      let responseBody: string | null = null;
+      let responseBodyTruncated = false;
       try {
         const url = checkUrl(ep.url, cfg.allowLoopback);
         const target = await resolveSafely(url, cfg.allowLoopback);
@@ -73,6 +75,7 @@ export function createOutboundActivities(deps: ActivityDeps & { mailer: Mailer |
           ...target,
           body: delivery.body,
           timeoutMs: cfg.timeoutMs,
+          keepBodyBytes: MAX_RESPONSE_BODY_KEPT,
           headers: {
             'webhook-id': delivery._id,
             'webhook-timestamp': String(timestamp),
@@ -81,6 +84,8 @@ export function createOutboundActivities(deps: ActivityDeps & { mailer: Mailer |
         });
         status = res.status;
         latencyMs = res.latencyMs;
+        responseBody = res.body;
+        responseBodyTruncated = res.bodyTruncated;
       } catch (err) {
         error = err instanceof UnsafeUrlError ? `refused: ${err.message}` : err instanceof Error ? err.message.slice(0, 500) : String(err).slice(0, 500);
       }
@@ -88,7 +93,7 @@ export function createOutboundActivities(deps: ActivityDeps & { mailer: Mailer |
       const gone = status === 410;
       await deliveries.recordAttempt(
         delivery._id,
-        { attempt: args.attempt, at, statusCode: status, latencyMs, error, nextRetryAt: ok || gone ? null : nextRetryAt },
+        { attempt: args.attempt, at, statusCode: status, latencyMs, error, nextRetryAt: ok || gone ? null : nextRetryAt, responseBody, responseBodyTruncated },
         ok ? 'succeeded' : gone || nextRetryAt === null ? 'failed' : 'pending',
         now(),
       );

@@ -122,6 +122,8 @@ describe('query plans: every query on a growing collection uses an index', funct
     const page = await h.request('GET', `${endpoints}/${ep.id}/deliveries?limit=1`, { token: admin });
     await h.request('GET', `${endpoints}/${ep.id}/deliveries?limit=1&cursor=${encodeURIComponent(page.body.nextCursor)}`, { token: admin });
     await h.request('GET', endpoints, { token: admin });
+    const one = await h.request('GET', `${endpoints}/${ep.id}/deliveries/${page.body.deliveries[0].id}`, { token: admin });
+    assert.equal(one.status, 200, one.text);
     await h.request('PATCH', `${endpoints}/${ep.id}`, { token: admin, body: { description: 'plans' } });
     await h.request('POST', `${endpoints}/${ep.id}/secret/rotate`, { token: admin });
     await h.request('POST', `${endpoints}/${ep.id}/test`, { token: admin });

@@ -68,6 +68,15 @@ export const outboundPaths: Paths = {
       responses: { 200: json('A page of deliveries'), 400: problemRef('Bad limit or cursor'), ...preview },
     },
   },
+  '/v1/apps/{slug}/webhook-endpoints/{id}/deliveries/{deliveryId}': {
+    get: {
+      summary: 'One delivery: the request as sent (url, headers, the body byte for byte) and each attempt with the first 4 KiB of what the receiver answered (responseBody, responseBodyTruncated)',
+      tags,
+      security: bearer,
+      parameters: [slug, id, pathParam('deliveryId', 'Delivery id (msg_…, the webhook-id)')],
+      responses: { 200: json('The delivery'), 400: problemRef('Bad id'), ...preview },
+    },
+  },
   '/v1/apps/{slug}/webhook-endpoints/{id}/test': {
     post: {
       summary: 'Send a test event (type WEBHOOK_TEST)',
