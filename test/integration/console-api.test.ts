@@ -201,6 +201,12 @@ describe('console API', function () {
     assert.deepEqual((await list('&q=cl-&status=active&store=APP_STORE')).customers.map((c) => c.id), ['cl-a', 'cl-c']);
     assert.deepEqual((await list('&q=cl-b')).customers.map((c) => c.id), ['cl-b']);
     assert.deepEqual((await list('&q=CL-')).customers, [], 'ids are case-sensitive');
+    // The customer q names exactly, by an alias a prefix of ids does not find.
+    const byAlias = await h.request('GET', `/v1/billing/customers?app=${APP}&q=tl-1-device`, { token: member });
+    assert.deepEqual([byAlias.body.customers, byAlias.body.exactMatch?.id], [[], 'tl-1']);
+    assert.equal((await h.request('GET', `/v1/billing/customers?app=${APP}&q=cl-b`, { token: member })).body.exactMatch.id, 'cl-b');
+    assert.equal((await h.request('GET', `/v1/billing/customers?app=${APP}&q=cl-`, { token: member })).body.exactMatch, null);
+    assert.equal('exactMatch' in (await list('')), false);
 
     // Bad values: 400 problem+json naming the parameter.
     for (const bad of ['&status=paying', '&store=app store', '&store=app_store', '&environment=production', '&sort=price', '&sort=mrr&sort=id', '&flagged=yes', `&q=${'x'.repeat(201)}`, '&q=', '&limit=0', '&limit=201']) {

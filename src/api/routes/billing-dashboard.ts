@@ -23,7 +23,7 @@ export const CUSTOMER_LIST_QUERY_SCHEMA = {
     store: { type: 'string', pattern: STORE_PATTERN, description: 'A store one of the customer\'s subscriptions is from, as the provider spells it (APP_STORE, PLAY_STORE, STRIPE, ...)' },
     environment: { enum: CUSTOMER_ENVIRONMENTS, description: 'An environment one of the customer\'s subscriptions is in' },
     sort: { enum: CUSTOMER_SORTS, default: 'id', description: 'id, mrr (MRR contribution) or lastEvent (provider time of the last applied event); a leading - sorts descending; ties in id order' },
-    q: { type: 'string', minLength: 1, maxLength: 200, description: 'Customers whose id starts with this (case-sensitive); lists in id order (sort id or -id)' },
+    q: { type: 'string', minLength: 1, maxLength: 200, description: 'Customers whose id starts with this (case-sensitive), in id order (sort id or -id); the answer then also has exactMatch: the customer this names exactly (an id or any alias, through merges), or null' },
     cursor: { type: 'string', maxLength: 500 },
   },
 } as const;
@@ -116,7 +116,13 @@ export function billingDashboardRoutes(deps: AppDeps): Router {
     const { items, taken } = withinBudget(page, present);
     const last = page[taken - 1];
     const more = rows.length > limit || taken < page.length;
-    ctx.body = { customers: items, nextCursor: more && last ? nextCustomerCursor(last, sort) : null };
+    // With q: also the customer q names exactly (an id or any alias, through merges), which a prefix of ids misses.
+    const exact = query.q === undefined ? undefined : await subscribers.resolve(scope, query.q);
+    ctx.body = {
+      customers: items,
+      nextCursor: more && last ? nextCustomerCursor(last, sort) : null,
+      ...(exact === undefined ? {} : { exactMatch: exact && present(exact) }),
+    };
   });
 
   // The console's trends: one point per UTC day from the kept snapshots (billing-daily.ts), never a scan.
