@@ -415,7 +415,6 @@ describe('operator console in a real browser (chromium)', function () {
     await states.waitForSelector('#view [data-view="customers"][data-ready="true"]');
     assert.equal(await states.$('#view .problem'), null);
 
-    // A list's own failure (More, the next page) keeps what is shown and offers Retry for that page.
     await states.setRequestInterception(false);
     await states.close();
 
