@@ -15,7 +15,7 @@
 import type { ActivityInboundCallsInterceptor, WorkerOptions } from '@temporalio/worker';
 import { Context } from '@temporalio/activity';
 import { createChatModel } from '../src/llm/chat-client';
-import { acceptLlmAnswer, buildLlmMessages, selectAndDraft } from '../src/skills/run';
+import { acceptSectionAnswer, composeModelResult, rewriteTargets, sectionMessages, selectAndDraft } from '../src/skills/run';
 import { DocumentRepository, WholeKindCache } from '../src/store/documents';
 import { ProjectRepository } from '../src/store/projects';
 import { rewrite, startFakeLlm, type FakeLlm } from '../test/support/fake-llm';
@@ -133,9 +133,14 @@ async function runScenario(stack: BenchStack, scenario: Scenario, llm: FakeLlm):
       const retrieved = await retrieveTimed(repo, project, c.skill, c.inputs as never);
       let result = selectAndDraft(c.skill, c.inputs as never, retrieved.docs, new Date());
       if (model) {
-        const answer = await model.complete(buildLlmMessages(c.skill, c.inputs as never, result, retrieved.docs), { signal: new AbortController().signal });
-        const verdict = acceptLlmAnswer(c.skill, c.inputs as never, answer, result, retrieved.docs, model.model);
-        if (verdict.ok) result = verdict.result;
+        // What the drafting activity does with a model, in process: one call per section, each answer checked.
+        const accepted = new Map<number, string>();
+        for (const i of rewriteTargets(c.skill, result)) {
+          const answer = await model.complete(sectionMessages(c.skill, c.inputs as never, result, i, retrieved.docs), { signal: new AbortController().signal });
+          const verdict = acceptSectionAnswer(answer, result.sections[i]!, retrieved.docs);
+          if (verdict.ok) accepted.set(i, verdict.markdown);
+        }
+        result = composeModelResult(c.skill, c.inputs as never, result, retrieved.docs, model.model, { accepted, sections: [], notes: [] });
       }
       if (result.generator !== generator) throw new Error(`baseline: unexpected generator ${result.generator}`);
       return nowMs() - t;

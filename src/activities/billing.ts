@@ -10,8 +10,8 @@ import { parseStoredEvent } from '../store/webhook-events';
 import type { SubscriberState } from '../billing/subscriber-state';
 import type { Entitlement as BillingEntitlement } from '../billing/subscriber-view';
 import { SEARCH_ATTRIBUTES } from '../search-attributes';
-import { type SubscriberMessage } from '../workflows/billing-subscriber-contract';
-import { metricsWorkflowId, type BillingMetricsWorkflow } from '../workflows/billing-metrics-contract';
+import { type SubscriberMessage } from '../workflows/contracts/billing-subscriber';
+import { metricsWorkflowId, type BillingMetricsWorkflow } from '../workflows/contracts/billing-metrics';
 import type { ActivityDeps } from './deps';
 
 /** I/O of the billing workflows: the dashboard projection, operator entitlements, signals between workflows. */

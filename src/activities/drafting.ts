@@ -1,25 +1,51 @@
 import { ApplicationFailure, Context } from '@temporalio/activity';
 import type { Config } from '../config';
-import { createChatModel, type ChatModel } from '../llm/chat-client';
-import { afterModelFailure, rejectedAnswerNote } from '../llm/model-failure';
+import { createChatModel, type ChatModel, type ResponseFormat } from '../llm/chat-client';
+import { isRequestRefused, LLM_FAILURE } from '../llm/failures';
+import { afterModelFailure } from '../llm/model-failure';
 import type { ProjectDocument } from '../skills/documents';
-import type { SkillResult } from '../skills/result';
-import { acceptLlmAnswer, buildLlmMessages, selectAndDraft } from '../skills/run';
+import type { ModelSectionReport, SkillResult } from '../skills/result';
+import { acceptSectionAnswer, composeModelResult, rewriteTargets, SECTION_ANSWER_SCHEMA, sectionMessages, selectAndDraft } from '../skills/run';
 import type { InvocationContextRepository } from '../store/invocation-contexts';
 import type { ActivityDeps } from './deps';
-import type { DraftOutcome, SkillContextRef, SkillInvocationInput } from './skill-types';
+import type { SkillInvocationInput } from '../workflows/contracts/skill-invocation';
+import type { DraftOutcome, SkillContextRef } from './skill-types';
 
-/** Time left in an attempt after the model call, for checking the answer and returning it. */
+/** Time left in an attempt after the last model call, for checking the answers and returning the result. */
 const AFTER_MODEL_MARGIN_MS = 5_000;
 const MIN_MODEL_TIMEOUT_MS = 1_000;
+
+const SCHEMA_FORMAT: ResponseFormat = { type: 'json_schema', json_schema: { name: 'section', schema: SECTION_ANSWER_SCHEMA, strict: true } };
+const JSON_MODE: ResponseFormat = { type: 'json_object' };
 
 export function chatModelFromConfig(llm: Config['llm']): ChatModel | null {
   return llm.baseUrl && llm.model ? createChatModel({ baseUrl: llm.baseUrl, apiKey: llm.apiKey, model: llm.model, timeoutMs: llm.timeoutMs }) : null;
 }
 
 /**
- * The drafting step: the deterministic draft always; with a model configured, the model's rewrite when it
- * passes the checks. A failed check, a timeout or the last failed attempt gives the draft and a note.
+ * What the sections asked so far gave: kept in the activity's heartbeat details, so a retried attempt (after
+ * a rate limit or a 5xx) goes on from the next section instead of asking again for the ones already answered.
+ */
+interface RewriteProgress {
+  accepted: Record<number, string>;
+  sections: (ModelSectionReport & { index: number })[];
+  /** JSON mode once the server refused a JSON schema. */
+  jsonMode: boolean;
+}
+
+function resumed(details: unknown): RewriteProgress {
+  const d = details as Partial<RewriteProgress> | undefined;
+  return d && typeof d.accepted === 'object' && d.accepted !== null && Array.isArray(d.sections) ? { accepted: d.accepted, sections: d.sections, jsonMode: d.jsonMode === true } : { accepted: {}, sections: [], jsonMode: false };
+}
+
+const FAILED_OUTCOME = (err: unknown): ModelSectionReport['outcome'] => (err instanceof ApplicationFailure && err.type === LLM_FAILURE.timeout ? 'timed_out' : 'failed');
+
+/**
+ * The drafting step: the deterministic draft always; with a model configured, the model rewrites the
+ * draft's prose section by section (LLM_TIMEOUT_MS per section, within the attempt's time) and each answer
+ * replaces its section only when it keeps the draft's facts. Rate limits and 5xx retry the activity (from
+ * the next unanswered section); a timeout or a refused request ends the model's part, and the sections not
+ * rewritten stay as drafted, with a note saying why.
  */
 export function createDraftingActivity(deps: ActivityDeps, contexts: InvocationContextRepository, model: ChatModel | null) {
   /** `retrieved`: the documents when the caller already holds them (the local path), else read from the store. */
@@ -34,46 +60,95 @@ export function createDraftingActivity(deps: ActivityDeps, contexts: InvocationC
 
     const activity = Context.current();
     const log = deps.logger.child({ invocationId: input.invocationId, skill: input.skill, attempt: activity.info.attempt, model: model.model });
-    let answer: string;
-    try {
-      answer = await whileHeartbeating(activity, () =>
-        model.complete(buildLlmMessages(input.skill, inputs, draft, docs), {
-          signal: activity.cancellationSignal,
-          timeoutMs: modelTimeout(activity, deps.config.llm.timeoutMs),
-        }),
-      );
-    } catch (err) {
-      // Cancelled or the worker is shutting down: Temporal decides what happens next, not the fallback.
-      if (activity.cancellationSignal.aborted) throw err;
-      const outcome = afterModelFailure(err, activity.info.attempt, activity.info.retryPolicy?.maximumAttempts);
-      // A model failure is expected weather, not a bug: its type and message say enough, a stack would not.
-      const failure = err instanceof ApplicationFailure ? { type: err.type, message: err.message, cause: err.cause?.message } : err;
-      log.warn({ err: failure, retry: outcome.retry }, 'model call failed');
-      if (outcome.retry) throw err;
-      return { result: withNote(draft, outcome.note) };
+    const progress = resumed(activity.info.heartbeatDetails);
+    const deadline = attemptDeadline(activity);
+    const targets = rewriteTargets(input.skill, draft);
+    let stop: { reason: string } | undefined;
+
+    for (const index of targets) {
+      if (stop) break;
+      if (progress.sections.some((s) => s.index === index)) continue;
+      const heading = draft.sections[index]!.heading;
+      const timeoutMs = Math.min(deps.config.llm.timeoutMs, deadline - Date.now());
+      if (timeoutMs < MIN_MODEL_TIMEOUT_MS) {
+        stop = { reason: 'The attempt ran out of time for the model.' };
+        break;
+      }
+      const started = Date.now();
+      const ask = (jsonMode: boolean) =>
+        model.complete(sectionMessages(input.skill, inputs, draft, index, docs), { signal: activity.cancellationSignal, timeoutMs, responseFormat: jsonMode ? JSON_MODE : SCHEMA_FORMAT });
+      let answer: string;
+      try {
+        answer = await whileHeartbeating(activity, progress, async () => {
+          try {
+            return await ask(progress.jsonMode);
+          } catch (err) {
+            // A server that does not take a JSON schema may still take JSON mode: ask once more, then keep to it.
+            if (progress.jsonMode || !isRequestRefused(err) || activity.cancellationSignal.aborted) throw err;
+            progress.jsonMode = true;
+            return await ask(true);
+          }
+        });
+      } catch (err) {
+        // Cancelled or the worker is shutting down: Temporal decides what happens next, not the fallback.
+        if (activity.cancellationSignal.aborted) throw err;
+        const outcome = afterModelFailure(err, activity.info.attempt, activity.info.retryPolicy?.maximumAttempts);
+        // A model failure is expected weather, not a bug: its type and message say enough, a stack would not.
+        const failure = err instanceof ApplicationFailure ? { type: err.type, message: err.message, cause: err.cause?.message } : err;
+        log.warn({ err: failure, retry: outcome.retry, section: heading }, 'model call failed');
+        if (outcome.retry) {
+          activity.heartbeat(progress);
+          throw err;
+        }
+        progress.sections.push({ index, heading, outcome: FAILED_OUTCOME(err), reason: outcome.reason, durationMs: Date.now() - started });
+        stop = { reason: outcome.reason };
+        break;
+      }
+      const verdict = acceptSectionAnswer(answer, draft.sections[index]!, docs);
+      const report = { index, heading, durationMs: Date.now() - started, ...(verdict.facts ? { facts: verdict.facts } : {}) };
+      if (verdict.ok) {
+        progress.accepted[index] = verdict.markdown;
+        progress.sections.push({ ...report, outcome: 'accepted' });
+      } else {
+        log.warn({ section: heading, reason: verdict.reason }, "model's rewrite of a section failed the checks; keeping the draft's");
+        progress.sections.push({ ...report, outcome: 'refused', reason: verdict.reason });
+      }
+      activity.heartbeat(progress);
     }
-    const verdict = acceptLlmAnswer(input.skill, inputs, answer, draft, docs, model.model);
-    if (verdict.ok) return { result: verdict.result };
-    log.warn({ violations: verdict.violations.slice(0, 10) }, "model's answer failed the checks; using the deterministic draft");
-    return { result: withNote(draft, rejectedAnswerNote(verdict.violations)) };
+    return { result: modelResult(input, draft, docs, model.model, targets, progress, stop) };
   };
 }
 
-function withNote(draft: SkillResult, note: string): SkillResult {
-  return { ...draft, generator: 'deterministic', notes: [...(draft.notes ?? []), note] };
+/** The result from what the model gave, every section reported in the draft's order, with notes for the reader. */
+function modelResult(input: SkillInvocationInput, draft: SkillResult, docs: readonly ProjectDocument[], name: string, targets: number[], progress: RewriteProgress, stop: { reason: string } | undefined): SkillResult {
+  const byIndex = new Map(progress.sections.map((s) => [s.index, s]));
+  const sections: ModelSectionReport[] = draft.sections.map((s, i) => {
+    const done = byIndex.get(i);
+    if (done) {
+      const { index: _index, ...report } = done;
+      return report;
+    }
+    const reason = targets.includes(i) ? `not sent: ${stop?.reason ?? 'no time left'}` : 'not sent: nothing to rewrite';
+    return { heading: s.heading, outcome: 'kept', reason, durationMs: 0 };
+  });
+  const accepted = new Map(Object.entries(progress.accepted).map(([i, text]) => [Number(i), text]));
+  const notes = sections.flatMap((s) => (s.outcome === 'refused' ? [`The model's rewrite of "${s.heading}" was not used: ${s.reason}.`] : []));
+  if (stop) notes.push(`${stop.reason} ${accepted.size > 0 ? 'The sections it did not write are the deterministic draft.' : 'This is the deterministic draft.'}`);
+  else if (accepted.size === 0 && notes.length > 0) notes.push('This is the deterministic draft.');
+  return composeModelResult(input.skill, input.inputs as never, draft, docs, name, { accepted, sections, notes });
 }
 
-/** The configured timeout, shortened so the attempt's own start-to-close timeout never cuts the fallback off. */
-function modelTimeout(activity: Context, configuredMs: number): number {
+/** When the attempt must stop asking the model: its own start-to-close timeout must never cut the fallback off. */
+function attemptDeadline(activity: Context): number {
   const attemptMs = activity.info.startToCloseTimeoutMs;
-  return attemptMs > 0 ? Math.max(MIN_MODEL_TIMEOUT_MS, Math.min(configuredMs, attemptMs - AFTER_MODEL_MARGIN_MS)) : configuredMs;
+  return attemptMs > 0 ? Date.now() + attemptMs - AFTER_MODEL_MARGIN_MS : Number.POSITIVE_INFINITY;
 }
 
 /** Heartbeats while `work` runs: a cancellation reaches an activity only through a heartbeat's answer. */
-async function whileHeartbeating<T>(activity: Context, work: () => Promise<T>): Promise<T> {
-  activity.heartbeat();
+async function whileHeartbeating<T>(activity: Context, details: unknown, work: () => Promise<T>): Promise<T> {
+  activity.heartbeat(details);
   const every = Math.max(500, Math.floor((activity.info.heartbeatTimeoutMs ?? 10_000) / 4));
-  const timer = setInterval(() => activity.heartbeat(), every);
+  const timer = setInterval(() => activity.heartbeat(details), every);
   try {
     return await work();
   } finally {

@@ -8,7 +8,7 @@ import { messageIdFor, signatureHeader, signingSecrets } from '../outbound/signi
 import { startDelivery } from '../outbound/start';
 import { checkUrl, resolveSafely, UnsafeUrlError } from '../outbound/url-guard';
 import { MAX_RESPONSE_BODY_KEPT, pendingDelivery, type EndpointRecord } from '../store/outbound';
-import type { AttemptOutcome } from '../workflows/outbound-delivery-contract';
+import type { AttemptOutcome } from '../workflows/contracts/outbound-delivery';
 import type { ActivityDeps } from './deps';
 import { sendOnce } from './send-once';
 

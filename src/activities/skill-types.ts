@@ -1,15 +1,8 @@
-/** Payloads between the skill-invocation workflow and its activities (types only: workflow-safe). */
+/**
+ * Payloads between the skill-invocation workflow and its activities (types only: workflow-safe). The workflow's
+ * own input is in its contract.
+ */
 import type { SkillResult } from '../skills/result';
-import type { SkillName } from '../skills/types';
-
-export interface SkillInvocationInput {
-  invocationId: string;
-  project: string;
-  skill: SkillName;
-  inputs: Record<string, unknown>;
-  /** ISO time the invocation was accepted: the drafters' "now", so a retried draft is byte-identical. */
-  requestedAt: string;
-}
 
 export interface SkillContextRef {
   /** Where the retrieved documents were saved for the drafting step (kept out of workflow history). */

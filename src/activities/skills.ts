@@ -1,10 +1,11 @@
 import { retrievalPlan } from '../skills/run';
 import { resolveQueries } from '../skills/retrieval-plan';
 import type { ProjectDocument } from '../skills/documents';
-import { TOTAL_STEPS } from '../workflows/skill-invocation-contract';
+import { TOTAL_STEPS } from '../workflows/contracts/skill-invocation';
 import type { ActivityDeps } from './deps';
 import { chatModelFromConfig, createDraftingActivity } from './drafting';
-import type { DraftOutcome, ProgressUpdate, SkillContextRef, SkillInvocationInput } from './skill-types';
+import type { SkillInvocationInput } from '../workflows/contracts/skill-invocation';
+import type { DraftOutcome, ProgressUpdate, SkillContextRef } from './skill-types';
 
 /** Retrieved documents kept in memory between the retrieval and the local drafting step of one invocation. */
 const HANDOFF_ENTRIES = 16;

@@ -4,14 +4,7 @@ import type { AppDeps } from './deps';
 import { createMetrics } from './metrics';
 import { errorMiddleware } from './middleware/errors';
 import { requestContext } from './middleware/request-context';
-import type { Paths } from './openapi/common';
-import { openApiDocument } from './openapi/document';
-import { healthPaths } from './openapi/health';
-import { projectPaths } from './openapi/projects';
-import { skillCatalogPaths } from './openapi/skills';
-import { documentPaths, documentSchemas } from './openapi/documents';
-import { invocationPaths } from './openapi/invocations';
-import { billingPaths } from './openapi/billing';
+import { buildOpenApiDocument } from './openapi';
 import { healthRoutes } from './routes/health';
 import { projectRoutes } from './routes/projects';
 import { skillCatalogRoutes } from './routes/skills';
@@ -22,15 +15,12 @@ import { mcpRoutes } from './routes/mcp';
 import { a2aRoutes } from './routes/a2a';
 import { appRoutes } from './routes/apps';
 import { outboundRoutes, registerOutboundMetrics } from './routes/outbound';
-import { outboundPaths } from './openapi/outbound';
 import { webhookRoutes } from './routes/webhooks';
 import { billingDashboardRoutes } from './routes/billing-dashboard';
 import { deadLetterRoutes } from './routes/dead-letters';
 import { dashboardRoutes } from './routes/dashboard';
 import { consoleRoutes } from './routes/console';
-import { consolePaths } from './openapi/console';
 
-export const OPENAPI_PATHS: Paths[] = [healthPaths, projectPaths, documentPaths, skillCatalogPaths, invocationPaths, billingPaths, outboundPaths, consolePaths];
 
 /**
  * Builds the Koa application from composed dependencies (compose.ts). Never listens: server.ts does (and starts
@@ -61,7 +51,7 @@ export function createApp(deps: AppDeps) {
     dashboardRoutes(),
   ];
 
-  const spec = openApiDocument(OPENAPI_PATHS, deps.config.http.publicBaseUrl, documentSchemas);
+  const spec = buildOpenApiDocument(deps.config.http.publicBaseUrl);
   const docs = new Router();
   docs.get('/openapi.json', (ctx) => {
     ctx.body = spec;

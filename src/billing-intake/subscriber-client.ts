@@ -5,7 +5,7 @@ import { SEARCH_ATTRIBUTES } from '../search-attributes';
 import { reducerEvent } from '../billing/provider-events';
 import { applyEvent, initialState } from '../billing/subscriber-state';
 import { searchStatus } from '../billing/summary';
-import { absorbSignal, INLINE_EVENT_CHARS, mergeIntoSignal, providerEventSignal, redoEffectSignal, type BillingSubscriberStart, type BillingSubscriberWorkflow, type EventReference, type SubscriberMessage } from '../workflows/billing-subscriber-contract';
+import { absorbSignal, INLINE_EVENT_CHARS, mergeIntoSignal, providerEventSignal, redoEffectSignal, type BillingSubscriberStart, type BillingSubscriberWorkflow, type EventReference, type SubscriberMessage } from '../workflows/contracts/billing-subscriber';
 
 /**
  * Delivers a message to a subscriber's entity workflow, starting it if needed (signal-with-start): the one way

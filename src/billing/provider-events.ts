@@ -211,7 +211,7 @@ export const ENVELOPE_SCHEMA: Schema = {
           ...members(BOOLEAN_MEMBERS, { type: 'boolean' }),
           ...members(SUBSCRIBER_LIST_MEMBERS, { type: 'array', maxItems: EVENT_LIMITS.ids, items: { type: 'string', maxLength: EVENT_LIMITS.idLength } }),
           ...members(['entitlement_ids'], { type: 'array', maxItems: EVENT_LIMITS.entitlements, items: { type: 'string', maxLength: EVENT_LIMITS.textLength } }),
-          ...members(['subscriber_attributes'], { type: 'object' }),
+          ...members(['subscriber_attributes'], { type: 'object', additionalProperties: true }),
         ]),
       },
     },

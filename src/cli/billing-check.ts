@@ -2,7 +2,7 @@ import { diffContribution, mrrAmount, ZERO_TOTALS, type BillingTotals } from '..
 import type { BillingScope } from '../billing/subscriber-id';
 import { connectTemporal } from '../temporal';
 import { SEARCH_ATTRIBUTES } from '../search-attributes';
-import { metricsWorkflowId, totalsDeltaSignal } from '../workflows/billing-metrics-contract';
+import { metricsWorkflowId, totalsDeltaSignal } from '../workflows/contracts/billing-metrics';
 import { requireScope, type CliCommand } from './command';
 import { withStore } from './with-store';
 import type { Repositories } from '../store/repositories';

@@ -8,7 +8,7 @@ import { queuedInvocation, type InvocationRecord, type InvocationRepository } fr
 import type { ProjectRecord, ProjectRepository } from '../store/projects';
 import { check, type FieldError } from '../validation';
 import { impossibleInputs } from './data-rules';
-import { skillWorkflowId } from '../workflows/skill-invocation-contract';
+import { skillWorkflowId } from '../workflows/contracts/skill-invocation';
 import { newInvocationId } from './ids';
 import type { RateLimiter } from './rate-limit';
 import { TEMPORAL_CALL_TIMEOUT_MS } from '../temporal-failures';

@@ -1,5 +1,5 @@
 import type { Client } from '@temporalio/client';
-import type { SkillInvocationInput } from '../activities/skill-types';
+import { skillInvocationContract, type SkillInvocationInput, type SkillInvocationWorkflow } from '../workflows/contracts/skill-invocation';
 import { TEMPORAL_CALL_TIMEOUT_MS, isAlreadyStarted } from '../temporal-failures';
 import { findSkill } from '../skills/catalog';
 import type { SkillName } from '../skills/types';
@@ -31,7 +31,7 @@ export async function startInvocationWorkflow(client: StartClient, taskQueue: st
   const attempt = async (via: StartClient, eager: boolean): Promise<StartOutcome> => {
     try {
       const handle = await via.connection.withDeadline(Date.now() + TEMPORAL_CALL_TIMEOUT_MS, () =>
-        via.workflow.start('skillInvocation', {
+        via.workflow.start<SkillInvocationWorkflow>(skillInvocationContract.name, {
           taskQueue,
           workflowId: record.workflowId,
           args: [inputOf(record)],

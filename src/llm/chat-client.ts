@@ -1,9 +1,10 @@
 /**
  * A small client for any OpenAI-compatible chat-completions endpoint (OpenAI, Azure OpenAI's compatible
  * route, vLLM, Ollama, llama.cpp server, LiteLLM...): one POST, JSON mode, temperature 0 so the same
- * prompt tends to give the same answer. Failures are typed for Temporal's retry policy (see failures.ts).
+ * prompt tends to give the same answer; the answer's shape is asked for with `response_format` (a JSON schema where
+ * the server supports it, else JSON mode). Failures are typed for Temporal's retry policy (see failures.ts).
  */
-import type { ChatMessage } from '../skills/llm-prompt';
+import type { ChatMessage } from '../skills/model-rewrite';
 import { connectionFailure, httpFailure, malformedFailure, timeoutFailure } from './failures';
 import { parseRetryAfter } from './retry-after';
 
@@ -14,13 +15,16 @@ export interface ChatModelOptions {
   timeoutMs: number;
 }
 
+/** OpenAI's `response_format`: JSON mode, or output constrained to a JSON schema. */
+export type ResponseFormat = { type: 'json_object' } | { type: 'json_schema'; json_schema: { name: string; schema: object; strict?: boolean } };
+
 export interface ChatModel {
   readonly model: string;
   /**
    * The assistant message's text. Rejects with the caller's abort reason when `signal` aborts (cancellation
    * is not a model failure), else with an ApplicationFailure from failures.ts.
    */
-  complete(messages: readonly ChatMessage[], options: { signal: AbortSignal; timeoutMs?: number }): Promise<string>;
+  complete(messages: readonly ChatMessage[], options: { signal: AbortSignal; timeoutMs?: number; responseFormat?: ResponseFormat }): Promise<string>;
 }
 
 /** A chat-completions answer larger than this is not read to the end: no rewrite of a draft is that long. */
@@ -56,9 +60,9 @@ export function createChatModel(options: ChatModelOptions): ChatModel {
 
   return {
     model: options.model,
-    async complete(messages, { signal, timeoutMs = options.timeoutMs }) {
+    async complete(messages, { signal, timeoutMs = options.timeoutMs, responseFormat = { type: 'json_object' } }) {
       const timeout = AbortSignal.timeout(timeoutMs);
-      const body = JSON.stringify({ model: options.model, messages, response_format: { type: 'json_object' }, temperature: 0 });
+      const body = JSON.stringify({ model: options.model, messages, response_format: responseFormat, temperature: 0 });
       let status: number;
       let retryAfter: string | null;
       let text: string;

@@ -45,6 +45,8 @@ export function httpFailure(status: number, retryAfterMs: number | undefined): A
   return ApplicationFailure.create({
     type,
     message: `the model endpoint answered HTTP ${status}`,
+    // The status, for a caller that can ask differently (a server that does not know an option answers 400).
+    details: [status],
     nonRetryable: !retryable,
     ...(retryable && retryAfterMs !== undefined ? { nextRetryDelay: retryAfterMs } : {}),
   });
@@ -57,4 +59,9 @@ export function malformedFailure(what: string): ApplicationFailure {
 /** True for a failure that another attempt may cure (rate limit, 5xx, no connection). */
 export function isRetryableModelFailure(err: unknown): err is ApplicationFailure {
   return err instanceof ApplicationFailure && !err.nonRetryable && (err.type === LLM_FAILURE.rateLimited || err.type === LLM_FAILURE.unavailable);
+}
+
+/** True when the endpoint refused the request itself (400, 422): a request without an optional feature may pass. */
+export function isRequestRefused(err: unknown): boolean {
+  return err instanceof ApplicationFailure && err.type === LLM_FAILURE.rejected && (err.details?.[0] === 400 || err.details?.[0] === 422);
 }

@@ -1,8 +1,8 @@
 import { WorkflowExecutionAlreadyStartedError, WorkflowIdReusePolicy, type Client } from '@temporalio/client';
 import type { Config } from '../config';
 import { SEARCH_ATTRIBUTES } from '../search-attributes';
-import type { OutboundDeliveryInput } from '../workflows/outbound-delivery-contract';
-import { OUTBOUND_DELIVERY_WORKFLOW, outboundDeliveryWorkflowId } from '../workflows/outbound-delivery-contract';
+import type { OutboundDeliveryInput } from '../workflows/contracts/outbound-delivery';
+import { outboundDeliveryContract, type OutboundDeliveryWorkflow } from '../workflows/contracts/outbound-delivery';
 
 /**
  * Starts the delivery workflow of a stored delivery. `first`: the dispatch of an event, which a retried activity
@@ -23,8 +23,8 @@ export async function startDelivery(
     attemptTimeoutMs: config.outbound.timeoutMs + 5_000,
   };
   try {
-    await client.workflow.start(OUTBOUND_DELIVERY_WORKFLOW, {
-      workflowId: outboundDeliveryWorkflowId(d.app, d.endpointId, d.deliveryId),
+    await client.workflow.start<OutboundDeliveryWorkflow>(outboundDeliveryContract.name, {
+      workflowId: outboundDeliveryContract.workflowId(d.app, d.endpointId, d.deliveryId),
       taskQueue: config.temporal.taskQueue,
       args: [input],
       workflowIdReusePolicy: mode === 'first' ? WorkflowIdReusePolicy.REJECT_DUPLICATE : WorkflowIdReusePolicy.ALLOW_DUPLICATE,

@@ -6,7 +6,8 @@
 import { citationId } from './citation-id';
 import type { ProjectDocument } from './documents';
 import { linkDefinitions, safeUrl } from './markdown';
-import type { ResultSection, SkillResult } from './result';
+import { footnoteDefinitions, newFootnotes, publishMarkdown } from './publish';
+import type { DraftSection, ModelReport, ResultCitation, ResultSection, SkillResult } from './result';
 import { compareText } from './text';
 import { DOCUMENT_KINDS, type DocumentKind } from './types';
 
@@ -68,9 +69,10 @@ function prepareAnyDocuments(prepared: ProjectDocument[]): ProjectDocument[] {
 
 export interface AssembleInput {
   title: string;
-  sections: ResultSection[];
-  /** Renders the whole markdown document from title and sections (it differs per format); link definitions are appended. */
-  render: (title: string, sections: readonly ResultSection[]) => string;
+  /** Sections as drafted, with inline citation markers. */
+  sections: DraftSection[];
+  /** Renders the whole markdown document from title and sections (it differs per format); link definitions or footnotes are appended. */
+  render: (title: string, sections: readonly Pick<DraftSection, 'heading' | 'markdown'>[]) => string;
   /** What retrieval returned, as prepared by prepareDocuments. */
   documents: readonly ProjectDocument[];
   /** Kinds the plan searched, reported even when nothing was found. */
@@ -78,6 +80,7 @@ export interface AssembleInput {
   /** Why a retrieved document was left out, by citation id. */
   reasons: ReadonlyMap<string, string>;
   generator: string;
+  model?: ModelReport;
 }
 
 /** Reason given to a retrieved document that the selection kept but the text does not cite. */
@@ -103,13 +106,37 @@ export function assembleResult(input: AssembleInput): SkillResult {
   for (const doc of input.documents) searched[doc.kind] = (searched[doc.kind] ?? 0) + 1;
   const excluded: { id: string; reason: string }[] = [];
   for (const id of ids) if (!citedSet.has(id)) excluded.push({ id, reason: input.reasons.get(id) ?? NOT_CITED });
+  const published = publish(input.sections, citations);
   return {
     format: 'markdown',
     title: input.title,
-    markdown: input.render(input.title, input.sections) + linkDefinitions(citations),
-    sections: input.sections,
+    markdown: input.render(input.title, published.bodies) + (published.footnotes ? `\n${published.footnotes}\n` : ''),
+    markdownWithCitations: input.render(input.title, input.sections) + linkDefinitions(citations),
+    sections: published.sections,
     citations,
     generator: input.generator,
+    ...(input.model ? { model: input.model } : {}),
     retrieval: { searched, used: citations.length, excluded },
   };
+}
+
+/**
+ * Each section in publishable form (its footnotes defined at its end, so it stands alone), the bodies without
+ * those definitions for the whole document, and the document's footnote definitions, numbered across sections.
+ */
+function publish(drafted: readonly DraftSection[], citations: readonly ResultCitation[]) {
+  const byId = new Map(citations.map((c) => [c.id, c]));
+  const notes = newFootnotes();
+  const bodies = drafted.map((s) => ({ heading: s.heading, markdown: publishMarkdown(s.markdown, byId, notes) }));
+  const sections = drafted.map((s, i): ResultSection => {
+    const own = footnoteDefinitions(s.citations.filter((id) => bodies[i]!.markdown.includes(`[^${notes.numbers.get(id)}]`)), byId, notes);
+    return {
+      heading: s.heading,
+      markdown: own ? `${bodies[i]!.markdown}\n\n${own}` : bodies[i]!.markdown,
+      markdownWithCitations: s.markdown,
+      citations: s.citations,
+      ...(s.generator ? { generator: s.generator } : {}),
+    };
+  });
+  return { bodies, sections, footnotes: footnoteDefinitions(notes.numbers.keys(), byId, notes) };
 }

@@ -2,7 +2,8 @@
  * Checks a result (the deterministic draft, or a model's rewrite of it) against the rules every result
  * obeys: the result shape, section headings of the format in order, citations that resolve and were
  * retrieved, every used document cited, every left-out document given a reason, inline citation markers
- * that the section lists. An empty list means the result may be shown.
+ * (in the marker form) that the section lists, and publishable markdown free of markers. An empty list
+ * means the result may be shown.
  */
 import { extractCitationIds } from './markdown';
 
@@ -21,11 +22,16 @@ function shapeViolations(r: Record<string, unknown>): Violation[] {
   need(r.format === 'markdown', '/format', 'must be "markdown"');
   need(typeof r.title === 'string' && r.title.trim() !== '', '/title', 'must be a non-empty string');
   need(typeof r.markdown === 'string' && r.markdown.trim() !== '', '/markdown', 'must be a non-empty string');
+  need(typeof r.markdownWithCitations === 'string' && r.markdownWithCitations.trim() !== '', '/markdownWithCitations', 'must be a non-empty string');
   need(typeof r.generator === 'string' && r.generator !== '', '/generator', 'must be a non-empty string');
   if (!Array.isArray(r.sections)) need(false, '/sections', 'must be an array');
   else
     r.sections.forEach((s, i) =>
-      need(isObject(s) && typeof s.heading === 'string' && typeof s.markdown === 'string' && isStringArray(s.citations), `/sections/${i}`, 'must be { heading, markdown, citations: string[] }'),
+      need(
+        isObject(s) && typeof s.heading === 'string' && typeof s.markdown === 'string' && typeof s.markdownWithCitations === 'string' && isStringArray(s.citations),
+        `/sections/${i}`,
+        'must be { heading, markdown, markdownWithCitations, citations: string[] }',
+      ),
     );
   if (!Array.isArray(r.citations)) need(false, '/citations', 'must be an array');
   else
@@ -44,7 +50,7 @@ export function checkResult(result: unknown, retrievedIds: Iterable<string>, exp
 
   const out: Violation[] = [];
   const retrieved = new Set(retrievedIds);
-  const sections = result.sections as { heading: string; markdown: string; citations: string[] }[];
+  const sections = result.sections as { heading: string; markdown: string; markdownWithCitations: string; citations: string[] }[];
   const citations = result.citations as { id: string }[];
   const retrieval = result.retrieval as { used: number; excluded: unknown[] };
 
@@ -66,9 +72,11 @@ export function checkResult(result: unknown, retrievedIds: Iterable<string>, exp
       cited.add(id);
       if (!listed.has(id)) out.push({ path: `/sections/${i}/citations/${j}`, message: `${id} is not in result.citations` });
     });
-    for (const id of extractCitationIds(s.markdown)) {
-      if (!s.citations.includes(id)) out.push({ path: `/sections/${i}/markdown`, message: `cites ${id} inline but not in the section's citations` });
+    for (const id of extractCitationIds(s.markdownWithCitations)) {
+      if (!s.citations.includes(id)) out.push({ path: `/sections/${i}/markdownWithCitations`, message: `cites ${id} inline but not in the section's citations` });
     }
+    const left = extractCitationIds(s.markdown);
+    if (left.length > 0) out.push({ path: `/sections/${i}/markdown`, message: `the publishable form still carries the marker [${left[0]}]` });
   });
   citations.forEach((c, i) => {
     if (!cited.has(c.id)) out.push({ path: `/citations/${i}/id`, message: `${c.id} is listed but no section cites it` });

@@ -6,7 +6,7 @@
  */
 import { CITATION_PREFIXES, citationId } from './citation-id';
 import type { ProjectDocument } from './documents';
-import type { ResultCitation, ResultSection } from './result';
+import type { DraftSection, ResultCitation, ResultSection } from './result';
 
 const PREFIXES: ReadonlySet<string> = new Set(CITATION_PREFIXES);
 const LONGEST_PREFIX = Math.max(...CITATION_PREFIXES.map((p) => p.length));
@@ -39,11 +39,11 @@ export function citeAll(docs: readonly ProjectDocument[]): string {
 }
 
 /**
- * Citation ids marked in `markdown` ("[pr:12]": a known prefix, a colon, then no space up to "]"), in order of
- * first appearance. One pass over the text, however the brackets fall.
+ * Citation markers in `markdown` ("[pr:12]": a known prefix, a colon, then no space up to "]"), in order, with
+ * their positions. One pass over the text, however the brackets fall.
  */
-export function extractCitationIds(markdown: string): string[] {
-  const ids = new Set<string>();
+export function citationMarkers(markdown: string): { id: string; start: number; end: number }[] {
+  const out: { id: string; start: number; end: number }[] = [];
   let i = markdown.indexOf('[');
   while (i >= 0) {
     let colon = -1;
@@ -54,11 +54,16 @@ export function extractCitationIds(markdown: string): string[] {
     }
     let k = colon + 1;
     while (k < markdown.length && markdown[k] !== ']' && !isSpaceChar(markdown[k]!)) k++;
-    if (k < markdown.length && markdown[k] === ']' && k > colon + 1) ids.add(markdown.slice(i + 1, k));
+    if (k < markdown.length && markdown[k] === ']' && k > colon + 1) out.push({ id: markdown.slice(i + 1, k), start: i, end: k + 1 });
     // Any "[" between i and k ends its candidate at the same k: none of them needs a look of its own.
     i = markdown.indexOf('[', Math.max(k, i + 1));
   }
-  return [...ids];
+  return out;
+}
+
+/** Citation ids marked in `markdown`, in order of first appearance. */
+export function extractCitationIds(markdown: string): string[] {
+  return [...new Set(citationMarkers(markdown).map((m) => m.id))];
 }
 
 /** Schemes a link in a result may use: web pages and mail; anything else (javascript:, data:) is never linked. */
@@ -75,7 +80,7 @@ export function safeUrl(url: string | undefined | null): string | undefined {
 }
 
 /** A section whose citations are exactly the markers in its prose. */
-export function section(heading: string, markdown: string): ResultSection {
+export function section(heading: string, markdown: string): DraftSection {
   const body = markdown.trim();
   return { heading, markdown: body, citations: extractCitationIds(body) };
 }
@@ -101,8 +106,17 @@ export function oneLine(text: string): string {
 }
 
 /** The standard document layout: an H1 title, then an H2 per section, in order. */
-export function renderDocument(title: string, sections: readonly ResultSection[]): string {
+export function renderDocument(title: string, sections: readonly Pick<ResultSection, 'heading' | 'markdown'>[]): string {
   return `# ${title}\n\n${sections.map((s) => `## ${s.heading}\n\n${s.markdown}\n`).join('\n')}`;
+}
+
+/** Lines that start a block of their own: list items, headings, table rows. */
+export function startsBlockLine(line: string): boolean {
+  const t = line.trimStart();
+  if (t.startsWith('- ') || t.startsWith('* ') || t.startsWith('+ ') || t.startsWith('#') || t.startsWith('|')) return true;
+  let i = 0;
+  while (i < t.length && i < 4 && t[i]! >= '0' && t[i]! <= '9') i++;
+  return i > 0 && (t[i] === '.' || t[i] === ')') && t[i + 1] === ' ';
 }
 
 export function bulletList(items: readonly string[]): string {

@@ -1,11 +1,39 @@
 /** The result of a skill invocation (the `result` of an invocation record; checked by check-result.ts). */
 import type { DocumentKind } from './types';
 
-export interface ResultSection {
+/** A section as drafters write it: facts cite their sources with inline markers ([pr:12], [ticket:WEB-7]). */
+export interface DraftSection {
   heading: string;
+  /** Markdown with inline citation markers. */
   markdown: string;
   /** Ids (see citationId) of the documents this section's facts come from, in order of first mention. */
   citations: string[];
+  /** Who wrote the section's prose, when a model was asked: "deterministic" or "llm:<model>". */
+  generator?: string;
+}
+
+/** A section of a result: publishable markdown, and the same text with its citation markers. */
+export interface ResultSection extends DraftSection {
+  /** Publishable: markers replaced by links, or footnotes (defined at the section's end) where a source has no address. */
+  markdown: string;
+  /** The drafter's text with inline markers, for clients that want the machine-readable form. */
+  markdownWithCitations: string;
+}
+
+/** What happened to one section when a model was asked to rewrite the draft (see model-rewrite.ts). */
+export interface ModelSectionReport {
+  heading: string;
+  /** accepted: the model's prose is shown; refused: it failed the fact check; kept: not sent (nothing to rewrite, or no time left). */
+  outcome: 'accepted' | 'refused' | 'failed' | 'timed_out' | 'kept';
+  reason?: string;
+  durationMs: number;
+  /** Facts of the draft section (versions, numbers, dates, identifiers, names, links) and how many the rewrite kept. */
+  facts?: { total: number; kept: number };
+}
+
+export interface ModelReport {
+  name: string;
+  sections: ModelSectionReport[];
 }
 
 export interface ResultCitation {
@@ -31,12 +59,16 @@ export interface RetrievalReport {
 export interface SkillResult {
   format: 'markdown';
   title: string;
-  /** The whole document: title and every section, rendered for the skill's format. */
+  /** The whole document, publishable: title and every section rendered for the skill's format, footnotes at the end. */
   markdown: string;
+  /** The whole document with inline citation markers, ending with link definitions that make them links. */
+  markdownWithCitations: string;
   sections: ResultSection[];
   citations: ResultCitation[];
-  /** "deterministic", or "llm:<model>" when a model rewrote the prose and its answer passed checkResult. */
+  /** "deterministic", or "llm:<model>" when a model's rewrite of at least one section passed the checks. */
   generator: string;
+  /** Present when a model was asked: what it did with each section. */
+  model?: ModelReport;
   retrieval: RetrievalReport;
   /** Remarks for the reader about how the result was made (e.g. why a model's answer was not used). */
   notes?: string[];

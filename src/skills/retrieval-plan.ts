@@ -10,11 +10,15 @@
  *                 | { field, op: 'range', value: { gt?, gte?, lt?, lte? } } → { [field]: { $gt, $gte, ... } }
  *                 | { field, op: 'in',    from: { kind, field } }       values collected from the documents
  *                                                                        of that kind fetched by earlier steps
+ *                 | { field, op: 'each',  from: [{ kind, field }, ...] } one query per value collected so
+ *                                                                        (→ { [field]: value }), at most EACH_MAX,
+ *                                                                        for "is there any …" questions with limit 1
  *
  * `field` is a document field (documents.ts) or a derived index field (index-fields.ts: versionKey,
  * fixVersionKey). `sort` maps to { [field]: 1 | -1 }. The project filter is the store's own business.
  * Call resolveQueries(step, fetchedSoFar) to turn a step into concrete queries: `from` conditions become
- * `in` lists, and a query whose `in` list is empty is dropped (it could match nothing). Results of all
+ * `in` lists (or one query per value for `each`), and a query whose `in` list is empty is dropped (it could
+ * match nothing). Results of all
  * queries are concatenated; the skill's selection removes duplicates.
  */
 import type { ProjectDocument } from './documents';
@@ -34,6 +38,16 @@ export interface DependentCondition {
   from: { kind: DocumentKind; field: string };
 }
 
+/** One query per value collected from earlier steps' documents (see eachValues for which values). */
+export interface EachCondition {
+  field: string;
+  op: 'each';
+  from: { kind: DocumentKind; field: string }[];
+}
+
+/** An `each` condition asks at most this many queries; the values are taken in code-unit order. */
+export const EACH_MAX = 100;
+
 export interface SortKey {
   field: string;
   order: 'asc' | 'desc';
@@ -47,7 +61,7 @@ export interface DocumentQuery {
 }
 
 export interface PlannedQuery extends Omit<DocumentQuery, 'where'> {
-  where: (Condition | DependentCondition)[];
+  where: (Condition | DependentCondition | EachCondition)[];
 }
 
 export interface RetrievalStep {
@@ -70,13 +84,21 @@ function valuesOf(docs: readonly ProjectDocument[], kind: DocumentKind, field: s
   return [...out];
 }
 
+/** The values an `each` condition asks about, in the order and number the queries are made. */
+export function eachValues(fetched: readonly ProjectDocument[], from: EachCondition['from']): FilterValue[] {
+  const all = new Set(from.flatMap((f) => valuesOf(fetched, f.kind, f.field)));
+  return [...all].sort((a, b) => (String(a) < String(b) ? -1 : String(a) > String(b) ? 1 : 0)).slice(0, EACH_MAX);
+}
+
 /** The step's queries with dependent conditions filled in from `fetched`; queries that cannot match are dropped. */
 export function resolveQueries(step: RetrievalStep, fetched: readonly ProjectDocument[]): DocumentQuery[] {
   const out: DocumentQuery[] = [];
   for (const query of step.queries) {
-    const where = query.where.map((c): Condition => ('from' in c ? { field: c.field, op: 'in', value: valuesOf(fetched, c.from.kind, c.from.field) } : c));
+    const each = query.where.find((c): c is EachCondition => c.op === 'each');
+    const where = query.where.flatMap((c): Condition[] => (c.op === 'each' ? [] : 'from' in c ? [{ field: c.field, op: 'in', value: valuesOf(fetched, c.from.kind, c.from.field) }] : [c]));
     if (where.some((c) => c.op === 'in' && c.value.length === 0)) continue;
-    out.push({ ...query, where });
+    if (!each) out.push({ ...query, where });
+    else for (const value of eachValues(fetched, each.from)) out.push({ ...query, where: [{ field: each.field, op: 'eq', value }, ...where] });
   }
   return out;
 }

@@ -5,22 +5,21 @@
  *   plan = retrievalPlan(skill, inputs)                    what to fetch (see retrieval-plan.ts)
  *   docs = for each step: resolveQueries(step, docs) → store → append
  *   draft = selectAndDraft(skill, inputs, docs, now)       the deterministic result
- *   with a model: buildLlmMessages(...) → model → acceptLlmAnswer(...) → its result, or the draft
+ *   with a model, per section of rewriteTargets(...): sectionMessages(...) → model → acceptSectionAnswer(...),
+ *   then composeModelResult(...) with the accepted sections (model-rewrite.ts)
  */
 import { prepareDocuments } from './assemble';
 import type { ProjectDocument } from './documents';
 import { skillOf } from './catalog';
 import type { SkillInputs } from './inputs';
-import { acceptLlmAnswer as accept, type LlmVerdict } from './llm-answer';
-import { buildPromptMessages, type ChatMessage } from './llm-prompt';
-import type { SkillResult } from './result';
+import { composeRewrite, sectionMessages as messagesFor, sectionsToRewrite, type ChatMessage } from './model-rewrite';
+import type { ModelSectionReport, SkillResult } from './result';
 import { plannedKinds, type RetrievalPlan } from './retrieval-plan';
 import type { SkillName } from './types';
 
 export { validateBusinessRules, type BusinessRuleError, type ProjectFacts } from './business-rules';
 export { checkResult, type Violation } from './check-result';
-export type { LlmVerdict } from './llm-answer';
-export type { ChatMessage } from './llm-prompt';
+export { acceptSectionAnswer, SECTION_ANSWER_SCHEMA, type ChatMessage, type SectionVerdict } from './model-rewrite';
 
 const isoNow = (now: string | Date) => (typeof now === 'string' ? now : now.toISOString());
 
@@ -39,23 +38,28 @@ export function selectAndDraft<S extends SkillName>(skill: S, inputs: SkillInput
   return mod.draft(inputs, prepareDocuments(fetchedDocs), plannedKinds(mod.plan(inputs)), isoNow(now));
 }
 
-/** The chat messages asking a model to rewrite `draft`; `retrievedDocs` may be everything fetched (only cited ones are sent). */
-export function buildLlmMessages<S extends SkillName>(skill: S, inputs: SkillInputs[S], draft: SkillResult, retrievedDocs: readonly ProjectDocument[]): ChatMessage[] {
-  return buildPromptMessages(skillOf(skill).instructions(inputs), inputs, draft, retrievedDocs);
+/** Indexes of the draft's sections a model is asked to rewrite. */
+export function rewriteTargets(skill: SkillName, draft: SkillResult): number[] {
+  return sectionsToRewrite(draft, skillOf(skill).fixedSections);
+}
+
+/** The chat messages asking a model to rewrite section `index` of `draft`; `retrievedDocs` may be everything fetched. */
+export function sectionMessages<S extends SkillName>(skill: S, inputs: SkillInputs[S], draft: SkillResult, index: number, retrievedDocs: readonly ProjectDocument[]): ChatMessage[] {
+  return messagesFor(skillOf(skill).instructions(inputs), inputs, draft, index, retrievedDocs);
 }
 
 /**
- * Turns a model's answer into a checked result with `generator: "llm:<model>"`, or the violations that
- * reject it (then use `draft`, adding a note).
+ * The result with the model's accepted sections (by index) in place of the draft's, `generator: "llm:<model>"`
+ * when at least one was accepted, the model's per-section report and `notes`.
  */
-export function acceptLlmAnswer<S extends SkillName>(
+export function composeModelResult<S extends SkillName>(
   skill: S,
   inputs: SkillInputs[S],
-  answerText: string,
   draft: SkillResult,
   retrievedDocs: readonly ProjectDocument[],
   model: string,
-): LlmVerdict {
+  outcome: { accepted: ReadonlyMap<number, string>; sections: ModelSectionReport[]; notes: readonly string[] },
+): SkillResult {
   const mod = skillOf(skill);
-  return accept(answerText, { draft, retrievedDocs, searchedKinds: plannedKinds(mod.plan(inputs)), render: mod.render(inputs), model });
+  return composeRewrite({ draft, retrievedDocs, searchedKinds: plannedKinds(mod.plan(inputs)), render: mod.render(inputs), model }, outcome.accepted, outcome.sections, outcome.notes);
 }

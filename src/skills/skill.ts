@@ -21,7 +21,7 @@ export interface BusinessRuleError {
   message: string;
 }
 
-export type Renderer = (title: string, sections: readonly ResultSection[]) => string;
+export type Renderer = (title: string, sections: readonly Pick<ResultSection, 'heading' | 'markdown'>[]) => string;
 
 export interface Skill<I> extends SkillDefinition {
   /** The 422 cases of these inputs given the project's facts (see business-rules.ts); empty when they can be served. */
@@ -31,4 +31,6 @@ export interface Skill<I> extends SkillDefinition {
   draft(inputs: I, documents: readonly ProjectDocument[], searchedKinds: readonly DocumentKind[], now: string): SkillResult;
   render(inputs: I): Renderer;
   instructions(inputs: I): string;
+  /** Sections a model is never asked to rewrite: lists of facts with no prose to improve. */
+  fixedSections?: readonly string[];
 }

@@ -134,6 +134,8 @@ export class DocumentRepository {
 export const DOCUMENT_INDEXES: IndexDescription[] = [
   { key: { project: 1, kind: 1, externalId: 1 }, name: 'upsert_key', unique: true },
   { key: { project: 1, kind: 1, versionKey: 1 }, name: 'by_version' },
+  // "Has this author contributed before?": one earlier commit or pull request per author of a release range.
+  { key: { project: 1, kind: 1, author: 1, versionKey: 1 }, name: 'by_author_version' },
   { key: { project: 1, kind: 1, fixVersionKey: 1 }, name: 'by_fix_version' },
   { key: { project: 1, kind: 1, incidentId: 1 }, name: 'by_incident_id' },
   { key: { project: 1, kind: 1, issueId: 1 }, name: 'by_issue_id' },

@@ -1,7 +1,7 @@
 import { allHandlersFinished, condition, continueAsNew, patched, proxyActivities, proxyLocalActivities, setCurrentDetails, setHandler, workflowInfo } from '@temporalio/workflow';
 import { addTotals, mrrAmount, ZERO_TOTALS, type BillingTotals } from '../billing/metrics';
 import type { createActivities } from '../activities';
-import { totalsDeltaSignal, totalsQuery, type BillingMetricsStart } from './billing-metrics-contract';
+import { totalsDeltaSignal, totalsQuery, type BillingMetricsStart } from './contracts/billing-metrics';
 
 type Activities = ReturnType<typeof createActivities>;
 

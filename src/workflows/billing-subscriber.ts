@@ -31,10 +31,10 @@ import {
   type BillingSubscriberStart,
   type EventReference,
   type SubscriberMessage,
-} from './billing-subscriber-contract';
+} from './contracts/billing-subscriber';
 import { Inbox } from './inbox';
 import { WakeTimer } from './wake-timer';
-import { metricsWorkflowId, totalsDeltaSignal } from './billing-metrics-contract';
+import { metricsWorkflowId, totalsDeltaSignal } from './contracts/billing-metrics';
 
 type Activities = ReturnType<typeof createActivities>;
 

@@ -2,7 +2,7 @@ import { proxyActivities, setCurrentDetails, sleep, upsertSearchAttributes } fro
 import type { createActivities } from '../activities';
 import { retryDelay } from '../outbound/retry-schedule';
 import { SEARCH_ATTRIBUTES } from '../search-attributes';
-import type { OutboundDeliveryInput, OutboundStatus } from './outbound-delivery-contract';
+import type { OutboundDeliveryInput, OutboundStatus } from './contracts/outbound-delivery';
 
 type Activities = ReturnType<typeof createActivities>;
 

@@ -9,7 +9,7 @@ import {
   workflowInfo,
 } from '@temporalio/workflow';
 import type { createActivities } from '../activities';
-import type { SkillInvocationInput } from '../activities/skill-types';
+import type { SkillInvocationInput, SkillInvocationOutcome } from './contracts/skill-invocation';
 
 type Activities = ReturnType<typeof createActivities>;
 
@@ -71,11 +71,6 @@ const local = {
     retry: { initialInterval: '500ms', maximumInterval: '30s' },
   }).storeSkillResult,
 };
-
-export interface SkillInvocationOutcome {
-  status: 'completed' | 'failed';
-  generator?: string;
-}
 
 /**
  * retrieve → draft → store. Retrieval, the store step, progress writes and a deterministic draft are local

@@ -8,7 +8,7 @@ import { PAGE_BYTE_BUDGET } from '../../src/api/page-budget';
 import { COLLECTIONS } from '../../src/store/collections';
 import { eventKey } from '../../src/store/webhook-events';
 import { workflowIdFor } from '../../src/billing/subscriber-id';
-import { subscriberStateQuery } from '../../src/workflows/billing-subscriber-contract';
+import { subscriberStateQuery } from '../../src/workflows/contracts/billing-subscriber';
 import { MAX_REPORTED_ERRORS } from '../../src/validation';
 import { EventForwarder } from '../../src/billing-intake/event-forwarder';
 import { createLogger } from '../../src/logger';

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { signalSubscriberWorkflow } from '../../src/billing-intake/subscriber-client';
 import type { BillingEvent } from '../../src/billing/provider-events';
 import { DeadLetterRepository } from '../../src/store/dead-letters';
-import { subscriberStateQuery } from '../../src/workflows/billing-subscriber-contract';
+import { subscriberStateQuery } from '../../src/workflows/contracts/billing-subscriber';
 import { startTemporal, type RunningTemporal } from '../../scripts/stack/servers';
 import { billingClient } from '../support/billing-client';
 import { eventually } from '../support/eventually';

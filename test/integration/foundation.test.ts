@@ -1,12 +1,8 @@
 import assert from 'node:assert/strict';
 import { startHarness, type Harness } from '../support/harness';
 import { adminToken, expiredToken, projectToken, tokenWithoutExp, unsignedToken, wrongSecretToken } from '../support/tokens';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { pino } from 'pino';
-import ts from 'typescript';
-import { OPENAPI_PATHS, createApp } from '../../src/api/app';
+import { createApp } from '../../src/api/app';
 import { composeApi } from '../../src/api/compose';
 
 describe('foundation: health, errors, OpenAPI (real MongoDB wire server, real Temporal)', () => {
@@ -93,7 +89,7 @@ describe('foundation: health, errors, OpenAPI (real MongoDB wire server, real Te
     assert.equal(res.status, 200);
     assert.equal(res.body.openapi, '3.1.0');
     const documented = new Set<string>();
-    for (const paths of OPENAPI_PATHS) for (const [p, item] of Object.entries(paths)) for (const m of Object.keys(item)) documented.add(`${m.toUpperCase()} ${p}`);
+    for (const [p, item] of Object.entries(res.body.paths as Record<string, object>)) for (const m of Object.keys(item)) documented.add(`${m.toUpperCase()} ${p}`);
     const { routers } = createApp(composeApi({ config: h.config, logger: silentLogger(), db: h.db, temporal: h.temporal }));
     const served = routers.flatMap((r) => r.stack.flatMap((layer) => layer.methods.filter((m) => m !== 'HEAD').map((m) => `${m} ${String(layer.path).replace(/:(\w+)/g, '{$1}')}`)));
     assert.ok(served.length > 5);
@@ -127,7 +123,7 @@ describe('foundation: health, errors, OpenAPI (real MongoDB wire server, real Te
     assert.deepEqual(printed, [], 'nothing printed outside the JSON log');
   });
 
-  it('/openapi.json: an operationId on every operation, every $ref resolves, and openapi-typescript generates a client that compiles', async () => {
+  it('/openapi.json: an operationId on every operation, and every $ref resolves (openapi-contract.test.ts generates a client from it)', async () => {
     const doc = (await h.request('GET', '/openapi.json')).body as { paths: Record<string, Record<string, { operationId?: string }>> };
     const ids = Object.values(doc.paths).flatMap((ops) => Object.entries(ops).filter(([m]) => ['get', 'put', 'post', 'delete', 'patch'].includes(m)).map(([, op]) => op.operationId));
     assert.ok(ids.every((id) => typeof id === 'string' && /^[a-z][A-Za-z0-9]+$/.test(id)), JSON.stringify(ids));
@@ -137,25 +133,6 @@ describe('foundation: health, errors, OpenAPI (real MongoDB wire server, real Te
       assert.match(ref, /^#\//, ref);
       const target = ref.slice(2).split('/').reduce<unknown>((node, key) => (node as Record<string, unknown> | undefined)?.[key.replace(/~1/g, '/').replace(/~0/g, '~')], doc);
       assert.ok(target !== undefined, `${ref} resolves`);
-    }
-    const { default: openapiTS, astToString } = await import('openapi-typescript');
-    const source = astToString(await openapiTS(doc as never));
-    const dir = mkdtempSync(join(tmpdir(), 'openapi-client-'));
-    try {
-      writeFileSync(join(dir, 'api.d.ts'), source);
-      // A caller of the generated types: a path's operation and a documented body.
-      writeFileSync(join(dir, 'use.ts'), [
-        "import type { paths, components } from './api';",
-        "type Invoke = paths['/v1/agents/{project}/skills/{skill}']['post'];",
-        "export const problem: components['schemas']['Problem'] = { type: 't', title: 'T', status: 400, detail: 'd', code: 'c' };",
-        "export type InvokeParams = Invoke['parameters']['path'];",
-        "export const ticket: components['schemas']['Document_ticket'] = { kind: 'ticket', externalId: 'T-1', title: 't', body: '', key: 'T-1', type: 'bug', status: 'Done' };",
-      ].join('\n'));
-      const program = ts.createProgram([join(dir, 'use.ts')], { strict: true, noEmit: true, types: [], target: ts.ScriptTarget.ES2022, module: ts.ModuleKind.CommonJS });
-      const diagnostics = ts.getPreEmitDiagnostics(program).map((d) => ts.flattenDiagnosticMessageText(d.messageText, '\n'));
-      assert.deepEqual(diagnostics, []);
-    } finally {
-      rmSync(dir, { recursive: true, force: true });
     }
   });
 

@@ -146,7 +146,7 @@ describe('project documents over HTTP: the demo loader, bulk upsert, listing (re
   it('a document stored before search words existed is found once start-up has given it its words', async () => {
     await h.db.collection(COLLECTIONS.documents).insertOne({
       _id: `${PROJECT}/runbook/legacy-1` as never, project: PROJECT, kind: 'runbook', externalId: 'legacy-1', title: 'Legacy pager rotation',
-      body: 'Who carries the pager', createdAt: '2020-01-01T00:00:00Z', updatedAt: new Date(), service: 'ops',
+      body: 'Who carries the pager', createdAt: '2020-01-01T00:00:00Z', updatedAt: new Date(), service: 'ops', steps: ['Hand over the pager'],
     });
     const find = async () => (await h.request('GET', `${docsPath()}?q=pager`, { token: member })).body.documents as { externalId: string }[];
     assert.deepEqual(await find(), [], 'not found by a word before it has its words');

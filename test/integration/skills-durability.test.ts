@@ -82,7 +82,9 @@ describe('skills: cancellation and a worker killed mid-invocation (worker in its
     assert.equal(inv.status, 'completed', JSON.stringify(inv.error));
     assertResultShape(inv.result);
     assert.equal(inv.result.generator, 'llm:fake-model', 'the retried attempt asked the model again and used its answer');
-    assert.equal(llm.requests.length - requestsBefore, 2, 'one model call per attempt');
+    const written = inv.result.model.sections.filter((s: { outcome: string }) => s.outcome === 'accepted').length;
+    assert.ok(written > 1);
+    assert.equal(llm.requests.length - requestsBefore, 1 + written, 'the call lost with the worker, then one per section');
 
     // Temporal's history: retrieval and the store step ran as local activities (recorded as markers, once
     // each), one remote draft activity whose second attempt completed, and one completion.

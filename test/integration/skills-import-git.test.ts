@@ -126,13 +126,14 @@ describe('import-git: a real repository into a project, then release notes over 
       result.sections.find((s) => s.heading === heading)?.citations ?? [];
     assert.ok(cited(minor.body.result, 'Fixes').includes(`commit:${c.fix.slice(0, 7)}`), JSON.stringify(minor.body.result.sections));
     assert.ok(minor.body.result.retrieval.excluded.some((e: { id: string }) => e.id === `commit:${c.chore.slice(0, 7)}`), 'the bot-style bump is left out');
-    assert.equal(minor.body.result.retrieval.searched.commit, 5, 'fix, two branch commits, the bump, the merge');
+    assert.equal(minor.body.result.retrieval.searched.commit, 6, 'fix, two branch commits, the bump, the merge, and one earlier commit of their author');
+    assert.ok(minor.body.result.retrieval.excluded.some((e: { reason: string }) => e.reason.startsWith('an earlier contribution by ')), 'read only to tell new contributors');
 
     const major = await h.request('POST', `/v1/agents/${GIT_PROJECT}/skills/release_notes_composer`, { token: member, body: { fromVersion: '1.1.0', toVersion: '2.0.0' }, headers: { Prefer: 'wait=30' } });
     assert.equal(major.status, 200, major.text);
     const breaking = major.body.result.sections.find((s: { heading: string }) => s.heading === 'Breaking changes').markdown as string;
     assert.ok(cited(major.body.result, 'Breaking changes').includes(`commit:${c.breaking.slice(0, 7)}`), JSON.stringify(major.body.result.sections));
-    assert.match(breaking, /\(\[#9\]\(https:\/\/github\.com\/shop\/api\/pull\/9\)\)\.\*\* Action required: clients must call \/v2\/orders\./);
+    assert.match(breaking, /\*\*Drop the v1 orders endpoint\*\* \(\[#9\]\(https:\/\/github\.com\/shop\/api\/pull\/9\)\) by Priya Raman\. Action required: clients must call \/v2\/orders\./);
   });
 
   it('fails clearly for an unknown project or a folder that is not a repository', async () => {

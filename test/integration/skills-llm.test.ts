@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { chatAnswer, draftOf, rewrite, startFakeLlm, type FakeLlm } from '../support/fake-llm';
+import { chatAnswer, rewrite, sectionOf, startFakeLlm, type FakeLlm } from '../support/fake-llm';
 import { startHarness, type Harness } from '../support/harness';
 import { projectToken } from '../support/tokens';
 import { repoRoot } from '../unit/skills/demo';
@@ -35,43 +35,65 @@ describe('skills with a model (OpenAI-compatible endpoint on loopback, real Temp
     return { result: res.body.result, requests: llm.requests.slice(before) };
   }
 
-  it('a good answer: the model’s prose, checked citations, generator llm:<model>', async () => {
+  it('good answers: each rewritten section is the model’s, checked for facts; generator llm:<model>', async () => {
     llm.handle((req) => rewrite(req));
     const { result, requests } = await run('release_notes_composer', { fromVersion: '1.2.1', toVersion: '2.0.0' });
+    const golden = JSON.parse(readFileSync(join(repoRoot(), 'test', 'golden', 'release_notes_composer', 'neutral-1.2.1-2.0.0.json'), 'utf8'));
+    const sent = ['Highlights', 'Breaking changes', 'New features', 'Improvements', 'Fixes'];
     assert.equal(result.generator, 'llm:fake-model');
     assert.equal(result.notes, undefined);
-    assert.match(result.markdown, /^# Release notes: 2\.0\.0 \(rewritten\)\n/);
-    assert.equal(result.markdown.match(/Rewritten for readers\./g)?.length, result.sections.length);
-    const golden = JSON.parse(readFileSync(join(repoRoot(), 'test', 'golden', 'release_notes_composer', 'neutral-1.2.1-2.0.0.json'), 'utf8'));
+    assert.deepEqual(result.model.sections.map((s: { heading: string; outcome: string }) => [s.heading, s.outcome]), golden.sections.map((s: { heading: string }) => [s.heading, sent.includes(s.heading) ? 'accepted' : 'kept']));
+    assert.deepEqual(result.sections.map((s: { generator: string }) => s.generator), golden.sections.map((s: { heading: string }) => (sent.includes(s.heading) ? 'llm:fake-model' : 'deterministic')));
+    assert.equal(result.markdown.match(/Rewritten for readers\./g)?.length, sent.length);
     assert.deepEqual(result.citations, golden.citations, 'the same documents, cited the same way');
+    assert.doesNotMatch(result.markdown, /\[(pr|commit|ticket|release):/, 'the publishable form carries no markers');
 
-    assert.equal(requests.length, 1);
+    assert.deepEqual(requests.map((r) => sectionOf(r).heading), sent, 'one request per section, in order');
     const [req] = requests;
     assert.equal(req.path, '/v1/chat/completions');
     assert.equal(req.headers.authorization, 'Bearer sk-fake');
     assert.equal(req.body.model, 'fake-model');
     assert.equal(req.body.temperature, 0);
-    assert.deepEqual(req.body.response_format, { type: 'json_object' });
-    assert.match(req.body.messages![0].content, /You may cite only these ids: \[/);
-    assert.deepEqual(draftOf(req).sections.map((s) => s.heading), golden.sections.map((s: { heading: string }) => s.heading));
+    assert.deepEqual((req.body.response_format as { type: string }).type, 'json_schema', 'structured output first');
   });
 
-  it('an answer citing what retrieval never returned: the deterministic draft, with a note', async () => {
-    llm.handle((req) => rewrite(req, (s, i) => (i === 0 ? { ...s, markdown: `${s.markdown} [pr:9999]`, citations: [...s.citations, 'pr:9999'] } : s)));
-    const { result, requests } = await run('proposal_writer', EMAIL);
-    assert.equal(result.generator, 'deterministic');
-    assert.equal(result.notes.length, 1);
-    assert.match(result.notes[0], /^The model's answer was not used: pr:9999 was not retrieved.* This is the deterministic draft\.$/);
-    assert.doesNotMatch(result.markdown, /pr:9999|Rewritten/);
-    assert.equal(requests.length, 1, 'a rejected answer is not asked for again');
-  });
-
-  it('429 with Retry-After: the activity retries after the server’s delay, then uses the answer', async () => {
-    llm.handle((req, n) => (n === 0 ? { status: 429, headers: { 'Retry-After': '3' }, body: { error: { message: 'rate limited' } } } : rewrite(req)));
-    const { result, requests } = await run('proposal_writer', EMAIL);
+  it('a rewrite that changes a fact is refused for that section only, with a note naming the fact', async () => {
+    llm.handle((req) => rewrite(req, (m, heading) => (heading === 'Fixes' ? m.replace('leading zeros', 'leading zeros in 3 regions') : `${m}\n\nRewritten for readers.`)));
+    const { result } = await run('release_notes_composer', { fromVersion: '1.2.1', toVersion: '2.0.0', tone: 'casual' });
     assert.equal(result.generator, 'llm:fake-model');
-    assert.equal(requests.length, 2);
-    const gap = requests[1].at - requests[0].at;
+    const fixes = result.sections.find((s: { heading: string }) => s.heading === 'Fixes');
+    assert.equal(fixes.generator, 'deterministic');
+    assert.doesNotMatch(fixes.markdown, /3 regions/);
+    assert.equal(result.notes.length, 1);
+    assert.match(result.notes[0], /^The model's rewrite of "Fixes" was not used: ‘3’ \(number\) in the entry citing .* is in neither the draft nor its sources\.$/);
+    assert.equal(result.model.sections.find((s: { heading: string }) => s.heading === 'Fixes').outcome, 'refused');
+  });
+
+  it('an answer citing what the section does not cite: that section stays as drafted, with a note', async () => {
+    llm.handle((req, n) => rewrite(req, (m) => (n === 0 ? `${m} [pr:9999]` : m)));
+    const { result, requests } = await run('proposal_writer', EMAIL);
+    const refused = sectionOf(requests[0]!).heading;
+    assert.equal(result.sections.find((s: { heading: string }) => s.heading === refused).generator, 'deterministic');
+    assert.equal(result.notes[0], `The model's rewrite of "${refused}" was not used: it cites pr:9999, which the section does not.`);
+    assert.doesNotMatch(result.markdown, /pr:9999/);
+    assert.equal(requests.filter((r) => sectionOf(r).heading === refused).length, 1, 'a refused answer is not asked for again');
+  });
+
+  it('a server that refuses a JSON schema (HTTP 400) is asked again in JSON mode, and kept to it', async () => {
+    llm.handle((req) => ((req.body.response_format as { type: string }).type === 'json_schema' ? { status: 400, body: { error: { message: 'unknown response_format' } } } : rewrite(req)));
+    const { result, requests } = await run('proposal_writer', { ...EMAIL, customerName: 'Schema Market' });
+    assert.equal(result.generator, 'llm:fake-model');
+    assert.deepEqual(requests.map((r) => (r.body.response_format as { type: string }).type), ['json_schema', ...requests.slice(1).map(() => 'json_object')]);
+  });
+
+  it('429 with Retry-After: the activity retries after the server’s delay, from the section it was on', async () => {
+    llm.handle((req, n) => (n === 1 ? { status: 429, headers: { 'Retry-After': '3' }, body: { error: { message: 'rate limited' } } } : rewrite(req)));
+    const { result, requests } = await run('release_notes_composer', { fromVersion: '1.2.1', toVersion: '2.0.0', tone: 'formal' });
+    assert.equal(result.generator, 'llm:fake-model');
+    // The first section's answer was kept (in the attempt's heartbeat); the retried attempt goes on from the second.
+    assert.deepEqual(requests.map((r) => sectionOf(r).heading), ['Highlights', 'Breaking changes', 'Breaking changes', 'New features', 'Improvements', 'Fixes']);
+    assert.equal(result.model.sections.filter((s: { outcome: string }) => s.outcome === 'accepted').length, 5);
+    const gap = requests[2].at - requests[1].at;
     // The retry policy alone would come back after 2 s; Retry-After says 3.
     assert.ok(gap >= 2_900, `retried after ${gap} ms`);
   });
@@ -80,7 +102,7 @@ describe('skills with a model (OpenAI-compatible endpoint on loopback, real Temp
     llm.handle(() => ({ status: 503, headers: { 'Retry-After': '1' } }));
     const { result, requests } = await run('proposal_writer', EMAIL);
     assert.equal(result.generator, 'deterministic');
-    assert.match(result.notes[0], /^The model endpoint kept failing \(the model endpoint answered HTTP 503\) after 4 attempts\./);
+    assert.deepEqual(result.notes, ['The model endpoint kept failing (the model endpoint answered HTTP 503) after 4 attempts. This is the deterministic draft.']);
     assert.equal(requests.length, 4);
   });
 
@@ -101,6 +123,7 @@ describe('skills with a model (OpenAI-compatible endpoint on loopback, real Temp
     llm.handle(() => chatAnswer('Sure! Here are your release notes.'));
     const { result } = await run('proposal_writer', { ...EMAIL, customerName: 'Other Market' });
     assert.equal(result.generator, 'deterministic');
-    assert.match(result.notes[0], /the answer is not JSON/);
+    assert.match(result.notes[0], /was not used: the answer is not JSON\.$/);
+    assert.equal(result.notes.at(-1), 'This is the deterministic draft.');
   });
 });

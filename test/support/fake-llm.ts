@@ -112,21 +112,21 @@ export function chatAnswer(content: string, model = 'fake-model'): Reply {
   };
 }
 
-export interface DraftSection {
+export interface SentSection {
   heading: string;
+  /** The section's markdown with its citation markers. */
   markdown: string;
-  citations: string[];
 }
 
-/** The draft the service sent in its user message. */
-export function draftOf(request: LlmRequest): { title: string; sections: DraftSection[] } {
+/** The section the service asked the model to rewrite (one request per section). */
+export function sectionOf(request: LlmRequest): SentSection {
   const user = request.body.messages?.find((m) => m.role === 'user');
   if (!user) throw new Error('no user message');
-  return (JSON.parse(user.content) as { draft: { title: string; sections: DraftSection[] } }).draft;
+  return (JSON.parse(user.content) as { section: SentSection }).section;
 }
 
-/** A model answer rewriting the draft it was sent: `edit` changes each section (by default, marks its prose). */
-export function rewrite(request: LlmRequest, edit: (s: DraftSection, i: number) => DraftSection = (s) => ({ ...s, markdown: `${s.markdown}\n\nRewritten for readers.` })): Reply {
-  const draft = draftOf(request);
-  return chatAnswer(JSON.stringify({ title: `${draft.title} (rewritten)`, sections: draft.sections.map(edit) }));
+/** A model answer rewriting the section it was sent: `edit` changes its markdown (by default, adds a framing sentence). */
+export function rewrite(request: LlmRequest, edit: (markdown: string, heading: string) => string = (m) => `${m}\n\nRewritten for readers.`): Reply {
+  const section = sectionOf(request);
+  return chatAnswer(JSON.stringify({ markdown: edit(section.markdown, section.heading) }));
 }

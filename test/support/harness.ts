@@ -17,6 +17,7 @@ import { createWorker } from '../../src/worker';
 import type { ActivityDeps } from '../../src/activities';
 import { workflowBundlePath } from './bundle';
 import { testConfig } from './config';
+import { assertMatchesDocument } from './openapi-validator';
 import { temporalConnectionOptions } from '../../src/temporal-connection';
 
 let runtimeQuieted = false;
@@ -34,6 +35,7 @@ export interface Harness {
   startWorker(activityDeps?: Partial<ActivityDeps>): Promise<Worker>;
   /** Starts `node dist/src/worker.js` as a real child process, for crash tests (SIGKILL it). */
   spawnWorkerProcess(): Promise<ChildProcess>;
+  /** An HTTP request to the API; the answer is checked against the OpenAPI document (test/support/openapi-validator.ts). */
   request(method: string, path: string, opts?: { token?: string; body?: unknown; raw?: string; headers?: Record<string, string> }): Promise<TestResponse>;
   close(): Promise<void>;
 }
@@ -129,6 +131,8 @@ export async function startHarness(overrides: Record<string, string> = {}, optio
       } catch {
         parsed = undefined;
       }
+      // Every answer a test reads is one the OpenAPI document describes (status, media type, body schema).
+      assertMatchesDocument({ method, path, status: res.status, contentType: res.headers.get('content-type'), body: parsed, text });
       return { status: res.status, headers: res.headers, body: parsed, text };
     },
     async close() {

@@ -1,8 +1,5 @@
-import { ENVELOPE_SCHEMA } from '../../billing/provider-events';
-import { APP_BODY_SCHEMA } from '../../contracts/bodies';
-import { APP_WEBHOOK_PATH, OPERATOR_WEBHOOK_PATH } from '../../contracts/webhook-paths';
 import { CUSTOMER_LIST_QUERY_SCHEMA } from '../routes/billing-dashboard';
-import { authErrors, bearer, json, jsonBody, pathParam, problemRef, queryParam, type Paths } from './common';
+import { authErrors, bearer, count, cursorParam, dateTime, json, limitParam, nextCursor, nullableDateTime, nullableString, pathParam, problemRef, queryParam, record, ref, type OpenApiPart, type Schema } from './common';
 
 /** The customer list's filters, sort and search, described by the schema the route validates them with. */
 function customerListParams(names: (keyof typeof CUSTOMER_LIST_QUERY_SCHEMA.properties)[]) {
@@ -11,153 +8,143 @@ function customerListParams(names: (keyof typeof CUSTOMER_LIST_QUERY_SCHEMA.prop
     return queryParam(name, description, schema);
   });
 }
+/** A record with members that are there only sometimes. */
+const withOptional = (schema: Schema, optional: Record<string, Schema>): Schema => ({ ...schema, properties: { ...(schema.properties as Record<string, Schema>), ...optional } });
 
-const ack = json('Durably accepted (exactly 200)', {
-  type: 'object',
-  required: ['received', 'eventId', 'duplicate', 'ignored'],
-  properties: {
-    received: { const: true },
-    eventId: { type: 'string' },
-    duplicate: { type: 'boolean' },
-    ignored: { type: 'boolean' },
-    ignoredReason: {
-      enum: ['unknown_type', 'test_event', 'no_subscriber'],
-      description: 'With ignored: true, why the event has no effect: a type this service does not know (acknowledged so the provider does not retry it), a TEST event, or an event that names no subscriber',
-    },
-    conflict: {
-      const: true,
-      description: 'Present on a redelivered event id whose body differs from the first one accepted: the first stands, this body is parked as an intake dead letter and never applied',
-    },
-  },
-});
+const tags = ['billing'];
+export const appQuery = queryParam('app', 'App slug; omit for the operator scope (admins only)');
+export const scope: Schema = { type: 'string', pattern: '^(operator|app:.+)$', description: '"app:{slug}" or "operator"' };
+const usd: Schema = { type: 'number', description: 'USD per month, rounded to the cent' };
+const workflowUrl: Schema = { ...nullableString, description: 'The workflow in the Temporal UI; null when TEMPORAL_UI_URL is not configured' };
+const scopeErrors = { ...authErrors, 403: problemRef('The token does not grant the app, or no app and not an admin'), 404: problemRef('Unknown app') };
 
-const webhookResponses = {
-  200: ack,
-  400: problemRef('Malformed JSON, or no event.id / event.type'),
-  401: problemRef('Missing or wrong Authorization (no hint which)'),
-  413: problemRef('Body over 256 KiB'),
-  415: problemRef('Body is not application/json'),
-  503: problemRef('Could not be stored; the provider retries'),
-};
-
-export const billingPaths: Paths = {
-  [APP_WEBHOOK_PATH]: {
-    post: {
-      summary: "Billing-provider webhook for a customer app's subscribers",
-      tags: ['billing'],
-      security: [{ webhookAuthorization: [] }],
-      parameters: [queryParam('app', 'The app slug', { type: 'string' }, true)],
-      requestBody: jsonBody(ENVELOPE_SCHEMA),
-      responses: webhookResponses,
-    },
+/** The billing dashboard's reads (routes/billing-dashboard.ts) and dead letters (routes/dead-letters.ts). */
+export const billingPart: OpenApiPart = {
+  schemas: {
+    BillingMetrics: record({
+      scope,
+      mrr: record({ amount: usd, currency: { const: 'USD' } }),
+      activeSubscriptions: count,
+      activeTrials: count,
+      flaggedCustomers: count,
+      scheduledDowngrades: count,
+      updatedAt: { ...nullableDateTime, description: 'Null before the scope\'s first event' },
+      metricsWorkflowUrl: workflowUrl,
+    }),
+    /** billing/canonical-view.ts CanonicalSubscription. */
+    Subscription: record({
+      key: { type: 'string' },
+      status: { enum: ['active', 'cancelled', 'expired', 'refunded'] },
+      productId: nullableString,
+      entitlementIds: { type: 'array', items: { type: 'string' } },
+      periodType: { ...nullableString, description: 'NORMAL, TRIAL, INTRO, …' },
+      store: { ...nullableString, description: 'APP_STORE, PLAY_STORE, STRIPE, …' },
+      environment: { ...nullableString, description: 'PRODUCTION or SANDBOX' },
+      isFamilyShare: { type: 'boolean' },
+      priceUsd: { type: ['number', 'null'] },
+      purchasedAtMs: { type: ['integer', 'null'], description: 'Epoch milliseconds' },
+      expiresAtMs: { type: ['integer', 'null'], description: 'Epoch milliseconds; null: no end' },
+      mrrMicros: { type: 'integer', description: 'What it counts toward MRR, in micro-dollars per month (0 for a trial, a sandbox purchase, …)' },
+    }),
+    /** billing/customer-resource.ts, and what the dashboard route adds. */
+    Customer: record({
+      scope,
+      id: { type: 'string', description: 'The canonical app user id' },
+      aliases: { type: 'array', items: { type: 'string' }, description: 'The other ids the customer has used' },
+      mergedInto: nullableString,
+      status: { enum: ['active', 'cancelled', 'expired', 'none'] },
+      entitlements: { type: 'array', items: ref('Entitlement') },
+      flags: { type: 'array', items: record({ type: { const: 'billing_issue' }, since: dateTime, eventId: { type: 'string' } }) },
+      scheduledDowngrade: { anyOf: [record({ at: dateTime, reason: { type: 'string', description: 'The event type that scheduled it: CANCELLATION or EXPIRATION' } }), { type: 'null' }] },
+      mrrContribution: usd,
+      lastEvent: { anyOf: [record({ id: { type: 'string' }, type: { type: 'string' }, at: dateTime }), { type: 'null' }] },
+      workflowId: { type: 'string', description: 'billing/{scope}/{id}' },
+      subscriptions: { type: 'array', items: ref('Subscription') },
+      summary: { type: 'string', description: 'The one-line summary the Temporal UI shows' },
+      workflowUrl,
+      updatedAt: dateTime,
+    }),
+    CustomerPage: withOptional(record({ customers: { type: 'array', items: ref('Customer') }, nextCursor }), {
+      exactMatch: { anyOf: [ref('Customer'), { type: 'null' }], description: 'With q only: the customer q names exactly (its id or any alias, through merges), or null' },
+    }),
+    DeadLetter: record({
+      id: { type: 'string', pattern: '^dl_[0-9a-f]{32}$' },
+      scope,
+      stage: { enum: ['intake', 'relay', 'apply', 'effect'] },
+      status: { enum: ['parked', 'retried'] },
+      eventId: nullableString,
+      type: nullableString,
+      subscriberId: nullableString,
+      reason: { type: 'string' },
+      parkedAt: dateTime,
+      attempts: { type: 'integer', minimum: 1, description: 'How many times it was parked' },
+      retriedAt: nullableDateTime,
+      workflowId: nullableString,
+      workflowUrl,
+    }),
+    DeadLetterPage: record({ scope, deadLetters: { type: 'array', items: ref('DeadLetter') }, nextCursor }),
   },
-  [OPERATOR_WEBHOOK_PATH]: {
-    post: {
-      summary: "Billing-provider webhook for the operator's own subscriptions (orgs and projects)",
-      tags: ['billing'],
-      security: [{ webhookAuthorization: [] }],
-      requestBody: jsonBody(ENVELOPE_SCHEMA),
-      responses: webhookResponses,
+  paths: {
+    '/v1/billing/metrics': {
+      get: {
+        summary: 'MRR and counts of a scope',
+        description: 'No app: the operator scope, admins only.',
+        tags,
+        security: bearer,
+        parameters: [appQuery],
+        responses: { 200: json('The totals', ref('BillingMetrics')), 400: problemRef('app is not a single slug'), ...scopeErrors },
+      },
     },
-  },
-  '/v1/apps': {
-    post: {
-      summary: 'Connect a customer app; the webhook authorization value is shown this once (admin)',
-      tags: ['billing'],
-      security: bearer,
-      requestBody: jsonBody(APP_BODY_SCHEMA),
-      responses: { 201: json('The app, its webhookUrl and authorization'), 400: problemRef('Invalid body'), ...authErrors, 409: problemRef('Slug taken (app_exists), or kept by a deleted app whose billing records remain under it (app_slug_retired)') },
+    '/v1/billing/customers': {
+      get: {
+        summary: 'Customers of a scope',
+        tags,
+        security: bearer,
+        parameters: [
+          appQuery,
+          ...customerListParams(['status', 'flagged', 'store', 'environment', 'sort', 'q']),
+          limitParam(200, 50),
+          queryParam('cursor', 'nextCursor of the previous page (of the same sort)'),
+        ],
+        responses: { 200: json('A page of customers', ref('CustomerPage')), 400: problemRef('Bad filter, limit or cursor'), ...scopeErrors },
+      },
     },
-    get: { summary: 'Connected apps (admin)', tags: ['billing'], security: bearer, responses: { 200: json('The apps'), ...authErrors } },
-  },
-  '/v1/apps/{slug}': {
-    get: {
-      summary: 'One app (admin)',
-      tags: ['billing'],
-      security: bearer,
-      parameters: [pathParam('slug', 'App slug')],
-      responses: { 200: json('The app'), ...authErrors, 404: problemRef('Unknown app') },
+    '/v1/billing/customers/{id}': {
+      get: {
+        summary: 'One customer',
+        description: 'Any alias resolves to the merged customer.',
+        tags,
+        security: bearer,
+        parameters: [pathParam('id', 'Any app user id or alias'), appQuery],
+        responses: { 200: json('The customer', ref('Customer')), 400: problemRef('app is not a single slug'), ...scopeErrors, 404: problemRef('Unknown app or customer') },
+      },
     },
-    delete: {
-      summary: 'Disconnect an app: its webhook stops authorizing (admin)',
-      tags: ['billing'],
-      security: bearer,
-      parameters: [pathParam('slug', 'App slug')],
-      responses: { 204: { description: 'Removed' }, ...authErrors, 404: problemRef('Unknown app') },
+    '/v1/billing/dead-letters': {
+      get: {
+        summary: 'Billing work parked after failing for good, newest first',
+        description:
+          'A redelivery whose body conflicts with the first under its id, an event Temporal refused, an event the reducer could not apply, an effect that kept failing.',
+        tags,
+        security: bearer,
+        parameters: [appQuery, queryParam('status', 'parked (default) | retried | all', { enum: ['parked', 'retried', 'all'], default: 'parked' }), limitParam(200, 50), cursorParam],
+        responses: { 200: json('A page of dead letters', ref('DeadLetterPage')), 400: problemRef('Bad filter, limit or cursor'), ...scopeErrors },
+      },
     },
-  },
-  '/v1/apps/{slug}/webhook-authorization/rotate': {
-    post: {
-      summary:
-        'New webhook authorization value (admin). The value rotated out keeps working until previousValidUntil, and values earlier rotations left in grace keep theirs (at most 5); revokePrevious=true revokes them all at once',
-      tags: ['billing'],
-      security: bearer,
-      parameters: [
-        pathParam('slug', 'App slug'),
-        queryParam('revokePrevious', 'true: no grace for any earlier value (one that leaked); previousValidUntil is then now', { type: 'string', enum: ['true', 'false'] }),
-      ],
-      responses: { 200: json('The new value (shown once) and previousValidUntil'), 400: problemRef('revokePrevious is not true or false'), ...authErrors, 404: problemRef('Unknown app') },
-    },
-  },
-  '/v1/billing/metrics': {
-    get: {
-      summary: 'MRR and counts of a scope (no app = operator scope, admins only)',
-      tags: ['billing'],
-      security: bearer,
-      parameters: [queryParam('app', 'App slug; omit for the operator scope')],
-      responses: { 200: json('The totals'), ...authErrors, 404: problemRef('Unknown app') },
-    },
-  },
-  '/v1/billing/customers': {
-    get: {
-      summary: 'Customers of a scope',
-      tags: ['billing'],
-      security: bearer,
-      parameters: [
-        queryParam('app', 'App slug; omit for the operator scope'),
-        ...customerListParams(['status', 'flagged', 'store', 'environment', 'sort', 'q']),
-        queryParam('limit', '1-200 (default 50)', { type: 'integer' }),
-        queryParam('cursor', 'nextCursor of the previous page (of the same sort)'),
-      ],
-      responses: { 200: json('A page of customers'), 400: problemRef('Bad filter'), ...authErrors, 404: problemRef('Unknown app') },
-    },
-  },
-  '/v1/billing/customers/{id}': {
-    get: {
-      summary: 'One customer; any alias resolves to the merged customer',
-      tags: ['billing'],
-      security: bearer,
-      parameters: [pathParam('id', 'Any app user id or alias'), queryParam('app', 'App slug; omit for the operator scope')],
-      responses: { 200: json('The customer'), ...authErrors, 404: problemRef('Unknown app or customer') },
-    },
-  },
-  '/v1/billing/dead-letters': {
-    get: {
-      summary: 'Billing work parked after failing for good (a redelivery whose body conflicts with the first under its id, an event Temporal refused, an event the reducer could not apply, an effect that kept failing), newest first',
-      tags: ['billing'],
-      security: bearer,
-      parameters: [
-        queryParam('app', 'App slug; omit for the operator scope'),
-        queryParam('status', 'parked (default) | retried | all', { enum: ['parked', 'retried', 'all'] }),
-        queryParam('limit', '1-200 (default 50)', { type: 'integer' }),
-        queryParam('cursor', 'nextCursor of the previous page'),
-      ],
-      responses: { 200: json('A page of dead letters: { scope, deadLetters: [{ id, stage, status, eventId, type, subscriberId, reason, parkedAt, attempts, retriedAt, workflowId, workflowUrl }], nextCursor }'), 400: problemRef('Bad filter or cursor'), ...authErrors, 404: problemRef('Unknown app') },
-    },
-  },
-  '/v1/billing/dead-letters/{id}/retry': {
-    post: {
-      summary: 'Hand a dead letter back to its subscriber workflow (admin): the event again, or the effect to carry out again',
-      tags: ['billing'],
-      security: bearer,
-      parameters: [pathParam('id', 'The dead letter id (dl_…)')],
-      responses: {
-        202: json('Handed back; status is now retried (failing again parks it again)'),
-        ...authErrors,
-        404: problemRef('Unknown dead letter'),
-        409: problemRef('Already retried (dead_letter_not_parked)'),
-        422: problemRef('Refused (retry_refused): Temporal refused it again, or it is an intake conflict, which is never applied; it stays parked'),
-        503: problemRef('Temporal unreachable; nothing was done'),
+    '/v1/billing/dead-letters/{id}/retry': {
+      post: {
+        summary: 'Retry a dead letter (admin)',
+        description: 'Hands it back to its subscriber workflow: the event again, or the effect to carry out again.',
+        tags,
+        security: bearer,
+        parameters: [pathParam('id', 'The dead letter id (dl_…)')],
+        responses: {
+          202: json('Handed back; status is now retried (failing again parks it again)', ref('DeadLetter')),
+          ...authErrors,
+          404: problemRef('Unknown dead letter'),
+          409: problemRef('Already retried (dead_letter_not_parked)'),
+          422: problemRef('Refused (retry_refused): Temporal refused it again, or it is an intake conflict, which is never applied; it stays parked'),
+          503: problemRef('Temporal unreachable; nothing was done'),
+        },
       },
     },
   },

@@ -1,55 +1,71 @@
 import { DOCUMENT_KIND_SCHEMAS } from '../../skills/documents';
 import { DOCUMENT_KINDS } from '../../skills/types';
 import { MAX_DOCUMENTS_PER_REQUEST } from '../../contracts/bodies';
-import { authErrors, bearer, json, jsonBody, pathParam, problemRef, queryParam, type Paths } from './common';
+import { authErrors, bearer, bodyErrors, count, cursorParam, json, jsonBody, limitParam, nextCursor, pathParam, problemRef, queryParam, record, ref, type OpenApiPart } from './common';
+import { documentKind } from './skills';
+
+const tags = ['projects'];
 
 /**
  * Each kind's document schema as a component, and a document as one of them by `kind`: the same rules the API
  * validates with (skills/document-schema.ts), in the form client generators read (the validator's own form
- * refers to `#/$defs`, which inside this document would resolve against its root).
+ * refers to `#/$defs`, which inside this document would resolve against its root). A listed document is one of
+ * them too, with `createdAt` always set.
  */
-export const documentSchemas: Record<string, unknown> = Object.fromEntries(DOCUMENT_KINDS.map((kind) => [`Document_${kind}`, DOCUMENT_KIND_SCHEMAS[kind]]));
-const DOCUMENT = {
-  oneOf: DOCUMENT_KINDS.map((kind) => ({ $ref: `#/components/schemas/Document_${kind}` })),
-  discriminator: { propertyName: 'kind', mapping: Object.fromEntries(DOCUMENT_KINDS.map((kind) => [kind, `#/components/schemas/Document_${kind}`])) },
-};
-
-export const documentPaths: Paths = {
-  '/v1/projects/{project}/documents': {
-    post: {
-      summary: 'Upsert documents by (kind, externalId); a bad document is rejected alone',
-      tags: ['projects'],
-      security: bearer,
-      parameters: [pathParam('project', 'Project id')],
-      requestBody: jsonBody({
-        type: 'object',
-        required: ['documents'],
-        properties: { documents: { type: 'array', maxItems: MAX_DOCUMENTS_PER_REQUEST, items: DOCUMENT } },
-      }),
-      responses: {
-        200: json('Counts, and each rejected document with its errors', {
-          type: 'object',
-          properties: { inserted: { type: 'integer' }, updated: { type: 'integer' }, rejected: { type: 'array' } },
-        }),
-        400: problemRef('Not a { documents: [...] } body'),
-        ...authErrors,
-        404: problemRef('Unknown project'),
-        413: problemRef('Body over 64 KiB'),
-        415: problemRef('Body is not application/json'),
-      },
+export const documentPart: OpenApiPart = {
+  schemas: {
+    ...Object.fromEntries(DOCUMENT_KINDS.map((kind) => [`Document_${kind}`, DOCUMENT_KIND_SCHEMAS[kind]])),
+    Document: {
+      oneOf: DOCUMENT_KINDS.map((kind) => ref(`Document_${kind}`)),
+      discriminator: { propertyName: 'kind', mapping: Object.fromEntries(DOCUMENT_KINDS.map((kind) => [kind, `#/components/schemas/Document_${kind}`])) },
     },
-    get: {
-      summary: "A page of the project's documents, newest first",
-      tags: ['projects'],
-      security: bearer,
-      parameters: [
-        pathParam('project', 'Project id'),
-        queryParam('kind', 'Document kind', { enum: [...DOCUMENT_KINDS] }),
-        queryParam('q', 'Words that must all be in the title or body (whole words, any case; up to 8), answered from an index'),
-        queryParam('limit', '1-200 (default 50)', { type: 'integer' }),
-        queryParam('cursor', 'nextCursor of the previous page'),
-      ],
-      responses: { 200: json('A page of documents'), 400: problemRef('Bad filter'), ...authErrors, 404: problemRef('Unknown project') },
+    DocumentUpload: {
+      type: 'object',
+      additionalProperties: false,
+      required: ['documents'],
+      properties: { documents: { type: 'array', minItems: 1, maxItems: MAX_DOCUMENTS_PER_REQUEST, items: ref('Document') } },
+    },
+    DocumentUploadResult: record({
+      inserted: count,
+      updated: count,
+      rejected: {
+        type: 'array',
+        description: 'The documents refused, each alone (the others are kept)',
+        items: record({ index: { ...count, description: 'Position in the request' }, errors: { type: 'array', items: ref('FieldError') } }),
+      },
+    }),
+    DocumentPage: record({ documents: { type: 'array', items: ref('Document') }, nextCursor }),
+  },
+  paths: {
+    '/v1/projects/{project}/documents': {
+      post: {
+        summary: 'Upsert documents',
+        description: 'Upserts by (kind, externalId); a bad document is rejected alone, the others are kept. Admin, or a token with the project.',
+        tags,
+        security: bearer,
+        parameters: [pathParam('project', 'Project id')],
+        requestBody: jsonBody(ref('DocumentUpload')),
+        responses: {
+          200: json('Counts, and each rejected document with its errors', ref('DocumentUploadResult')),
+          400: problemRef('Not a { documents: [...] } body'),
+          ...authErrors,
+          404: problemRef('Unknown project'),
+          ...bodyErrors,
+        },
+      },
+      get: {
+        summary: "The project's documents, newest first",
+        tags,
+        security: bearer,
+        parameters: [
+          pathParam('project', 'Project id'),
+          queryParam('kind', 'Document kind', documentKind),
+          queryParam('q', 'Words that must all be in the title or body (whole words, any case; up to 8), answered from an index', { type: 'string', maxLength: 200 }),
+          limitParam(200, 50),
+          cursorParam,
+        ],
+        responses: { 200: json('A page of documents', ref('DocumentPage')), 400: problemRef('Bad filter, limit or cursor'), ...authErrors, 404: problemRef('Unknown project') },
+      },
     },
   },
 };

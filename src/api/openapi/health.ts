@@ -1,31 +1,68 @@
-import { json, problemRef, type Paths } from './common';
+import { json, open, problemRef, record, ref, type OpenApiPart } from './common';
 
-export const healthPaths: Paths = {
-  '/healthz': { get: { summary: 'Liveness', tags: ['operations'], responses: { 200: json('The process runs') } } },
-  '/readyz': {
-    get: {
-      summary: 'Readiness: MongoDB and Temporal answer',
-      tags: ['operations'],
-      responses: { 200: json('Both dependencies answer'), 503: problemRef('A dependency is down; `checks` names it') },
+const tags = ['operations'];
+
+export const healthPart: OpenApiPart = {
+  schemas: {
+    Liveness: record({ status: { const: 'ok' } }),
+    Readiness: record({ status: { const: 'ready' }, checks: ref('ReadinessChecks') }),
+  },
+  paths: {
+    '/healthz': { get: { summary: 'Liveness', description: 'Answers 200 while the process runs.', tags, security: open, responses: { 200: json('The process runs', ref('Liveness')) } } },
+    '/readyz': {
+      get: {
+        summary: 'Readiness',
+        description: 'Whether MongoDB and Temporal both answer (each probed for at most 2 s).',
+        tags,
+        security: open,
+        responses: {
+          200: json('Both dependencies answer', ref('Readiness')),
+          503: problemRef('A dependency is down (not_ready); `checks` names it; Retry-After: 5'),
+        },
+      },
+    },
+    '/metrics': {
+      get: {
+        summary: 'Prometheus metrics',
+        description: 'Prometheus text format. With METRICS_TOKEN set, only for `Authorization: Bearer <METRICS_TOKEN>`; without it, open.',
+        tags,
+        security: [{}, { metricsToken: [] }],
+        responses: {
+          200: { description: 'Prometheus text exposition format', content: { 'text/plain': { schema: { type: 'string' } } } },
+          401: problemRef('METRICS_TOKEN is set and the bearer value is missing or wrong'),
+        },
+      },
+    },
+    '/dashboard': {
+      get: {
+        summary: 'Operator console web page',
+        description: 'Scopes, trends, customers and their timelines, work lists, skill invocations; it reads /v1/* with the token from the URL fragment or pasted.',
+        tags: ['console'],
+        security: open,
+        responses: { 200: { description: 'HTML', content: { 'text/html': { schema: { type: 'string' } } } } },
+      },
+    },
+    '/dashboard/assets/{name}': {
+      get: {
+        summary: "The console's scripts and styles",
+        description: "The console's script and style and the libraries it uses (uPlot, markdown-it), served from the project and node_modules.",
+        tags: ['console'],
+        security: open,
+        parameters: [{ name: 'name', in: 'path', required: true, schema: { type: 'string' }, description: 'Asset file name' }],
+        responses: {
+          200: { description: 'JavaScript or CSS', content: { 'application/javascript': { schema: { type: 'string' } }, 'text/css': { schema: { type: 'string' } } } },
+          404: problemRef('No such asset'),
+        },
+      },
+    },
+    '/openapi.json': {
+      get: {
+        summary: 'This document',
+        description: 'The OpenAPI 3.1 document of every route, the outbound webhook payload under `webhooks`.',
+        tags,
+        security: open,
+        responses: { 200: json('OpenAPI 3.1 document', { type: 'object', additionalProperties: true }) },
+      },
     },
   },
-  '/metrics': {
-    get: {
-      summary: 'Prometheus metrics (with METRICS_TOKEN set: only for Authorization: Bearer <METRICS_TOKEN>)',
-      tags: ['operations'],
-      responses: { 200: { description: 'Prometheus text format', content: { 'text/plain': {} } }, 401: problemRef('METRICS_TOKEN is set and the bearer value is missing or wrong') },
-    },
-  },
-  '/dashboard': {
-    get: { summary: 'Operator console web page: scopes, trends, customers and their timelines, work lists, skill invocations (reads /v1/* with the token from the URL fragment or pasted)', tags: ['billing'], responses: { 200: { description: 'HTML', content: { 'text/html': {} } } } },
-  },
-  '/dashboard/assets/{name}': {
-    get: {
-      summary: "The console's script and style and the libraries it uses (uPlot, markdown-it), served from the project and node_modules",
-      tags: ['billing'],
-      parameters: [{ name: 'name', in: 'path', required: true, schema: { type: 'string' }, description: 'Asset file name' }],
-      responses: { 200: { description: 'JavaScript or CSS', content: { 'application/javascript': {}, 'text/css': {} } }, 404: problemRef('No such asset') },
-    },
-  },
-  '/openapi.json': { get: { summary: 'This document', tags: ['operations'], responses: { 200: json('OpenAPI 3.1 document') } } },
 };

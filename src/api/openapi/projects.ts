@@ -1,39 +1,61 @@
 import { ORG_BODY_SCHEMA, PROJECT_BODY_SCHEMA } from '../../contracts/bodies';
-import { authErrors, bearer, json, jsonBody, pathParam, problemRef, type Paths } from './common';
+import { authErrors, bearer, bodyErrors, dateTime, json, jsonBody, nullableDateTime, nullableString, pathParam, problemRef, record, ref, type OpenApiPart, type Schema } from './common';
 
-export const projectPaths: Paths = {
-  '/v1/orgs/{org}': {
-    put: {
-      summary: 'Create or update an org (admin)',
-      tags: ['projects'],
-      security: bearer,
-      parameters: [pathParam('org', 'Org id')],
-      requestBody: jsonBody(ORG_BODY_SCHEMA),
-      responses: { 200: json('Updated'), 201: json('Created'), 400: problemRef('Invalid body'), ...authErrors },
-    },
-    get: {
-      summary: 'An org and its entitlements (admin)',
-      tags: ['projects'],
-      security: bearer,
-      parameters: [pathParam('org', 'Org id')],
-      responses: { 200: json('The org'), ...authErrors, 404: problemRef('Unknown org') },
+const tags = ['projects'];
+
+const owned = {
+  name: { type: 'string' },
+  entitlements: { type: 'array', items: ref('Entitlement'), description: 'Granted by the operator scope\'s billing (or by hand)' },
+  createdAt: dateTime,
+  updatedAt: dateTime,
+};
+const PROJECT: Schema = record({ id: { type: 'string' }, org: { type: 'string' }, ...owned });
+
+export const projectPart: OpenApiPart = {
+  schemas: {
+    Entitlement: record({ id: { type: 'string' }, productId: nullableString, expiresAt: { ...nullableDateTime, description: 'Null: no end' } }),
+    Org: record({ id: { type: 'string' }, ownerEmail: { type: 'string', format: 'email' }, ...owned }),
+    Project: PROJECT,
+    ProjectDetail: {
+      ...PROJECT,
+      required: [...(PROJECT.required as string[]), 'effectiveEntitlements'],
+      properties: { ...(PROJECT.properties as Record<string, Schema>), effectiveEntitlements: { type: 'array', items: ref('Entitlement'), description: "The project's and its org's entitlements that have not expired" } },
     },
   },
-  '/v1/projects/{project}': {
-    put: {
-      summary: 'Create or update a project (admin)',
-      tags: ['projects'],
-      security: bearer,
-      parameters: [pathParam('project', 'Project id')],
-      requestBody: jsonBody(PROJECT_BODY_SCHEMA),
-      responses: { 200: json('Updated'), 201: json('Created'), 400: problemRef('Invalid body'), ...authErrors, 404: problemRef('Unknown org') },
+  paths: {
+    '/v1/orgs/{org}': {
+      put: {
+        summary: 'Create or update an org (admin)',
+        tags,
+        security: bearer,
+        parameters: [pathParam('org', 'Org id')],
+        requestBody: jsonBody(ORG_BODY_SCHEMA),
+        responses: { 200: json('Updated', ref('Org')), 201: json('Created', ref('Org')), 400: problemRef('Invalid body or org id'), ...authErrors, ...bodyErrors },
+      },
+      get: {
+        summary: 'An org and its entitlements (admin)',
+        tags,
+        security: bearer,
+        parameters: [pathParam('org', 'Org id')],
+        responses: { 200: json('The org', ref('Org')), ...authErrors, 404: problemRef('Unknown org') },
+      },
     },
-    get: {
-      summary: 'A project, with its effective entitlements',
-      tags: ['projects'],
-      security: bearer,
-      parameters: [pathParam('project', 'Project id')],
-      responses: { 200: json('The project'), ...authErrors, 404: problemRef('Unknown project') },
+    '/v1/projects/{project}': {
+      put: {
+        summary: 'Create or update a project (admin)',
+        tags,
+        security: bearer,
+        parameters: [pathParam('project', 'Project id')],
+        requestBody: jsonBody(PROJECT_BODY_SCHEMA),
+        responses: { 200: json('Updated', ref('Project')), 201: json('Created', ref('Project')), 400: problemRef('Invalid body or project id'), ...authErrors, 404: problemRef('Unknown org'), ...bodyErrors },
+      },
+      get: {
+        summary: 'A project, with its effective entitlements',
+        tags,
+        security: bearer,
+        parameters: [pathParam('project', 'Project id')],
+        responses: { 200: json('The project', ref('ProjectDetail')), ...authErrors, 404: problemRef('Unknown project') },
+      },
     },
   },
 };

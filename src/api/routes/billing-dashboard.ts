@@ -1,6 +1,6 @@
 import Router from '@koa/router';
 import { customerResource } from '../../billing/customer-resource';
-import { metricsWorkflowId } from '../../workflows/billing-metrics-contract';
+import { metricsWorkflowId } from '../../workflows/contracts/billing-metrics';
 import type { Context } from 'koa';
 import { mrrAmount } from '../../billing/metrics';
 import { utcDay } from '../../store/billing-daily';

@@ -2,7 +2,7 @@
 import { assembleResult } from '../assemble';
 import type { ErrorIssueDocument, ProjectDocument } from '../documents';
 import { bulletList, cellText, cite, citeAll, escapeText, oneLine, renderDocument, section } from '../markdown';
-import type { ResultSection, SkillResult } from '../result';
+import type { DraftSection, SkillResult } from '../result';
 import { asSentence, firstSentence, formatCount, joinList } from '../text';
 import { formatClock, formatDate, formatDuration, formatTimestamp, toMillis } from '../time';
 import type { DocumentKind } from '../types';
@@ -204,7 +204,7 @@ export function draftIncidentRca(
     durations: computeDurations(sel.incident, sel.issues.filter((i) => sel.linked.has(i.issueId))),
     now,
   };
-  const sections: ResultSection[] = [
+  const sections: DraftSection[] = [
     section(H_SUMMARY, summary(ctx)),
     section(H_IMPACT, impact(ctx)),
     section(H_TIMELINE, timeline(ctx)),

@@ -1,7 +1,7 @@
 /** The full deck: one section per slide; rendered with `---` between slides. */
 import { escapeText, section } from '../markdown';
 import type { ProposalInputs } from './definition';
-import type { ResultSection } from '../result';
+import type { DraftSection } from '../result';
 import { formatDate } from '../time';
 import { approach, challenges, proofPoint } from './blocks';
 import type { ProposalSelection } from './select';
@@ -19,7 +19,7 @@ function agenda(sel: ProposalSelection): string {
   return ['1. Your challenges', '2. Our approach', `3. ${proof}`, '4. Plan and timeline', '5. Next steps'].join('\n');
 }
 
-function proofSlides(sel: ProposalSelection): ResultSection[] {
+function proofSlides(sel: ProposalSelection): DraftSection[] {
   if (sel.proof.length === 0) return [section(PROOF_SLIDE, 'No documented results match these challenges yet; we would rather show none than stretch one.')];
   return sel.proof.map((doc) => {
     const p = proofPoint(doc, sel);
@@ -41,7 +41,7 @@ function plan(sel: ProposalSelection): string {
   ].join('\n');
 }
 
-export function deckSections(inputs: ProposalInputs, sel: ProposalSelection, now: string): ResultSection[] {
+export function deckSections(inputs: ProposalInputs, sel: ProposalSelection, now: string): DraftSection[] {
   return [
     section('Title', titleSlide(inputs, now)),
     section('Agenda', agenda(sel)),
@@ -54,7 +54,7 @@ export function deckSections(inputs: ProposalInputs, sel: ProposalSelection, now
 }
 
 /** Slides separated by `---`; the title slide carries the deck's H1. */
-export function renderDeck(title: string, sections: readonly ResultSection[]): string {
+export function renderDeck(title: string, sections: readonly Pick<DraftSection, 'heading' | 'markdown'>[]): string {
   const slides = sections.map((s, i) => (i === 0 ? `# ${title}\n\n${s.markdown}` : `## ${s.heading}\n\n${s.markdown}`));
   return `${slides.join('\n\n---\n\n')}\n`;
 }

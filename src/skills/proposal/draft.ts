@@ -3,7 +3,7 @@ import { assembleResult } from '../assemble';
 import type { ProjectDocument } from '../documents';
 import type { ProposalFormat, ProposalInputs } from './definition';
 import { renderDocument } from '../markdown';
-import type { ResultSection, SkillResult } from '../result';
+import type { DraftSection, SkillResult } from '../result';
 import type { DocumentKind } from '../types';
 import { proposalTitle } from './blocks';
 import { deckSections, renderDeck } from './deck';
@@ -12,7 +12,7 @@ import { onePagerSections } from './one-pager';
 import type { ProposalSelection } from './select';
 
 /** How the markdown of a proposal in this format is laid out (also used to render a model's rewrite). */
-export function proposalRenderer(format: ProposalFormat): (title: string, sections: readonly ResultSection[]) => string {
+export function proposalRenderer(format: ProposalFormat): (title: string, sections: readonly Pick<DraftSection, 'heading' | 'markdown'>[]) => string {
   return format === 'email' ? renderEmail : format === 'full-deck' ? renderDeck : renderDocument;
 }
 

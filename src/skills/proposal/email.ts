@@ -1,7 +1,7 @@
 /** The email: a subject line, a short body (under ~200 words) and exactly one call to action. */
 import { cite, citeAll, escapeText, section } from '../markdown';
 import type { ProposalInputs } from './definition';
-import type { ResultSection } from '../result';
+import type { DraftSection } from '../result';
 import { countWords, joinList, plural } from '../text';
 import type { PainPointAnswer, ProposalSelection } from './select';
 import { bestFact, customerLabel, inSentence } from './wording';
@@ -48,11 +48,11 @@ function body(inputs: ProposalInputs, sel: ProposalSelection): string {
   return countWords(text) > BODY_WORDS ? draft(shown, false) : text;
 }
 
-export function emailSections(inputs: ProposalInputs, sel: ProposalSelection): ResultSection[] {
+export function emailSections(inputs: ProposalInputs, sel: ProposalSelection): DraftSection[] {
   return [section('Subject', emailSubject(inputs, sel)), section('Body', body(inputs, sel))];
 }
 
-export function renderEmail(_title: string, sections: readonly ResultSection[]): string {
+export function renderEmail(_title: string, sections: readonly Pick<DraftSection, 'heading' | 'markdown'>[]): string {
   const [subject, mailBody] = sections;
   return `**Subject:** ${subject.markdown}\n\n${mailBody.markdown}\n`;
 }

@@ -1,5 +1,5 @@
 import { section } from '../markdown';
-import type { ResultSection } from '../result';
+import type { DraftSection } from '../result';
 import { approach, challenges, proofPoint, summary } from './blocks';
 import { proposalWriter, type ProposalInputs } from './definition';
 import type { ProposalSelection } from './select';
@@ -27,7 +27,7 @@ function nextSteps(sel: ProposalSelection): string {
   ].join('\n');
 }
 
-export function onePagerSections(inputs: ProposalInputs, sel: ProposalSelection): ResultSection[] {
+export function onePagerSections(inputs: ProposalInputs, sel: ProposalSelection): DraftSection[] {
   return [
     section(H_SUMMARY, summary(inputs, sel)),
     section(H_CHALLENGES, challenges(sel)),

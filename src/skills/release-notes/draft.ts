@@ -1,9 +1,9 @@
 /** The deterministic release notes: sections in the catalog's order, every entry citing its documents. */
 import { assembleResult } from '../assemble';
 import type { ProjectDocument, ReleaseDocument } from '../documents';
-import { bulletList, cite, citeAll, escapeText, renderDocument, section } from '../markdown';
-import type { ResultSection, SkillResult } from '../result';
-import { joinList, plural } from '../text';
+import { bulletList, cite, citeAll, escapeText, renderDocument, safeUrl, section } from '../markdown';
+import type { DraftSection, SkillResult } from '../result';
+import { joinList, plural, trimEndOf } from '../text';
 import { formatDate } from '../time';
 import { compareUrl as forgeCompareUrl, tagOfReleaseUrl, type Forge } from '../forge';
 import type { DocumentKind } from '../types';
@@ -12,7 +12,7 @@ import { releaseNotesComposer, type ReleaseNotesInputs, type Tone } from './defi
 import type { Category } from './classify';
 import { renderReferences } from './references';
 import type { Entry, ReleaseNotesSelection } from './select';
-import { emptyGroup, entrySentence, formalize, groupNoun, inTone, PHRASES } from './tone';
+import { emptyGroup, groupNoun, PHRASES } from './tone';
 
 /** The headings, in order, from the catalog entry (definition.ts). */
 const [H_HIGHLIGHTS, H_BREAKING, H_FEATURES, H_IMPROVEMENTS, H_FIXES, H_OTHER, H_CONTRIBUTORS, H_CHANGELOG] = releaseNotesComposer.output.sections;
@@ -32,25 +32,26 @@ interface Context {
   multiRelease: boolean;
 }
 
-/** "Added dark mode ([#52](…), WEB-31; 1.2.0)." — the entry's references (and release) before its period. */
-function withReferences(sentence: string, parts: readonly string[]): string {
-  const shown = parts.filter(Boolean);
-  if (shown.length === 0) return sentence;
-  const period = sentence.endsWith('.');
-  return `${period ? sentence.slice(0, -1) : sentence} (${shown.join('; ')})${period ? '.' : ''}`;
-}
+/** Punctuation an entry's title may end with that a list item does not: "Add dark mode." → "Add dark mode". */
+const TRAILING = '.,;:!';
 
-function entryText(ctx: Context, entry: Entry, withVersion: boolean): string {
-  const sentence = entrySentence(ctx.tone, entry.category, escapeText(entry.title), entry.problem);
-  return withReferences(sentence, [renderReferences(entry.references), withVersion && ctx.multiRelease ? entry.version : '']);
+/**
+ * "Add dark mode ([#52](…), WEB-31; 1.2.0) by Ada Lovelace": the title as its author wrote it (tidied by
+ * tidyTitle, never reworded), its references (and release, when the range spans several), and its authors.
+ */
+function entryText(ctx: Context, entry: Entry, withVersion: boolean, bold = false): string {
+  const title = escapeText(trimEndOf(entry.title, TRAILING, true));
+  const refs = [renderReferences(entry.references), withVersion && ctx.multiRelease ? entry.version : ''].filter(Boolean);
+  const by = entry.authors.length ? ` by ${joinList(entry.authors.map(escapeText))}` : '';
+  return `${bold ? `**${title}**` : title}${refs.length ? ` (${refs.join('; ')})` : ''}${by}`;
 }
 
 function entryLine(ctx: Context, entry: Entry): string {
   const sources = citeAll(changeDocuments(entry.change));
-  const text = entryText(ctx, entry, true);
-  if (entry.category !== 'breaking') return `${text} ${sources}`;
-  const action = entry.migration ? ` ${PHRASES.actionLabel[ctx.tone]} ${inTone(ctx.tone, escapeText(entry.migration))}` : '';
-  return `**${text}**${action} ${sources}`;
+  if (entry.category !== 'breaking') return `${entryText(ctx, entry, true)} ${sources}`;
+  // What to do is the change's own migration note, as its author wrote it, in every tone.
+  const action = entry.migration ? `. ${PHRASES.actionLabel[ctx.tone]} ${escapeText(entry.migration)}` : '';
+  return `${entryText(ctx, entry, true, true)}${action} ${sources}`;
 }
 
 const GROUP_INTRO = {
@@ -60,7 +61,7 @@ const GROUP_INTRO = {
   fix: PHRASES.fixesIntro,
 };
 
-function groupSection(ctx: Context, heading: string, category: keyof typeof GROUP_INTRO, entries: Entry[]): ResultSection {
+function groupSection(ctx: Context, heading: string, category: keyof typeof GROUP_INTRO, entries: Entry[]): DraftSection {
   const mine = entries.filter((e) => e.category === category);
   if (mine.length === 0) return section(heading, emptyGroup(ctx.tone, category));
   const silent = category === 'breaking' ? mine.filter((e) => !e.migration).length : 0;
@@ -89,20 +90,26 @@ function countsSentence(ctx: Context, entries: Entry[]): string {
   return `Since ${from}: ${joinList(parts)}.`;
 }
 
-function highlights(ctx: Context, sel: ReleaseNotesSelection): ResultSection {
+/** The version, linked to its release page when there is one (the published form then needs no other link). */
+function versionLink(release: ReleaseDocument): string {
+  const url = safeUrl(release.url);
+  return url ? `[${escapeText(release.version)}](${url.replace(/[()<>\s]/g, encodeURIComponent)})` : escapeText(release.version);
+}
+
+function highlights(ctx: Context, sel: ReleaseNotesSelection): DraftSection {
   const to = ctx.inputs.toVersion;
   const release = sel.releases.find((r) => r.version === to);
   const released = !release
     ? ''
     : ctx.tone === 'casual'
-      ? `${to} is out, released on ${formatDate(release.releasedAt)} ${cite(release)}. `
-      : `Version ${to} was released on ${formatDate(release.releasedAt)} ${cite(release)}. `;
+      ? `${versionLink(release)} is out, released on ${formatDate(release.releasedAt)} ${cite(release)}. `
+      : `Version ${versionLink(release)} was released on ${formatDate(release.releasedAt)} ${cite(release)}. `;
   const top = sel.entries.filter((e) => e.category !== 'other').slice(0, HIGHLIGHTS);
   const bullets = top.map((e) => `${entryText(ctx, e, false)} ${citeAll(changeDocuments(e.change))}`);
   return section(H_HIGHLIGHTS, `${released}${countsSentence(ctx, sel.entries)}${bullets.length ? `\n\n${bulletList(bullets)}` : ''}`);
 }
 
-function otherChanges(ctx: Context, entries: Entry[]): ResultSection {
+function otherChanges(ctx: Context, entries: Entry[]): DraftSection {
   const others = entries.filter((e) => e.category === 'other');
   if (others.length === 0) return section(H_OTHER, emptyGroup(ctx.tone, 'other'));
   const sources = citeAll(others.flatMap((e) => changeDocuments(e.change)));
@@ -112,12 +119,23 @@ function otherChanges(ctx: Context, entries: Entry[]): ResultSection {
   return section(H_OTHER, `${plural(n, 'other change')}, not listed individually. ${sources}`);
 }
 
-function contributors(ctx: Context, sel: ReleaseNotesSelection): ResultSection {
+/**
+ * Everyone credited, once each (each entry names its people and cites where they are credited), then the
+ * first contributions as GitHub's generated notes list them, each citing the change it was.
+ */
+function contributors(ctx: Context, sel: ReleaseNotesSelection): DraftSection {
   if (sel.contributors.length === 0) {
     return section(H_CONTRIBUTORS, ctx.tone === 'formal' ? 'No contributors are recorded for the changes listed.' : 'No contributors recorded for the changes listed.');
   }
-  const list = bulletList(sel.contributors.map((c) => `${escapeText(c.name)} ${citeAll(c.credits)}`));
-  return section(H_CONTRIBUTORS, `${PHRASES.contributorsIntro[ctx.tone]}\n\n${list}`);
+  const names = `${PHRASES.contributorsIntro[ctx.tone]} ${joinList(sel.contributors.map((c) => escapeText(c.name)))}.`;
+  if (sel.firstContributions.length === 0) return section(H_CONTRIBUTORS, names);
+  const firsts = bulletList(
+    sel.firstContributions.map((f) => {
+      const where = renderReferences(f.entry.references.slice(0, 1));
+      return `${escapeText(f.name)} made their first contribution${where ? ` in ${where}` : ''} ${citeAll(f.credits)}`;
+    }),
+  );
+  return section(H_CONTRIBUTORS, `${names}\n\n${PHRASES.newContributorsIntro[ctx.tone]}\n\n${firsts}`);
 }
 
 /** The repository's compare page between the two release tags, when the repository and both tags are known. */
@@ -128,7 +146,7 @@ function compareUrl(forge: Forge | undefined, from: ReleaseDocument | undefined,
   return a && b ? forgeCompareUrl(forge, a, b) : undefined;
 }
 
-function fullChangelog(ctx: Context, sel: ReleaseNotesSelection): ResultSection {
+function fullChangelog(ctx: Context, sel: ReleaseNotesSelection): DraftSection {
   const { fromVersion: from, toVersion: to } = ctx.inputs;
   const fromRelease = sel.releases.find((r) => r.version === from);
   const toRelease = sel.releases.find((r) => r.version === to);
@@ -139,7 +157,7 @@ function fullChangelog(ctx: Context, sel: ReleaseNotesSelection): ResultSection 
   const between = sel.releases.filter((r) => r.version !== from && r.version !== to);
   if (between.length === 0) return section(H_CHANGELOG, line);
   const label = ctx.tone === 'formal' ? 'The range also includes the following releases:' : 'Releases in between:';
-  return section(H_CHANGELOG, `${line}\n\n${label} ${between.map((r) => `${r.version} (${formatDate(r.releasedAt)}) ${cite(r)}`).join(', ')}`);
+  return section(H_CHANGELOG, `${line}\n\n${label} ${between.map((r) => `${versionLink(r)} (${formatDate(r.releasedAt)}) ${cite(r)}`).join(', ')}`);
 }
 
 export function draftReleaseNotes(
@@ -160,7 +178,7 @@ export function draftReleaseNotes(
     otherChanges(ctx, sel.entries),
     contributors(ctx, sel),
     fullChangelog(ctx, sel),
-  ].map((s) => (tone === 'formal' ? { ...s, markdown: formalize(s.markdown) } : s));
+  ];
   return assembleResult({
     title: title(tone, inputs.toVersion),
     sections,

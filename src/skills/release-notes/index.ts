@@ -14,4 +14,6 @@ export const releaseNotesSkill: Skill<ReleaseNotesInputs> = {
   draft: (inputs, documents, searchedKinds) => draftReleaseNotes(inputs, selectReleaseNotes(inputs, documents), documents, searchedKinds),
   render: () => renderDocument,
   instructions: releaseNotesInstructions,
+  // The people credited and the compare link: nothing a rewrite could say better.
+  fixedSections: releaseNotesComposer.output.sections.slice(-2),
 };

@@ -1,7 +1,9 @@
 /**
  * What users must do about a breaking change, in the words of its commit or pull request: a
- * `BREAKING CHANGE:` footer, a "Migration" (or "Upgrading", "Breaking changes") section or label, or the
- * breaking commits of a squash merge's commit list. Line by line, so any body size takes linear time.
+ * `BREAKING CHANGE:` footer, a "Migration" (or "Upgrading", "Breaking changes") section or label, or, in a
+ * squash merge's commit list, the body of the squashed commit that is this change. Never another squashed
+ * commit's words: those are other changes, and their subjects are not guidance. Line by line, so any body
+ * size takes linear time.
  */
 import { clip, oneSpaced, trimEndOf } from '../text';
 import { parseHeader, tidyTitle } from './conventional';
@@ -122,23 +124,42 @@ function migrationSection(body: string): string | undefined {
 /** A squash merge lists its commits; a list longer than this is not read further. */
 const SQUASHED_ITEMS_MAX = 100;
 
-/** In a squash merge's commit list ("* feat!: drop Node 14"), the breaking commits other than the title's own. */
-function squashedBreaking(body: string, title: string): string | undefined {
-  if (!body.includes('!:')) return undefined;
-  const own = tidyTitle(title).toLowerCase();
-  const found: string[] = [];
-  let items = 0;
+interface SquashedCommit {
+  subject: string;
+  body: string[];
+}
+
+/**
+ * A squash merge's message as GitHub writes it ("* feat!: subject", its body, "* next subject", …): the text
+ * before the first item, and the items. Undefined when no line starts a conventional commit's "* " item.
+ */
+function squashedCommits(body: string): { preface: string; commits: SquashedCommit[] } | undefined {
+  if (!body.includes('* ')) return undefined;
+  const preface: string[] = [];
+  const commits: SquashedCommit[] = [];
+  let conventional = false;
   for (const line of body.split('\n')) {
-    const item = listItem(line);
-    if (item === undefined) continue;
-    if (++items > SQUASHED_ITEMS_MAX || found.length >= 5) break;
-    const said = parseHeader(item)?.breaking ? tidyTitle(item) : undefined;
-    if (said && said.toLowerCase() !== own && !found.includes(said)) found.push(said);
+    if (line.startsWith('* ') && commits.length < SQUASHED_ITEMS_MAX) {
+      const subject = line.slice(2).trim();
+      conventional ||= parseHeader(subject) !== undefined;
+      commits.push({ subject, body: [] });
+    } else if (commits.length > 0) commits[commits.length - 1]!.body.push(line);
+    else preface.push(line);
   }
-  return found.length ? asText(found.map((d) => `- ${d}`)) : undefined;
+  return conventional ? { preface: preface.join('\n'), commits } : undefined;
+}
+
+/** The squashed commit's own words: its `BREAKING CHANGE:` footer, else its body without trailers. */
+function ownBody(commit: SquashedCommit): string | undefined {
+  const text = commit.body.join('\n');
+  return breakingNote(text) ?? asText(commit.body.filter((l) => !isTrailer(l.trim())));
 }
 
 /** What the document says users must do about its breaking change, if it says anything. */
 export function migrationNote(doc: { title: string; body: string }): string | undefined {
-  return breakingNote(doc.body) ?? migrationSection(doc.body) ?? squashedBreaking(doc.body, doc.title);
+  const squash = squashedCommits(doc.body);
+  if (!squash) return breakingNote(doc.body) ?? migrationSection(doc.body);
+  const own = tidyTitle(doc.title).toLowerCase();
+  const mine = squash.commits.find((c) => tidyTitle(c.subject).toLowerCase() === own);
+  return breakingNote(squash.preface) ?? migrationSection(squash.preface) ?? (mine ? ownBody(mine) : undefined);
 }

@@ -7,7 +7,9 @@ const LIMITS = { commit: 5000, pull_request: 2000, ticket: 2000, release: 500 };
 
 /**
  * Commits and pull requests whose first release is in (from, to], tickets fixed in that range, and the
- * release records from `from` to `to` inclusive (the lower one names where the changelog starts).
+ * release records from `from` to `to` inclusive (the lower one names where the changelog starts). Then, for
+ * each author of those commits and pull requests, one earlier commit and one earlier pull request if there
+ * are any: an author with neither makes a first contribution in this range ("New contributors").
  */
 export function releaseNotesPlan(inputs: ReleaseNotesInputs): RetrievalPlan {
   const inRange = { gt: semverKey(inputs.fromVersion), lte: semverKey(inputs.toVersion) };
@@ -26,6 +28,16 @@ export function releaseNotesPlan(inputs: ReleaseNotesInputs): RetrievalPlan {
             limit: LIMITS.release,
           },
         ],
+      },
+      {
+        queries: (['commit', 'pull_request'] as const).map((kind) => ({
+          kind,
+          where: [
+            { field: 'author', op: 'each', from: [{ kind: 'commit', field: 'author' }, { kind: 'pull_request', field: 'author' }] },
+            { field: 'versionKey', op: 'range', value: { lte: inRange.gt } },
+          ],
+          limit: 1,
+        })),
       },
     ],
   };

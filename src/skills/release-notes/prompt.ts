@@ -11,9 +11,9 @@ export function releaseNotesInstructions(inputs: ReleaseNotesInputs): string {
   return [
     `You are writing user-facing release notes for the changes after ${inputs.fromVersion} up to and including ${inputs.toVersion}.`,
     `Tone, ${TONE_RULES[inputs.tone ?? 'neutral']} Tone changes wording only: every entry, count, version and citation stays.`,
-    'Keep one entry per change, in the group the draft put it in. Do not add, merge, split or drop entries.',
-    'Write for users: no conventional-commit prefixes (feat:, fix(scope):), no scopes, no ticket keys or PR numbers in the sentence itself; turn titles into sentences.',
+    'Keep one entry per change. Do not add, merge, split, move or drop entries.',
+    "An entry's words are its author's: keep them as written. Rewrite only the framing sentences around the entries.",
     'Keep each entry\'s references in parentheses at its end exactly as in the draft, links included, e.g. "([#650](https://…), WEB-7)".',
-    'A fix says what is now right, never only the bug. Each breaking change keeps what users must do. "Other changes" stays a count. Keep every contributor and the "Full changelog" line with both versions.',
+    'Each breaking change keeps what users must do, word for word. "Other changes" stays a count.',
   ].join('\n');
 }

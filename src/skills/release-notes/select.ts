@@ -5,6 +5,7 @@
 import { citationId } from '../citation-id';
 import type { CommitDocument, ProjectDocument, PullRequestDocument, ReleaseDocument, TicketDocument } from '../documents';
 import type { ReleaseNotesInputs } from './definition';
+import { eachValues } from '../retrieval-plan';
 import { compareSemver, inVersionRange, isSemver } from '../semver';
 import { compareText } from '../text';
 import type { Forge } from '../forge';
@@ -18,10 +19,10 @@ import { entryReferences, forgeOfDocuments, type Reference } from './references'
 export interface Entry {
   category: Category;
   change: Change;
-  /** The change in users' words, before tone: prefixes, scopes, ticket keys and PR references removed. */
+  /** The change in its author's words: prefixes, scopes, ticket keys and PR references removed. */
   title: string;
-  /** The title is a ticket's: it states the problem, not the change. */
-  problem: boolean;
+  /** The people who made it (pull-request authors, else commit authors and co-authors), bots left out. */
+  authors: string[];
   /** What users must do, from a BREAKING CHANGE footer or a migration section; breaking entries only. */
   migration?: string;
   /** The first release containing the change. */
@@ -36,9 +37,19 @@ export interface Contributor {
   credits: ProjectDocument[];
 }
 
+export interface FirstContribution {
+  name: string;
+  /** Their first change in the range (the earliest release, then the earliest time). */
+  entry: Entry;
+  /** The documents of that change that credit them. */
+  credits: ProjectDocument[];
+}
+
 export interface ReleaseNotesSelection {
   entries: Entry[];
   contributors: Contributor[];
+  /** Contributors with no commit or pull request in any release up to fromVersion, in name order. */
+  firstContributions: FirstContribution[];
   /** Release records from fromVersion to toVersion inclusive, in version order. */
   releases: ReleaseDocument[];
   /** Why each left-out document was left out, by citation id. */
@@ -71,20 +82,18 @@ function changeTime(change: Change): string {
   return times.sort()[0] ?? '';
 }
 
-/** The document that speaks for the change: its pull request, else its commit, else its ticket. */
 /**
- * The document that speaks for the change, and its title: its pull request; else the pull request's title
- * as GitHub writes it on the line after "Merge pull request #N from …"; else its commit, else its ticket.
+ * The title that speaks for the change: its pull request's; else the pull request's title as GitHub writes
+ * it on the line after "Merge pull request #N from …"; else its commit's, else its ticket's.
  */
-function titleSource(change: Change): { doc: ProjectDocument; title: string } {
+function titleOf(change: Change): string {
   const pr = change.pullRequests.find((p) => !isMergeCommit(p.title));
-  if (pr) return { doc: pr, title: pr.title };
+  if (pr) return pr.title;
   for (const c of change.commits) {
     const prTitle = isPrMerge(c.title) ? c.body.split('\n', 1)[0]!.trim() : '';
-    if (prTitle) return { doc: c, title: prTitle };
+    if (prTitle) return prTitle;
   }
-  const doc = change.commits.find((c) => !isMergeCommit(c.title)) ?? change.tickets[0] ?? change.commits[0]!;
-  return { doc, title: doc.title };
+  return (change.commits.find((c) => !isMergeCommit(c.title)) ?? change.tickets[0] ?? change.commits[0]!).title;
 }
 
 function ticketKeysOf(change: Change): string[] {
@@ -111,24 +120,53 @@ function compareEntries(a: Entry, b: Entry): number {
   );
 }
 
+/** Who made a change, with the document that credits each: its pull requests' authors, else its commits' authors and co-authors. */
+function creditsOf(change: Change, excluded: ReadonlySet<string>): { name: string; doc: ProjectDocument }[] {
+  const out: { name: string; doc: ProjectDocument }[] = [];
+  const prAuthors = new Set(change.pullRequests.map((p) => p.author.trim().toLowerCase()));
+  const credit = (name: string, doc: ProjectDocument, email?: string) => {
+    if (!isBot(name, email, excluded) && name.trim() !== '') out.push({ name: name.trim(), doc });
+  };
+  for (const pr of change.pullRequests) credit(pr.author, pr);
+  // A commit is cited for the people its pull request does not already credit (its author, co-authors).
+  for (const commit of change.commits) {
+    for (const { name, email } of [{ name: commit.author }, ...coAuthors(commit.body)]) if (!prAuthors.has(name.trim().toLowerCase())) credit(name, commit, email);
+  }
+  return out;
+}
+
+function uniqueNames(names: readonly string[]): string[] {
+  const seen = new Set<string>();
+  return names.filter((n) => !seen.has(n.toLowerCase()) && seen.add(n.toLowerCase()));
+}
+
 function creditContributors(entries: Entry[], excluded: ReadonlySet<string>): Contributor[] {
   const byName = new Map<string, Contributor>();
-  const credit = (name: string, doc: ProjectDocument, email?: string) => {
-    if (isBot(name, email, excluded)) return;
-    const key = name.trim().toLowerCase();
-    const c = byName.get(key) ?? { name: name.trim(), credits: [] };
-    if (!c.credits.includes(doc)) c.credits.push(doc);
-    byName.set(key, c);
-  };
   for (const { change } of entries) {
-    const prAuthors = new Set(change.pullRequests.map((p) => p.author.trim().toLowerCase()));
-    for (const pr of change.pullRequests) credit(pr.author, pr);
-    // A commit is cited for the people its pull request does not already credit (its author, co-authors).
-    for (const commit of change.commits) {
-      for (const { name, email } of [{ name: commit.author }, ...coAuthors(commit.body)]) if (!prAuthors.has(name.trim().toLowerCase())) credit(name, commit, email);
+    for (const { name, doc } of creditsOf(change, excluded)) {
+      const key = name.toLowerCase();
+      const c = byName.get(key) ?? { name, credits: [] };
+      if (!c.credits.includes(doc)) c.credits.push(doc);
+      byName.set(key, c);
     }
   }
   return [...byName.values()].sort((a, b) => compareText(a.name, b.name));
+}
+
+/**
+ * Contributors whose name the plan asked about (eachValues: the authors of the range's commits and pull
+ * requests) and for whom no earlier commit or pull request came back. People the plan did not ask about
+ * (co-authors, authors past its bound) are never called new: nothing says they are.
+ */
+function firstContributionsOf(entries: Entry[], contributors: Contributor[], asked: ReadonlySet<string>, earlier: ReadonlySet<string>): FirstContribution[] {
+  return contributors
+    .filter((c) => asked.has(c.name.toLowerCase()) && !earlier.has(c.name.toLowerCase()))
+    .flatMap((c) => {
+      const entry = entries
+        .filter((e) => c.credits.some((d) => changeDocuments(e.change).includes(d as never)))
+        .sort((a, b) => compareSemver(a.version, b.version) || compareText(changeTime(a.change), changeTime(b.change)))[0];
+      return entry ? [{ name: c.name, entry, credits: c.credits.filter((d) => changeDocuments(entry.change).includes(d as never)) }] : [];
+    });
 }
 
 export function selectReleaseNotes(inputs: ReleaseNotesInputs, docs: readonly ProjectDocument[]): ReleaseNotesSelection {
@@ -140,12 +178,26 @@ export function selectReleaseNotes(inputs: ReleaseNotesInputs, docs: readonly Pr
     return ok;
   };
 
+  // Commits and pull requests of releases up to `from` come back only to say who contributed before.
+  const earlierAuthors = new Set<string>();
+  const before = (d: ProjectDocument) => (d.kind === 'commit' || d.kind === 'pull_request') && d.version !== undefined && isSemver(d.version) && compareSemver(d.version, from) <= 0;
+  for (const d of docs) {
+    if (!before(d)) continue;
+    const author = (d as CommitDocument | PullRequestDocument).author;
+    earlierAuthors.add(author.trim().toLowerCase());
+    reasons.set(citationId(d), `an earlier contribution by ${author}: shows they are not a new contributor`);
+  }
+  const asked = new Set(eachValues(docs.filter((d) => (d.kind === 'commit' || d.kind === 'pull_request') && inRange(d.version)), [
+    { kind: 'commit', field: 'author' },
+    { kind: 'pull_request', field: 'author' },
+  ]).map((a) => String(a).trim().toLowerCase()));
+
   const commits = docs
-    .filter((d): d is CommitDocument => d.kind === 'commit')
+    .filter((d): d is CommitDocument => d.kind === 'commit' && !before(d))
     .filter((c) => keep(c, inRange(c.version), 'version outside the requested range'))
     .sort((a, b) => compareText(a.committedAt, b.committedAt) || compareText(a.sha, b.sha));
   const pullRequests = docs
-    .filter((d): d is PullRequestDocument => d.kind === 'pull_request')
+    .filter((d): d is PullRequestDocument => d.kind === 'pull_request' && !before(d))
     .filter((p) => keep(p, inRange(p.version), 'version outside the requested range') && keep(p, p.mergedAt !== undefined, 'not merged'))
     .sort((a, b) => a.number - b.number);
   const tickets = docs
@@ -165,9 +217,8 @@ export function selectReleaseNotes(inputs: ReleaseNotesInputs, docs: readonly Pr
 
   const entries: Entry[] = [];
   for (const change of groupChanges(commits, pullRequests, tickets)) {
-    const source = titleSource(change);
     const keys: TicketKeys = { own: ticketKeysOf(change), trackerPrefixes };
-    const title = tidyTitle(source.title, keys);
+    const title = tidyTitle(titleOf(change), keys);
     const otherTitles = change.commits.filter((c) => !isMergeCommit(c.title)).map((c) => tidyTitle(c.title, keys));
     const verdict = classify(change, [title, ...otherTitles], isBotAuthor);
     if ('excluded' in verdict) {
@@ -179,12 +230,14 @@ export function selectReleaseNotes(inputs: ReleaseNotesInputs, docs: readonly Pr
       category: verdict.category,
       change,
       title,
-      problem: source.doc.kind === 'ticket',
+      authors: uniqueNames(creditsOf(change, excluded).map((c) => c.name)),
       version: changeVersion(change),
       references: entryReferences(change, forge),
       ...(migration ? { migration } : {}),
     });
   }
   entries.sort(compareEntries);
-  return { entries, contributors: creditContributors(entries, excluded), releases, reasons, ...(forge ? { forge } : {}) };
+  const contributors = creditContributors(entries, excluded);
+  const firstContributions = firstContributionsOf(entries, contributors, asked, earlierAuthors);
+  return { entries, contributors, firstContributions, releases, reasons, ...(forge ? { forge } : {}) };
 }

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
-import { connectionFailure, httpFailure, malformedFailure, timeoutFailure } from '../../../src/llm/failures';
-import { MODEL_ATTEMPTS_WHEN_UNLIMITED, afterModelFailure, rejectedAnswerNote } from '../../../src/llm/model-failure';
+import { connectionFailure, httpFailure, isRequestRefused, malformedFailure, timeoutFailure } from '../../../src/llm/failures';
+import { MODEL_ATTEMPTS_WHEN_UNLIMITED, afterModelFailure } from '../../../src/llm/model-failure';
 
 describe('llm: what a failed model call means for the drafting step', () => {
   it('retries rate limits, 5xx and lost connections until the last attempt, then uses the draft', () => {
@@ -9,7 +9,7 @@ describe('llm: what a failed model call means for the drafting step', () => {
       assert.deepEqual(afterModelFailure(failure, 3, 4), { retry: true });
       const last = afterModelFailure(failure, 4, 4);
       assert.equal(last.retry, false);
-      assert.match(!last.retry ? last.note : '', /kept failing .* after 4 attempts\. This is the deterministic draft\.$/);
+      assert.match(!last.retry ? last.reason : '', /kept failing .* after 4 attempts\.$/);
     }
   });
 
@@ -28,12 +28,13 @@ describe('llm: what a failed model call means for the drafting step', () => {
     for (const [err, note] of cases) {
       const outcome = afterModelFailure(err, 1, 4);
       assert.equal(outcome.retry, false);
-      assert.match(!outcome.retry ? outcome.note : '', note);
+      assert.match(!outcome.retry ? outcome.reason : '', note);
     }
   });
 
-  it('summarises the violations of a rejected answer', () => {
-    const note = rejectedAnswerNote([1, 2, 3, 4, 5].map((i) => ({ path: '', message: `pr:${i} was not retrieved` })));
-    assert.equal(note, "The model's answer was not used: pr:1 was not retrieved; pr:2 was not retrieved; pr:3 was not retrieved (and 2 more). This is the deterministic draft.");
+  it('tells a refused request (400, 422), which may pass without an optional feature, from other failures', () => {
+    assert.ok(isRequestRefused(httpFailure(400, undefined)));
+    assert.ok(isRequestRefused(httpFailure(422, undefined)));
+    for (const other of [httpFailure(401, undefined), httpFailure(404, undefined), httpFailure(500, undefined), timeoutFailure(10), malformedFailure('x'), new Error('x')]) assert.ok(!isRequestRefused(other));
   });
 });

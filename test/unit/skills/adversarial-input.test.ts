@@ -13,24 +13,24 @@ import { parseRetryAfter } from '../../../src/llm/retry-after';
 import type { EvidenceDocument, ProjectDocument } from '../../../src/skills/documents';
 import { forgeFromPageUrl, forgeFromRemote } from '../../../src/skills/forge';
 import { readNarrative } from '../../../src/skills/incident/record';
-import { MAX_ANSWER_CHARS } from '../../../src/skills/llm-answer';
+import { checkSectionFacts, factsOf } from '../../../src/skills/fact-check';
 import { escapeText, extractCitationIds, oneLine, safeUrl } from '../../../src/skills/markdown';
+import { MAX_ANSWER_CHARS } from '../../../src/skills/model-rewrite';
+import { newFootnotes, publishMarkdown } from '../../../src/skills/publish';
 import { approachQuote, bestFact, inSentence } from '../../../src/skills/proposal/wording';
 import { termsOf } from '../../../src/skills/proposal/terms';
 import { isBot } from '../../../src/skills/release-notes/bots';
 import { coAuthors, isMergeCommit, parseHeader, tidyTitle } from '../../../src/skills/release-notes/conventional';
 import { migrationNote } from '../../../src/skills/release-notes/migration';
-import { entrySentence, formalize } from '../../../src/skills/release-notes/tone';
-import { leadingVerb } from '../../../src/skills/release-notes/verbs';
-import { acceptLlmAnswer, selectAndDraft } from '../../../src/skills/run';
+import { acceptSectionAnswer, selectAndDraft } from '../../../src/skills/run';
 import { parseSemver } from '../../../src/skills/semver';
 import { countWords, firstSentence, sentencesOf } from '../../../src/skills/text';
 import { DEMO_NOW } from './demo';
 
-/** The schema's limits (src/skills/document-schema.ts) and the model answer's (llm-answer.ts). */
+/** The schema's limits (src/skills/document-schema.ts) and the model answer's (model-rewrite.ts). */
 const MAX = { title: 500, body: 20_000, name: 200, painPoint: 500, url: 2000, version: 100, answer: MAX_ANSWER_CHARS };
 const BOUND_MS = 150;
-/** A model answer is fifty times a body: its bound scales with it. */
+/** A model answer is ten times a body: its bound scales with it. */
 const ANSWER_BOUND_MS = 2_500;
 
 /** Runs of the characters the parsers care about, and openings they may try from every position. */
@@ -75,13 +75,12 @@ describe('skills: hostile text of the largest allowed size is handled in linear 
     ['parseHeader (title)', MAX.title, parseHeader],
     ['isMergeCommit (title)', MAX.title, isMergeCommit],
     ['tidyTitle (title)', MAX.title, (t) => tidyTitle(t, { own: ['WEB-1', 'A-1'], trackerPrefixes: new Set(['WEB']) })],
-    ['leadingVerb (title)', MAX.title, leadingVerb],
-    ['entrySentence (title)', MAX.title, (t) => entrySentence('formal', 'fix', t, false)],
     ['prNumberOf (subject)', MAX.title, prNumberOf],
     ['coAuthors (body)', MAX.body, coAuthors],
     ['migrationNote (body)', MAX.body, (b) => migrationNote({ title: 'feat!: x', body: b })],
     ['ticketKeysOf (message)', MAX.body, (b) => ticketKeysOf(b)],
-    ['formalize (body)', MAX.body, formalize],
+    ['factsOf (body)', MAX.body, factsOf],
+    ['publishMarkdown (body)', MAX.body, (b) => publishMarkdown(b, new Map([['pr:x', { id: 'pr:x', kind: 'pull_request', title: 'x', url: 'https://x.test/pull/1' }]]), newFootnotes())],
     ['escapeText (body)', MAX.body, escapeText],
     ['oneLine (body)', MAX.body, oneLine],
     ['countWords (body)', MAX.body, countWords],
@@ -112,17 +111,19 @@ describe('skills: hostile text of the largest allowed size is handled in linear 
     });
   }
 
-  it(`extractCitationIds and acceptLlmAnswer on model output of ${MAX.answer} characters`, () => {
+  it(`extractCitationIds, acceptSectionAnswer and checkSectionFacts on model output of ${MAX.answer} characters`, () => {
     const draft = selectAndDraft('incident_rca', { incidentId: 'X', severity: 'SEV-3' }, [
       { kind: 'incident', externalId: 'X', title: 'X', body: '', createdAt: DEMO_NOW, incidentId: 'X', severity: 'SEV-3', status: 'resolved', startedAt: DEMO_NOW, services: ['api'] } as ProjectDocument,
     ], DEMO_NOW);
     const docs: ProjectDocument[] = [];
     const n = MAX.answer - 200;
-    const runs = [' '.repeat(n), '\n'.repeat(n), '[pr:x'.repeat(n / 5), '[a:b'.repeat(n / 4), '```' + ' '.repeat(n - 4) + 'x', '```json' + '\n'.repeat(n - 8) + '`'];
-    const answers = runs.flatMap((markdown) => [markdown, JSON.stringify({ title: 'T', sections: [{ heading: 'Summary', markdown, citations: [] }] }).slice(0, MAX.answer)]);
+    const runs = [' '.repeat(n), '\n'.repeat(n), '[pr:x'.repeat(n / 5), '[a:b'.repeat(n / 4), '```' + ' '.repeat(n - 4) + 'x', '```json' + '\n'.repeat(n - 8) + '`', 'a1'.repeat(n / 2), 'Aa-'.repeat(n / 3), '- x\n'.repeat(n / 4), '1.'.repeat(n / 2)];
+    const answers = runs.flatMap((markdown) => [markdown, JSON.stringify({ markdown }).slice(0, MAX.answer)]);
+    const summary = draft.sections[0]!;
     for (const [name, fn] of [
       ['extractCitationIds', extractCitationIds],
-      ['acceptLlmAnswer', (a: string) => acceptLlmAnswer('incident_rca', { incidentId: 'X', severity: 'SEV-3' }, a, draft, docs, 'm')],
+      ['acceptSectionAnswer', (a: string) => acceptSectionAnswer(a, summary, docs)],
+      ['checkSectionFacts', (a: string) => checkSectionFacts(a.slice(0, MAX.body), a, new Map())],
     ] as const) {
       const started = performance.now();
       for (const a of answers) fn(a);

@@ -36,14 +36,20 @@ describe('skills: checkResult', () => {
 
   it('rejects an inline marker the section does not list, and a listed document nobody cites', () => {
     const r = copy();
-    r.sections[1].markdown += ' [runbook:rb-search-reindex]';
+    r.sections[1].markdownWithCitations += ' [runbook:rb-search-reindex]';
     r.sections[6].citations = r.sections[6].citations.filter((id) => id !== 'runbook:rb-search-reindex');
     r.sections[5].citations = r.sections[5].citations.filter((id) => id !== 'runbook:rb-search-reindex');
-    r.sections[5].markdown = r.sections[5].markdown.replace(/\[runbook:rb-search-reindex\]/g, '');
-    r.sections[6].markdown = r.sections[6].markdown.replace(/\[runbook:rb-search-reindex\]/g, '');
+    r.sections[5].markdownWithCitations = r.sections[5].markdownWithCitations.replace(/\[runbook:rb-search-reindex\]/g, '');
+    r.sections[6].markdownWithCitations = r.sections[6].markdownWithCitations.replace(/\[runbook:rb-search-reindex\]/g, '');
     const m = messages(r);
-    assert.ok(m.includes("/sections/1/markdown cites runbook:rb-search-reindex inline but not in the section's citations"), m.join('\n'));
+    assert.ok(m.includes("/sections/1/markdownWithCitations cites runbook:rb-search-reindex inline but not in the section's citations"), m.join('\n'));
     assert.ok(m.some((x) => /runbook:rb-search-reindex is listed but no section cites it/.test(x)));
+  });
+
+  it('rejects publishable markdown that still carries a marker', () => {
+    const r = copy();
+    r.sections[2].markdown += ' [incident:INC-2025-022]';
+    assert.deepEqual(messages(r), ['/sections/2/markdown the publishable form still carries the marker [incident:INC-2025-022]']);
   });
 
   it('rejects a used count that does not match, an excluded document without reason, or one both cited and excluded', () => {

@@ -50,7 +50,7 @@ describe('skills: incident RCA', () => {
   });
 
   it('writes the demo SEV-1 timeline with error first/last seen and durations', () => {
-    const timeline = sectionOf(result('sev1-INC-2025-014'), 'Timeline').markdown;
+    const timeline = sectionOf(result('sev1-INC-2025-014'), 'Timeline').markdownWithCitations;
     const rows = timeline.split('\n').filter((l) => /^\| \d{4}/.test(l));
     const stamps = rows.map((r) => r.slice(2, 18));
     assert.deepEqual(stamps, [...stamps].sort());
@@ -68,18 +68,18 @@ describe('skills: incident RCA', () => {
     assert.deepEqual(sev2.sections.map((s) => s.heading), RCA);
     assert.deepEqual(sev3.sections.map((s) => s.heading), RCA);
     assert.ok(sev3.markdown.length < sev1.markdown.length / 1.5);
-    assert.match(sectionOf(sev2, 'Summary').markdown, /classifies it as SEV-1; this analysis is written at SEV-2 depth/);
-    assert.doesNotMatch(sectionOf(sev1, 'Customer-facing summary').markdown, /SENTRY|checkout-api|\.ts\b/);
+    assert.match(sectionOf(sev2, 'Summary').markdownWithCitations, /classifies it as SEV-1; this analysis is written at SEV-2 depth/);
+    assert.doesNotMatch(sectionOf(sev1, 'Customer-facing summary').markdownWithCitations, /SENTRY|checkout-api|\.ts\b/);
   });
 
   it('takes the root cause from the record, else labels a hypothesis from the busiest linked issue', () => {
-    assert.match(sectionOf(result('sev1-INC-2025-014'), 'Root cause').markdown, /^Release 2\.1\.0 retried payment captures/);
-    assert.match(sectionOf(result('sev3-INC-2025-022'), 'Root cause').markdown, /^\*\*Hypothesis\*\* \(the incident record names no root cause\).*SENTRY-102/);
+    assert.match(sectionOf(result('sev1-INC-2025-014'), 'Root cause').markdownWithCitations, /^Release 2\.1\.0 retried payment captures/);
+    assert.match(sectionOf(result('sev3-INC-2025-022'), 'Root cause').markdownWithCitations, /^\*\*Hypothesis\*\* \(the incident record names no root cause\).*SENTRY-102/);
   });
 
   it('finds contributing issues by service, busiest first, and labels unlinked ones as hypotheses', () => {
     const r = result('sev1-INC-2025-014');
-    const factors = sectionOf(r, 'Contributing factors').markdown.split('\n');
+    const factors = sectionOf(r, 'Contributing factors').markdownWithCitations.split('\n');
     assert.deepEqual(
       factors.slice(0, 3).map((l) => /\(SENTRY-\d+\)/.exec(l)?.[0]),
       ['(SENTRY-88)', '(SENTRY-73)', '(SENTRY-91)'],
@@ -90,15 +90,15 @@ describe('skills: incident RCA', () => {
   });
 
   it('types every follow-up action and leaves the owner for a person', () => {
-    const rows = sectionOf(result('sev1-INC-2025-014'), 'Follow-up actions').markdown.split('\n').filter((l) => /^\| (prevent|detect|mitigate) \|/.test(l));
+    const rows = sectionOf(result('sev1-INC-2025-014'), 'Follow-up actions').markdownWithCitations.split('\n').filter((l) => /^\| (prevent|detect|mitigate) \|/.test(l));
     assert.ok(rows.length >= 3);
     for (const type of ['prevent', 'detect', 'mitigate']) assert.ok(rows.some((r) => r.startsWith(`| ${type} |`)), type);
     for (const row of rows) assert.equal(row.split(' | ')[2], '', `owner empty in ${row}`);
-    assert.ok(sectionOf(result('sev3-INC-2025-022'), 'Follow-up actions').markdown.split('\n').filter((l) => /^\| (prevent|detect|mitigate) \|/.test(l)).length <= 3);
+    assert.ok(sectionOf(result('sev3-INC-2025-022'), 'Follow-up actions').markdownWithCitations.split('\n').filter((l) => /^\| (prevent|detect|mitigate) \|/.test(l)).length <= 3);
   });
 
   it('takes the fix from the resolution and the runbooks’ steps', () => {
-    const fix = sectionOf(result('sev1-INC-2025-014'), 'Fix').markdown;
+    const fix = sectionOf(result('sev1-INC-2025-014'), 'Fix').markdownWithCitations;
     assert.match(fix, /^Rolled back checkout-api and payments-worker to 2\.0\.0 at 14:58/);
     assert.match(fix, /\*\*Roll back checkout-api\*\* \(checkout-api\) \[runbook:rb-checkout-rollback\]\n\n1\. Confirm the bad release/);
   });
@@ -106,7 +106,7 @@ describe('skills: incident RCA', () => {
   it('says an unresolved incident is ongoing as of now', () => {
     const open = { ...incident, resolvedAt: undefined, status: 'investigating' };
     const r = selectAndDraft('incident_rca', { incidentId: 'INC-1', severity: 'SEV-3' }, [open], DEMO_NOW);
-    assert.match(sectionOf(r, 'Timeline').markdown, /Time to resolve: not resolved as of 2025-06-01 09:00 UTC/);
+    assert.match(sectionOf(r, 'Timeline').markdownWithCitations, /Time to resolve: not resolved as of 2025-06-01 09:00 UTC/);
   });
 
   it('refuses to draft without the incident', () => {

@@ -47,7 +47,12 @@ describe('skills: invariants on every demo case', () => {
       });
 
       it("lists in each section exactly the ids its prose cites", () => {
-        for (const s of result.sections) assert.deepEqual(s.citations, extractCitationIds(s.markdown), s.heading);
+        for (const s of result.sections) assert.deepEqual(s.citations, extractCitationIds(s.markdownWithCitations), s.heading);
+      });
+
+      it('publishes without markers: links where a source has an address, footnotes where it has none', () => {
+        assert.deepEqual(extractCitationIds(result.markdown), []);
+        for (const s of result.sections) assert.deepEqual(extractCitationIds(s.markdown), [], s.heading);
       });
 
       it('is deterministic: same inputs, and the same documents in any order or repeated, give identical output', () => {

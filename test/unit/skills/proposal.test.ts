@@ -33,12 +33,12 @@ describe('skills: proposal', () => {
   });
 
   it('answers each pain point by name, with evidence or marked plainly as not backed', () => {
-    const challenges = sectionOf(result('one-pager-retail'), 'Your challenges').markdown.split('\n');
+    const challenges = sectionOf(result('one-pager-retail'), 'Your challenges').markdownWithCitations.split('\n');
     assert.equal(challenges.length, PAIN_POINTS.length);
     PAIN_POINTS.forEach((p, i) => assert.ok(challenges[i].startsWith(`- **${p}**: `), p));
     assert.match(challenges[0], /Northwind Grocers \(Retail\): checkout page load at peak: 3\.1 s to 1\.2 s \[case_study:cs-1\]$/);
     assert.match(challenges[3], /: not yet backed by evidence$/);
-    assert.match(sectionOf(result('one-pager-retail'), 'Our approach').markdown, /\*\*Loyalty program data lives in a separate system\.\*\* Not yet backed by evidence/);
+    assert.match(sectionOf(result('one-pager-retail'), 'Our approach').markdownWithCitations, /\*\*Loyalty program data lives in a separate system\.\*\* Not yet backed by evidence/);
   });
 
   it('keeps sales notes internal: relevant ones are ranked but never shown to a prospect', () => {
@@ -51,7 +51,7 @@ describe('skills: proposal', () => {
     const r = result('email-retail');
     assert.deepEqual(r.sections.map((s) => s.heading), ['Subject', 'Body']);
     assert.ok(r.markdown.startsWith(`**Subject:** ${r.title}\n\n`));
-    const body = sectionOf(r, 'Body').markdown;
+    const body = sectionOf(r, 'Body').markdownWithCitations;
     assert.ok(countWords(r.title) + countWords(body) < 200, `${countWords(body)} words`);
     assert.equal((body.match(/\?/g) ?? []).length, 1, 'exactly one question: the call to action');
     for (const p of PAIN_POINTS) assert.ok(body.includes(p), p);
@@ -60,7 +60,7 @@ describe('skills: proposal', () => {
   it('keeps a long email short by naming the rest of the pain points in one sentence', () => {
     const painPoints = [...PAIN_POINTS, ...Array.from({ length: 12 }, (_, i) => `Integration number ${i + 1} with the warehouse management platform is unreliable`)];
     const r = selectAndDraft('proposal_writer', { customerName: 'Harbor & Vine Market', industry: 'Retail', format: 'email', painPoints }, loadDemoDocuments(), DEMO_NOW);
-    assert.ok(countWords(sectionOf(r, 'Body').markdown) <= 200);
+    assert.ok(countWords(sectionOf(r, 'Body').markdownWithCitations) <= 200);
   });
 
   it('lays out a one-pager in the fixed order', () => {

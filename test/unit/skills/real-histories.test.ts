@@ -31,7 +31,7 @@ async function imported(history: History): Promise<ProjectDocument[]> {
   }
 }
 
-const sectionOf = (r: SkillResult, heading: string) => r.sections.find((s) => s.heading === heading)!.markdown;
+const sectionOf = (r: SkillResult, heading: string) => r.sections.find((s) => s.heading === heading)!.markdownWithCitations;
 
 for (const history of [CLIENT_LIBRARY, STOREFRONT]) {
   describe(`skills: release notes of a real-shaped history (${history.name}, built with git)`, function () {
@@ -58,7 +58,7 @@ for (const history of [CLIENT_LIBRARY, STOREFRONT]) {
     it('credits people, never bots or automation accounts', () => {
       const contributors = sectionOf(results.get(history.cases[0]!.name)!, 'Contributors');
       assert.doesNotMatch(contributors, /bot|Jenkins|Automation|renovate|dependabot|release-please/i);
-      assert.match(contributors, /^- /m);
+      assert.match(contributors, /^Thanks to the people who contributed to this release: [A-Z]/m);
     });
 
     it('keeps words that only look like ticket keys (AIP-193, UTF-8, ISO-8601)', () => {
@@ -74,20 +74,20 @@ describe('skills: what the real-shaped histories must read like', function () {
     const inputs = CLIENT_LIBRARY.cases[0]!.inputs;
     const r = selectAndDraft('release_notes_composer', inputs, retrieve(retrievalPlan('release_notes_composer', inputs), await imported(CLIENT_LIBRARY)), DEMO_NOW);
     const breaking = sectionOf(r, 'Breaking changes');
-    assert.match(breaking, /\*\*Supported AIP-193 for GaxiosError \(\[#644\]\([^)]+\)\)\.\*\* Action required: `GaxiosError\.code` is now the AIP-193 error code/);
-    assert.match(breaking, /\*\*Supported Node 18\+ \(\[#650\]\([^)]+\)\)\.\*\* \[commit:/, 'the squashed list says nothing more than the title');
+    assert.match(breaking, /\*\*Support AIP-193 for GaxiosError\*\* \(\[#644\]\([^)]+\)\) by Daniel Bankhead\. Action required: `GaxiosError\.code` is now the AIP-193 error code/);
+    assert.match(breaking, /\*\*Support Node 18\+\*\* \(\[#650\]\([^)]+\)\) by Justin Beckwith \[commit:/, "the squashed siblings' subjects are not its migration");
     assert.equal(breaking.match(/migration/g)?.length, 1, breaking);
-    assert.match(sectionOf(r, 'Fixes'), /Fixed: UTF-8 response bodies are decoded as latin1 when no charset is given \(\[#612\]\([^)]+\), \[#598\]\(https:\/\/github\.com\/googleapis\/gaxios\/issues\/598\)\)\./);
+    assert.match(sectionOf(r, 'Fixes'), /- UTF-8 response bodies are decoded as latin1 when no charset is given \(\[#612\]\([^)]+\), \[#598\]\(https:\/\/github\.com\/googleapis\/gaxios\/issues\/598\)\) by Sofia Leon/, 'in its author\'s words');
     assert.match(sectionOf(r, 'Fixes'), /- Don't retry on 501 Not Implemented/);
   });
 
-  it('storefront: a fix titled by its bug reads as fixed, a merge body\'s Migration section is the action', async () => {
+  it('storefront: a fix titled by its bug stays in its author\'s words, a merge body\'s Migration section is the action', async () => {
     const inputs = STOREFRONT.cases[0]!.inputs;
     const r = selectAndDraft('release_notes_composer', inputs, retrieve(retrievalPlan('release_notes_composer', inputs), await imported(STOREFRONT)), DEMO_NOW);
-    assert.match(sectionOf(r, 'Fixes'), /Fixed: prefer-template invalid autofix creates a tagged template call \(\[#121\]\([^)]+\), SHOP-52\)\./);
+    assert.match(sectionOf(r, 'Fixes'), /- prefer-template invalid autofix creates a tagged template call \(\[#121\]\([^)]+\), SHOP-52\) by /);
     assert.match(sectionOf(r, 'Breaking changes'), /Action required: Point `checkoutUrl` at `\/v2\/checkout`; Remove the `legacy` flag from `config\.yml`\./);
-    assert.match(sectionOf(r, 'Improvements'), /Show ISO-8601 dates in the order history \(\[#122\]\([^)]+\), SHOP-44\)\./);
-    assert.match(sectionOf(r, 'New features'), /- Export orders as CSV \(\[#118\]\([^)]+\), SHOP-41\)\. (\[commit:\w{7}\] ?){3}$/m, 'a merge commit and its branch are one entry, titled as the pull request');
+    assert.match(sectionOf(r, 'Improvements'), /Show ISO-8601 dates in the order history \(\[#122\]\([^)]+\), SHOP-44\) by Lena Fischer/);
+    assert.match(sectionOf(r, 'New features'), /- Export orders as CSV \(\[#118\]\([^)]+\), SHOP-41\) by Lena Fischer and Marco Bianchi (\[commit:\w{7}\] ?){3}$/m, 'a merge commit and its branch are one entry, titled as the pull request');
     assert.match(sectionOf(r, 'Fixes'), /- Don't crash when the cart is empty/);
   });
 });

@@ -1,12 +1,12 @@
 /**
  * Release-notes wording on titles and bodies taken from real public repositories: ticket keys that are not
- * tickets, bots, fixes titled by their bug, migration notes.
+ * tickets, bots, entries in their authors' words, migration notes.
  */
 import assert from 'node:assert/strict';
 import { isBot } from '../../../src/skills/release-notes/bots';
 import { coAuthors, tidyTitle } from '../../../src/skills/release-notes/conventional';
 import { migrationNote } from '../../../src/skills/release-notes/migration';
-import { entrySentence } from '../../../src/skills/release-notes/tone';
+import { CASES, runCase } from './cases';
 
 describe('skills: release-notes wording on real titles', () => {
   it('removes only the project’s ticket keys; AIP-193, UTF-8 and ISO-8601 are words', () => {
@@ -19,23 +19,17 @@ describe('skills: release-notes wording on real titles', () => {
     assert.equal(tidyTitle('fix: prefer-template invalid autofix creates a tagged template call (#17421)'), 'prefer-template invalid autofix creates a tagged template call', 'code keeps its case');
   });
 
-  it('writes a fix titled by its bug as fixed, and one that states the behaviour as it is', () => {
-    const cases: [string, string][] = [
-      ['prefer-template invalid autofix creates a tagged template call', 'Fixed: prefer-template invalid autofix creates a tagged template call.'],
-      ['`no-unused-vars` false positive with a `catch` parameter', 'Fixed: `no-unused-vars` false positive with a `catch` parameter.'],
-      ['UTF-8 response bodies are decoded as latin1 when no charset is given', 'Fixed: UTF-8 response bodies are decoded as latin1 when no charset is given.'],
-      ['Crash on save when the title is empty', 'Fixed: Crash on save when the title is empty.'],
-      ['Escape closes the dialog twice', 'Fixed: Escape closes the dialog twice.'],
-      ["Don't retry on 501 Not Implemented", "Don't retry on 501 Not Implemented."],
-      ['Escape commas and quotes in CSV exports', 'Escape commas and quotes in CSV exports.'],
-      ['Keep cart contents after a session refresh', 'Keep cart contents after a session refresh.'],
-      ['Handle expired sessions', 'Handled expired sessions.'],
-      ['Correct the tax rate for Canadian stores', 'Corrected the tax rate for Canadian stores.'],
-    ];
-    for (const [title, sentence] of cases) assert.equal(entrySentence('neutral', 'fix', title, false), sentence, title);
-    assert.equal(entrySentence('casual', 'fix', cases[0]![0], false), 'We fixed an issue: prefer-template invalid autofix creates a tagged template call.');
-    assert.equal(entrySentence('formal', 'fix', cases[0]![0], false), 'This release resolves the following issue: prefer-template invalid autofix creates a tagged template call.');
-    assert.equal(entrySentence('neutral', 'feature', 'prefer-template option for tagged templates', false), 'prefer-template option for tagged templates.', 'only fixes are reworded');
+  it('keeps every entry in its author’s words in every tone: no verb rewritten, no "Fixed:" put before it', () => {
+    const entries = (name: string) => {
+      const result = runCase(CASES.find((c) => c.name === name)!);
+      return result.sections.filter((s) => ['New features', 'Improvements', 'Fixes'].includes(s.heading)).flatMap((s) => s.markdown.split('\n').filter((l) => l.startsWith('- ')));
+    };
+    const neutral = entries('neutral-1.2.1-2.0.0');
+    assert.deepEqual(entries('casual-1.2.1-2.0.0'), neutral);
+    assert.deepEqual(entries('formal-1.2.1-2.0.0'), neutral);
+    assert.ok(neutral.some((l) => l.startsWith('- Add dark mode (')), neutral.join('\n'));
+    assert.ok(neutral.some((l) => l.startsWith('- Invoice PDF shows the wrong tax rate for Canadian stores (')), 'a ticket titled by its bug stays as written');
+    assert.ok(neutral.every((l) => !/^- (Added|Fixed|We've|This release)/.test(l)));
   });
 
   it('leaves bots and automation accounts out, by name, by email, or by the project’s list', () => {
@@ -55,8 +49,16 @@ describe('skills: release-notes wording on real titles', () => {
     assert.equal(migrationNote({ title: 'feat!: x', body: 'BREAKING CHANGES: rename these:\n- `a` to `b`\n- `c` to `d`' }), 'rename these; `a` to `b`; `c` to `d`');
     assert.equal(migrationNote({ title: 'x', body: '## Summary\n\nThings.\n\n### Migration guide\n\n1. Run `acme migrate`.\n2. Restart.\n\n## Tests\n\nok' }), 'Run `acme migrate`; Restart.');
     assert.equal(migrationNote({ title: 'x', body: 'Upgrading: set `ACME_V2=1` first.\n\nOther text.' }), 'set `ACME_V2=1` first.');
-    assert.equal(migrationNote({ title: 'feat!: Support Node 18+ (#650)', body: '* feat!: Support Node 18+\n\n* feat!: drop the callback API\n\n* chore: engines' }), 'Drop the callback API');
-    assert.equal(migrationNote({ title: 'feat!: Support Node 18+ (#650)', body: '* feat!: Support Node 18+\n\n* chore: update engines' }), undefined);
+  });
+
+  it('takes a squash merge’s migration text from the squashed commit that is the change, never from its siblings', () => {
+    // The shape of gaxios 7.0.0's squash merge: the title's own commit, then other breaking commits.
+    const squash = (own: string) => `* feat!: Support Node 18+\n${own}\n* feat!: Headers should be \`Headers\`\n\nBREAKING CHANGE: responses expose a Headers object\n\n* feat!: upgrade to node-fetch v3\n\n* chore: engines`;
+    assert.equal(migrationNote({ title: 'feat!: Support Node 18+ (#650)', body: squash('') }), undefined, 'sibling subjects and footers are other changes');
+    assert.equal(migrationNote({ title: 'feat!: Support Node 18+ (#650)', body: squash('\nBREAKING CHANGE: Node 14 and 16 are no longer supported.\n') }), 'Node 14 and 16 are no longer supported.');
+    assert.equal(migrationNote({ title: 'feat!: Support Node 18+ (#650)', body: squash('\nUpgrade Node first.\n\nCo-authored-by: A <a@x.test>\n') }), 'Upgrade Node first.', "the commit's own body, trailers left out");
+    assert.equal(migrationNote({ title: 'feat!: Headers should be `Headers`', body: squash('') }), 'responses expose a Headers object');
+    assert.equal(migrationNote({ title: 'feat!: v7', body: `## Migration\n\nRead the guide.\n\n${squash('')}` }), 'Read the guide.', "the pull request's own migration section comes first");
     assert.ok(migrationNote({ title: 'x', body: `BREAKING CHANGE: ${'word '.repeat(500)}` })!.length <= 600);
   });
 });

@@ -1,7 +1,6 @@
 import assert from 'node:assert/strict';
 import type { CommitDocument, PullRequestDocument, TicketDocument } from '../../../src/skills/documents';
 import { tidyTitle } from '../../../src/skills/release-notes/conventional';
-import { formalize } from '../../../src/skills/release-notes/tone';
 import type { SkillResult } from '../../../src/skills/result';
 import { selectAndDraft } from '../../../src/skills/run';
 import { CASES, runCase, type DemoCase } from './cases';
@@ -55,15 +54,15 @@ const draft = (docs: Parameters<typeof selectAndDraft>[2], tone: 'casual' | 'neu
 describe('skills: release notes', () => {
   it('makes one entry of a commit, its pull request and its ticket, citing all three', () => {
     const r = draft([commit({ title: 'feat(ui): add dark mode (#7)', prNumber: 7, ticketKeys: ['WEB-7'] }), pr({ number: 7, title: 'feat(ui): add dark mode', ticketKeys: ['WEB-7'] }), ticket({ key: 'WEB-7', title: 'Dark mode' })]);
-    const features = sectionOf(r, 'New features').markdown.split('\n');
-    assert.deepEqual(features, ['- Added dark mode (#7, WEB-7). [pr:7] [commit:aaaaaaa] [ticket:WEB-7]']);
+    const features = sectionOf(r, 'New features').markdownWithCitations.split('\n');
+    assert.deepEqual(features, ['- Add dark mode (#7, WEB-7) by Ada [pr:7] [commit:aaaaaaa] [ticket:WEB-7]']);
   });
 
   it('joins a non-squash merge: the merge commit, the branch commits (by ticket key) and the pull request', () => {
     const r = result('neutral-1.0.0-1.2.1');
-    const bulk = sectionOf(r, 'New features').markdown.split('\n').filter((l) => l.includes('[pr:39]'));
+    const bulk = sectionOf(r, 'New features').markdownWithCitations.split('\n').filter((l) => l.includes('[pr:39]'));
     assert.equal(bulk.length, 1);
-    assert.match(bulk[0], /^- Bulk edit order status from the orders list \(\[#39\]\(https:\/\/github\.com\/acme\/acme-web\/pull\/39\), \[WEB-25\]\([^)]+\); 1\.2\.0\)\. \[pr:39\] (\[commit:\w{7}\] ){3}\[ticket:WEB-25\]$/);
+    assert.match(bulk[0], /^- Bulk edit order status from the orders list \(\[#39\]\(https:\/\/github\.com\/acme\/acme-web\/pull\/39\), \[WEB-25\]\([^)]+\); 1\.2\.0\) by Marco Bianchi and Sara Lindqvist \[pr:39\] (\[commit:\w{7}\] ){3}\[ticket:WEB-25\]$/);
   });
 
   it('groups breaking changes with what users must do, then features, improvements, fixes and an other-changes count', () => {
@@ -72,12 +71,12 @@ describe('skills: release notes', () => {
       r.sections.map((s) => s.heading),
       ['Highlights', 'Breaking changes', 'New features', 'Improvements', 'Fixes', 'Other changes', 'Contributors', 'Full changelog'],
     );
-    const breaking = sectionOf(r, 'Breaking changes').markdown;
-    assert.match(breaking, /\*\*Removed the deprecated v1 orders endpoints \(\[#50\]\([^)]+\), \[WEB-30\]\([^)]+\)\)\.\*\* Action required: \/api\/v1\/orders .* Call \/api\/v2\/orders instead/);
-    assert.match(breaking, /Sign webhook payloads with HMAC-SHA256 \([^)]*\)[^)]*\)\)\.\*\* Action required: Verify the `X-Acme-Signature` header/, 'a BREAKING CHANGE footer without "!" counts');
-    assert.match(sectionOf(r, 'Fixes').markdown, /Fixed: Invoice PDF shows the wrong tax rate for Canadian stores \(\[WEB-37\]\([^)]+\)\)\. \[ticket:WEB-37\]/, 'a resolved ticket alone is a change');
-    assert.match(sectionOf(r, 'Improvements').markdown, /Improved the error message when a coupon has expired \(\[WEB-36\]/, 'wording decides when there is no convention');
-    assert.match(sectionOf(result('neutral-1.0.0-1.2.1'), 'Other changes').markdown, /^1 other change, not listed individually\. \[pr:40\] \[commit:\w{7}\]$/);
+    const breaking = sectionOf(r, 'Breaking changes').markdownWithCitations;
+    assert.match(breaking, /\*\*Remove the deprecated v1 orders endpoints\*\* \(\[#50\]\([^)]+\), \[WEB-30\]\([^)]+\)\) by Marco Bianchi\. Action required: \/api\/v1\/orders .* Call \/api\/v2\/orders instead/);
+    assert.match(breaking, /Sign webhook payloads with HMAC-SHA256\*\* \([^)]*\)[^)]*\)\) by Lena Fischer\. Action required: Verify the `X-Acme-Signature` header/, 'a BREAKING CHANGE footer without "!" counts');
+    assert.match(sectionOf(r, 'Fixes').markdownWithCitations, /- Invoice PDF shows the wrong tax rate for Canadian stores \(\[WEB-37\]\([^)]+\)\) \[ticket:WEB-37\]/, 'a resolved ticket alone is a change');
+    assert.match(sectionOf(r, 'Improvements').markdownWithCitations, /Improve the error message when a coupon has expired \(\[WEB-36\]/, 'wording decides when there is no convention');
+    assert.match(sectionOf(result('neutral-1.0.0-1.2.1'), 'Other changes').markdownWithCitations, /^1 other change, not listed individually\. \[pr:40\] \[commit:\w{7}\]$/);
   });
 
   it('leaves out what users never see, with the reason', () => {
@@ -101,7 +100,7 @@ describe('skills: release notes', () => {
     for (const name of ['neutral-1.2.1-2.0.0', 'neutral-1.0.0-1.2.1']) {
       for (const s of result(name).sections) {
         // The references in parentheses at the end of an entry are the only place PR numbers and keys appear.
-        const prose = s.markdown.replace(/\[[a-z_]+:[^\]]+\]/g, '').replace(/ \((\[?(#\d+|WEB-\d+)(\]\([^)]*\))?(, )?)+(; [\d.]+)?\)\./g, '.');
+        const prose = s.markdown.replace(/ \((\[?(#\d+|WEB-\d+)(\]\([^)]*\))?(, )?)+(; [\d.]+)?\)| in \[#\d+\]\([^)]*\)/g, '');
         assert.doesNotMatch(prose, /\b(feat|fix|chore|perf|docs)(\([^)]*\))?!?:|\bWEB-\d+|#\d+/, `${name} ${s.heading}`);
       }
     }
@@ -116,28 +115,33 @@ describe('skills: release notes', () => {
     assert.deepEqual(facts(tones[1]), facts(tones[0]));
     assert.deepEqual(facts(tones[2]), facts(tones[0]));
     assert.notEqual(tones[1].markdown, tones[0].markdown);
-    assert.match(tones[1].markdown, /We've added dark mode \(/);
-    assert.match(tones[2].markdown, /This release adds dark mode \(/);
+    assert.match(tones[1].markdown, /^# What's new in 2\.0\.0\n[^]*New things for you to try:\n\n- Add single sign-on with SAML 2\.0 \(/);
+    assert.match(tones[2].markdown, /^# Release Notes: Version 2\.0\.0\n[^]*\n- Add single sign-on with SAML 2\.0 \(/);
   });
 
-  it('writes formal notes without contractions or exclamation marks', () => {
-    const prose = result('formal-1.2.1-2.0.0').markdown.replace(/\]\([^)]*\)|\]: <[^>]*>/g, '');
-    assert.doesNotMatch(prose, /\b\w+'(t|s|re|ve|ll|d|m)\b|!(\s|$)/i);
-    assert.equal(formalize("We've fixed it, don't worry! It's done."), 'We have fixed it, do not worry. It is done.');
+  it('writes the framing of formal notes without contractions or exclamation marks', () => {
+    // Entries are their authors' words in every tone; only the framing is the tone's.
+    const framing = result('formal-1.2.1-2.0.0').markdown.split('\n').filter((l) => !l.startsWith('- ')).join('\n').replace(/\]\([^)]*\)/g, '');
+    assert.doesNotMatch(framing, /\b\w+'(t|s|re|ve|ll|d|m)\b|!(\s|$)/i);
   });
 
   it('credits contributors (people, not bots) and names both versions in the full changelog', () => {
     const r = result('neutral-1.0.0-1.2.1');
-    const contributors = sectionOf(r, 'Contributors').markdown;
-    for (const name of ['Marco Bianchi', 'Priya Raman', 'Sara Lindqvist', 'Tom Okafor']) assert.match(contributors, new RegExp(`^- ${name} `, 'm'));
+    const contributors = sectionOf(r, 'Contributors').markdownWithCitations;
+    assert.match(contributors, /^Thanks to the people who contributed to this release: Marco Bianchi, Priya Raman, Sara Lindqvist and Tom Okafor\.$/m, 'each once');
     assert.doesNotMatch(contributors, /\[bot\]/);
-    assert.match(contributors, /Sara Lindqvist .*\[commit:7b442b4\]/, 'a co-author is credited through the commit');
-    assert.match(sectionOf(r, 'Full changelog').markdown, /^\*\*Full changelog:\*\* \[1\.0\.0\.\.\.1\.2\.1\]\(https:\/\/github\.com\/acme\/acme-web\/compare\/v1\.0\.0\.\.\.v1\.2\.1\)/);
+    const cited = r.sections.map((s) => s.markdownWithCitations).join('\n');
+    assert.match(cited, /by [^\n]*Sara Lindqvist[^\n]*\[commit:7b442b4\]/, 'a co-author is credited on the entry, through the commit');
+    assert.match(contributors, /New contributors:\n\n- Marco Bianchi made their first contribution in \[#26\]\(https:\/\/github\.com\/acme\/acme-web\/pull\/26\) \[pr:26\]\n- Sara Lindqvist made their first contribution in \[#31\]/);
+    assert.doesNotMatch(sectionOf(result('neutral-1.2.1-2.0.0'), 'Contributors').markdownWithCitations, /New contributors/, 'everyone in 2.0.0 contributed before 1.2.1');
+    const earlier = result('neutral-1.2.1-2.0.0').retrieval.excluded.filter((e) => e.reason.startsWith('an earlier contribution by Marco Bianchi'));
+    assert.deepEqual(earlier.map((e) => e.id.split(':')[0]).sort(), ['commit', 'pr'], 'one earlier commit and one earlier pull request, no more');
+    assert.match(sectionOf(r, 'Full changelog').markdownWithCitations, /^\*\*Full changelog:\*\* \[1\.0\.0\.\.\.1\.2\.1\]\(https:\/\/github\.com\/acme\/acme-web\/compare\/v1\.0\.0\.\.\.v1\.2\.1\)/);
   });
 
   it('names the release each entry first shipped in when the range spans several', () => {
-    assert.match(sectionOf(result('neutral-1.0.0-1.2.1'), 'Fixes').markdown, /Escape commas and quotes in CSV exports \([^;]*; 1\.2\.1\)\./);
-    assert.doesNotMatch(sectionOf(result('neutral-1.2.1-2.0.0'), 'Fixes').markdown, /2\.0\.0\)/);
+    assert.match(sectionOf(result('neutral-1.0.0-1.2.1'), 'Fixes').markdownWithCitations, /Escape commas and quotes in CSV exports \([^;]*; 1\.2\.1\) by /);
+    assert.doesNotMatch(sectionOf(result('neutral-1.2.1-2.0.0'), 'Fixes').markdownWithCitations, /2\.0\.0\)/);
   });
 
   it('says so when a group is empty, and classifies by labels and ticket types too', () => {
@@ -149,9 +153,9 @@ describe('skills: release notes', () => {
       commit({ sha: 'ddddddd1', title: 'chore(deps): bump left-pad', author: 'renovate[bot]' }),
       pr({ number: 3, title: 'Rewrite docs', labels: ['skip-changelog'] }),
     ]);
-    assert.match(sectionOf(r, 'Fixes').markdown, /Tidy the settings page \(#2\)\. \[pr:2\]/);
-    assert.match(sectionOf(r, 'New features').markdown, /Split the router \(WEB-2\)\. \[commit:ccccccc\] \[ticket:WEB-2\]/);
-    assert.equal(sectionOf(r, 'Breaking changes').markdown, 'No breaking changes.');
+    assert.match(sectionOf(r, 'Fixes').markdownWithCitations, /^- Tidy the settings page \(#2\) by Ada \[pr:2\] \[commit:bbbbbbb\]$/m);
+    assert.match(sectionOf(r, 'New features').markdownWithCitations, /^- Split the router \(WEB-2\) by Ada \[commit:ccccccc\] \[ticket:WEB-2\]$/m);
+    assert.equal(sectionOf(r, 'Breaking changes').markdownWithCitations, 'No breaking changes.');
     assert.equal(reasonOf(r, 'commit:ddddddd'), 'dependency bump by a bot');
     assert.equal(reasonOf(r, 'pr:3'), 'labelled skip-changelog');
   });

@@ -5,15 +5,30 @@ import { semverKey } from '../../../src/skills/semver';
 import { CASES, retrievedFor } from './cases';
 
 describe('skills: retrieval plans', () => {
-  it('release notes: commits, PRs and tickets in (from, to] by version key, releases from..to', () => {
+  it('release notes: commits, PRs and tickets in (from, to] by version key, releases from..to; then who contributed before', () => {
     const plan = retrievalPlan('release_notes_composer', { fromVersion: '1.9.0', toVersion: '1.10.0' });
-    assert.equal(plan.steps.length, 1);
+    assert.equal(plan.steps.length, 2);
     const byKind = Object.fromEntries(plan.steps[0].queries.map((q) => [q.kind, q.where]));
     const range = { gt: semverKey('1.9.0'), lte: semverKey('1.10.0') };
     assert.deepEqual(byKind.commit, [{ field: 'versionKey', op: 'range', value: range }]);
     assert.deepEqual(byKind.pull_request, [{ field: 'versionKey', op: 'range', value: range }]);
     assert.deepEqual(byKind.ticket, [{ field: 'fixVersionKey', op: 'range', value: range }]);
     assert.deepEqual(byKind.release, [{ field: 'versionKey', op: 'range', value: { gte: range.gt, lte: range.lte } }]);
+    // One query per author (and kind), limit 1: "any commit or pull request of theirs up to fromVersion?"
+    const fetched = [
+      { kind: 'commit', author: 'Ada' },
+      { kind: 'commit', author: 'Bo' },
+      { kind: 'pull_request', author: 'Ada' },
+    ] as never[];
+    const earlier = resolveQueries(plan.steps[1]!, fetched);
+    assert.deepEqual(earlier.map((q) => [q.kind, q.where, q.limit]), [
+      ['commit', [{ field: 'author', op: 'eq', value: 'Ada' }, { field: 'versionKey', op: 'range', value: { lte: range.gt } }], 1],
+      ['commit', [{ field: 'author', op: 'eq', value: 'Bo' }, { field: 'versionKey', op: 'range', value: { lte: range.gt } }], 1],
+      ['pull_request', [{ field: 'author', op: 'eq', value: 'Ada' }, { field: 'versionKey', op: 'range', value: { lte: range.gt } }], 1],
+      ['pull_request', [{ field: 'author', op: 'eq', value: 'Bo' }, { field: 'versionKey', op: 'range', value: { lte: range.gt } }], 1],
+    ]);
+    const many = Array.from({ length: 150 }, (_, i) => ({ kind: 'commit', author: `a${String(i).padStart(3, '0')}` })) as never[];
+    assert.equal(resolveQueries(plan.steps[1]!, many).length, 2 * 100, 'at most EACH_MAX authors are asked about');
   });
 
   it('proposals: the whole library of wins, case studies and sales notes, newest first', () => {

@@ -1,13 +1,13 @@
 /**
- * The contract of the `billingSubscriber` entity workflow (id: `workflowIdFor` in src/billing/subscriber-id.ts):
- * its start argument, its messages, signals and query, in a module of its own so the API and the activities that
- * send them do not import workflow code.
+ * The contract of the `billingSubscriber` entity workflow (see contract.ts): its id (`workflowIdFor` in
+ * src/billing/subscriber-id.ts), its start argument, its messages, signals and query.
  */
 import { defineQuery, defineSignal } from '@temporalio/workflow';
-import type { Effect } from '../billing/effects';
-import type { BillingEvent } from '../billing/provider-events';
-import type { BillingScope } from '../billing/subscriber-id';
-import type { SubscriberState } from '../billing/subscriber-state';
+import type { WorkflowContract } from './contract';
+import type { Effect } from '../../billing/effects';
+import type { BillingEvent } from '../../billing/provider-events';
+import { workflowIdFor, type BillingScope } from '../../billing/subscriber-id';
+import type { SubscriberState } from '../../billing/subscriber-state';
 
 export interface BillingSubscriberStart {
   scope: BillingScope;
@@ -63,3 +63,10 @@ export const absorbSignal = defineSignal<[SubscriberState]>('absorb');
 export const redoEffectSignal = defineSignal<[RedoEffect]>('redoEffect');
 /** The subscriber's full state, for operators (Temporal UI "Queries") and tests. */
 export const subscriberStateQuery = defineQuery<SubscriberState>('state');
+
+export const billingSubscriberContract = {
+  name: 'billingSubscriber',
+  workflowId: workflowIdFor,
+  signals: { providerEvent: providerEventSignal, mergeInto: mergeIntoSignal, absorb: absorbSignal, redoEffect: redoEffectSignal },
+  queries: { state: subscriberStateQuery },
+} as const satisfies WorkflowContract<[BillingScope, string]>;

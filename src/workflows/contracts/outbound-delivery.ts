@@ -1,8 +1,9 @@
 /**
- * The contract of the outbound delivery workflow, in a module of its own so the API and activities that start
- * it do not import workflow code.
+ * The contract of the `outboundDelivery` workflow (one per delivery; see contract.ts): its id, its input, what
+ * an attempt comes to, and the values of its status search attribute. No signals or queries.
  */
-import type { RetrySchedule } from '../outbound/retry-schedule';
+import type { RetrySchedule } from '../../outbound/retry-schedule';
+import type { WorkflowContract } from './contract';
 
 export interface OutboundDeliveryInput {
   app: string;
@@ -23,9 +24,17 @@ export type AttemptOutcome =
   /** The endpoint is disabled or deleted (by its owner, or automatically): nothing more to send. */
   | { kind: 'endpoint_off' };
 
-export const OUTBOUND_DELIVERY_WORKFLOW = 'outboundDelivery';
-
 export const outboundDeliveryWorkflowId = (app: string, endpointId: string, deliveryId: string) => `outbound/${app}/${endpointId}/${deliveryId}`;
+
+/** The workflow's signature, for typed starts by name. */
+export type OutboundDeliveryWorkflow = (input: OutboundDeliveryInput) => Promise<OutboundStatus>;
+
+export const outboundDeliveryContract = {
+  name: 'outboundDelivery',
+  workflowId: outboundDeliveryWorkflowId,
+  signals: {},
+  queries: {},
+} as const satisfies WorkflowContract<[string, string, string]>;
 
 /** Values of the OutboundStatus search attribute. */
 export type OutboundStatus = 'delivering' | 'retrying' | 'succeeded' | 'failed';

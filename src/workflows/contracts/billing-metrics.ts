@@ -1,10 +1,11 @@
 /**
- * The contract of the `billingMetrics` workflow (one per billing scope): its id, the totals delta signal and the
- * totals query.
+ * The contract of the `billingMetrics` workflow (one per billing scope; see contract.ts): its id, the totals delta
+ * signal and the totals query.
  */
 import { defineQuery, defineSignal } from '@temporalio/workflow';
-import type { BillingTotals } from '../billing/metrics';
-import type { BillingScope } from '../billing/subscriber-id';
+import type { WorkflowContract } from './contract';
+import type { BillingTotals } from '../../billing/metrics';
+import type { BillingScope } from '../../billing/subscriber-id';
 
 /** A subscriber's contribution to its scope's totals changed by this much. */
 export const totalsDeltaSignal = defineSignal<[BillingTotals]>('totalsDelta');
@@ -20,3 +21,10 @@ export interface BillingMetricsStart {
 export type BillingMetricsWorkflow = (input: BillingMetricsStart) => Promise<void>;
 
 export const metricsWorkflowId = (scope: BillingScope) => `billing-metrics/${scope}`;
+
+export const billingMetricsContract = {
+  name: 'billingMetrics',
+  workflowId: metricsWorkflowId,
+  signals: { totalsDelta: totalsDeltaSignal },
+  queries: { totals: totalsQuery },
+} as const satisfies WorkflowContract<[BillingScope]>;

@@ -1,0 +1,157 @@
+/**
+ * A model rewrites a deterministic draft one section at a time, so that a small context window suffices
+ * and one bad answer costs one section, not the document. For each section the model sees the section (with
+ * its citation markers) and only the documents it cites, and answers {"markdown": string}. The answer is
+ * shown only when it keeps the draft's facts where they were (fact-check.ts); otherwise the draft's section
+ * stays and the result says why. Pure: the drafting activity does the calls and keeps the time.
+ */
+import { assembleResult, prepareDocuments } from './assemble';
+import { checkResult } from './check-result';
+import { citationId } from './citation-id';
+import type { ProjectDocument } from './documents';
+import { checkSectionFacts } from './fact-check';
+import { extractCitationIds } from './markdown';
+import type { DraftSection, ModelReport, ModelSectionReport, SkillResult } from './result';
+import type { Renderer } from './skill';
+import type { DocumentKind } from './types';
+
+export interface ChatMessage {
+  role: 'system' | 'user';
+  content: string;
+}
+
+/** The JSON schema a section's answer must follow, for servers that constrain output to a schema. */
+export const SECTION_ANSWER_SCHEMA = {
+  type: 'object',
+  properties: { markdown: { type: 'string' } },
+  required: ['markdown'],
+  additionalProperties: false,
+} as const;
+
+/** Answers longer than this are refused unread: no section is anywhere near it, and parsing costs time. */
+export const MAX_ANSWER_CHARS = 200_000;
+
+/** Keeps a section's prompt inside small context windows (4k tokens) however many documents it cites. */
+const BODY_BUDGET_CHARS = 6_000;
+const BODY_MIN_CHARS = 200;
+const BODY_MAX_CHARS = 1_500;
+
+const RULES = [
+  'Rewrite the one section of a document you are given so that it reads well. Facts come only from the section and the documents given; invent nothing.',
+  'Answer with one JSON object and nothing else: {"markdown": string}. The markdown must not start with the section heading.',
+  'Keep every citation marker such as [pr:12] or [ticket:WEB-7] right after the statement it supports; cite nothing else.',
+  'Keep one bullet per bullet of the section, in any order; do not add, merge, split or drop bullets or table rows.',
+  'Keep every version, number (as digits), date, identifier, name and link exactly as written.',
+].join('\n');
+
+/** Bookkeeping fields that tell a model nothing about the content. */
+const OMITTED_FIELDS = new Set(['externalId', 'createdAt', 'body']);
+
+function documentForPrompt(doc: ProjectDocument, bodyChars: number): Record<string, unknown> {
+  const fields = Object.entries(doc).filter(([k]) => !OMITTED_FIELDS.has(k));
+  const body = doc.body.length > bodyChars ? `${doc.body.slice(0, bodyChars)}…` : doc.body;
+  return { id: citationId(doc), ...Object.fromEntries(fields), body };
+}
+
+/** The sections worth sending: those that state cited facts, less the skill's fixed ones. */
+export function sectionsToRewrite(draft: SkillResult, fixed: readonly string[] = []): number[] {
+  return draft.sections.flatMap((s, i) => (s.citations.length > 0 && !fixed.includes(s.heading) && extractCitationIds(s.markdownWithCitations).length > 0 ? [i] : []));
+}
+
+/** The messages asking for a rewrite of section `index` of `draft`. */
+export function sectionMessages(instructions: string, inputs: object, draft: SkillResult, index: number, documents: readonly ProjectDocument[]): ChatMessage[] {
+  const section = draft.sections[index]!;
+  const byId = new Map(documents.map((d) => [citationId(d), d]));
+  const docs = section.citations.map((id) => byId.get(id)).filter((d): d is ProjectDocument => d !== undefined);
+  const bodyChars = Math.max(BODY_MIN_CHARS, Math.min(BODY_MAX_CHARS, Math.floor(BODY_BUDGET_CHARS / Math.max(1, docs.length))));
+  const user = {
+    inputs,
+    document: draft.title,
+    section: { heading: section.heading, markdown: section.markdownWithCitations },
+    documents: docs.map((d) => documentForPrompt(d, bodyChars)),
+  };
+  return [
+    { role: 'system', content: `${instructions}\n\n${RULES}` },
+    { role: 'user', content: JSON.stringify(user) },
+  ];
+}
+
+/** The model's JSON, tolerating a code fence around it (```json … ```); undefined when it is not JSON. */
+function parseAnswer(text: string): unknown {
+  let t = text.trim();
+  if (t.length >= 6 && t.startsWith('```') && t.endsWith('```')) {
+    t = t.slice(3, -3);
+    if (t.startsWith('json')) t = t.slice(4);
+  }
+  try {
+    return JSON.parse(t);
+  } catch {
+    return undefined;
+  }
+}
+
+/** The text of each document a section may draw facts from, by citation id. */
+function sourcesOf(documents: readonly ProjectDocument[]): Map<string, string> {
+  return new Map(documents.map((d) => [citationId(d), Object.values(d).filter((v) => typeof v === 'string' || typeof v === 'number').join('\n')]));
+}
+
+export type SectionVerdict =
+  | { ok: true; markdown: string; facts: { total: number; kept: number } }
+  | { ok: false; reason: string; facts?: { total: number; kept: number } };
+
+/** Whether the model's answer for `section` may replace it; the reason names the first facts lost or added. */
+export function acceptSectionAnswer(answerText: string, section: Pick<DraftSection, 'heading' | 'citations'> & { markdownWithCitations: string }, documents: readonly ProjectDocument[]): SectionVerdict {
+  if (answerText.length > MAX_ANSWER_CHARS) return { ok: false, reason: `the answer is longer than ${MAX_ANSWER_CHARS} characters` };
+  const answer = parseAnswer(answerText);
+  const markdown = (answer as { markdown?: unknown } | undefined)?.markdown;
+  if (answer === undefined) return { ok: false, reason: 'the answer is not JSON' };
+  if (typeof markdown !== 'string' || markdown.trim() === '') return { ok: false, reason: 'the answer must be {"markdown": string}' };
+  const text = markdown.trim();
+  if (text.startsWith('#') && text.slice(0, 200).toLowerCase().includes(section.heading.toLowerCase())) return { ok: false, reason: 'the answer repeats the section heading' };
+  const unknown = extractCitationIds(text).filter((id) => !section.citations.includes(id));
+  if (unknown.length > 0) return { ok: false, reason: `it cites ${unknown.slice(0, 3).join(', ')}, which the section does not` };
+  const check = checkSectionFacts(section.markdownWithCitations, text, sourcesOf(documents));
+  if (check.violations.length > 0) {
+    const shown = check.violations.slice(0, 3).join('; ');
+    const more = check.violations.length > 3 ? ` (and ${check.violations.length - 3} more)` : '';
+    return { ok: false, reason: `${shown}${more}`, facts: check.facts };
+  }
+  return { ok: true, markdown: text, facts: check.facts };
+}
+
+export interface RewriteContext {
+  draft: SkillResult;
+  retrievedDocs: readonly ProjectDocument[];
+  searchedKinds: readonly DocumentKind[];
+  render: Renderer;
+  model: string;
+}
+
+/**
+ * The result with the accepted sections' prose (by index), every section saying who wrote it, the model's
+ * report and a note per section that kept the draft. The whole result is checked again as any result is; if
+ * that fails (it cannot, as each section was checked), the draft is returned with a note.
+ */
+export function composeRewrite(ctx: RewriteContext, accepted: ReadonlyMap<number, string>, sections: ModelSectionReport[], notes: readonly string[]): SkillResult {
+  const documents = prepareDocuments(ctx.retrievedDocs);
+  const report: ModelReport = { name: ctx.model, sections };
+  const generator = `llm:${ctx.model}`;
+  const drafted: DraftSection[] = ctx.draft.sections.map((s, i) => {
+    const text = accepted.get(i);
+    return { heading: s.heading, markdown: text ?? s.markdownWithCitations, citations: text ? extractCitationIds(text) : s.citations, generator: text ? generator : 'deterministic' };
+  });
+  const result = assembleResult({
+    title: ctx.draft.title,
+    sections: drafted,
+    render: ctx.render,
+    documents,
+    searchedKinds: ctx.searchedKinds,
+    reasons: new Map(ctx.draft.retrieval.excluded.map((e) => [e.id, e.reason])),
+    generator: accepted.size > 0 ? generator : 'deterministic',
+    model: report,
+  });
+  const withNotes = (r: SkillResult, extra: readonly string[]) => (extra.length ? { ...r, notes: [...(r.notes ?? []), ...extra] } : r);
+  const violations = checkResult(result, documents.map(citationId), ctx.draft.sections.map((s) => s.heading));
+  if (violations.length === 0) return withNotes(result, notes);
+  return withNotes({ ...ctx.draft, model: report }, [`The model's rewrite was not used: ${violations[0]!.message}. This is the deterministic draft.`]);
+}

@@ -1,0 +1,114 @@
+/**
+ * A model rewrites the draft section by section; each answer is shown only when it keeps the draft's facts
+ * where they were. The refused rewrites are the ones seen from small real models: an entry moved to the wrong
+ * version, an entry duplicated into Highlights, a link stripped, an uncited paragraph, a paragraph repeated,
+ * a citation dropped.
+ */
+import assert from 'node:assert/strict';
+import { acceptSectionAnswer, composeModelResult, rewriteTargets, sectionMessages } from '../../../src/skills/run';
+import { CASES, retrievedFor, runCase, type DemoCase } from './cases';
+
+const caseOf = <S extends DemoCase['skill']>(name: string) => CASES.find((x) => x.name === name) as DemoCase<S>;
+const answer = (markdown: string) => JSON.stringify({ markdown });
+
+function fixture(name: string) {
+  const c = caseOf(name);
+  const docs = retrievedFor(c);
+  const draft = runCase(c, docs);
+  const at = (heading: string) => draft.sections.findIndex((s) => s.heading === heading);
+  const verdict = (heading: string, edit: (markdown: string) => string) => acceptSectionAnswer(answer(edit(draft.sections[at(heading)]!.markdownWithCitations)), draft.sections[at(heading)]!, docs);
+  const refusal = (heading: string, edit: (markdown: string) => string) => {
+    const v = verdict(heading, edit);
+    assert.equal(v.ok, false, `expected a refusal of the rewrite of ${heading}`);
+    return v.ok ? '' : v.reason;
+  };
+  return { c, docs, draft, at, verdict, refusal };
+}
+
+describe('skills: a model rewrites the draft section by section, checked for facts', () => {
+  const rn = fixture('neutral-1.0.0-1.2.1');
+  const rn2 = fixture('neutral-1.2.1-2.0.0');
+  const rca = fixture('sev1-INC-2025-014');
+
+  it('asks for one section at a time, with the section’s markers and only the documents it cites', () => {
+    const i = rn2.at('New features');
+    const [system, user] = sectionMessages(rn2.c.skill, rn2.c.inputs, rn2.draft, i, rn2.docs);
+    assert.match(system!.content, /An entry's words are its author's/);
+    assert.match(system!.content, /Answer with one JSON object and nothing else: \{"markdown": string\}/);
+    const payload = JSON.parse(user!.content) as { section: { heading: string; markdown: string }; documents: { id: string }[] };
+    assert.equal(payload.section.heading, 'New features');
+    assert.equal(payload.section.markdown, rn2.draft.sections[i]!.markdownWithCitations);
+    assert.deepEqual(payload.documents.map((d) => d.id), rn2.draft.sections[i]!.citations);
+  });
+
+  it('does not send the sections with nothing to rewrite: the contributors, the changelog link, empty groups', () => {
+    const sent = rewriteTargets(rn2.c.skill, rn2.draft).map((i) => rn2.draft.sections[i]!.heading);
+    assert.deepEqual(sent, ['Highlights', 'Breaking changes', 'New features', 'Improvements', 'Fixes']);
+  });
+
+  it('accepts a rewrite of the framing that keeps every entry, fact and citation', () => {
+    const v = rn2.verdict('Highlights', (m) => m.replace('Since 1.2.1:', 'Compared with 1.2.1, this release brings'));
+    assert.ok(v.ok, v.ok ? '' : v.reason);
+    assert.ok(v.facts.total > 10);
+    assert.equal(v.facts.kept, v.facts.total);
+  });
+
+  it('refuses an entry moved to the wrong version, naming the version', () => {
+    const reason = rn.refusal('New features', (m) => m.replace('; 1.1.0)', '; 1.2.0)'));
+    assert.match(reason, /^‘1\.1\.0’ \(version\) is missing from the entry citing commit:8858113, pr:21, ticket:WEB-12; ‘1\.2\.0’ \(version\) in the entry citing commit:8858113, pr:21, ticket:WEB-12 is in neither the draft nor its sources$/);
+  });
+
+  it('refuses an entry duplicated, or copied into Highlights from its section', () => {
+    const sso = (m: string) => m.split('\n').find((l) => l.includes('single sign-on'))!;
+    assert.match(rn2.refusal('Highlights', (m) => `${m}\n${sso(m)}`), /^the entry citing commit:f78da18, pr:51, ticket:WEB-31 appears 2 times \(the draft has 1\)$/);
+    const darkMode = rn2.draft.sections[rn2.at('New features')]!.markdownWithCitations.split('\n').find((l) => l.includes('dark mode'))!;
+    assert.match(rn2.refusal('Highlights', (m) => `${m}\n${darkMode}`), /^it cites pr:52, commit:2674a39, ticket:WEB-32, which the section does not$/);
+  });
+
+  it('refuses a stripped link, naming it', () => {
+    const reason = rn2.refusal('Fixes', (m) => m.replace('[#53](https://github.com/acme/acme-web/pull/53)', '#53'));
+    assert.match(reason, /‘https:\/\/github\.com\/acme\/acme-web\/pull\/53’ \(link\) is missing/);
+  });
+
+  it('refuses a factual paragraph without a citation, and a number the sources do not state', () => {
+    assert.match(rn2.refusal('Fixes', (m) => `${m}\n\nCheckout is now 40% faster.`), /an uncited paragraph states ‘40%’ \(number\)/);
+    assert.match(rn2.refusal('Fixes', (m) => m.replace('leading zeros', 'leading zeros in 3 regions')), /‘3’ \(number\) in the entry citing .* is in neither the draft nor its sources/);
+  });
+
+  it('refuses an RCA rewrite that repeats a paragraph or drops a citation', () => {
+    assert.match(rca.refusal('Impact', (m) => `${m}\n\n${m.split('\n\n')[0]}`), /^the entry citing incident:INC-2025-014 appears 4 times \(the draft has 3\)$/);
+    // The Impact bullet of SENTRY-88 loses its citation: its entry is missing, and uncited text now states its counts.
+    const reason = rca.refusal('Impact', (m) => m.replace(/ \[error_issue:SENTRY-88\]/, ''));
+    assert.match(reason, /^the entry citing error_issue:SENTRY-88 is missing; an uncited paragraph states ‘SENTRY-88’ \(reference\)/);
+  });
+
+  it('refuses what is not the JSON asked for, a repeated heading, or a citation the section does not make', () => {
+    const features = rn2.draft.sections[rn2.at('New features')]!;
+    const bad = (text: string) => {
+      const v = acceptSectionAnswer(text, features, rn2.docs);
+      return v.ok ? '' : v.reason;
+    };
+    assert.equal(bad('Sure! Here it is.'), 'the answer is not JSON');
+    assert.equal(bad(JSON.stringify({ text: 'x' })), 'the answer must be {"markdown": string}');
+    assert.equal(bad(answer(`## New features\n\n${features.markdownWithCitations}`)), 'the answer repeats the section heading');
+    assert.match(bad(answer(`${features.markdownWithCitations} [pr:50]`)), /^it cites pr:50, which the section does not$/);
+    assert.ok(acceptSectionAnswer(`\`\`\`json\n${answer(features.markdownWithCitations)}\n\`\`\``, features, rn2.docs).ok, 'a code fence around the JSON is tolerated');
+  });
+
+  it('composes the result: the accepted sections marked as the model’s, publishable markdown, the model’s report', () => {
+    const i = rn2.at('Highlights');
+    const text = rn2.draft.sections[i]!.markdownWithCitations.replace('Since 1.2.1:', 'Compared with 1.2.1:');
+    const result = composeModelResult(rn2.c.skill, rn2.c.inputs, rn2.draft, rn2.docs, 'tiny', {
+      accepted: new Map([[i, text]]),
+      sections: rn2.draft.sections.map((s, j) => ({ heading: s.heading, outcome: j === i ? 'accepted' : 'kept', durationMs: 1 })),
+      notes: [],
+    });
+    assert.equal(result.generator, 'llm:tiny');
+    assert.deepEqual(result.sections.map((s) => s.generator), rn2.draft.sections.map((_, j) => (j === i ? 'llm:tiny' : 'deterministic')));
+    assert.match(result.markdown, /Compared with 1\.2\.1:/);
+    assert.doesNotMatch(result.markdown, /\[(pr|commit|ticket|release):/);
+    assert.deepEqual(result.citations, rn2.draft.citations);
+    assert.equal(result.model?.name, 'tiny');
+    assert.equal(result.model?.sections[i]?.outcome, 'accepted');
+  });
+});
