@@ -8,25 +8,65 @@ import { documentKind } from './skills';
 export const resultSchemas: Record<string, Schema> = {
   SkillResult: {
     type: 'object',
-    required: ['format', 'title', 'markdown', 'sections', 'citations', 'generator', 'retrieval'],
+    required: ['format', 'title', 'markdown', 'markdownWithCitations', 'sections', 'citations', 'generator', 'retrieval'],
     properties: {
       format: { const: 'markdown' },
       title: { type: 'string' },
-      markdown: { type: 'string', description: 'The whole document: title and every section' },
+      markdown: {
+        type: 'string',
+        description: 'The whole document to publish: title and every section, each claim linked to its source, or a footnote (defined at the end) where the source has no web address',
+      },
+      markdownWithCitations: {
+        type: 'string',
+        description: 'The same document with inline citation markers ([pr:12], [ticket:WEB-7]) and link definitions for the sources with an address',
+      },
       sections: { type: 'array', items: ref('ResultSection') },
       citations: { type: 'array', items: ref('ResultCitation'), description: 'Every document a section cites, each one that retrieval returned' },
-      generator: { type: 'string', description: '"deterministic", or "llm:<model>" when a model rewrote the prose and its answer passed the checks' },
+      generator: { type: 'string', description: '"deterministic", or "llm:<model>" when a model\'s rewrite of at least one section passed the fact check' },
+      model: ref('ModelReport'),
       retrieval: ref('RetrievalReport'),
       notes: { type: 'array', items: { type: 'string' }, description: 'Remarks on how the result was made (e.g. why a model\'s answer was not used)' },
     },
   },
   ResultSection: {
     type: 'object',
-    required: ['heading', 'markdown', 'citations'],
+    required: ['heading', 'markdown', 'markdownWithCitations', 'citations'],
     properties: {
       heading: { type: 'string' },
-      markdown: { type: 'string' },
+      markdown: { type: 'string', description: 'Publishable: sources linked, or footnotes defined at the section\'s end' },
+      markdownWithCitations: { type: 'string', description: 'The section with inline citation markers' },
       citations: { type: 'array', items: { type: 'string' }, description: 'Ids of result.citations, in order of first mention' },
+      generator: { type: 'string', description: 'Present when a model was asked: who wrote this section ("deterministic" or "llm:<model>")' },
+    },
+  },
+  ModelReport: {
+    type: 'object',
+    required: ['name', 'sections'],
+    description: 'Present when a model was asked to rewrite the draft: what became of each section',
+    properties: {
+      name: { type: 'string' },
+      sections: {
+        type: 'array',
+        items: {
+          type: 'object',
+          required: ['heading', 'outcome', 'durationMs'],
+          properties: {
+            heading: { type: 'string' },
+            outcome: {
+              enum: ['accepted', 'refused', 'failed', 'timed_out', 'kept'],
+              description: 'accepted: the model\'s text is shown; refused: it failed the fact check; failed / timed_out: the call did; kept: not sent',
+            },
+            reason: { type: 'string' },
+            durationMs: count,
+            facts: {
+              type: 'object',
+              required: ['total', 'kept'],
+              description: 'Facts of the draft section (versions, numbers, dates, identifiers, names, links) and how many the rewrite kept',
+              properties: { total: count, kept: count },
+            },
+          },
+        },
+      },
     },
   },
   ResultCitation: {
