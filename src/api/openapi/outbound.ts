@@ -28,6 +28,14 @@ const ENDPOINT: Schema = record({
   previousSecretValidUntil: { ...nullableDateTime, description: 'While a rotated-out secret still signs too' },
 });
 const secret: Schema = { type: 'string', pattern: '^whsec_', description: 'The signing secret; shown this once' };
+const ATTEMPT: Record<string, Schema> = {
+  attempt: { type: 'integer', minimum: 1 },
+  at: dateTime,
+  statusCode: { type: ['integer', 'null'], description: "The receiver's status; null when no answer came" },
+  latencyMs: { type: ['integer', 'null'] },
+  error: { ...nullableString, description: 'Why no answer came (timeout, refused address, …)' },
+  nextRetryAt: nullableDateTime,
+};
 const deliveryStarted = record({ deliveryId: { type: 'string', description: 'The delivery (its webhook-id, msg_…)' } });
 
 /** Outbound webhooks (routes/outbound.ts): early access, endpoints, the delivery log and redelivery. */
@@ -39,13 +47,11 @@ export const outboundPart: OpenApiPart = {
     EndpointCreated: { ...ENDPOINT, required: [...(ENDPOINT.required as string[]), 'secret'], properties: { ...(ENDPOINT.properties as Record<string, Schema>), secret } },
     EndpointList: record({ endpoints: { type: 'array', items: ref('Endpoint') } }),
     SecretRotated: record({ secret, previousSecretValidUntil: { ...dateTime, description: 'The previous secret also signs until then' } }),
-    DeliveryAttempt: record({
-      attempt: { type: 'integer', minimum: 1 },
-      at: dateTime,
-      statusCode: { type: ['integer', 'null'], description: "The receiver's status; null when no answer came" },
-      latencyMs: { type: ['integer', 'null'] },
-      error: { ...nullableString, description: 'Why no answer came (timeout, refused address, …)' },
-      nextRetryAt: nullableDateTime,
+    DeliveryAttempt: record(ATTEMPT),
+    DeliveryAttemptWithAnswer: record({
+      ...ATTEMPT,
+      responseBody: { ...nullableString, description: 'The first responseBodyLimitBytes of the answer, whole characters; null: no answer, or logged before answers were kept' },
+      responseBodyTruncated: { type: 'boolean', description: 'The answer was longer' },
     }),
     Delivery: record({
       id: { type: 'string', description: 'msg_…, the webhook-id' },
@@ -69,19 +75,7 @@ export const outboundPart: OpenApiPart = {
         headers: record({ 'content-type': { const: 'application/json' }, 'webhook-id': { type: 'string' } }),
         body: { type: 'string', description: 'The payload byte for byte as sent and signed (JSON text)' },
       }),
-      attempts: {
-        type: 'array',
-        description: 'Most recent last; at most 50',
-        items: {
-          allOf: [
-            ref('DeliveryAttempt'),
-            record({
-              responseBody: { ...nullableString, description: 'The first responseBodyLimitBytes of the answer, whole characters; null: no answer, or logged before answers were kept' },
-              responseBodyTruncated: { type: 'boolean', description: 'The answer was longer' },
-            }),
-          ],
-        },
-      },
+      attempts: { type: 'array', items: ref('DeliveryAttemptWithAnswer'), description: 'Most recent last; at most 50' },
       responseBodyLimitBytes: { type: 'integer', description: 'How much of each answer is kept (4096)' },
     }),
     DeliveryStarted: deliveryStarted,
