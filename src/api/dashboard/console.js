@@ -677,7 +677,9 @@
     }
     if (!i.result) { box.append(el('p', {}, i.error ? `Failed: ${i.error.message}` : 'No document yet.')); return; }
     const citations = new Map((i.result.citations || []).map((c) => [c.id, c]));
-    box.append(el('article', { class: 'doc', id: 'document' }, ...renderMarkdown(i.result.markdown || '', citations)));
+    // The marker form ([pr:50] with link definitions) keeps every citation a link to its document or to its entry
+    // below; `markdown` is the publishable form (links and footnotes), for results written before the marker form.
+    box.append(el('article', { class: 'doc', id: 'document' }, ...renderMarkdown(i.result.markdownWithCitations || i.result.markdown || '', citations)));
     const list = el('ol', { class: 'citations', id: 'citations' });
     for (const c of citations.values()) {
       const url = safeUrl(c.url);
