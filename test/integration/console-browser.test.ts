@@ -131,8 +131,12 @@ describe('operator console in a real browser (chromium)', function () {
   it('finds a customer by an alias and shows its timeline after events sent through the webhook', async () => {
     const client = billingClient(h, APP, () => auth);
     const now = Date.now();
+    // Each applied before the next is sent: events relayed together may be applied in any order (each write's
+    // entries come after the previous write's), and this test reads the timeline, not the relay's order.
     await client.deliver(providerEvent('INITIAL_PURCHASE', 'ui-1', { at: now - 2 * DAY, aliases: ['ui-1', 'ui-1-device'], expiresAt: now + 5 * DAY }));
+    await client.settled('ui-1', 1);
     await client.deliver(providerEvent('BILLING_ISSUE', 'ui-1', { at: now - DAY }));
+    await client.settled('ui-1', 2);
     await client.deliver(providerEvent('CANCELLATION', 'ui-1', { at: now - DAY + 1000, purchasedAt: now - 2 * DAY, expiresAt: now + 5 * DAY, cancel_reason: 'UNSUBSCRIBE' }));
     await client.settled('ui-1', 3);
 
