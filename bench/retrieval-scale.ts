@@ -7,7 +7,7 @@
  * through `explain` to show the plan the store chose.
  */
 import type { Db, Document } from 'mongodb';
-import { check } from '../src/validation';
+import { check } from '../src/contracts/validation';
 import { DOCUMENT_KIND_SCHEMAS, type ProjectDocument } from '../src/skills/documents';
 import { indexFields } from '../src/skills/index-fields';
 import { resolveQueries } from '../src/skills/retrieval-plan';

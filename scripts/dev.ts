@@ -5,8 +5,8 @@
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { join, resolve } from 'node:path';
-import { loadConfig } from '../src/config';
-import { mintToken } from '../src/mint-token';
+import { loadConfig } from '../src/config/config';
+import { mintToken } from '../src/auth/mint-token';
 import { ensureEnvFile, readEnvFile, removeDevStack, writeDevStack } from './stack/env-file';
 import { freePort, startMongo, startTemporal, type RunningServer } from './stack/servers';
 

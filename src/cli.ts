@@ -1,11 +1,11 @@
 import { parseArgs } from 'node:util';
 import { COMMANDS } from './cli/commands';
-import { ConfigError } from './config';
-import { withLocalSettings } from './env-files';
+import { ConfigError } from './config/config';
+import { withLocalSettings } from './config/env-files';
 
 /**
  * Operator CLI: `node dist/src/cli.js <command> [--flags]` (or `npm run cli -- <command> ...`). Settings come
- * from the environment, then `.env` and the addresses a running `npm run dev` chose (src/env-files.ts), read
+ * from the environment, then `.env` and the addresses a running `npm run dev` chose (src/config/env-files.ts), read
  * from the current folder, where `npm run` starts it.
  */
 async function main(argv: string[]): Promise<number> {

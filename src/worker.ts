@@ -3,16 +3,16 @@ import { NativeConnection, Runtime, Worker, type WorkerOptions } from '@temporal
 import type { Db } from 'mongodb';
 import { createActivities, type ActivityDeps } from './activities';
 import { workerMetrics } from './activities/worker-metrics';
-import { loadConfig, type Config } from './config';
-import { createLogger, type Logger } from './logger';
-import { createMailer, type Mailer } from './mail';
-import { connectTemporal } from './temporal';
-import { installSdkLogging } from './worker-logging';
+import { loadConfig, type Config } from './config/config';
+import { createLogger, type Logger } from './logging/logger';
+import { createMailer, type Mailer } from './mail/mailer';
+import { connectTemporal } from './temporal/client';
+import { installSdkLogging } from './temporal/sdk-logging';
 import { ensureIndexes } from './store/indexes';
 import { connectStore } from './store/mongo';
 import { createRepositories } from './store/repositories';
 import { WholeKindCache } from './store/documents';
-import { temporalConnectionOptions } from './temporal-connection';
+import { temporalConnectionOptions } from './temporal/connection';
 
 export interface WorkerSetup {
   config: Config;

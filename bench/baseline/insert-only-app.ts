@@ -13,7 +13,7 @@ import { readJsonBody } from '../../src/api/middleware/json-body';
 import { requestContext } from '../../src/api/middleware/request-context';
 import { badRequest } from '../../src/api/problem';
 import { APP_WEBHOOK_PATH } from '../../src/contracts/webhook-paths';
-import type { Logger } from '../../src/logger';
+import type { Logger } from '../../src/logging/logger';
 import { isDuplicateKeyError } from '../../src/store/mongo';
 
 export const RAW_EVENTS = 'raw_webhook_events';

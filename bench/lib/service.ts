@@ -10,15 +10,15 @@ import { createServer, type Server } from 'node:http';
 import { createApp } from '../../src/api/app';
 import type { EventForwarder } from '../../src/billing-intake/event-forwarder';
 import { composeApi } from '../../src/api/compose';
-import { mintToken } from '../../src/mint-token';
-import { loadConfig, type Config } from '../../src/config';
+import { mintToken } from '../../src/auth/mint-token';
+import { loadConfig, type Config } from '../../src/config/config';
 import { pino } from 'pino';
-import type { Logger } from '../../src/logger';
+import type { Logger } from '../../src/logging/logger';
 import { ensureIndexes } from '../../src/store/indexes';
 import { connectStore, type Store } from '../../src/store/mongo';
-import { connectTemporalLazy, type TemporalHandle } from '../../src/temporal';
+import { connectTemporalLazy, type TemporalHandle } from '../../src/temporal/client';
 import { createWorker, type WorkerSetup } from '../../src/worker';
-import { runWorkerInApi, type WorkerInApi } from '../../src/worker-in-api';
+import { runWorkerInApi, type WorkerInApi } from '../../src/api/worker-in-api';
 import type { BenchStack } from './stack';
 
 /** A secret made for this run only (the config refuses defaults, rightly). */
@@ -79,7 +79,7 @@ export interface Service {
   baseUrl: string;
   startWorker(opts?: { interceptors?: WorkerSetup['interceptors'] }): Promise<Worker>;
   /**
-   * A worker inside the API as API_RUNS_WORKER=true wires it (src/worker-in-api.ts): skill starts go through
+   * A worker inside the API as API_RUNS_WORKER=true wires it (src/api/worker-in-api.ts): skill starts go through
    * its NativeConnection with eager start. Resolves once it runs.
    */
   startWorkerInApi(opts?: { interceptors?: WorkerSetup['interceptors'] }): Promise<void>;

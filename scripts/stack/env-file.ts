@@ -1,8 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import { existsSync, writeFileSync } from 'node:fs';
 
-/** Reading .env, and the file of addresses `npm run dev` keeps for the CLI, live in src/env-files.ts (the CLI reads them too). */
-export { readEnvFile, removeDevStack, writeDevStack } from '../../src/env-files';
+/** Reading .env, and the file of addresses `npm run dev` keeps for the CLI, live in src/config/env-files.ts (the CLI reads them too). */
+export { readEnvFile, removeDevStack, writeDevStack } from '../../src/config/env-files';
 
 /** On first run, writes a git-ignored .env with fresh random secrets; never overwrites an existing one. */
 export function ensureEnvFile(path: string): { created: boolean } {

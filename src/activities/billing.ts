@@ -1,17 +1,15 @@
 import { ApplicationFailure } from '@temporalio/activity';
 import type { Client } from '@temporalio/client';
-import { WorkflowExecutionAlreadyStartedError } from '@temporalio/client';
-import { signalSubscriberWorkflow } from '../billing-intake/subscriber-client';
-import { isPermanentRefusal } from '../temporal-failures';
+import { signalSubscriberWorkflow } from '../temporal/clients/billing-subscriber';
+import { isPermanentRefusal } from '../temporal/failures';
 import { contributionOf, type BillingTotals } from '../billing/metrics';
 import { reducerEvent, type BillingEvent } from '../billing/provider-events';
 import type { BillingScope } from '../billing/subscriber-id';
 import { parseStoredEvent } from '../store/webhook-events';
 import type { SubscriberState } from '../billing/subscriber-state';
 import type { Entitlement as BillingEntitlement } from '../billing/subscriber-view';
-import { SEARCH_ATTRIBUTES } from '../search-attributes';
+import { ensureMetricsWorkflow } from '../temporal/clients/billing-metrics';
 import { type SubscriberMessage } from '../workflows/contracts/billing-subscriber';
-import { metricsWorkflowId, type BillingMetricsWorkflow } from '../workflows/contracts/billing-metrics';
 import type { ActivityDeps } from './deps';
 
 /** I/O of the billing workflows: the dashboard projection, operator entitlements, signals between workflows. */
@@ -99,17 +97,7 @@ export function createBillingActivities(deps: ActivityDeps & { temporal: Client 
     },
 
     async ensureBillingMetricsWorkflow(scope: BillingScope): Promise<void> {
-      try {
-        await deps.temporal.workflow.start<BillingMetricsWorkflow>('billingMetrics', {
-          workflowId: metricsWorkflowId(scope),
-          taskQueue,
-          args: [{ scope }],
-          typedSearchAttributes: [{ key: SEARCH_ATTRIBUTES.BillingScope, value: scope }],
-          staticSummary: `Billing totals of ${scope}`,
-        });
-      } catch (err) {
-        if (!(err instanceof WorkflowExecutionAlreadyStartedError)) throw err;
-      }
+      await ensureMetricsWorkflow(deps.temporal, taskQueue, scope);
     },
 
     /** What a fresh run of a scope's metrics workflow starts from, when an earlier run ended abnormally. */

@@ -1,7 +1,7 @@
 import type { Client } from '@temporalio/client';
-import type { Config } from '../config';
-import type { Logger } from '../logger';
-import type { Mailer } from '../mail';
+import type { Config } from '../config/config';
+import type { Logger } from '../logging/logger';
+import type { Mailer } from '../mail/mailer';
 import type { Repositories } from '../store/repositories';
 import type { WorkerMetrics } from './worker-metrics';
 

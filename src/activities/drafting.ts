@@ -1,5 +1,5 @@
 import { ApplicationFailure, Context } from '@temporalio/activity';
-import type { Config } from '../config';
+import type { Config } from '../config/config';
 import { createChatModel, type ChatModel, type ResponseFormat } from '../llm/chat-client';
 import { isRequestRefused, LLM_FAILURE } from '../llm/failures';
 import { afterModelFailure } from '../llm/model-failure';

@@ -1,4 +1,4 @@
-import type { Mailer } from '../mail';
+import type { Mailer } from '../mail/mailer';
 import type { ActivityDeps } from './deps';
 import { sendOnce } from './send-once';
 

@@ -1,11 +1,11 @@
 import type { BillingEvent } from '../billing/provider-events';
 import type { BillingScope } from '../billing/subscriber-id';
-import type { Mailer } from '../mail';
+import type { Mailer } from '../mail/mailer';
 import { bodyOf, outboundEventOf, type OutboundSubscriber } from '../outbound/payload';
 import { parseStoredEvent } from '../store/webhook-events';
 import { postWebhook } from '../outbound/sender';
 import { messageIdFor, signatureHeader, signingSecrets } from '../outbound/signing';
-import { startDelivery } from '../outbound/start';
+import { startDelivery } from '../temporal/clients/outbound-delivery';
 import { checkUrl, resolveSafely, UnsafeUrlError } from '../outbound/url-guard';
 import { MAX_RESPONSE_BODY_KEPT, pendingDelivery, type EndpointRecord } from '../store/outbound';
 import type { AttemptOutcome } from '../workflows/contracts/outbound-delivery';

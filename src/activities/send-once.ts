@@ -1,6 +1,6 @@
 import { ApplicationFailure } from '@temporalio/common';
-import type { Logger } from '../logger';
-import type { Mailer } from '../mail';
+import type { Logger } from '../logging/logger';
+import type { Mailer } from '../mail/mailer';
 import type { MailOutbox, OutboxRecord } from '../store/mail-outbox';
 import type { WorkerMetrics } from './worker-metrics';
 

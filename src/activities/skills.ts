@@ -1,7 +1,7 @@
 import { retrievalPlan } from '../skills/run';
 import { resolveQueries } from '../skills/retrieval-plan';
 import type { ProjectDocument } from '../skills/documents';
-import { TOTAL_STEPS } from '../workflows/contracts/skill-invocation';
+import { TOTAL_STEPS } from '../skills/invocation-status';
 import type { ActivityDeps } from './deps';
 import { chatModelFromConfig, createDraftingActivity } from './drafting';
 import type { SkillInvocationInput } from '../workflows/contracts/skill-invocation';

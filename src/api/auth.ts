@@ -1,5 +1,5 @@
 import jwt from 'jsonwebtoken';
-import type { Config } from '../config';
+import type { Config } from '../config/config';
 
 /** What a verified bearer token lets its holder do. */
 export interface Principal {

@@ -1,6 +1,6 @@
 import type { Context } from 'koa';
 import { appScope, type BillingScope } from '../billing/subscriber-id';
-import type { Config } from '../config';
+import type { Config } from '../config/config';
 import type { AppRepository } from '../store/apps';
 import { canReadApp, isAdmin } from './auth';
 import { principalOf } from './middleware/authenticate';

@@ -2,10 +2,10 @@ import type { Db } from 'mongodb';
 import { EventIntake } from '../billing-intake/accept-event';
 import { DeadLetterService } from '../billing-intake/dead-letters';
 import { EventForwarder } from '../billing-intake/event-forwarder';
-import type { Config } from '../config';
+import type { Config } from '../config/config';
 import { InvocationService } from '../invocations/invoke';
 import { RateLimiter } from '../invocations/rate-limit';
-import type { Logger } from '../logger';
+import type { Logger } from '../logging/logger';
 import { createRepositories } from '../store/repositories';
 import { AppCache } from './app-cache';
 import type { AppDeps } from './deps';
@@ -34,7 +34,7 @@ export function composeApi(input: { config: Config; logger: Logger; db: Db; temp
       documents: repos.documents,
       limiter: new RateLimiter(config.skills.invocationsPerMinute, 60_000),
       client: temporal.client,
-      // Read per start: a worker in this process sets it once it runs (src/worker-in-api.ts).
+      // Read per start: a worker in this process sets it once it runs (src/api/worker-in-api.ts).
       eagerClient: () => temporal.starter,
       taskQueue: config.temporal.taskQueue,
       entitlements: config.skills.entitlements,

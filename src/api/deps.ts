@@ -2,9 +2,9 @@ import type { Client, Connection } from '@temporalio/client';
 import type { EventIntake } from '../billing-intake/accept-event';
 import type { DeadLetterService } from '../billing-intake/dead-letters';
 import type { EventForwarder } from '../billing-intake/event-forwarder';
-import type { Config } from '../config';
+import type { Config } from '../config/config';
 import type { InvocationService } from '../invocations/invoke';
-import type { Logger } from '../logger';
+import type { Logger } from '../logging/logger';
 import type { Repositories } from '../store/repositories';
 import type { AppCache } from './app-cache';
 
@@ -13,7 +13,7 @@ export interface AppDeps {
   config: Config;
   logger: Logger;
   repos: Repositories;
-  /** `starter`: see TemporalHandle in src/temporal.ts (eager skill starts when a worker runs in this process). */
+  /** `starter`: see TemporalHandle in src/temporal/client.ts (eager skill starts when a worker runs in this process). */
   temporal: { client: Client; connection: Connection; starter?: Client | null };
   /** The relay from the webhook inbox to the subscriber workflows; the composition root starts and stops it. */
   forwarder: EventForwarder;

@@ -1,6 +1,6 @@
 import type { Context } from 'koa';
 import { PassThrough } from 'node:stream';
-import type { Logger } from '../logger';
+import type { Logger } from '../logging/logger';
 import { HttpProblem } from './problem';
 
 /** Event streams open at once per API process (invocation events, A2A streams); past it, 503. */

@@ -1,5 +1,5 @@
 /** RFC 9457 problem details. Every error leaves the API in this shape. */
-import type { FieldError } from '../validation';
+import type { FieldError } from '../contracts/validation';
 
 export type ProblemFieldError = FieldError;
 

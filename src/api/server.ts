@@ -1,11 +1,11 @@
 import { createServer } from 'node:http';
-import { loadConfig } from '../config';
-import { createLogger } from '../logger';
+import { loadConfig } from '../config/config';
+import { createLogger } from '../logging/logger';
 import { ensureIndexes } from '../store/indexes';
 import { connectStore } from '../store/mongo';
-import { connectTemporalLazy } from '../temporal';
-import { installSdkLogging } from '../worker-logging';
-import { runWorkerInApi } from '../worker-in-api';
+import { connectTemporalLazy } from '../temporal/client';
+import { installSdkLogging } from '../temporal/sdk-logging';
+import { runWorkerInApi } from './worker-in-api';
 import { createApp } from './app';
 import { composeApi } from './compose';
 

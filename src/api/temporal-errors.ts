@@ -1,5 +1,5 @@
 import { WorkflowNotFoundError } from '@temporalio/client';
-import { isUnavailable } from '../temporal-failures';
+import { isUnavailable } from '../temporal/failures';
 import { HttpProblem, notFound, serviceUnavailable } from './problem';
 
 /**

@@ -1,4 +1,4 @@
-import { check } from '../validation';
+import { check } from '../contracts/validation';
 import { badRequest } from './problem';
 
 /**

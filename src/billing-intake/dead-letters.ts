@@ -4,8 +4,8 @@ import type { BillingEvent } from '../billing/provider-events';
 import type { BillingScope } from '../billing/subscriber-id';
 import { DeadLetterRepository, type DeadLetterRecord, type DeadLetterStatus } from '../store/dead-letters';
 import type { SubscriberMessage } from '../workflows/contracts/billing-subscriber';
-import { isPermanentRefusal } from '../temporal-failures';
-import { signalSubscriberWorkflow } from './subscriber-client';
+import { isPermanentRefusal } from '../temporal/failures';
+import { signalSubscriberWorkflow } from '../temporal/clients/billing-subscriber';
 
 export type RetryOutcome =
   | { outcome: 'retried'; record: DeadLetterRecord }

@@ -1,8 +1,8 @@
 import type { Client } from '@temporalio/client';
 import { randomUUID } from 'node:crypto';
-import type { Logger } from '../logger';
-import { isPermanentRefusal } from '../temporal-failures';
-import { signalSubscriberWorkflow } from './subscriber-client';
+import type { Logger } from '../logging/logger';
+import { isPermanentRefusal } from '../temporal/failures';
+import { signalSubscriberWorkflow } from '../temporal/clients/billing-subscriber';
 import type { DeadLetterRepository } from '../store/dead-letters';
 import type { RelayCheckpointRepository } from '../store/relay-checkpoints';
 import type { Repositories } from '../store/repositories';

@@ -1,8 +1,7 @@
 import { diffContribution, mrrAmount, ZERO_TOTALS, type BillingTotals } from '../billing/metrics';
 import type { BillingScope } from '../billing/subscriber-id';
-import { connectTemporal } from '../temporal';
-import { SEARCH_ATTRIBUTES } from '../search-attributes';
-import { metricsWorkflowId, totalsDeltaSignal } from '../workflows/contracts/billing-metrics';
+import { connectTemporal } from '../temporal/client';
+import { sendTotalsDelta } from '../temporal/clients/billing-metrics';
 import { requireScope, type CliCommand } from './command';
 import { withStore } from './with-store';
 import type { Repositories } from '../store/repositories';
@@ -55,15 +54,7 @@ export const billingCheckCommand: CliCommand = {
       const correction = diffContribution(second.running, second.recomputed);
       const temporal = await connectTemporal(config.temporal);
       try {
-        await temporal.client.workflow.signalWithStart('billingMetrics', {
-          workflowId: metricsWorkflowId(scope),
-          taskQueue: config.temporal.taskQueue,
-          args: [{ scope }],
-          signal: totalsDeltaSignal,
-          signalArgs: [correction],
-          typedSearchAttributes: [{ key: SEARCH_ATTRIBUTES.BillingScope, value: scope }],
-          staticSummary: `Billing totals of ${scope}`,
-        });
+        await sendTotalsDelta(temporal.client, config.temporal.taskQueue, scope, correction);
       } finally {
         await temporal.close();
       }

@@ -1,5 +1,5 @@
 import { DeadLetterService } from '../billing-intake/dead-letters';
-import { connectTemporal } from '../temporal';
+import { connectTemporal } from '../temporal/client';
 import { requireScope, type CliCommand } from './command';
 import { API_OPTIONS, apiSettings, callApi, type ApiSettings } from './api-client';
 import { withStore } from './with-store';

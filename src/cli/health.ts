@@ -1,6 +1,6 @@
-import { loadConfig } from '../config';
+import { loadConfig } from '../config/config';
 import { connectStore } from '../store/mongo';
-import { connectTemporal } from '../temporal';
+import { connectTemporal } from '../temporal/client';
 import type { CliCommand } from './command';
 
 const DEADLINE_MS = 5_000;

@@ -7,7 +7,7 @@
  */
 import type { WorkflowHandle } from '@temporalio/client';
 import { userInfo } from 'node:os';
-import type { Config } from '../config';
+import type { Config } from '../config/config';
 import { InvocationRefused, InvocationService } from '../invocations/invoke';
 import { describeRefusal } from '../invocations/refusal-text';
 import { RateLimiter } from '../invocations/rate-limit';
@@ -15,7 +15,8 @@ import { findSkill, SKILLS } from '../skills/catalog';
 import type { SkillDefinition, SkillName } from '../skills/types';
 import { isTerminalStatus } from '../skills/invocation-status';
 import type { InvocationRecord } from '../store/invocations';
-import { connectTemporalLazy } from '../temporal';
+import { connectTemporalLazy } from '../temporal/client';
+import { invocationRun } from '../temporal/clients/skill-invocation';
 import { requireString, type CliCommand } from './command';
 import { API_OPTIONS, apiSettings } from './api-client';
 import { invokeOverHttp } from './invoke-http';
@@ -83,7 +84,7 @@ async function start(repos: Repositories, config: Config, project: string, skill
   });
   try {
     const { record } = await service.invoke({ caller: `cli:${userInfo().username}`, project: projectRecord, skill, inputs });
-    return { record, handle: temporal.client.workflow.getHandle(record.workflowId), close: () => temporal.close() };
+    return { record, handle: invocationRun(temporal.client, record.workflowId), close: () => temporal.close() };
   } catch (err) {
     await temporal.close();
     throw err instanceof InvocationRefused ? new Error(describeRefusal(err.refusal, project, skill.name)) : err;

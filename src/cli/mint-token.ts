@@ -1,5 +1,5 @@
-import { mintToken } from '../mint-token';
-import { loadConfig } from '../config';
+import { mintToken } from '../auth/mint-token';
+import { loadConfig } from '../config/config';
 import type { CliCommand } from './command';
 
 const list = (v: unknown): string[] | undefined => (typeof v === 'string' && v !== '' ? v.split(',').map((s) => s.trim()) : undefined);

@@ -2,7 +2,7 @@ import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
 import { ORG_BODY_SCHEMA, PROJECT_BODY_SCHEMA } from '../contracts/bodies';
 import { screenDocuments } from '../documents/screen';
-import { check } from '../validation';
+import { check } from '../contracts/validation';
 import type { CliCommand } from './command';
 import { withStore } from './with-store';
 import type { Repositories } from '../store/repositories';

@@ -1,5 +1,5 @@
-import { loadConfig } from '../config';
-import { connectTemporal, registerSearchAttributes } from '../temporal';
+import { loadConfig } from '../config/config';
+import { connectTemporal, registerSearchAttributes } from '../temporal/client';
 import type { CliCommand } from './command';
 
 export const setupTemporalCommand: CliCommand = {

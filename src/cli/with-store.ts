@@ -1,4 +1,4 @@
-import { loadConfig, type Config } from '../config';
+import { loadConfig, type Config } from '../config/config';
 import { ensureIndexes } from '../store/indexes';
 import { connectStore, type Store } from '../store/mongo';
 import { createRepositories, type Repositories } from '../store/repositories';

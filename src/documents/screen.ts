@@ -1,7 +1,7 @@
 import type { ProjectDocument } from '../skills/documents';
 import { DOCUMENT_KIND_SCHEMAS, OWN_TIME_FIELD, optionalTextFields } from '../skills/document-schema';
 import { DOCUMENT_KINDS, type DocumentKind } from '../skills/types';
-import { check, type FieldError } from '../validation';
+import { check, type FieldError } from '../contracts/validation';
 
 const OPTIONAL_TEXT = new Map(DOCUMENT_KINDS.map((k) => [k, optionalTextFields(k)]));
 

@@ -1,7 +1,7 @@
 import { validateBusinessRules, type ProjectFacts } from '../skills/run';
 import type { SkillName } from '../skills/types';
 import type { DocumentRepository } from '../store/documents';
-import type { FieldError } from '../validation';
+import type { FieldError } from '../contracts/validation';
 
 /**
  * The checks only the project's data can answer: versions the project knows and in order, an incident that

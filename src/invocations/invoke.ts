@@ -6,13 +6,13 @@ import type { DocumentRepository } from '../store/documents';
 import type { IdempotencyRepository } from '../store/idempotency';
 import { queuedInvocation, type InvocationRecord, type InvocationRepository } from '../store/invocations';
 import type { ProjectRecord, ProjectRepository } from '../store/projects';
-import { check, type FieldError } from '../validation';
+import { check, type FieldError } from '../contracts/validation';
 import { impossibleInputs } from './data-rules';
-import { skillWorkflowId } from '../workflows/contracts/skill-invocation';
+import { skillWorkflowId, type SkillInvocationInput } from '../workflows/contracts/skill-invocation';
 import { newInvocationId } from './ids';
 import type { RateLimiter } from './rate-limit';
-import { TEMPORAL_CALL_TIMEOUT_MS } from '../temporal-failures';
-import { startInvocationWorkflow } from './start-workflow';
+import { TEMPORAL_CALL_TIMEOUT_MS } from '../temporal/failures';
+import { invocationRun, startInvocationWorkflow } from '../temporal/clients/skill-invocation';
 import { isTerminal } from './wait';
 
 const IDEMPOTENCY_KEY = /^[\x21-\x7e]{1,255}$/;
@@ -129,7 +129,7 @@ export class InvocationService {
     if (!record) return { kind: 'not_found' };
     if (isTerminal(record)) return { kind: 'finished', status: record.status };
     try {
-      await client.connection.withDeadline(Date.now() + TEMPORAL_CALL_TIMEOUT_MS, () => client.workflow.getHandle(record.workflowId).cancel());
+      await client.connection.withDeadline(Date.now() + TEMPORAL_CALL_TIMEOUT_MS, () => invocationRun(client, record.workflowId).cancel());
     } catch (err) {
       // The workflow may have finished since the record was read: Temporal then no longer knows a running one.
       const latest = err instanceof WorkflowNotFoundError ? await invocations.get(project, record._id) : null;
@@ -141,7 +141,7 @@ export class InvocationService {
   }
 
   private start(record: InvocationRecord) {
-    return startInvocationWorkflow(this.deps.client, this.deps.taskQueue, record, { eagerClient: this.deps.eagerClient() });
+    return startInvocationWorkflow(this.deps.client, this.deps.taskQueue, { workflowId: record.workflowId, input: inputOf(record) }, { eagerClient: this.deps.eagerClient() });
   }
 
   /**
@@ -174,7 +174,7 @@ export class InvocationService {
   /**
    * An earlier request's invocation, found by its Idempotency-Key. While it is still `queued`, its start may
    * never have reached Temporal (that request failed unconfirmed, or died): start it again, which attaches to
-   * the run if there is one (start-workflow.ts), so the retry resumes the same invocation instead of starting a
+   * the run if there is one (src/temporal/clients/skill-invocation.ts), so the retry resumes the same invocation instead of starting a
    * second.
    */
   private async resume(record: InvocationRecord): Promise<InvocationRecord> {
@@ -192,4 +192,9 @@ function stableJson(value: unknown): string {
     return `{${Object.keys(value).sort().map((k) => `${JSON.stringify(k)}:${stableJson((value as Record<string, unknown>)[k])}`).join(',')}}`;
   }
   return JSON.stringify(value);
+}
+
+/** The workflow input an invocation record stands for (the same on every start of it). */
+export function inputOf(record: InvocationRecord): SkillInvocationInput {
+  return { invocationId: record._id, project: record.project, skill: record.skill as SkillName, inputs: record.inputs, requestedAt: record.createdAt.toISOString() };
 }

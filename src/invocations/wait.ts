@@ -1,6 +1,7 @@
 import { WorkflowFailedError, type Client } from '@temporalio/client';
 import { isTerminalStatus } from '../skills/invocation-status';
 import { InvocationRepository, settledHere, type InvocationRecord } from '../store/invocations';
+import { invocationRun } from '../temporal/clients/skill-invocation';
 
 export const isTerminal = (r: InvocationRecord) => isTerminalStatus(r.status);
 
@@ -37,7 +38,7 @@ export async function waitForTerminal(client: Client, invocations: InvocationRep
 /** Long-polls the run's close event: 'closed', 'deadline', or 'unknown' when Temporal cannot say. */
 async function runClosed(client: Client, workflowId: string, deadline: number, signal: AbortSignal): Promise<'closed' | 'deadline' | 'unknown'> {
   try {
-    await client.connection.withDeadline(deadline, () => client.connection.withAbortSignal(signal, () => client.workflow.getHandle(workflowId).result()));
+    await client.connection.withDeadline(deadline, () => client.connection.withAbortSignal(signal, () => invocationRun(client, workflowId).result()));
     return 'closed';
   } catch (err) {
     if (err instanceof WorkflowFailedError) return 'closed'; // cancelled, terminated, timed out

@@ -1,7 +1,7 @@
 import type { Db } from 'mongodb';
 import { COLLECTIONS } from './collections';
 import { isDuplicateKeyError } from './mongo';
-import { digestOf, generateAuthorization, graceAfterRotation, type GraceDigest } from '../webhook-authorization';
+import { digestOf, generateAuthorization, graceAfterRotation, type GraceDigest } from '../auth/webhook-authorization';
 
 export interface AppRecord {
   _id: string;

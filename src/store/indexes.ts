@@ -8,7 +8,8 @@ import { INVOCATION_INDEXES } from './invocations';
 import { OUTBOUND_DELIVERY_INDEXES, OUTBOUND_ENDPOINT_INDEXES } from './outbound';
 import { backfillCustomerListKeys, RETIRED_SUBSCRIBER_INDEXES, SUBSCRIBER_INDEXES } from './subscribers';
 import { WEBHOOK_EVENT_INDEXES } from './webhook-events';
-import { ttlIndexes, type Retention, DEFAULT_RETENTION } from './retention';
+import type { Retention } from '../config/config';
+import { ttlIndexes, DEFAULT_RETENTION } from './retention';
 
 /**
  * Every index the service relies on, created idempotently at start-up by the worker and the API. Unique

@@ -1,5 +1,5 @@
 import type { Db, Filter, IndexDescription } from 'mongodb';
-import { TOTAL_STEPS } from '../workflows/contracts/skill-invocation';
+import { TOTAL_STEPS } from '../skills/invocation-status';
 import { COLLECTIONS } from './collections';
 import { TERMINAL_STATUSES, isTerminalStatus, type InvocationStatus } from '../skills/invocation-status';
 

@@ -1,5 +1,5 @@
 import type { Db } from 'mongodb';
-import type { OutgoingMail } from '../mail';
+import type { OutgoingMail } from '../mail/mailer';
 import { COLLECTIONS } from './collections';
 import { isDuplicateKeyError } from './mongo';
 

@@ -2,14 +2,7 @@ import type { IndexDescription } from 'mongodb';
 import { COLLECTIONS } from './collections';
 import { IDEMPOTENCY_WINDOW_MS } from './idempotency';
 
-/** How long what grows with use is kept. Null keeps it forever. */
-export interface Retention {
-  /** The webhook inbox: must outlive the provider's retry window so a late redelivery is still a duplicate. */
-  webhookEventDays: number;
-  mailOutboxDays: number;
-  /** Finished invocations (records and results); unfinished ones are never removed. */
-  invocationDays: number | null;
-}
+import type { Retention } from '../config/config';
 
 export const DEFAULT_RETENTION: Retention = { webhookEventDays: 30, mailOutboxDays: 30, invocationDays: null };
 

@@ -20,7 +20,7 @@ import { absorb, appliedIdOf, applyDowngrade, applyEvent, entitlementTargets, in
 import { searchStatus, summary } from '../billing/summary';
 import { nextWakeAt } from '../billing/wake-time';
 import type { createActivities } from '../activities';
-import { SEARCH_ATTRIBUTES } from '../search-attributes';
+import { SEARCH_ATTRIBUTES } from '../temporal/search-attributes';
 import type { Effect } from '../billing/effects';
 import {
   absorbSignal,
@@ -79,18 +79,13 @@ const { dispatchOutboundEvent } = proxyActivities<Activities>({ startToCloseTime
 
 type Message = SubscriberMessage;
 
-export interface BillingSubscriberInput extends BillingSubscriberStart {
-  /** Set by continue-as-new: the state, the messages not yet applied, and what the scope totals already count. */
-  carried?: { state: SubscriberState; inbox: Message[]; counted: BillingTotals };
-}
-
 /**
  * One entity workflow per subscriber (`billing/{scope}/{id}`): applies provider events one at a time with the
  * pure reducer, sleeps on a durable timer until a scheduled downgrade, and carries out the reducer's effects
  * through activities. Continues as new when Temporal suggests it, carrying state, unapplied messages and the
  * pending timer (which is re-derived from the state's scheduled downgrade).
  */
-export async function billingSubscriber(input: BillingSubscriberInput): Promise<void> {
+export async function billingSubscriber(input: BillingSubscriberStart): Promise<void> {
   const { scope, subscriberId } = input;
   let state = input.carried?.state ?? initialState(scope, subscriberId);
   const inbox = new Inbox<Message>(input.carried?.inbox ?? []);

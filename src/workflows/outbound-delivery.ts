@@ -1,7 +1,7 @@
 import { proxyActivities, setCurrentDetails, sleep, upsertSearchAttributes } from '@temporalio/workflow';
 import type { createActivities } from '../activities';
 import { retryDelay } from '../outbound/retry-schedule';
-import { SEARCH_ATTRIBUTES } from '../search-attributes';
+import { SEARCH_ATTRIBUTES } from '../temporal/search-attributes';
 import type { OutboundDeliveryInput, OutboundStatus } from './contracts/outbound-delivery';
 
 type Activities = ReturnType<typeof createActivities>;

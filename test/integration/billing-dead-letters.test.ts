@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
-import { signalSubscriberWorkflow } from '../../src/billing-intake/subscriber-client';
+import { signalSubscriberWorkflow } from '../../src/temporal/clients/billing-subscriber';
 import type { BillingEvent } from '../../src/billing/provider-events';
 import { DeadLetterRepository } from '../../src/store/dead-letters';
 import { subscriberStateQuery } from '../../src/workflows/contracts/billing-subscriber';

@@ -10,10 +10,14 @@ import type { BillingTotals } from '../../src/billing/metrics';
 import type { BillingEvent } from '../../src/billing/provider-events';
 import { contributionOf, ZERO_TOTALS } from '../../src/billing/metrics';
 import { applyEvent, initialState, type SubscriberState } from '../../src/billing/subscriber-state';
-import { signalSubscriberWorkflow } from '../../src/billing-intake/subscriber-client';
-import type { SubscriberMessage } from '../../src/workflows/contracts/billing-subscriber';
-import { providerEventSignal, subscriberStateQuery } from '../../src/workflows/contracts/billing-subscriber';
-import { totalsDeltaSignal, totalsQuery, metricsWorkflowId } from '../../src/workflows/contracts/billing-metrics';
+import type { createActivities } from '../../src/activities';
+import { ensureMetricsWorkflow } from '../../src/temporal/clients/billing-metrics';
+import { signalSubscriberWorkflow } from '../../src/temporal/clients/billing-subscriber';
+import { billingMetricsContract, type BillingMetricsWorkflow } from '../../src/workflows/contracts/billing-metrics';
+import { billingSubscriberContract, type BillingSubscriberWorkflow, type SubscriberMessage } from '../../src/workflows/contracts/billing-subscriber';
+
+/** The worker's activities: stubs are checked against them, so renaming or retyping one breaks this file's build. */
+type Activities = ReturnType<typeof createActivities>;
 import { workflowBundlePath } from '../support/bundle';
 import { DAY, eventId, providerEvent } from '../support/provider-events';
 import { startTimeSkipping } from '../support/time-skipping';
@@ -54,24 +58,26 @@ describe('billing workflows in workflow time (time-skipping server)', function (
         async loadBillingTotals() {
           return null;
         },
-        async sendBillingIssueEmail() {},
+        async sendBillingIssueEmail() {
+          return 'no_owner' as const;
+        },
         // As the real activity does: merges and forwards reach the other record's workflow.
         async signalSubscriber(args: { scope: typeof SCOPE; subscriberId: string; message: SubscriberMessage }) {
           await signalSubscriberWorkflow(client, TASK_QUEUE, args, args.message);
         },
-        async dispatchOutboundEvent() {},
+        async dispatchOutboundEvent() {
+          return 0;
+        },
         async parkDeadLetter() {
           throw new Error('nothing is parked in these tests');
         },
-        async ensureBillingMetricsWorkflow(scope: string) {
-          await client.workflow.start('billingMetrics', { workflowId: metricsWorkflowId(scope as typeof SCOPE), taskQueue: TASK_QUEUE, args: [{ scope }] }).catch((err: Error) => {
-            if (err.name !== 'WorkflowExecutionAlreadyStartedError') throw err;
-          });
+        async ensureBillingMetricsWorkflow(scope) {
+          await ensureMetricsWorkflow(client, TASK_QUEUE, scope);
         },
-        async writeBillingTotals(args: { totals: BillingTotals }) {
+        async writeBillingTotals(args) {
           totalsWritten.push(args.totals);
         },
-      },
+      } satisfies Partial<Activities>,
     });
     running = worker.run();
   });
@@ -81,15 +87,9 @@ describe('billing workflows in workflow time (time-skipping server)', function (
     await env?.teardown();
   });
 
-  const send = (subscriberId: string, event: BillingEvent) =>
-    env.client.workflow.signalWithStart('billingSubscriber', {
-      workflowId: `billing/${SCOPE}/${subscriberId}`,
-      taskQueue: TASK_QUEUE,
-      args: [{ scope: SCOPE, subscriberId }],
-      signal: providerEventSignal,
-      signalArgs: [event],
-    });
-  const stateOf = (subscriberId: string) => env.client.workflow.getHandle(`billing/${SCOPE}/${subscriberId}`).query(subscriberStateQuery);
+  const send = (subscriberId: string, event: BillingEvent) => signalSubscriberWorkflow(env.client, TASK_QUEUE, { scope: SCOPE, subscriberId }, { kind: 'event', event });
+  const stateOf = (subscriberId: string) =>
+    env.client.workflow.getHandle<BillingSubscriberWorkflow>(billingSubscriberContract.workflowId(SCOPE, subscriberId)).query(billingSubscriberContract.queries.state);
   const applied = (subscriberId: string, count: number) =>
     eventually(() => stateOf(subscriberId), (s) => s.appliedEventIds.length === count, { what: `${subscriberId} to apply ${count} events` });
 
@@ -109,7 +109,7 @@ describe('billing workflows in workflow time (time-skipping server)', function (
     assert.deepEqual(after.entitlements, []);
     assert.equal(after.scheduledDowngrade, null);
     const metrics = await eventually(
-      () => env.client.workflow.getHandle(metricsWorkflowId(SCOPE)).query(totalsQuery),
+      () => env.client.workflow.getHandle<BillingMetricsWorkflow>(billingMetricsContract.workflowId(SCOPE)).query(billingMetricsContract.queries.totals),
       (t) => t.totals.activeSubscriptions === 0,
       { what: 'the scope totals to drop the expired subscription' },
     );
@@ -169,8 +169,8 @@ describe('billing workflows in workflow time (time-skipping server)', function (
     // already count, and messages that arrived after the last one applied (one of them a redelivery).
     const state = applyEvent(applyEvent(initialState(SCOPE, 'carried'), purchase, t0).state, cancellation, t0 + 1000).state;
     assert.equal(state.scheduledDowngrade?.atMs, t0 + 120 * DAY);
-    await env.client.workflow.start('billingSubscriber', {
-      workflowId: `billing/${SCOPE}/carried`,
+    await env.client.workflow.start<BillingSubscriberWorkflow>(billingSubscriberContract.name, {
+      workflowId: billingSubscriberContract.workflowId(SCOPE, 'carried'),
       taskQueue: TASK_QUEUE,
       args: [{ scope: SCOPE, subscriberId: 'carried', carried: { state, counted: contributionOf(state), inbox: [{ kind: 'event', event: cancellation }, { kind: 'event', event: billingIssue }] } }],
     });
@@ -188,13 +188,13 @@ describe('billing workflows in workflow time (time-skipping server)', function (
   it('the metrics workflow continued as new keeps its totals, sequence and unapplied deltas', async () => {
     const scope = 'app:time-carried' as const;
     const one = (mrrMicros: number): BillingTotals => ({ ...ZERO_TOTALS, mrrMicros, activeSubscriptions: 1 });
-    const handle = await env.client.workflow.start('billingMetrics', {
-      workflowId: metricsWorkflowId(scope),
+    const handle = await env.client.workflow.start<BillingMetricsWorkflow>(billingMetricsContract.name, {
+      workflowId: billingMetricsContract.workflowId(scope),
       taskQueue: TASK_QUEUE,
       args: [{ scope, carried: { totals: one(9_990_000), seq: 41, pending: [one(4_990_000)] } }],
     });
-    await handle.signal(totalsDeltaSignal, { ...ZERO_TOTALS, mrrMicros: -9_990_000, activeSubscriptions: -1 });
-    const settled = await eventually(() => handle.query(totalsQuery), (t) => t.totals.activeSubscriptions === 1 && t.totals.mrrMicros === 4_990_000, {
+    await handle.signal(billingMetricsContract.signals.totalsDelta, { ...ZERO_TOTALS, mrrMicros: -9_990_000, activeSubscriptions: -1 });
+    const settled = await eventually(() => handle.query(billingMetricsContract.queries.totals), (t) => t.totals.activeSubscriptions === 1 && t.totals.mrrMicros === 4_990_000, {
       what: 'carried totals + carried delta + new delta',
     });
     assert.ok(settled.seq > 41, 'the sequence continues from the carried one, so store writes never regress');

@@ -4,7 +4,7 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'nod
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { verifyToken } from '../../src/api/auth';
-import { writeDevStack } from '../../src/env-files';
+import { writeDevStack } from '../../src/config/env-files';
 import { COLLECTIONS } from '../../src/store/collections';
 import { GitRepo } from '../support/git-repo';
 import { startHarness, type Harness } from '../support/harness';

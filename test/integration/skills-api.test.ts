@@ -2,11 +2,12 @@ import { historyToJSON } from '@temporalio/common/lib/proto-utils';
 import assert from 'node:assert/strict';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { startInvocationWorkflow } from '../../src/invocations/start-workflow';
-import { createLogger } from '../../src/logger';
+import { inputOf } from '../../src/invocations/invoke';
+import { startInvocationWorkflow } from '../../src/temporal/clients/skill-invocation';
+import { createLogger } from '../../src/logging/logger';
 import { COLLECTIONS } from '../../src/store/collections';
 import type { InvocationRecord } from '../../src/store/invocations';
-import { runWorkerInApi, type WorkerInApi } from '../../src/worker-in-api';
+import { runWorkerInApi, type WorkerInApi } from '../../src/api/worker-in-api';
 import { workflowBundlePath } from '../support/bundle';
 import { eventually } from '../support/eventually';
 import { startHarness, type Harness } from '../support/harness';
@@ -261,7 +262,8 @@ describe('skills with the worker in the API process (API_RUNS_WORKER): eager sta
   it('the server hands the first workflow task to this process (eagerlyStarted), and a restart of the same invocation attaches to its run', async () => {
     const id = `inv_EAGER${Date.now()}`;
     const record = { _id: id, project: PROJECT, skill: 'incident_rca', inputs: { incidentId: 'INC-2025-014', severity: 'SEV-1' }, createdAt: new Date(), workflowId: `skill/${PROJECT}/${id}` } as unknown as InvocationRecord;
-    const start = () => startInvocationWorkflow(h.temporal.client, h.config.temporal.taskQueue, record, { eagerClient: h.temporal.starter });
+    const run = { workflowId: record.workflowId, input: inputOf(record) };
+    const start = () => startInvocationWorkflow(h.temporal.client, h.config.temporal.taskQueue, run, { eagerClient: h.temporal.starter });
     assert.deepEqual(await start(), { kind: 'started', eager: true });
     assert.deepEqual(await start(), { kind: 'started', eager: false }, 'USE_EXISTING or REJECT_DUPLICATE: the same run');
     await h.temporal.client.workflow.getHandle(record.workflowId).result();

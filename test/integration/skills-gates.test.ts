@@ -1,6 +1,6 @@
 import { Client, Connection } from '@temporalio/client';
 import assert from 'node:assert/strict';
-import { mintToken } from '../../src/mint-token';
+import { mintToken } from '../../src/auth/mint-token';
 import { COLLECTIONS } from '../../src/store/collections';
 import { ProjectRepository } from '../../src/store/projects';
 import { TEST_JWT_SECRET, testConfig } from '../support/config';

@@ -9,7 +9,7 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import { SKILLS } from '../../src/skills/catalog';
 import { eventually } from '../support/eventually';
 import { startHarness, type Harness } from '../support/harness';
-import { mintToken } from '../../src/mint-token';
+import { mintToken } from '../../src/auth/mint-token';
 import { TEST_JWT_SECRET } from '../support/config';
 import { projectToken } from '../support/tokens';
 import { PROJECT, loadDemo } from './skills-helpers';

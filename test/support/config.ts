@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { loadConfig, type Config } from '../../src/config';
+import { loadConfig, type Config } from '../../src/config/config';
 
 export const TEST_JWT_SECRET = 'test-secret-that-is-long-enough-for-hs256-0123456789';
 export const TEST_OPERATOR_AUTHORIZATION = 'Bearer operator-webhook-test-value-0123456789';

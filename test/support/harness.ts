@@ -7,18 +7,18 @@ import { createApp } from '../../src/api/app';
 import type { EventForwarder } from '../../src/billing-intake/event-forwarder';
 import { composeApi } from '../../src/api/compose';
 import type { Repositories } from '../../src/store/repositories';
-import type { Config } from '../../src/config';
-import { createLogger } from '../../src/logger';
-import { createMailer } from '../../src/mail';
+import type { Config } from '../../src/config/config';
+import { createLogger } from '../../src/logging/logger';
+import { createMailer } from '../../src/mail/mailer';
 import { ensureIndexes } from '../../src/store/indexes';
 import { connectStore, type Store } from '../../src/store/mongo';
-import { connectTemporalLazy, type TemporalHandle } from '../../src/temporal';
+import { connectTemporalLazy, type TemporalHandle } from '../../src/temporal/client';
 import { createWorker } from '../../src/worker';
 import type { ActivityDeps } from '../../src/activities';
 import { workflowBundlePath } from './bundle';
 import { testConfig } from './config';
 import { assertMatchesDocument } from './openapi-validator';
-import { temporalConnectionOptions } from '../../src/temporal-connection';
+import { temporalConnectionOptions } from '../../src/temporal/connection';
 
 let runtimeQuieted = false;
 

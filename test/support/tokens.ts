@@ -1,5 +1,5 @@
 import jwt from 'jsonwebtoken';
-import { mintToken } from '../../src/mint-token';
+import { mintToken } from '../../src/auth/mint-token';
 import { TEST_JWT_SECRET } from './config';
 
 export const adminToken = () => mintToken(TEST_JWT_SECRET, { sub: 'admin', roles: ['admin'], projects: ['*'], apps: ['*'] }, { expiresInSeconds: 3600 });

@@ -3,6 +3,45 @@ import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { repoRoot } from '../support/repo-root';
 
+/**
+ * The layers of ARCHITECTURE.md and what each may import (besides itself): an allow-list, so a new arrow is a
+ * decision written down here and there, not an accident. Composition roots wire everything and are exempt.
+ */
+const MAY_IMPORT: Record<string, string[]> = {
+  billing: [],
+  skills: [],
+  contracts: [],
+  auth: [],
+  config: [],
+  logging: ['config'],
+  mail: [],
+  llm: ['skills'],
+  store: ['billing', 'skills', 'auth', 'config', 'mail'],
+  temporal: ['config', 'logging'],
+  'temporal/clients': ['temporal', 'workflows/contracts', 'billing', 'skills', 'config'],
+  'workflows/contracts': ['billing', 'skills', 'outbound'],
+  workflows: ['workflows/contracts', 'billing', 'outbound', 'temporal', 'activities'],
+  outbound: ['billing', 'config', 'store', 'logging'],
+  documents: ['contracts', 'skills'],
+  git: ['documents', 'skills'],
+  'billing-intake': ['billing', 'store', 'temporal', 'temporal/clients', 'workflows/contracts', 'logging'],
+  invocations: ['skills', 'store', 'contracts', 'temporal', 'temporal/clients', 'workflows/contracts'],
+  activities: ['billing', 'skills', 'store', 'llm', 'mail', 'outbound', 'config', 'logging', 'temporal', 'temporal/clients', 'workflows/contracts'],
+  api: ['auth', 'billing', 'billing-intake', 'config', 'contracts', 'documents', 'invocations', 'logging', 'outbound', 'skills', 'store', 'temporal', 'temporal/clients', 'workflows/contracts'],
+  cli: ['auth', 'billing', 'billing-intake', 'config', 'contracts', 'documents', 'git', 'invocations', 'skills', 'store', 'temporal', 'temporal/clients'],
+};
+/** Where the process is wired: these connect and construct, so they import across layers. */
+const ROOTS = ['worker.ts', 'cli.ts', 'api/server.ts', 'api/compose.ts', 'api/worker-in-api.ts'];
+
+/** A module's layer: its top folder under src/, with the workflow contracts and the Temporal clients on floors of their own. */
+function layerOf(file: string): string {
+  const parts = file.split('/');
+  if (parts.length === 1) return file;
+  if (parts[0] === 'temporal' && parts[1] === 'clients') return 'temporal/clients';
+  if (parts[0] === 'workflows' && parts[1] === 'contracts') return 'workflows/contracts';
+  return parts[0]!;
+}
+
 /** Every TypeScript module under src/, with the modules it imports by relative path (type-only imports too). */
 function importGraph(): Map<string, string[]> {
   const src = join(repoRoot(), 'src');
@@ -31,14 +70,78 @@ function importGraph(): Map<string, string[]> {
   return graph;
 }
 
+/** What a module loads at run time (type-only imports erased, as the workflow bundler sees it), transitively. */
+function valueImportClosure(entry: string): string[] {
+  const src = join(repoRoot(), 'src');
+  const seen = new Set<string>();
+  const visit = (file: string) => {
+    if (seen.has(file)) return;
+    seen.add(file);
+    for (const line of readFileSync(join(src, file), 'utf8').split('\n')) {
+      const m = /^(?:import|export) (type )?(\{[^}]*\}|\*|[\w$]+(?:, \{[^}]*\})?)(?: as \w+)? from '(\.[^']+)'/.exec(line);
+      if (!m || m[1]) continue;
+      const names = m[2]!;
+      if (names.startsWith('{') && names.slice(1, -1).split(',').every((n) => n.trim() === '' || n.trim().startsWith('type '))) continue;
+      const base = resolve(dirname(join(src, file)), m[3]!);
+      const target = [`${base}.ts`, join(base, 'index.ts')].find((c) => { try { return statSync(c).isFile(); } catch { return false; } });
+      if (target) visit(relative(src, target));
+    }
+  };
+  visit(entry);
+  return [...seen].sort();
+}
+
 describe('architecture: the layout in ARCHITECTURE.md holds', () => {
   const graph = importGraph();
 
-  it('no module outside src/api imports from it (the API is HTTP only; others use services and contracts)', () => {
-    const offenders = [...graph].flatMap(([file, targets]) =>
-      file.startsWith('api/') ? [] : targets.filter((t) => t.startsWith('api/')).map((t) => `${file} → ${t}`),
-    );
+  it('each layer imports only what ARCHITECTURE.md allows it (an allow-list; composition roots wire everything)', () => {
+    const offenders: string[] = [];
+    const unknown = new Set<string>();
+    for (const [file, targets] of graph) {
+      if (ROOTS.includes(file)) continue;
+      const layer = layerOf(file);
+      const allowed = MAY_IMPORT[layer];
+      if (!allowed) {
+        unknown.add(layer);
+        continue;
+      }
+      for (const t of targets) if (layerOf(t) !== layer && !allowed.includes(layerOf(t))) offenders.push(`${file} → ${t}`);
+    }
+    assert.deepEqual([...unknown], [], 'a folder with no entry in MAY_IMPORT (and ARCHITECTURE.md)');
     assert.deepEqual(offenders, []);
+  });
+
+  it('workflows import activities for their types only (the bundle must not pull activity code in)', () => {
+    const src = join(repoRoot(), 'src');
+    const offenders = [...graph.keys()]
+      .filter((f) => f.startsWith('workflows/'))
+      .flatMap((f) => readFileSync(join(src, f), 'utf8').split('\n').filter((l) => /from '\.\.?\/(\.\.\/)*activities/.test(l) && !/^import type /.test(l)).map((l) => `${f}: ${l}`));
+    assert.deepEqual(offenders, []);
+  });
+
+  it('only the workflow clients (src/temporal/clients) start, signal, cancel or wait for a workflow', () => {
+    const src = join(repoRoot(), 'src');
+    const calls = /\.workflow\.(start|signalWithStart|getHandle|execute)\b/;
+    const offenders = [...graph.keys()].filter((f) => !f.startsWith('temporal/clients/') && calls.test(readFileSync(join(src, f), 'utf8')));
+    assert.deepEqual(offenders, []);
+  });
+
+  it('every workflow contract names a workflow the worker registers', () => {
+    const src = join(repoRoot(), 'src');
+    const exported = [...readFileSync(join(src, 'workflows/index.ts'), 'utf8').matchAll(/export \{ (\w+) \}/g)].map((m) => m[1]);
+    const contracts = readdirSync(join(src, 'workflows/contracts')).filter((f) => f !== 'contract.ts');
+    const named = contracts.map((f) => /\bname: '(\w+)'/.exec(readFileSync(join(src, 'workflows/contracts', f), 'utf8'))?.[1]);
+    assert.deepEqual(named.sort(), [...exported].sort());
+  });
+
+  it('the lint rule for deterministic workflow code covers every module the workflow bundle loads', () => {
+    const config = readFileSync(join(repoRoot(), 'eslint.config.mjs'), 'utf8');
+    const block = config.slice(config.indexOf("Workflow code runs in Temporal's deterministic sandbox"));
+    const globs = [...(/files: \[([^\]]*)\]/.exec(block)?.[1] ?? '').matchAll(/'([^']+)'/g)].map((m) => m[1]!);
+    const covered = (file: string) => globs.some((g) => (g.endsWith('/**/*.ts') ? `src/${file}`.startsWith(g.slice(0, -'**/*.ts'.length)) : g === `src/${file}`));
+    const bundled = valueImportClosure('workflows/index.ts');
+    assert.ok(bundled.length > 10);
+    assert.deepEqual(bundled.filter((f) => !covered(f)), []);
   });
 
   it('routes do not import each other', () => {
@@ -48,17 +151,9 @@ describe('architecture: the layout in ARCHITECTURE.md holds', () => {
     assert.deepEqual(offenders, []);
   });
 
-  it('the pure domains (billing, skills) import no I/O layer', () => {
-    const io = ['store/', 'api/', 'activities/', 'billing-intake/', 'invocations/', 'cli/'];
-    const offenders = [...graph].flatMap(([file, targets]) =>
-      file.startsWith('billing/') || file.startsWith('skills/') ? targets.filter((t) => io.some((p) => t.startsWith(p))).map((t) => `${file} → ${t}`) : [],
-    );
-    assert.deepEqual(offenders, []);
-  });
-
   it('only the store and the composition roots touch the MongoDB driver (everything else gets repositories)', () => {
     const src = join(repoRoot(), 'src');
-    const roots = ['worker.ts', 'worker-in-api.ts', 'api/compose.ts'];
+    const roots = ROOTS;
     const offenders = [...graph.keys()].filter(
       (file) => !file.startsWith('store/') && !roots.includes(file) && /from 'mongodb'/.test(readFileSync(join(src, file), 'utf8')),
     );

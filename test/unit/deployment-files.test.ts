@@ -6,11 +6,11 @@ import { parse } from 'yaml';
 import { repoRoot } from '../support/repo-root';
 
 const root = repoRoot();
-const configSource = readFileSync(join(root, 'src/config.ts'), 'utf8');
+const configSource = readFileSync(join(root, 'src/config/config.ts'), 'utf8');
 /** Every variable loadConfig reads, taken from its source so a new variable cannot be forgotten here. */
 const configVars = [...configSource.matchAll(/\b(?:str|required|int|oneOf|url|hostPort)\('([A-Z0-9_]+)'/g)].map((m) => m[1]!);
 
-describe('deployment files agree with src/config.ts', () => {
+describe('deployment files agree with src/config/config.ts', () => {
   it('finds the variables config reads', () => {
     assert.ok(configVars.includes('TEMPORAL_ADDRESS') && configVars.includes('JWT_SECRET') && configVars.length > 15);
   });

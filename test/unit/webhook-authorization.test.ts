@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { MAX_GRACE_VALUES, appAuthorizes, digestMatches, digestOf, generateAuthorization, graceAfterRotation, type AuthorizationDigests } from '../../src/webhook-authorization';
+import { MAX_GRACE_VALUES, appAuthorizes, digestMatches, digestOf, generateAuthorization, graceAfterRotation, type AuthorizationDigests } from '../../src/auth/webhook-authorization';
 
 describe('webhook authorization values', () => {
   const now = new Date('2026-11-23T12:00:00Z');

@@ -1,5 +1,5 @@
 import type { Context, Next } from 'koa';
-import type { Config } from '../../config';
+import type { Config } from '../../config/config';
 import { TokenError, isAdmin, verifyToken, type Principal } from '../auth';
 import { forbidden, unauthorized } from '../problem';
 

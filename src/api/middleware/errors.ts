@@ -1,5 +1,5 @@
 import type { Context, Next } from 'koa';
-import type { Logger } from '../../logger';
+import type { Logger } from '../../logging/logger';
 import { HttpProblem, problemBody } from '../problem';
 
 /**

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Context, Next } from 'koa';
-import type { Logger } from '../../logger';
+import type { Logger } from '../../logging/logger';
 
 const SAFE_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 

@@ -6,7 +6,7 @@ import { API_BODY_LIMIT } from '../limits';
 import { authenticate, requireAdmin } from '../middleware/authenticate';
 import { jsonBody } from '../middleware/json-body';
 import { badRequest, conflict, notFound } from '../problem';
-import { liveGraceDigests } from '../../webhook-authorization';
+import { liveGraceDigests } from '../../auth/webhook-authorization';
 import { validate } from '../validation';
 import { APP_BODY_SCHEMA } from '../../contracts/bodies';
 import { APP_WEBHOOK_PATH } from '../../contracts/webhook-paths';

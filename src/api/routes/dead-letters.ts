@@ -5,7 +5,7 @@ import { decodeCursor, encodeCursor, parseLimit } from '../cursor';
 import type { AppDeps } from '../deps';
 import { authenticate, requireAdmin } from '../middleware/authenticate';
 import { HttpProblem, badRequest, conflict, notFound } from '../problem';
-import { TEMPORAL_CALL_TIMEOUT_MS } from '../../temporal-failures';
+import { TEMPORAL_CALL_TIMEOUT_MS } from '../../temporal/failures';
 import { mapTemporalError } from '../temporal-errors';
 
 const STATUSES = ['parked', 'retried', 'all'] as const;

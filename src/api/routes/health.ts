@@ -1,7 +1,7 @@
 import Router from '@koa/router';
 import type { AppDeps } from '../deps';
 import type { AppMetrics } from '../metrics';
-import { digestMatches, digestOf } from '../../webhook-authorization';
+import { digestMatches, digestOf } from '../../auth/webhook-authorization';
 import { HttpProblem, problemBody } from '../problem';
 
 const READY_TIMEOUT_MS = 2_000;

@@ -5,7 +5,7 @@ import { Counter } from 'prom-client';
 import { ulid } from 'ulid';
 import { bodyOf, WEBHOOK_TEST } from '../../outbound/payload';
 import { generateEndpointSecret, messageIdFor, signingSecrets } from '../../outbound/signing';
-import { startDelivery } from '../../outbound/start';
+import { startDelivery } from '../../temporal/clients/outbound-delivery';
 import { checkUrl, MAX_URL_LENGTH, resolveSafely, UnsafeUrlError } from '../../outbound/url-guard';
 import type { AppRecord } from '../../store/apps';
 import { MAX_ENDPOINTS_PER_APP, MAX_RESPONSE_BODY_KEPT, pendingDelivery, type AttemptRecord, type DeliveryRecord, type EndpointRecord, type OutboundCounters } from '../../store/outbound';

@@ -4,13 +4,13 @@ import { APP_WEBHOOK_PATH, OPERATOR_WEBHOOK_PATH } from '../../contracts/webhook
 import { InboxUnavailableError, type Accepted } from '../../billing-intake/accept-event';
 import { ENVELOPE_SCHEMA, type BillingEnvelope } from '../../billing/provider-events';
 import { appScope, type BillingScope } from '../../billing/subscriber-id';
-import { appAuthorizes, digestMatches, digestOf } from '../../webhook-authorization';
+import { appAuthorizes, digestMatches, digestOf } from '../../auth/webhook-authorization';
 import type { AppDeps } from '../deps';
 import { WEBHOOK_BODY_LIMIT } from '../limits';
 import type { AppMetrics } from '../metrics';
 import { readJsonBody } from '../middleware/json-body';
 import { HttpProblem, badRequest, serviceUnavailable } from '../problem';
-import { check } from '../../validation';
+import { check } from '../../contracts/validation';
 
 
 // One message for every authorization failure: the caller must not learn whether the slug exists.

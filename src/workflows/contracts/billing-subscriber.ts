@@ -5,6 +5,7 @@
 import { defineQuery, defineSignal } from '@temporalio/workflow';
 import type { WorkflowContract } from './contract';
 import type { Effect } from '../../billing/effects';
+import type { BillingTotals } from '../../billing/metrics';
 import type { BillingEvent } from '../../billing/provider-events';
 import { workflowIdFor, type BillingScope } from '../../billing/subscriber-id';
 import type { SubscriberState } from '../../billing/subscriber-state';
@@ -12,6 +13,8 @@ import type { SubscriberState } from '../../billing/subscriber-state';
 export interface BillingSubscriberStart {
   scope: BillingScope;
   subscriberId: string;
+  /** Set by continue-as-new: the state, the messages not yet applied, and what the scope totals already count. */
+  carried?: { state: SubscriberState; inbox: SubscriberMessage[]; counted: BillingTotals };
 }
 
 /** The workflow's signature, for typed starts by name (importing the workflow module would bundle it). */

@@ -1,7 +1,8 @@
 /**
  * The contract of the `skillInvocation` workflow (see contract.ts), for whoever starts or follows it (the API,
- * the CLI, the activities that write progress): its id, its input and outcome, and its steps. No signals or
- * queries: clients follow the invocation record, and cancel through Temporal.
+ * the CLI, the activities that write progress): its id, its input and outcome (its steps are the invocation's,
+ * in src/skills/invocation-status.ts). No signals or queries: clients follow the invocation record, and cancel
+ * through Temporal.
  */
 import type { SkillName } from '../../skills/types';
 import type { WorkflowContract } from './contract';
@@ -9,13 +10,6 @@ import type { WorkflowContract } from './contract';
 /** The workflow of an invocation: readable in the Temporal UI, and unique per invocation. */
 export const skillWorkflowId = (project: string, invocationId: string) => `skill/${project}/${invocationId}`;
 
-/**
- * The steps, in order; an invocation's `progress.completedSteps` counts the finished ones out of
- * `SKILL_STEPS.length`. A step added here is counted everywhere at once.
- */
-export const SKILL_STEPS = ['retrieve', 'draft', 'store'] as const;
-export type SkillStep = (typeof SKILL_STEPS)[number];
-export const TOTAL_STEPS = SKILL_STEPS.length;
 
 export interface SkillInvocationInput {
   invocationId: string;

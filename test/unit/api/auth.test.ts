@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { generateKeyPairSync } from 'node:crypto';
 import jwt from 'jsonwebtoken';
 import { TokenError, canReadApp, canUseProject, verifyToken } from '../../../src/api/auth';
-import { mintToken } from '../../../src/mint-token';
+import { mintToken } from '../../../src/auth/mint-token';
 
 const secret = 's'.repeat(40);
 const hs = { secret, publicKey: null, algorithms: ['HS256' as const], issuer: null, audience: null };

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { parseEnv, removeDevStack, withLocalSettings, writeDevStack } from '../../../src/env-files';
+import { parseEnv, removeDevStack, withLocalSettings, writeDevStack } from '../../../src/config/env-files';
 
 describe('cli: settings from .env and the running dev stack', () => {
   let dir: string;

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { ServiceError, WorkflowExecutionAlreadyStartedError } from '@temporalio/client';
-import { classifyStartFailure, inputOf, startInvocationWorkflow, type StartClient } from '../../../src/invocations/start-workflow';
+import { inputOf } from '../../../src/invocations/invoke';
+import { classifyStartFailure, startInvocationWorkflow, type StartClient } from '../../../src/temporal/clients/skill-invocation';
 import type { InvocationRecord } from '../../../src/store/invocations';
 
 const record = {
@@ -11,6 +12,7 @@ const record = {
   createdAt: new Date('2026-01-01T00:00:00Z'),
   workflowId: 'skill/p/inv_1',
 } as unknown as InvocationRecord;
+const run = { workflowId: record.workflowId, input: inputOf(record) };
 
 const grpc = (code: number, details: string) => Object.assign(new Error(details), { code, details });
 /** A start failure as the client raises it: a ServiceError around the gRPC status. */
@@ -35,7 +37,7 @@ const ok = (eagerlyStarted = false) => () => Promise.resolve({ eagerlyStarted })
 describe('starting an invocation workflow', () => {
   it('every start is idempotent by the invocation id: attach to a running run, never a second after it closed', async () => {
     const { c, calls } = client(ok());
-    assert.deepEqual(await startInvocationWorkflow(c, 'q', record), { kind: 'started', eager: false });
+    assert.deepEqual(await startInvocationWorkflow(c, 'q', run), { kind: 'started', eager: false });
     assert.equal(calls[0]!.workflowIdConflictPolicy, 'USE_EXISTING');
     assert.equal(calls[0]!.workflowIdReusePolicy, 'REJECT_DUPLICATE');
     assert.equal(calls[0]!.requestEagerStart, false);
@@ -43,30 +45,30 @@ describe('starting an invocation workflow', () => {
 
   it('a start whose deadline passed is asked again at once: the repeat finds the run (or creates it)', async () => {
     const { c, calls } = client(() => Promise.reject(failed(4, 'Deadline exceeded after 5.001s')), ok());
-    assert.deepEqual(await startInvocationWorkflow(c, 'q', record), { kind: 'started', eager: false });
+    assert.deepEqual(await startInvocationWorkflow(c, 'q', run), { kind: 'started', eager: false });
     assert.equal(calls.length, 2);
   });
 
   it('a cancelled start whose repeat meets the closed run counts as started ("already started")', async () => {
     const { c } = client(() => Promise.reject(failed(1, 'Cancelled on client')), () => Promise.reject(new WorkflowExecutionAlreadyStartedError('exists', 'skill/p/inv_1', 'skillInvocation')));
-    assert.equal((await startInvocationWorkflow(c, 'q', record)).kind, 'started');
+    assert.equal((await startInvocationWorkflow(c, 'q', run)).kind, 'started');
   });
 
   it('when the repeat fails too, even with a refusal, the outcome is unknown (never "not started")', async () => {
     const { c } = client(() => Promise.reject(failed(4, 'Deadline exceeded')), () => Promise.reject(failed(14, 'No connection established. Last error: connect ECONNREFUSED')));
-    assert.equal((await startInvocationWorkflow(c, 'q', record)).kind, 'unknown');
+    assert.equal((await startInvocationWorkflow(c, 'q', run)).kind, 'unknown');
   });
 
   it('an unreachable server refused the call: not started, without asking again', async () => {
     const { c, calls } = client(() => Promise.reject(failed(14, 'No connection established. Last error: connect ECONNREFUSED 127.0.0.1:1')));
-    assert.equal((await startInvocationWorkflow(c, 'q', record)).kind, 'not-started');
+    assert.equal((await startInvocationWorkflow(c, 'q', run)).kind, 'not-started');
     assert.equal(calls.length, 1);
   });
 
   it('with a worker in this process, the first attempt asks for eager start through its connection', async () => {
     const api = client(ok());
     const eager = client(ok(true));
-    assert.deepEqual(await startInvocationWorkflow(api.c, 'q', record, { eagerClient: eager.c }), { kind: 'started', eager: true });
+    assert.deepEqual(await startInvocationWorkflow(api.c, 'q', run, { eagerClient: eager.c }), { kind: 'started', eager: true });
     assert.equal(eager.calls[0]!.requestEagerStart, true);
     assert.equal(api.calls.length, 0);
   });
@@ -74,7 +76,7 @@ describe('starting an invocation workflow', () => {
   it('an unconfirmed eager start is asked again through the API client, not eagerly', async () => {
     const api = client(ok());
     const eager = client(() => Promise.reject(new Error('tonic::transport::Error(Transport, hyper::Error(Io, BrokenPipe))')));
-    assert.deepEqual(await startInvocationWorkflow(api.c, 'q', record, { eagerClient: eager.c }), { kind: 'started', eager: false });
+    assert.deepEqual(await startInvocationWorkflow(api.c, 'q', run, { eagerClient: eager.c }), { kind: 'started', eager: false });
     assert.equal(api.calls[0]!.requestEagerStart, false);
   });
 });

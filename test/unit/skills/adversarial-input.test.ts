@@ -7,7 +7,7 @@
  */
 import assert from 'node:assert/strict';
 import { screenDocuments } from '../../../src/documents/screen';
-import { parseEnv } from '../../../src/env-files';
+import { parseEnv } from '../../../src/config/env-files';
 import { prNumberOf, ticketKeysOf } from '../../../src/git/message-refs';
 import { parseRetryAfter } from '../../../src/llm/retry-after';
 import type { EvidenceDocument, ProjectDocument } from '../../../src/skills/documents';

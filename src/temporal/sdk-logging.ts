@@ -1,5 +1,5 @@
 import { DefaultLogger, Runtime, type LogLevel } from '@temporalio/worker';
-import type { Logger } from './logger';
+import type { Logger } from '../logging/logger';
 
 const LEVELS: Record<LogLevel, 'trace' | 'debug' | 'info' | 'warn' | 'error'> = {
   TRACE: 'trace',

@@ -1,8 +1,9 @@
+/** The outbound-delivery workflow's client: the only code that starts it. */
 import { WorkflowExecutionAlreadyStartedError, WorkflowIdReusePolicy, type Client } from '@temporalio/client';
-import type { Config } from '../config';
+import type { Config } from '../../config/config';
 import { SEARCH_ATTRIBUTES } from '../search-attributes';
-import type { OutboundDeliveryInput } from '../workflows/contracts/outbound-delivery';
-import { outboundDeliveryContract, type OutboundDeliveryWorkflow } from '../workflows/contracts/outbound-delivery';
+import type { OutboundDeliveryInput } from '../../workflows/contracts/outbound-delivery';
+import { outboundDeliveryContract, type OutboundDeliveryWorkflow } from '../../workflows/contracts/outbound-delivery';
 
 /**
  * Starts the delivery workflow of a stored delivery. `first`: the dispatch of an event, which a retried activity

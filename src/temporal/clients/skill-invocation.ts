@@ -1,10 +1,12 @@
-import type { Client } from '@temporalio/client';
-import { skillInvocationContract, type SkillInvocationInput, type SkillInvocationWorkflow } from '../workflows/contracts/skill-invocation';
-import { TEMPORAL_CALL_TIMEOUT_MS, isAlreadyStarted } from '../temporal-failures';
-import { findSkill } from '../skills/catalog';
-import type { SkillName } from '../skills/types';
-import type { InvocationRecord } from '../store/invocations';
-import { SEARCH_ATTRIBUTES } from '../temporal';
+/**
+ * The skill-invocation workflow's client: the only code that starts it, cancels it or waits for it. Starts are
+ * idempotent (see startInvocationWorkflow); everything is typed by the workflow's contract.
+ */
+import type { Client, WorkflowHandle } from '@temporalio/client';
+import { skillInvocationContract, type SkillInvocationInput, type SkillInvocationWorkflow } from '../../workflows/contracts/skill-invocation';
+import { TEMPORAL_CALL_TIMEOUT_MS, isAlreadyStarted } from '../failures';
+import { findSkill } from '../../skills/catalog';
+import { SEARCH_ATTRIBUTES } from '../search-attributes';
 
 export type StartOutcome =
   /** `eager`: the server handed the first workflow task straight to the worker sharing the starter's connection. */
@@ -18,32 +20,38 @@ export type StartOutcome =
 export type StartClient = Pick<Client, 'connection'> & { workflow: Pick<Client['workflow'], 'start'> };
 
 /**
- * Starts an invocation record's workflow, idempotently: the workflow id is the invocation's, a second start of
+ * Starts an invocation's workflow, idempotently: the workflow id is the invocation's, a second start of
  * a running one attaches to it (conflict policy USE_EXISTING) and a start after it closed is refused as
  * "already started" (reuse policy REJECT_DUPLICATE), so however often a start is repeated, by this call or by
  * a retry with the same Idempotency-Key, there is one run per invocation. A start that may have reached
  * Temporal without an answer is asked again at once: the repeat finds the run or creates it.
  *
- * `eagerClient`: a client on the NativeConnection of a worker in this process (src/worker-in-api.ts); the
+ * `eagerClient`: a client on the NativeConnection of a worker in this process (src/api/worker-in-api.ts); the
  * first attempt goes through it with eager start.
  */
-export async function startInvocationWorkflow(client: StartClient, taskQueue: string, record: InvocationRecord, opts: { eagerClient?: StartClient | null } = {}): Promise<StartOutcome> {
+export async function startInvocationWorkflow(
+  client: StartClient,
+  taskQueue: string,
+  run: { workflowId: string; input: SkillInvocationInput },
+  opts: { eagerClient?: StartClient | null } = {},
+): Promise<StartOutcome> {
+  const { input } = run;
   const attempt = async (via: StartClient, eager: boolean): Promise<StartOutcome> => {
     try {
       const handle = await via.connection.withDeadline(Date.now() + TEMPORAL_CALL_TIMEOUT_MS, () =>
         via.workflow.start<SkillInvocationWorkflow>(skillInvocationContract.name, {
           taskQueue,
-          workflowId: record.workflowId,
-          args: [inputOf(record)],
+          workflowId: run.workflowId,
+          args: [input],
           workflowIdConflictPolicy: 'USE_EXISTING',
           workflowIdReusePolicy: 'REJECT_DUPLICATE',
           // The server answers with the first workflow task, for the worker sharing this connection.
           requestEagerStart: eager,
           typedSearchAttributes: [
-            { key: SEARCH_ATTRIBUTES.Project, value: record.project },
-            { key: SEARCH_ATTRIBUTES.Skill, value: record.skill },
+            { key: SEARCH_ATTRIBUTES.Project, value: input.project },
+            { key: SEARCH_ATTRIBUTES.Skill, value: input.skill },
           ],
-          staticSummary: `${findSkill(record.skill)?.title ?? record.skill} for ${record.project}: ${summarizeInputs(record.inputs)}`,
+          staticSummary: `${findSkill(input.skill)?.title ?? input.skill} for ${input.project}: ${summarizeInputs(input.inputs)}`,
         }),
       );
       return { kind: 'started', eager: handle.eagerlyStarted === true };
@@ -91,14 +99,14 @@ export function classifyStartFailure(err: unknown): 'refused' | 'uncertain' {
   return 'uncertain';
 }
 
-/** The workflow input an invocation record stands for (the same on every start of it). */
-export function inputOf(record: InvocationRecord): SkillInvocationInput {
-  return { invocationId: record._id, project: record.project, skill: record.skill as SkillName, inputs: record.inputs, requestedAt: record.createdAt.toISOString() };
-}
-
 function summarizeInputs(inputs: Record<string, unknown>): string {
   return Object.entries(inputs)
     .map(([k, v]) => `${k}=${Array.isArray(v) ? `[${v.length}]` : String(v)}`)
     .join(', ')
     .slice(0, 200);
+}
+
+/** The run of an invocation, to cancel it, wait for it or describe it (by the record's workflow id). */
+export function invocationRun(client: Pick<Client, 'workflow'>, workflowId: string): WorkflowHandle<SkillInvocationWorkflow> {
+  return client.workflow.getHandle<SkillInvocationWorkflow>(workflowId);
 }

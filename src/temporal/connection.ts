@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-import type { Config } from './config';
+import type { Config } from '../config/config';
 
 /** A Temporal TLS file that could not be read: start-up stops and names the variable. */
 export class TemporalTlsError extends Error {}

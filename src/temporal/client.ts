@@ -1,16 +1,14 @@
 import { Client, Connection, defaultGrpcRetryOptions, makeGrpcRetryInterceptor } from '@temporalio/client';
-import type { Config } from './config';
-import { temporalConnectionOptions } from './temporal-connection';
+import type { Config } from '../config/config';
+import { temporalConnectionOptions } from './connection';
 import { SEARCH_ATTRIBUTES } from './search-attributes';
-
-export { SEARCH_ATTRIBUTES };
 
 export interface TemporalHandle {
   connection: Connection;
   client: Client;
   /**
    * Set while a worker runs in this process on a NativeConnection: a client on that connection, through which
-   * skill invocations are started with eager start (src/worker-in-api.ts). Null or absent otherwise.
+   * skill invocations are started with eager start (src/api/worker-in-api.ts). Null or absent otherwise.
    */
   starter?: Client | null;
   close(): Promise<void>;

@@ -1,11 +1,20 @@
+/**
+ * The billing-subscriber entity workflow's client: the only code outside workflows that starts or signals it.
+ */
 import type { Client } from '@temporalio/client';
-import type { BillingEvent } from '../billing/provider-events';
-import { workflowIdFor, type BillingScope } from '../billing/subscriber-id';
+import { reducerEvent, type BillingEvent } from '../../billing/provider-events';
+import type { BillingScope } from '../../billing/subscriber-id';
+import { applyEvent, initialState } from '../../billing/subscriber-state';
+import { searchStatus } from '../../billing/summary';
+import {
+  billingSubscriberContract as contract,
+  INLINE_EVENT_CHARS,
+  type BillingSubscriberStart,
+  type BillingSubscriberWorkflow,
+  type EventReference,
+  type SubscriberMessage,
+} from '../../workflows/contracts/billing-subscriber';
 import { SEARCH_ATTRIBUTES } from '../search-attributes';
-import { reducerEvent } from '../billing/provider-events';
-import { applyEvent, initialState } from '../billing/subscriber-state';
-import { searchStatus } from '../billing/summary';
-import { absorbSignal, INLINE_EVENT_CHARS, mergeIntoSignal, providerEventSignal, redoEffectSignal, type BillingSubscriberStart, type BillingSubscriberWorkflow, type EventReference, type SubscriberMessage } from '../workflows/contracts/billing-subscriber';
 
 /**
  * Delivers a message to a subscriber's entity workflow, starting it if needed (signal-with-start): the one way
@@ -19,7 +28,7 @@ export async function signalSubscriberWorkflow(
 ): Promise<void> {
   const start: BillingSubscriberStart = { scope: target.scope, subscriberId: target.subscriberId };
   const common = {
-    workflowId: workflowIdFor(target.scope, target.subscriberId),
+    workflowId: contract.workflowId(target.scope, target.subscriberId),
     taskQueue,
     args: [start] as [BillingSubscriberStart],
     typedSearchAttributes: [
@@ -29,25 +38,25 @@ export async function signalSubscriberWorkflow(
     staticSummary: `Billing subscriber ${target.subscriberId} (${target.scope})`,
   };
   // By name, not by function: importing the workflow module here would tie the API and activities to it.
-  const workflow = 'billingSubscriber';
+  const workflow = contract.name;
   switch (message.kind) {
     case 'event':
     case 'eventRef':
       await client.workflow.signalWithStart<BillingSubscriberWorkflow, [BillingEvent | EventReference, number?]>(workflow, {
         ...common,
         typedSearchAttributes: [...common.typedSearchAttributes, ...statusAtStart(target, message)],
-        signal: providerEventSignal,
+        signal: contract.signals.providerEvent,
         signalArgs: eventSignalArgs(message),
       });
       break;
     case 'mergeInto':
-      await client.workflow.signalWithStart<BillingSubscriberWorkflow, [string]>(workflow, { ...common, signal: mergeIntoSignal, signalArgs: [message.canonicalId] });
+      await client.workflow.signalWithStart<BillingSubscriberWorkflow, [string]>(workflow, { ...common, signal: contract.signals.mergeInto, signalArgs: [message.canonicalId] });
       break;
     case 'absorb':
-      await client.workflow.signalWithStart<BillingSubscriberWorkflow, [typeof message.state]>(workflow, { ...common, signal: absorbSignal, signalArgs: [message.state] });
+      await client.workflow.signalWithStart<BillingSubscriberWorkflow, [typeof message.state]>(workflow, { ...common, signal: contract.signals.absorb, signalArgs: [message.state] });
       break;
     case 'redo':
-      await client.workflow.signalWithStart<BillingSubscriberWorkflow, [typeof message]>(workflow, { ...common, signal: redoEffectSignal, signalArgs: [message] });
+      await client.workflow.signalWithStart<BillingSubscriberWorkflow, [typeof message]>(workflow, { ...common, signal: contract.signals.redoEffect, signalArgs: [message] });
       break;
   }
 }

@@ -1,4 +1,3 @@
-import type { Retention } from './store/retention';
 
 /**
  * Configuration, validated once. `loadConfig(env)` is pure: it reads only the object it is given and
@@ -6,6 +5,15 @@ import type { Retention } from './store/retention';
  */
 
 export type JwtAlgorithm = 'HS256' | 'RS256' | 'ES256';
+
+/** How long what grows with use is kept (the store's TTL indexes; src/store/retention.ts). Null keeps it forever. */
+export interface Retention {
+  /** The webhook inbox: must outlive the provider's retry window so a late redelivery is still a duplicate. */
+  webhookEventDays: number;
+  mailOutboxDays: number;
+  /** Finished invocations (records and results); unfinished ones are never removed. */
+  invocationDays: number | null;
+}
 
 export interface Config {
   env: 'development' | 'test' | 'production';
@@ -16,7 +24,7 @@ export interface Config {
     namespace: string;
     taskQueue: string;
     uiUrl: string | null;
-    /** Null: plaintext (a local dev server). Paths are read when connecting (src/temporal-connection.ts). */
+    /** Null: plaintext (a local dev server). Paths are read when connecting (src/temporal/connection.ts). */
     tls: { caPath: string | null; certPath: string | null; keyPath: string | null; serverName: string | null } | null;
     /** Temporal Cloud API key (sent as a bearer token; implies TLS). */
     apiKey: string | null;

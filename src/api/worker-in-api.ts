@@ -1,11 +1,11 @@
 import { Client } from '@temporalio/client';
 import { NativeConnection, type Worker } from '@temporalio/worker';
 import type { Db } from 'mongodb';
-import type { Config } from './config';
-import type { Logger } from './logger';
-import { createMailer } from './mail';
-import { createWorker, type WorkerSetup } from './worker';
-import { temporalConnectionOptions } from './temporal-connection';
+import type { Config } from '../config/config';
+import type { Logger } from '../logging/logger';
+import { createMailer } from '../mail/mailer';
+import { createWorker, type WorkerSetup } from '../worker';
+import { temporalConnectionOptions } from '../temporal/connection';
 
 const RETRY_MS = 5_000;
 

@@ -1,0 +1,35 @@
+/**
+ * The billing-metrics workflow's client (one run per billing scope): the only code outside workflows that
+ * starts it or sends it a totals delta. Subscriber workflows signal it themselves, through the same contract.
+ */
+import { WorkflowExecutionAlreadyStartedError, type Client } from '@temporalio/client';
+import type { BillingTotals } from '../../billing/metrics';
+import type { BillingScope } from '../../billing/subscriber-id';
+import { billingMetricsContract, type BillingMetricsStart, type BillingMetricsWorkflow } from '../../workflows/contracts/billing-metrics';
+import { SEARCH_ATTRIBUTES } from '../search-attributes';
+
+const startOptions = (scope: BillingScope, taskQueue: string) => ({
+  workflowId: billingMetricsContract.workflowId(scope),
+  taskQueue,
+  args: [{ scope }] as [BillingMetricsStart],
+  typedSearchAttributes: [{ key: SEARCH_ATTRIBUTES.BillingScope, value: scope }],
+  staticSummary: `Billing totals of ${scope}`,
+});
+
+/** Starts the scope's metrics workflow unless it runs already. */
+export async function ensureMetricsWorkflow(client: Client, taskQueue: string, scope: BillingScope): Promise<void> {
+  try {
+    await client.workflow.start<BillingMetricsWorkflow>(billingMetricsContract.name, startOptions(scope, taskQueue));
+  } catch (err) {
+    if (!(err instanceof WorkflowExecutionAlreadyStartedError)) throw err;
+  }
+}
+
+/** Adds `delta` to the scope's running totals (an operator's repair), starting the workflow if needed. */
+export async function sendTotalsDelta(client: Client, taskQueue: string, scope: BillingScope, delta: BillingTotals): Promise<void> {
+  await client.workflow.signalWithStart<BillingMetricsWorkflow, [BillingTotals]>(billingMetricsContract.name, {
+    ...startOptions(scope, taskQueue),
+    signal: billingMetricsContract.signals.totalsDelta,
+    signalArgs: [delta],
+  });
+}
