@@ -6,7 +6,7 @@ import { postWebhook } from '../outbound/sender';
 import { messageIdFor, signatureHeader, signingSecrets } from '../outbound/signing';
 import { startDelivery } from '../temporal/clients/outbound-delivery';
 import { checkUrl, resolveSafely, UnsafeUrlError } from '../outbound/url-guard';
-import { pendingDelivery, type EndpointRecord } from '../store/outbound';
+import { MAX_RESPONSE_BODY_KEPT, pendingDelivery, type EndpointRecord } from '../store/outbound';
 import type { AttemptOutcome } from '../workflows/contracts/outbound-delivery';
 import type { DepsOf } from './deps';
 import { sendOnce } from './send-once';
@@ -66,6 +66,8 @@ export function createOutboundActivities(
       let status: number | null = null;
       let latencyMs: number | null = null;
       let error: string | null = null;
+      let responseBody: string | null = null;
+      let responseBodyTruncated = false;
       try {
         const url = checkUrl(ep.url, cfg.allowLoopback);
         const target = await resolveSafely(url, cfg.allowLoopback);
@@ -75,6 +77,7 @@ export function createOutboundActivities(
           ...target,
           body: delivery.body,
           timeoutMs: cfg.timeoutMs,
+          keepBodyBytes: MAX_RESPONSE_BODY_KEPT,
           headers: {
             'webhook-id': delivery._id,
             'webhook-timestamp': String(timestamp),
@@ -83,6 +86,8 @@ export function createOutboundActivities(
         });
         status = res.status;
         latencyMs = res.latencyMs;
+        responseBody = res.body;
+        responseBodyTruncated = res.bodyTruncated;
       } catch (err) {
         error = err instanceof UnsafeUrlError ? `refused: ${err.message}` : err instanceof Error ? err.message.slice(0, 500) : String(err).slice(0, 500);
       }
@@ -90,7 +95,7 @@ export function createOutboundActivities(
       const gone = status === 410;
       await deliveries.recordAttempt(
         delivery._id,
-        { attempt: args.attempt, at, statusCode: status, latencyMs, error, nextRetryAt: ok || gone ? null : nextRetryAt },
+        { attempt: args.attempt, at, statusCode: status, latencyMs, error, nextRetryAt: ok || gone ? null : nextRetryAt, responseBody, responseBodyTruncated },
         ok ? 'succeeded' : gone || nextRetryAt === null ? 'failed' : 'pending',
         now(),
       );

@@ -5,12 +5,20 @@ import type { LookupFunction } from 'node:net';
 export interface SendResult {
   status: number;
   latencyMs: number;
+  /** The first `keepBodyBytes` of the response body as text (whole characters only), for the delivery log. */
+  body: string;
+  /** The response body was longer than what `body` holds. */
+  bodyTruncated: boolean;
 }
+
+/** How much of a response is read at most (the rest is not waited for): a receiver cannot make us read more. */
+const MAX_RESPONSE_READ = 64 * 1024;
 
 /**
  * One POST to a receiver, connected to `address` (already checked by url-guard) whatever DNS says now; the
  * URL's host still names the server for the Host header, SNI and certificate checks. Redirects are not
- * followed (a 3xx is a failure), and the response body is read and dropped, at most 64 KiB of it.
+ * followed (a 3xx is a failure), and the response body is read, at most 64 KiB of it; its first `keepBodyBytes`
+ * are kept for the delivery log.
  */
 export function postWebhook(args: {
   url: URL;
@@ -19,6 +27,7 @@ export function postWebhook(args: {
   headers: Record<string, string>;
   body: string;
   timeoutMs: number;
+  keepBodyBytes: number;
 }): Promise<SendResult> {
   const started = performance.now();
   const lookup: LookupFunction = (_host, options, callback) => {
@@ -37,11 +46,25 @@ export function postWebhook(args: {
       },
       (res: IncomingMessage) => {
         let read = 0;
+        const kept: Buffer[] = [];
+        let keptBytes = 0;
         res.on('data', (chunk: Buffer) => {
           read += chunk.length;
-          if (read > 64 * 1024) res.destroy();
+          if (keptBytes < args.keepBodyBytes) {
+            const part = chunk.subarray(0, args.keepBodyBytes - keptBytes);
+            kept.push(part);
+            keptBytes += part.length;
+          }
+          if (read > MAX_RESPONSE_READ) res.destroy();
         });
-        const done = () => resolve({ status: res.statusCode ?? 0, latencyMs: Math.round(performance.now() - started) });
+        let answered = false;
+        const done = () => {
+          if (answered) return;
+          answered = true;
+          // A streaming decode leaves out a character cut at the end; bytes that are not UTF-8 become U+FFFD.
+          const body = new TextDecoder('utf-8').decode(Buffer.concat(kept), { stream: true });
+          resolve({ status: res.statusCode ?? 0, latencyMs: Math.round(performance.now() - started), body, bodyTruncated: read > keptBytes });
+        };
         res.on('end', done);
         res.on('close', done);
         res.on('error', done);

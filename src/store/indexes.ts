@@ -6,7 +6,7 @@ import { DEAD_LETTER_INDEXES } from './dead-letters';
 import { backfillSearchTerms, DOCUMENT_INDEXES } from './documents';
 import { INVOCATION_INDEXES } from './invocations';
 import { OUTBOUND_DELIVERY_INDEXES, OUTBOUND_ENDPOINT_INDEXES } from './outbound';
-import { SUBSCRIBER_INDEXES } from './subscribers';
+import { backfillCustomerListKeys, RETIRED_SUBSCRIBER_INDEXES, SUBSCRIBER_INDEXES } from './subscribers';
 import { WEBHOOK_EVENT_INDEXES } from './webhook-events';
 import type { Retention } from '../config/config';
 import { ttlIndexes, DEFAULT_RETENTION } from './retention';
@@ -31,6 +31,8 @@ export const INDEXES: Record<string, IndexDescription[]> = {
   [COLLECTIONS.outboundDeliveries]: OUTBOUND_DELIVERY_INDEXES,
 };
 
+const RETIRED_INDEXES: [string, string[]][] = [[COLLECTIONS.subscribers, RETIRED_SUBSCRIBER_INDEXES]];
+
 export async function ensureIndexes(db: Db, retention: Retention = DEFAULT_RETENTION): Promise<void> {
   const wanted: Record<string, IndexDescription[]> = { ...INDEXES };
   const ttl = ttlIndexes(retention);
@@ -54,6 +56,21 @@ export async function ensureIndexes(db: Db, retention: Retention = DEFAULT_RETEN
     const names = (await db.collection(collection).listIndexes().toArray().catch(() => [])).map((i) => String(i.name));
     if (names.includes(name)) await db.collection(collection).dropIndex(name);
   }
+  // Indexes no query uses any more cost every write: gone.
+  for (const [collection, names] of RETIRED_INDEXES) {
+    const present = (await db.collection(collection).listIndexes().toArray().catch(() => [])).map((i) => String(i.name));
+    for (const name of names) {
+      // The API and the worker start together: the other one may have dropped it a moment ago.
+      if (present.includes(name)) await db.collection(collection).dropIndex(name).catch((err: unknown) => { if (!isIndexNotFound(err)) throw err; });
+    }
+  }
   // Documents stored before the listing's search had its index get their words.
   await backfillSearchTerms(db);
+  // Subscriber records stored before the console's customer list kept its filter and sort keys get them.
+  await backfillCustomerListKeys(db);
+}
+
+function isIndexNotFound(err: unknown): boolean {
+  const e = err as { code?: number; codeName?: string; message?: string } | null;
+  return e?.code === 27 || e?.codeName === 'IndexNotFound' || /index not found/i.test(String(e?.message ?? ''));
 }

@@ -29,7 +29,14 @@ export interface AttemptRecord {
   latencyMs: number | null;
   error: string | null;
   nextRetryAt: Date | null;
+  /** The first MAX_RESPONSE_BODY_KEPT bytes of what the receiver answered, as text (absent: attempts logged before it was kept; null: no answer). */
+  responseBody?: string | null;
+  /** The receiver answered more than responseBody holds. */
+  responseBodyTruncated?: boolean;
 }
+
+/** How much of a receiver's answer each attempt keeps: enough to read an error page, bounded per attempt. */
+export const MAX_RESPONSE_BODY_KEPT = 4096;
 
 export type DeliveryStatus = 'pending' | 'succeeded' | 'failed';
 
@@ -149,7 +156,8 @@ export class DeliveryRepository {
     const filter = before
       ? { endpointId, $or: [{ createdAt: { $lt: before.createdAt } }, { createdAt: before.createdAt, _id: { $lt: before.id } }] }
       : { endpointId };
-    return this.coll.find(filter, { projection: { body: 0 } }).sort({ createdAt: -1, _id: -1 }).limit(limit).toArray();
+    // The log leaves out what was sent and what was answered (up to 4 KiB an attempt): the delivery's own read has them.
+    return this.coll.find(filter, { projection: { body: 0, 'attempts.responseBody': 0 } }).sort({ createdAt: -1, _id: -1 }).limit(limit).toArray();
   }
 
   /** What a redelivery needs of each failed delivery (not its body). */

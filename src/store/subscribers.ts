@@ -5,10 +5,11 @@ import type { SubscriberState } from '../billing/subscriber-state';
 import { canonicalView, type CanonicalView } from '../billing/canonical-view';
 import { summary } from '../billing/summary';
 import { COLLECTIONS } from './collections';
+import { CUSTOMER_LIST_INDEXES, customerListKeys, customerListQuery, type CustomerListKeys, type CustomerListQuery } from './customer-list';
 import { isDuplicateKeyError } from './mongo';
 
 /** The dashboard's copy of a subscriber, written by its workflow after every change. */
-export interface SubscriberRecord {
+export interface SubscriberRecord extends Partial<CustomerListKeys> {
   _id: string;
   scope: BillingScope;
   subscriberId: string;
@@ -62,6 +63,7 @@ export class SubscriberRepository {
       status: state.status,
       flagged: state.flags.length > 0,
       downgradeAt: view.scheduledDowngrade ? new Date(view.scheduledDowngrade.atMs) : null,
+      ...customerListKeys(view),
       contribution: contributionOf(state),
       summary: summary(state),
       workflowId,
@@ -103,12 +105,10 @@ export class SubscriberRepository {
     return record;
   }
 
-  async list(scope: BillingScope, q: { flagged?: boolean; status?: string; limit: number; after?: string }): Promise<SubscriberRecord[]> {
-    const filter: Filter<SubscriberRecord> = { scope, mergedInto: null };
-    if (q.flagged !== undefined) filter.flagged = q.flagged;
-    if (q.status) filter.status = q.status as SubscriberRecord['status'];
-    if (q.after) filter._id = { $gt: q.after };
-    return this.coll.find(filter, LEAN).sort({ _id: 1 }).limit(q.limit).toArray();
+  /** A page of the console's customer list: filtered, sorted and paged by an index (customer-list.ts). */
+  list(scope: BillingScope, q: CustomerListQuery): Promise<SubscriberRecord[]> {
+    const { filter, sort, limit } = customerListQuery<SubscriberRecord>(scope, (id) => subscriberKey(scope, id), q);
+    return this.coll.find(filter, LEAN).sort(sort).limit(limit).toArray();
   }
 
   /** Unmerged customers whose downgrade is due before `until`, soonest first, paged by (downgradeAt, _id). */
@@ -139,6 +139,29 @@ export class SubscriberRepository {
 
 export const SUBSCRIBER_INDEXES: IndexDescription[] = [
   { key: { scope: 1, aliases: 1 }, name: 'by_alias' },
-  { key: { scope: 1, mergedInto: 1, flagged: 1, status: 1, _id: 1 }, name: 'dashboard_filters' },
   { key: { scope: 1, mergedInto: 1, downgradeAt: 1, _id: 1 }, name: 'downgrades_due' },
+  ...CUSTOMER_LIST_INDEXES,
 ];
+
+/** Indexes no query uses any more (the list's flagged/status filters are facets now): dropped at start-up. */
+export const RETIRED_SUBSCRIBER_INDEXES = ['dashboard_filters'];
+
+/**
+ * Records written before the list kept its keys (customer-list.ts) get them from their stored view, once: the
+ * migration is recorded as done, so later start-ups skip the scan. Until it has run they are not listed.
+ */
+export async function backfillCustomerListKeys(db: Db, batch = 500): Promise<number> {
+  const migrations = db.collection<{ _id: string; doneAt: Date }>(COLLECTIONS.migrations);
+  if (await migrations.findOne({ _id: LIST_KEYS_MIGRATION })) return 0;
+  const coll = db.collection<SubscriberRecord>(COLLECTIONS.subscribers);
+  let done = 0;
+  for (;;) {
+    const rows = await coll.find({ facets: { $exists: false } }, { projection: { _id: 1, view: 1 } }).limit(batch).toArray();
+    if (rows.length === 0) break;
+    await coll.bulkWrite(rows.map((r) => ({ updateOne: { filter: { _id: r._id, facets: { $exists: false } }, update: { $set: customerListKeys(r.view) } } })), { ordered: false });
+    done += rows.length;
+  }
+  await migrations.updateOne({ _id: LIST_KEYS_MIGRATION }, { $set: { doneAt: new Date() } }, { upsert: true });
+  return done;
+}
+const LIST_KEYS_MIGRATION = 'billing_subscribers.listKeys';

@@ -6,6 +6,8 @@ import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { join } from 'node:path';
 import { BillingDailyRepository, utcDay } from '../../src/store/billing-daily';
+import { COLLECTIONS } from '../../src/store/collections';
+import { backfillCustomerListKeys } from '../../src/store/subscribers';
 import { billingSuite } from '../support/billing-client';
 import { eventually } from '../support/eventually';
 import { DAY, providerEvent } from '../support/provider-events';
@@ -135,5 +137,103 @@ describe('console API', function () {
     // tl-1 was bought two days ago and runs for three more days.
     assert.deepEqual(active.slice(-4), [0, 1, 1, 1]);
     assert.equal(res.body.points[30 - 11].activeSubscriptions, 0, 'the hand-written point of 10 days ago is rebuilt from the records');
+  });
+
+  // Last: it adds customers the totals above do not count.
+  it('customer list: filters (status, store, environment), sorts both ways with a cursor, an id prefix; bad values are 400 problem+json', async () => {
+    const h = s.harness();
+    const now = Date.now();
+    const month = { expiresAt: now + 30 * DAY };
+    await s.deliver(providerEvent('INITIAL_PURCHASE', 'cl-a', { at: now - 4 * DAY, purchasedAt: now - 4 * DAY, ...month, price: 9.99 }));
+    await s.deliver(providerEvent('INITIAL_PURCHASE', 'cl-b', { at: now - 3 * DAY, purchasedAt: now - 3 * DAY, ...month, price: 4.99, store: 'PLAY_STORE' }));
+    await s.deliver(providerEvent('BILLING_ISSUE', 'cl-b', { at: now - 3 * DAY + 1000, purchasedAt: now - 3 * DAY, ...month, price: 4.99, store: 'PLAY_STORE' }));
+    await s.deliver(providerEvent('INITIAL_PURCHASE', 'cl-c', { at: now - 2 * DAY, purchasedAt: now - 2 * DAY, expiresAt: now + 5 * DAY, periodType: 'TRIAL', price: 0, environment: 'SANDBOX' }));
+    await s.deliver(providerEvent('INITIAL_PURCHASE', 'cl-d', { at: now - DAY, purchasedAt: now - DAY, ...month, price: 19.99, store: 'STRIPE' }));
+    await s.deliver(providerEvent('CANCELLATION', 'cl-d', { at: now - DAY + 1000, purchasedAt: now - DAY, ...month, price: 19.99, store: 'STRIPE', cancel_reason: 'UNSUBSCRIBE' }));
+    for (const [id, n] of [['cl-a', 1], ['cl-b', 2], ['cl-c', 1], ['cl-d', 2]] as const) await s.settled(id, n);
+
+    type Row = { id: string; status: string };
+    const list = async (query: string, token = member) => {
+      const res = await h.request('GET', `/v1/billing/customers?app=${APP}${query}`, { token });
+      assert.equal(res.status, 200, res.text);
+      return res.body as { customers: Row[]; nextCursor: string | null };
+    };
+    const ids = async (query: string) => (await list(query)).customers.map((c) => c.id).filter((id) => id.startsWith('cl-'));
+    /** Every page of limit=1, following nextCursor: the same order as one page. */
+    const paged = async (query: string) => {
+      const seen: string[] = [];
+      let cursor: string | null = null;
+      do {
+        const page: { customers: Row[]; nextCursor: string | null } = await list(`${query}&limit=1${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`);
+        seen.push(...page.customers.map((c) => c.id));
+        cursor = page.nextCursor;
+      } while (cursor && seen.length < 20);
+      return seen.filter((id) => id.startsWith('cl-'));
+    };
+
+    assert.deepEqual(await ids('&status=active'), ['cl-a', 'cl-b', 'cl-c']);
+    assert.deepEqual(await ids('&status=trial'), ['cl-c']);
+    assert.deepEqual(await ids('&status=cancelled'), ['cl-d']);
+    assert.deepEqual(await ids('&status=billing_issue'), ['cl-b']);
+    assert.deepEqual(await ids('&flagged=false&status=active'), ['cl-a', 'cl-c']);
+    assert.deepEqual(await ids('&store=PLAY_STORE'), ['cl-b']);
+    assert.deepEqual(await ids('&store=APP_STORE&environment=PRODUCTION'), ['cl-a']);
+    assert.deepEqual(await ids('&environment=SANDBOX'), ['cl-c']);
+    assert.deepEqual(await ids('&store=AMAZON'), []);
+
+    // Sorts, both ways; ties (no MRR: the trial) in id order; each the same when paged one by one.
+    for (const [sort, expected] of [
+      ['id', ['cl-a', 'cl-b', 'cl-c', 'cl-d']],
+      ['-id', ['cl-d', 'cl-c', 'cl-b', 'cl-a']],
+      ['mrr', ['cl-c', 'cl-b', 'cl-a', 'cl-d']],
+      ['-mrr', ['cl-d', 'cl-a', 'cl-b', 'cl-c']],
+      ['lastEvent', ['cl-a', 'cl-b', 'cl-c', 'cl-d']],
+      ['-lastEvent', ['cl-d', 'cl-c', 'cl-b', 'cl-a']],
+    ] as const) {
+      assert.deepEqual(await ids(`&sort=${sort}`), expected, sort);
+      assert.deepEqual(await paged(`&sort=${sort}`), expected, `${sort}, paged`);
+    }
+    assert.deepEqual(await paged('&sort=-mrr&status=active'), ['cl-a', 'cl-b', 'cl-c']);
+
+    // An id prefix, in id order both ways, with filters, paged.
+    assert.deepEqual((await list('&q=cl-')).customers.map((c) => c.id), ['cl-a', 'cl-b', 'cl-c', 'cl-d']);
+    assert.deepEqual(await paged('&q=cl-&sort=-id'), ['cl-d', 'cl-c', 'cl-b', 'cl-a']);
+    assert.deepEqual((await list('&q=cl-&status=active&store=APP_STORE')).customers.map((c) => c.id), ['cl-a', 'cl-c']);
+    assert.deepEqual((await list('&q=cl-b')).customers.map((c) => c.id), ['cl-b']);
+    assert.deepEqual((await list('&q=CL-')).customers, [], 'ids are case-sensitive');
+    // The customer q names exactly, by an alias a prefix of ids does not find.
+    const byAlias = await h.request('GET', `/v1/billing/customers?app=${APP}&q=tl-1-device`, { token: member });
+    assert.deepEqual([byAlias.body.customers, byAlias.body.exactMatch?.id], [[], 'tl-1']);
+    assert.equal((await h.request('GET', `/v1/billing/customers?app=${APP}&q=cl-b`, { token: member })).body.exactMatch.id, 'cl-b');
+    assert.equal((await h.request('GET', `/v1/billing/customers?app=${APP}&q=cl-`, { token: member })).body.exactMatch, null);
+    assert.equal('exactMatch' in (await list('')), false);
+
+    // Bad values: 400 problem+json naming the parameter.
+    for (const bad of ['&status=paying', '&store=app store', '&store=app_store', '&environment=production', '&sort=price', '&sort=mrr&sort=id', '&flagged=yes', `&q=${'x'.repeat(201)}`, '&q=', '&limit=0', '&limit=201']) {
+      const res = await h.request('GET', `/v1/billing/customers?app=${APP}${bad}`, { token: member });
+      problem(res, 400);
+      assert.equal(res.body.code, 'invalid_input', bad);
+      assert.ok(res.body.errors?.[0]?.path, `${bad}: ${res.text}`);
+    }
+    const withQ = await h.request('GET', `/v1/billing/customers?app=${APP}&q=cl-&sort=mrr`, { token: member });
+    problem(withQ, 400);
+    assert.deepEqual(withQ.body.errors, [{ path: '/sort', message: 'must be id or -id with q' }]);
+    // A cursor belongs to its sort.
+    const byMrr = await list('&sort=mrr&limit=1');
+    const crossed = await h.request('GET', `/v1/billing/customers?app=${APP}&sort=lastEvent&cursor=${encodeURIComponent(byMrr.nextCursor!)}`, { token: member });
+    problem(crossed, 400);
+    assert.equal(crossed.body.code, 'invalid_cursor');
+    problem(await h.request('GET', `/v1/billing/customers?app=${APP}&sort=-mrr&cursor=zzz`, { token: member }), 400);
+    problem(await h.request('GET', `/v1/billing/customers?app=${APP}&status=active`, { token: stranger }), 403);
+
+    // A record stored before the list kept its keys is not listed until the start-up backfill gives it them.
+    const records = h.db.collection<{ _id: string }>(COLLECTIONS.subscribers);
+    await records.updateOne({ _id: `app:${APP}|cl-a` }, { $unset: { facets: '', mrrMicros: '', lastEventAtMs: '' } });
+    assert.deepEqual(await ids('&store=APP_STORE&environment=PRODUCTION'), []);
+    await h.db.collection<{ _id: string }>(COLLECTIONS.migrations).deleteOne({ _id: 'billing_subscribers.listKeys' });
+    assert.equal(await backfillCustomerListKeys(h.db), 1);
+    assert.equal(await backfillCustomerListKeys(h.db), 0, 'recorded as done');
+    assert.deepEqual(await ids('&store=APP_STORE&environment=PRODUCTION'), ['cl-a']);
+    assert.deepEqual(await ids('&sort=-mrr'), ['cl-d', 'cl-a', 'cl-b', 'cl-c']);
   });
 });

@@ -180,6 +180,7 @@ describe('OpenAPI contract: every route answers as its document says (real stack
     const test = await h.request('POST', `${base}/${ep.body.id}/test`, { token: member });
     assert.equal(test.status, 202, test.text);
     await eventually(() => h.request('GET', `${base}/${ep.body.id}/deliveries`, { token: member }), (r) => r.body.deliveries[0]?.status === 'succeeded', { what: 'the test delivery to succeed' });
+    assert.equal((await h.request('GET', `${base}/${ep.body.id}/deliveries/${test.body.deliveryId}`, { token: member })).body.attempts[0].responseBody, 'ok');
     // The delivery is recorded as succeeded a moment before its workflow closes; until then a redelivery is 409.
     await h.temporal.client.workflow.getHandle(outboundDeliveryContract.workflowId(APP, ep.body.id, test.body.deliveryId)).result();
     const redelivered = await h.request('POST', `${base}/${ep.body.id}/deliveries/${test.body.deliveryId}/redeliver`, { token: member });
@@ -211,6 +212,9 @@ describe('OpenAPI contract: every route answers as its document says (real stack
     assert.equal((await h.request('GET', `/v1/billing/metrics?${q}`, { token: member })).status, 200);
     assert.equal((await h.request('GET', '/v1/billing/metrics', { token: admin })).status, 200);
     assert.equal((await h.request('GET', `/v1/billing/customers?${q}&limit=1`, { token: member })).body.customers.length, 1);
+    assert.equal((await h.request('GET', `/v1/billing/customers?${q}&q=pay&sort=-id&status=active`, { token: member })).body.exactMatch, null);
+    assert.equal((await h.request('GET', `/v1/billing/customers?${q}&q=payer&store=APP_STORE&environment=PRODUCTION`, { token: member })).body.exactMatch.id, 'payer');
+    assert.equal((await h.request('GET', `/v1/billing/customers?${q}&sort=-mrr&limit=1`, { token: member })).status, 200);
     assert.equal((await h.request('GET', `/v1/billing/customers/payer/timeline?${q}`, { token: member })).status, 200);
     assert.equal((await h.request('GET', `/v1/billing/trends?${q}&days=90`, { token: member })).status, 200);
     assert.equal((await h.request('GET', '/v1/console/scopes', { token: admin })).status, 200);

@@ -12,8 +12,8 @@ import { startHarness, type Harness } from '../support/harness';
 import { DAY, providerEvent } from '../support/provider-events';
 import { adminToken, projectToken } from '../support/tokens';
 
-/** What the receiver answers a request with: a status, or `hang` (never answers; the sender's timeout ends it). */
-type Behaviour = number | 'hang';
+/** What the receiver answers a request with: a status (body "ok"), a status and a body, or `hang` (never answers; the sender's timeout ends it). */
+type Behaviour = number | { status: number; body: string } | 'hang';
 
 interface Received {
   path: string;
@@ -38,8 +38,8 @@ async function startReceiver() {
         hanging.push(res);
         return;
       }
-      res.statusCode = next;
-      res.end('ok');
+      res.statusCode = typeof next === 'number' ? next : next.status;
+      res.end(typeof next === 'number' ? 'ok' : next.body);
     });
   });
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
@@ -177,6 +177,37 @@ describe('outbound webhooks (real stack, real receiver on loopback)', () => {
     const ids = new Set(receiver.at('/flaky').map((r) => r.headers['webhook-id']));
     assert.deepEqual([...ids], [test.body.deliveryId]);
     for (const r of receiver.at('/flaky')) new Webhook(ep.secret).verify(r.body, r.headers as Record<string, string>);
+  });
+
+  it('a delivery keeps what was sent and the first 4 KiB of each answer (whole characters); the log leaves them out', async () => {
+    // 4 KiB ends inside the last "é" kept: the answer keeps the whole characters before it.
+    const long = 'abcdef' + '<p onclick="x">é</p>'.repeat(400);
+    receiver.plan('/answers', [{ status: 500, body: long }, { status: 200, body: '{"ok":true}' }]);
+    const ep = await register('/answers');
+    const test = await h.request('POST', `${endpointsPath}/${ep.id}/test`, { token: admin });
+    assert.equal(test.status, 202, test.text);
+    await eventually(() => log(ep.id), (l) => l[0]?.status === 'succeeded', { what: 'success after a retry', timeoutMs: 30_000 });
+    const detail = await h.request('GET', `${endpointsPath}/${ep.id}/deliveries/${test.body.deliveryId}`, { token: admin });
+    assert.equal(detail.status, 200, detail.text);
+    const sent = receiver.at('/answers');
+    assert.equal(detail.body.request.body, sent[0]!.body, 'the body as sent, byte for byte');
+    assert.equal(detail.body.request.url, receiver.url('/answers'));
+    assert.equal(detail.body.request.headers['webhook-id'], test.body.deliveryId);
+    assert.equal(detail.body.responseBodyLimitBytes, 4096);
+    const [failed, ok] = detail.body.attempts;
+    assert.equal(failed.statusCode, 500);
+    assert.equal(failed.responseBodyTruncated, true);
+    assert.equal(Buffer.byteLength(failed.responseBody), 4095);
+    assert.ok(long.startsWith(failed.responseBody));
+    assert.deepEqual([ok.statusCode, ok.responseBody, ok.responseBodyTruncated], [200, '{"ok":true}', false]);
+    const [entry] = await log(ep.id);
+    assert.ok(!('responseBody' in entry.attempts[0]) && !('request' in entry), 'the log stays light');
+
+    const missing = await h.request('GET', `${endpointsPath}/${ep.id}/deliveries/msg_nothing`, { token: admin });
+    assert.equal(missing.status, 404);
+    assert.equal(missing.body.code, 'unknown_delivery');
+    assert.equal((await h.request('GET', `${endpointsPath}/${ep.id}/deliveries/not-an-id`, { token: admin })).status, 400);
+    assert.equal((await h.request('GET', `${endpointsPath}/${ep.id}/deliveries/${test.body.deliveryId}`, { token: projectToken([], ['other']) })).status, 403);
   });
 
   it('410 Gone disables the endpoint at once', async () => {

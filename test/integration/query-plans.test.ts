@@ -99,7 +99,13 @@ describe('query plans: every query on a growing collection uses an index', funct
       (r) => r.status === 200 && r.body.flags?.length === 1,
       { what: 'plan-b flagged', timeoutMs: 30_000 },
     );
-    for (const query of ['', '&flagged=true', '&status=active', '&limit=1']) {
+    // The console's customer list: every filter, every sort both ways, the id prefix search, each with a next page.
+    const listQueries = [
+      '', '&flagged=true', '&status=active', '&limit=1', '&sort=-id&limit=1', '&sort=mrr&limit=1', '&sort=-mrr&limit=1', '&sort=lastEvent&limit=1',
+      '&sort=-lastEvent&status=active&limit=1', '&status=trial', '&status=billing_issue&store=APP_STORE&limit=1', '&environment=PRODUCTION&sort=-mrr&limit=1',
+      '&store=APP_STORE&environment=PRODUCTION&flagged=false&sort=lastEvent&limit=1', '&q=plan-&limit=1', '&q=plan-&sort=-id&status=active&limit=1',
+    ];
+    for (const query of listQueries) {
       const list = await h.request('GET', `/v1/billing/customers?app=plans${query}`, { token: admin });
       assert.equal(list.status, 200, list.text);
       if (list.body.nextCursor) await h.request('GET', `/v1/billing/customers?app=plans${query}&cursor=${encodeURIComponent(list.body.nextCursor)}`, { token: admin });
@@ -116,6 +122,8 @@ describe('query plans: every query on a growing collection uses an index', funct
     const page = await h.request('GET', `${endpoints}/${ep.id}/deliveries?limit=1`, { token: admin });
     await h.request('GET', `${endpoints}/${ep.id}/deliveries?limit=1&cursor=${encodeURIComponent(page.body.nextCursor)}`, { token: admin });
     await h.request('GET', endpoints, { token: admin });
+    const one = await h.request('GET', `${endpoints}/${ep.id}/deliveries/${page.body.deliveries[0].id}`, { token: admin });
+    assert.equal(one.status, 200, one.text);
     await h.request('PATCH', `${endpoints}/${ep.id}`, { token: admin, body: { description: 'plans' } });
     await h.request('POST', `${endpoints}/${ep.id}/secret/rotate`, { token: admin });
     await h.request('POST', `${endpoints}/${ep.id}/test`, { token: admin });

@@ -50,6 +50,8 @@
     const s = d > 0 ? `${d} d ${h} h` : h > 0 ? `${h} h ${m} min` : `${m} min`;
     return past ? `${s} ago (overdue)` : `in ${s}`;
   }
+  // A wide table scrolls inside its box on a phone; the box takes the keyboard's focus so it can be scrolled too.
+  const scrollBox = (label, table) => el('div', { class: 'scroll', tabindex: '0', role: 'region', 'aria-label': label }, table);
   const safeUrl = (u) => (typeof u === 'string' && /^https?:\/\//i.test(u) ? u : null);
 
   // ---- state in the URL ----
@@ -96,14 +98,52 @@
     }
   }
   async function api(path, init = {}) {
-    const res = await fetch(path, { ...init, headers: { Authorization: 'Bearer ' + token, ...(init.headers || {}) } });
+    let res;
+    try {
+      res = await fetch(path, { ...init, headers: { Authorization: 'Bearer ' + token, ...(init.headers || {}) } });
+    } catch {
+      throw new ApiError(0, { title: 'The API did not answer', detail: 'The request did not reach the API (network down, or the server stopped). Try again.' });
+    }
     let body = null;
     const text = await res.text();
     try { body = text ? JSON.parse(text) : null; } catch { body = null; }
-    if (!res.ok) throw new ApiError(res.status, body);
+    if (!res.ok) {
+      const err = new ApiError(res.status, body);
+      // A refused token (expired, signed for another service): ask for a new one; the view reloads with it.
+      if (res.status === 401) askForToken();
+      throw err;
+    }
     return body;
   }
-  const showError = (err) => { $('error').textContent = err && err.message ? err.message : String(err); };
+
+  // ---- loading and error states ----
+  const loading = (what) => el('p', { class: 'loading', role: 'status' }, el('span', { class: 'spinner', 'aria-hidden': 'true' }), `Loading ${what}…`);
+  /** A problem+json answer (or a network failure) as a box: its title, detail and field errors, and a Retry button. */
+  function problemBox(err, retry) {
+    const status = err instanceof ApiError ? err.status : null;
+    const body = err instanceof ApiError && err.body && typeof err.body === 'object' ? err.body : {};
+    const title = typeof body.title === 'string' ? body.title : status ? `HTTP ${status}` : 'Something went wrong';
+    const detail = typeof body.detail === 'string' ? body.detail : err instanceof ApiError ? '' : String(err && err.message ? err.message : err);
+    const box = el('div', { class: 'problem', role: 'alert', 'data-status': status === null ? 'error' : String(status) },
+      el('p', { class: 'problem-title' }, el('strong', {}, title), status ? ` (${status}${body.code ? ', ' + body.code : ''})` : ''),
+      detail ? el('p', { class: 'problem-detail' }, detail) : null,
+      Array.isArray(body.errors) && body.errors.length ? el('ul', {}, ...body.errors.slice(0, 20).map((e) => el('li', {}, el('code', {}, (e && e.path) || '/'), ' ', (e && e.message) || ''))) : null);
+    if (status === 401) box.append(el('p', {}, 'Your token was refused (expired, or not one this service accepts). Paste a new token above: this view opens again with it.'));
+    else if (retry) {
+      const again = el('button', { type: 'button', class: 'retry' }, 'Retry');
+      again.addEventListener('click', () => retry());
+      box.append(el('p', {}, again));
+    }
+    return box;
+  }
+  /** An action's failure (redeliver, retry, cancel), shown above the view until the next one. */
+  const showError = (err) => { $('error').replaceChildren(problemBox(err, null)); };
+  function askForToken() {
+    token = '';
+    try { sessionStorage.removeItem(TOKEN_KEY); } catch { /* storage off */ }
+    $('token-form').classList.add('needs-token');
+    $('token').focus();
+  }
 
   // ---- chrome: token, scope picker, nav ----
   async function loadMe() {
@@ -134,6 +174,7 @@
     token = $('token').value.trim();
     keep(token);
     $('token').value = '';
+    $('token-form').classList.remove('needs-token');
     start();
   });
 
@@ -152,7 +193,7 @@
   let renderSeq = 0;
   async function render() {
     const seq = ++renderSeq;
-    $('error').textContent = '';
+    $('error').replaceChildren();
     syncScopeSelect();
     const view = VIEWS[params().get('view')] ? params().get('view') : 'trends';
     markNav(view);
@@ -163,12 +204,23 @@
       target.replaceChildren(el('p', {}, 'Pick a scope above (the apps your token may see', me.admin ? ', or the operator scope' : '', ').'));
       return;
     }
-    const box = el('div', { 'data-view': view });
-    target.replaceChildren(box);
+    const box = el('div', { 'data-view': view, 'aria-busy': 'true' });
+    const wait = loading('this view');
+    wait.classList.add('view-loading');
+    target.replaceChildren(wait, box);
+    const current = () => seq === renderSeq;
     try {
-      await VIEWS[view](box, () => seq === renderSeq);
+      await VIEWS[view](box, current);
+      if (!current()) return;
       box.setAttribute('data-ready', 'true');
-    } catch (err) { showError(err); }
+    } catch (err) {
+      if (!current()) return;
+      box.setAttribute('data-error', err instanceof ApiError ? String(err.status) : 'error');
+      box.replaceChildren(problemBox(err, () => render()));
+    } finally {
+      wait.remove();
+      box.removeAttribute('aria-busy');
+    }
   }
 
   // Trends: two charts (MRR; counts) over 30/90/365 days, with the points as a table for keyboards and readers.
@@ -188,7 +240,7 @@
         card('Flagged customers', m.flaggedCustomers), card('Scheduled downgrades', m.scheduledDowngrades), card('Updated', when(m.updatedAt))),
       toolbar, mrrChart, countChart,
       el('details', {}, el('summary', {}, 'Daily points as a table'),
-        el('table', {}, el('thead', {}, el('tr', {}, ...['Day', 'MRR', 'Active', 'Trials', 'Flagged', 'Churned'].map((h) => el('th', {}, h)))), el('tbody', {}, ...rows))),
+        scrollBox('Daily points', el('table', {}, el('thead', {}, el('tr', {}, ...['Day', 'MRR', 'Active', 'Trials', 'Flagged', 'Churned'].map((h) => el('th', {}, h)))), el('tbody', {}, ...rows)))),
     );
     const xs = t.points.map((p) => Date.parse(p.day + 'T00:00:00Z') / 1000);
     const width = Math.max(320, box.clientWidth - 20);
@@ -210,55 +262,152 @@
     ], [t.points.map((p) => p.activeSubscriptions), t.points.map((p) => p.activeTrials), t.points.map((p) => p.flaggedCustomers), t.points.map((p) => p.churned)]);
   }
 
-  function customerTable(customers, extraHead, extraCell) {
-    const head = ['Customer', 'Status', 'Entitlements', 'MRR', 'Scheduled downgrade', 'Flags', 'Last event', ...(extraHead || [])];
+  /** What a customer's subscriptions make it besides its status: a trial or a sandbox purchase is not a paying one. */
+  function countsAs(c) {
+    const subs = (c.subscriptions || []).filter((x) => x.status === 'active' || x.status === 'cancelled');
+    const tags = [];
+    if (subs.some((x) => x.periodType === 'TRIAL')) tags.push('trial');
+    if (subs.length && subs.every((x) => x.environment === 'SANDBOX')) tags.push('sandbox');
+    if (subs.some((x) => x.isFamilyShare)) tags.push('family share');
+    return tags;
+  }
+  const distinct = (xs) => [...new Set(xs.filter(Boolean))];
+
+  /**
+   * The customers table. With `sorting` ({ sort, hrefFor }), the id, MRR and last-event headers are links that
+   * sort by that column (again: the other way), and the sorted one says so (aria-sort).
+   */
+  function customerTable(sorting) {
+    const sortable = { Customer: 'id', MRR: 'mrr', 'Last event': 'lastEvent' };
+    const head = ['Customer', 'Status', 'Entitlements', 'MRR', 'Store · environment', 'Scheduled downgrade', 'Flags', 'Last event'];
+    const th = (h) => {
+      const key = sorting && sortable[h];
+      if (!key) return el('th', { scope: 'col' }, h);
+      const current = sorting.sort.replace(/^-/, '') === key;
+      const desc = sorting.sort.startsWith('-');
+      // A column sorted ascending sorts descending on the next click; MRR and last event start descending.
+      const next = current ? (desc ? key : '-' + key) : key === 'id' ? 'id' : '-' + key;
+      const disabled = sorting.idOnly && key !== 'id';
+      return el('th', { scope: 'col', 'aria-sort': current ? (desc ? 'descending' : 'ascending') : null },
+        disabled ? h : el('a', { href: sorting.hrefFor(next), 'data-nav': '', 'data-sort': next, title: `Sort by ${h.toLowerCase()}` }, h, current ? (desc ? ' ↓' : ' ↑') : ''));
+    };
     const body = el('tbody');
     const add = (list) => {
       for (const c of list) {
-        body.append(el('tr', { class: c.flags.length ? 'flagged' : null },
+        const tags = countsAs(c);
+        body.append(el('tr', { class: c.flags.length ? 'flagged' : null, 'data-customer': c.id },
           el('td', {}, navLink(c.id, { view: 'customer', id: c.id })),
-          el('td', {}, el('span', { class: 'status ' + c.status }, c.status)),
+          el('td', {}, el('span', { class: 'status ' + c.status }, c.status), ...tags.map((t) => el('span', { class: 'tag' }, t))),
           el('td', {}, c.entitlements.map((e) => e.id + (e.expiresAt ? ' until ' + day(e.expiresAt) : '')).join(', ')),
-          el('td', {}, money(c.mrrContribution)),
+          el('td', { class: 'num' }, money(c.mrrContribution)),
+          el('td', {}, [distinct((c.subscriptions || []).map((x) => x.store)).join(', '), distinct((c.subscriptions || []).map((x) => x.environment)).join(', ')].filter(Boolean).join(' · ') || '—'),
           el('td', {}, c.scheduledDowngrade ? `${when(c.scheduledDowngrade.at)} (${c.scheduledDowngrade.reason}, ${timeLeft(c.scheduledDowngrade.at)})` : ''),
           el('td', {}, c.flags.map((f) => f.type + ' since ' + day(f.since)).join(', ')),
-          el('td', {}, c.lastEvent ? c.lastEvent.type + ' ' + day(c.lastEvent.at) : ''),
-          ...(extraCell ? extraCell(c) : [])));
+          el('td', {}, c.lastEvent ? `${c.lastEvent.type} ${when(c.lastEvent.at)}` : '')));
       }
     };
-    return { table: el('table', {}, el('thead', {}, el('tr', {}, ...head.map((h) => el('th', { scope: 'col' }, h)))), body), add };
+    return { table: el('table', { id: sorting ? 'customers' : null }, el('thead', {}, el('tr', {}, ...head.map(th))), body), add };
   }
 
   // A list that pages with a "More" button (the API's cursors), so 100k customers never load at once.
+  // Each list shows its own loading line, and its own error box with a Retry that loads the same page again.
   async function pagedList(box, fetchPage, build, empty) {
     const more = el('button', { type: 'button', hidden: true }, 'More');
     const note = el('p', { class: 'muted' });
+    const status = el('div', { class: 'list-status' });
     let cursor = null;
     const { table, add } = build();
-    box.append(table, el('p', {}, more), note);
+    const heading = box.querySelector('h2, h3');
+    const wrap = scrollBox(heading ? heading.textContent.trim() : 'List', table);
+    box.append(wrap, status, el('p', {}, more), note);
     const load = async () => {
-      const page = await fetchPage(cursor);
-      add(page.items);
-      cursor = page.nextCursor;
-      more.hidden = !cursor;
-      if (!cursor && table.querySelector('tbody').children.length === 0) note.textContent = empty;
+      more.disabled = true;
+      status.replaceChildren(loading(cursor ? 'more' : 'the list'));
+      try {
+        const page = await fetchPage(cursor);
+        status.replaceChildren();
+        add(page.items);
+        cursor = page.nextCursor;
+        more.hidden = !cursor;
+        if (!cursor && table.querySelector('tbody').children.length === 0) note.textContent = empty;
+        return page;
+      } catch (err) {
+        status.replaceChildren(problemBox(err, () => load().catch(() => {})));
+        throw err;
+      } finally {
+        more.disabled = false;
+      }
     };
-    more.addEventListener('click', () => load().catch(showError));
-    await load();
+    more.addEventListener('click', () => load().catch(() => {}));
+    return load();
   }
 
-  async function viewCustomers(box) {
-    const flagged = params().get('flagged') === 'true';
-    const search = el('form', { class: 'toolbar', role: 'search' },
-      el('label', {}, 'Find a customer by id or any alias ', el('input', { id: 'customer-search', name: 'q', required: true, size: 28 })),
-      el('button', { type: 'submit' }, 'Open'));
-    search.addEventListener('submit', (e) => { e.preventDefault(); const q = search.querySelector('input').value.trim(); if (q) go(hrefWith({ view: 'customer', id: q }, false)); });
-    box.append(el('h2', {}, 'Customers'), search,
-      el('p', {}, flagged ? navLink('Show all customers', { view: 'customers' }) : navLink('Flagged only', { view: 'customers', flagged: 'true' })));
+  // The customer list's filters, sort and search live in the query string (a reload or a shared link keeps
+  // them) and go to the API as they are; it validates them and answers a problem for a value it does not know.
+  const STATUSES = [['', 'Any status'], ['active', 'Active'], ['trial', 'In trial'], ['cancelled', 'Cancelled (access until period end)'],
+    ['billing_issue', 'Billing issue'], ['expired', 'Expired'], ['none', 'No subscription']];
+  const STORES = ['APP_STORE', 'MAC_APP_STORE', 'PLAY_STORE', 'AMAZON', 'STRIPE', 'RC_BILLING', 'PADDLE', 'ROKU', 'PROMOTIONAL'];
+  const ENVIRONMENTS = [['', 'Any environment'], ['PRODUCTION', 'Production'], ['SANDBOX', 'Sandbox']];
+  const SORTS = [['id', 'Id (A→Z)'], ['-id', 'Id (Z→A)'], ['-mrr', 'MRR (highest first)'], ['mrr', 'MRR (lowest first)'],
+    ['-lastEvent', 'Last event (newest first)'], ['lastEvent', 'Last event (oldest first)']];
+  const LIST_KEYS = ['status', 'store', 'environment', 'sort', 'q', 'flagged'];
+
+  async function viewCustomers(box, current) {
+    const p = params();
+    const f = Object.fromEntries(LIST_KEYS.map((k) => [k, p.get(k) || '']));
+    const idOnly = !!f.q;
+    const sort = f.sort || 'id';
+    const select = (name, label, options) => {
+      const value = name === 'sort' ? sort : f[name];
+      const known = options.some(([v]) => v === value);
+      // A value from a link that the list does not offer is still shown (and sent): the API judges it.
+      const all = known ? options : [...options, [value, value]];
+      return el('label', {}, label + ' ', el('select', { name, id: 'filter-' + name },
+        ...all.map(([v, text]) => el('option', { value: v, selected: v === value ? 'selected' : null, disabled: name === 'sort' && idOnly && !v.endsWith('id') ? 'disabled' : null }, text))));
+    };
+    const form = el('form', { class: 'toolbar filters', role: 'search', 'aria-label': 'Filter customers' },
+      el('label', {}, 'Search ', el('input', { id: 'customer-search', name: 'q', type: 'search', value: f.q, size: 24, maxlength: 200, placeholder: 'id prefix or exact alias', autocomplete: 'off' })),
+      select('status', 'Status', STATUSES),
+      select('store', 'Store', [['', 'Any store'], ...STORES.map((x) => [x, x])]),
+      select('environment', 'Environment', ENVIRONMENTS),
+      select('sort', 'Sort', SORTS),
+      el('button', { type: 'submit' }, 'Apply'),
+      LIST_KEYS.some((k) => f[k]) ? navLink('Clear', { view: 'customers' }) : null);
+    const apply = () => {
+      const changes = { view: 'customers' };
+      for (const k of ['q', 'status', 'store', 'environment', 'sort']) {
+        const v = form.elements[k].value.trim();
+        changes[k] = k === 'sort' && v === 'id' ? null : v;
+      }
+      // An id prefix lists in id order: another order is dropped rather than refused.
+      if (changes.q && changes.sort && !/^-?id$/.test(changes.sort)) changes.sort = null;
+      changes.flagged = null;
+      go(hrefWith(changes, false));
+    };
+    form.addEventListener('submit', (e) => { e.preventDefault(); apply(); });
+    for (const name of ['status', 'store', 'environment', 'sort']) form.elements[name].addEventListener('change', apply);
+    const summary = [
+      f.q ? `id starting with “${f.q}”` : null,
+      f.status ? (STATUSES.find(([v]) => v === f.status) || [f.status, f.status])[1].toLowerCase() : null,
+      f.flagged ? (f.flagged === 'true' ? 'flagged' : 'not flagged') : null,
+      f.store || null, f.environment ? f.environment.toLowerCase() : null,
+    ].filter(Boolean);
+    box.append(el('h2', {}, 'Customers'), form,
+      el('p', { class: 'muted', id: 'list-summary' }, (summary.length ? 'Showing customers: ' + summary.join(', ') : 'Showing every customer') + ` · sorted by ${(SORTS.find(([v]) => v === sort) || [sort, sort])[1]}`,
+        idOnly ? ' (a search lists in id order)' : ''));
+    const exact = el('div', { id: 'exact-match' });
+    box.append(exact);
+    const hrefFor = (next) => hrefWith({ sort: next === 'id' ? null : next });
     await pagedList(box, async (cursor) => {
-      const p = await api('/v1/billing/customers' + scopeQuery({ limit: 50, cursor, flagged: flagged ? 'true' : null }));
-      return { items: p.customers, nextCursor: p.nextCursor };
-    }, () => customerTable([]), 'No customers.');
+      const page = await api('/v1/billing/customers' + scopeQuery({ limit: 50, cursor, status: f.status, store: f.store, environment: f.environment, sort: f.sort, q: f.q, flagged: f.flagged }));
+      if (!cursor && current() && page.exactMatch) {
+        const m = page.exactMatch;
+        // Opened by the id as typed, so the customer page says which alias found it.
+        exact.replaceChildren(el('p', { class: 'panel' }, m.id === f.q ? 'Exactly this id: ' : `“${f.q}” is an alias of `, navLink(m.id, { view: 'customer', id: f.q }),
+          ` (${m.status}, ${money(m.mrrContribution)}/mo)`));
+      }
+      return { items: page.customers, nextCursor: page.nextCursor };
+    }, () => customerTable({ sort, hrefFor, idOnly }), f.q ? 'No customer id starts with that.' : 'No customer matches.');
   }
 
   function snapshotText(s) {
@@ -296,13 +445,25 @@
         el('td', {}, x.mrrMicros > 0 ? money(x.mrrMicros / 1e6) + '/mo' : (kind(x) || 'no MRR')),
         el('td', {}, x.expiresAtMs === null ? 'no end' : when(new Date(x.expiresAtMs).toISOString()))))));
     box.append(el('h2', {}, `Customer ${c.id}`), el('p', {}, navLink('← Customers', { view: 'customers' })), el('section', { class: 'panel' }, facts),
-      el('h3', {}, 'Subscriptions'), subs.length ? el('div', { class: 'scroll' }, subscriptions) : el('p', {}, 'None.'), el('h3', {}, 'Timeline (newest first)'));
+      el('h3', {}, 'Subscriptions'), subs.length ? scrollBox('Subscriptions', subscriptions) : el('p', {}, 'None.'), el('h3', {}, 'Timeline (newest first)'));
     const list = el('ol', { class: 'timeline', id: 'timeline' });
     const more = el('button', { type: 'button', hidden: true }, 'Older events');
-    box.append(list, el('p', {}, more));
+    const status = el('div', { class: 'list-status' });
+    box.append(list, status, el('p', {}, more));
     let cursor = null;
     const load = async () => {
-      const page = await api('/v1/billing/customers/' + encodeURIComponent(c.id) + '/timeline' + scopeQuery({ limit: 50, cursor }));
+      more.disabled = true;
+      status.replaceChildren(loading(cursor ? 'older events' : 'the timeline'));
+      let page;
+      try {
+        page = await api('/v1/billing/customers/' + encodeURIComponent(c.id) + '/timeline' + scopeQuery({ limit: 50, cursor }));
+        status.replaceChildren();
+      } catch (err) {
+        status.replaceChildren(problemBox(err, () => load().catch(() => {})));
+        throw err;
+      } finally {
+        more.disabled = false;
+      }
       for (const e of page.entries) {
         list.append(el('li', { 'data-event-id': e.eventId },
           el('strong', {}, e.type), ' ', el('span', { class: 'muted' }, `event ${e.eventId}`),
@@ -313,7 +474,7 @@
       cursor = page.nextCursor;
       more.hidden = !cursor;
     };
-    more.addEventListener('click', () => load().catch(showError));
+    more.addEventListener('click', () => load().catch(() => {}));
     await load();
   }
 
@@ -328,11 +489,11 @@
     await pagedList(flagged, async (cursor) => {
       const p = await api('/v1/billing/customers' + scopeQuery({ flagged: 'true', limit: 25, cursor }));
       return { items: p.customers, nextCursor: p.nextCursor };
-    }, () => customerTable([]), 'No flagged customers.');
+    }, () => customerTable(null), 'No flagged customers.');
     await pagedList(downs, async (cursor) => {
       const p = await api('/v1/billing/downgrades' + scopeQuery({ days, limit: 25, cursor }));
       return { items: p.customers, nextCursor: p.nextCursor };
-    }, () => customerTable([]), 'No downgrade due.');
+    }, () => customerTable(null), 'No downgrade due.');
     await pagedList(dead, async (cursor) => {
       const p = await api('/v1/billing/dead-letters' + scopeQuery({ limit: 25, cursor }));
       return { items: p.deadLetters, nextCursor: p.nextCursor };
@@ -375,11 +536,11 @@
     const trouble = (e) => (e.disabled || e.failingSince ? 0 : 1);
     const sorted = [...list.endpoints].sort((a, b) => trouble(a) - trouble(b));
     const head = ['URL', 'Failing since', 'Disabled', 'Description', ''];
-    section.append(el('table', {},
+    section.append(scrollBox('Webhook endpoints', el('table', {},
       el('thead', {}, el('tr', {}, ...head.map((h) => el('th', { scope: 'col' }, h)))),
       el('tbody', {}, ...sorted.map((e) => el('tr', { 'data-endpoint': e.id, class: trouble(e) === 0 ? 'flagged' : null },
         el('td', {}, e.url), el('td', {}, when(e.failingSince)), el('td', {}, e.disabled ? (e.disabledReason || 'yes') : 'no'), el('td', {}, e.description || ''),
-        el('td', {}, navLink('Delivery log', { view: 'deliveries', endpoint: e.id })))))));
+        el('td', {}, navLink('Delivery log', { view: 'deliveries', endpoint: e.id }))))))));
   }
 
   /** One endpoint's deliveries, newest first: every attempt's status code, latency and error, the next retry, redelivery. */
@@ -392,6 +553,7 @@
     box.append(el('h2', {}, 'Delivery log'), el('p', {}, el('code', {}, ep.url), ' ', ep.disabled ? 'disabled: ' + (ep.disabledReason || 'yes') : ''));
     const section = el('section', { id: 'deliveries' });
     box.append(section);
+    const toggles = new Map();
     await pagedList(section, async (cursor) => {
       const p = await api(base + '/deliveries' + (cursor ? '?cursor=' + encodeURIComponent(cursor) : ''));
       return { items: p.deliveries, nextCursor: p.nextCursor };
@@ -406,10 +568,64 @@
           redeliver.disabled = true;
           try { await api(base + '/deliveries/' + encodeURIComponent(d.id) + '/redeliver', { method: 'POST' }); redeliver.textContent = 'Redelivery started'; } catch (err) { redeliver.disabled = false; showError(err); }
         });
-        body.append(el('tr', { 'data-delivery': d.id }, el('td', {}, d.eventId), el('td', {}, d.eventType), el('td', {}, d.status), el('td', {}, attempts), el('td', {}, when(d.nextRetryAt)), el('td', {}, redeliver)));
+        const detailId = 'delivery-detail-' + body.children.length;
+        const details = el('button', { type: 'button', 'data-details': d.id, 'aria-expanded': 'false', 'aria-controls': detailId }, 'Details');
+        const cell = el('td', { colspan: String(head.length) });
+        const detailRow = el('tr', { class: 'delivery-detail', id: detailId, hidden: true, 'data-detail-of': d.id }, cell);
+        let loaded = false;
+        const toggle = async () => {
+          const open = details.getAttribute('aria-expanded') !== 'true';
+          details.setAttribute('aria-expanded', String(open));
+          detailRow.hidden = !open;
+          // The open delivery is part of the view's address: a reload or a shared link opens it again.
+          history.replaceState(null, '', hrefWith({ delivery: open ? d.id : null }));
+          if (!open || loaded) return;
+          cell.replaceChildren(loading('the payload and responses'));
+          try {
+            const full = await api(base + '/deliveries/' + encodeURIComponent(d.id));
+            cell.replaceChildren(el('div', { class: 'detail-inner' }, ...deliveryDetail(full)));
+            loaded = true;
+          } catch (err) {
+            cell.replaceChildren(problemBox(err, () => { details.setAttribute('aria-expanded', 'false'); toggle(); }));
+          }
+        };
+        details.addEventListener('click', () => { toggle(); });
+        toggles.set(d.id, toggle);
+        body.append(el('tr', { 'data-delivery': d.id }, el('td', {}, d.eventId), el('td', {}, d.eventType), el('td', {}, d.status), el('td', {}, attempts), el('td', {}, when(d.nextRetryAt)),
+          el('td', { class: 'actions' }, details, redeliver)), detailRow);
       });
       return { table: el('table', {}, el('thead', {}, el('tr', {}, ...head.map((h) => el('th', { scope: 'col' }, h)))), body), add };
     }, 'No delivery yet.');
+    const open = params().get('delivery');
+    if (open && toggles.has(open)) await toggles.get(open)();
+  }
+
+  /** What was sent and what came back, as text: a receiver's answer is never parsed as HTML. */
+  function deliveryDetail(d) {
+    const pretty = (text) => {
+      try { return JSON.stringify(JSON.parse(text), null, 2); } catch { return text; }
+    };
+    const block = (label, text) => el('pre', { class: 'payload', tabindex: '0', 'aria-label': label }, text);
+    const bytes = new TextEncoder().encode(d.request.body || '').length;
+    const limit = Math.round((d.responseBodyLimitBytes || 4096) / 1024);
+    const answer = (a) => {
+      if (a.statusCode === null) return el('p', { class: 'muted' }, 'No answer' + (a.error ? ': ' + a.error : ''));
+      if (a.responseBody === null) return el('p', { class: 'muted' }, 'Answer not kept (logged before answers were).');
+      if (a.responseBody === '') return el('p', { class: 'muted' }, 'Empty answer.');
+      return el('div', {}, block(`Response body of attempt ${a.attempt}`, pretty(a.responseBody)),
+        a.responseBodyTruncated ? el('p', { class: 'muted' }, `The first ${limit} KiB of a longer answer.`) : null);
+    };
+    return [
+      el('h4', {}, 'Request'),
+      el('p', {}, 'POST ', el('code', {}, d.request.url)),
+      el('dl', { class: 'facts' }, ...Object.entries(d.request.headers || {}).flatMap(([k, v]) => [el('dt', {}, k), el('dd', {}, el('code', {}, v))])),
+      el('p', { class: 'muted' }, `Payload (${bytes} bytes, signed as sent; shown indented):`),
+      block(`Payload of delivery ${d.id}`, pretty(d.request.body || '')),
+      el('h4', {}, `Responses (${d.attempts.length})`),
+      d.attempts.length === 0 ? el('p', { class: 'muted' }, 'Not attempted yet.') : el('ol', { class: 'responses' }, ...d.attempts.map((a) => el('li', { 'data-attempt': a.attempt },
+        el('p', {}, el('strong', {}, a.statusCode === null ? 'no answer' : String(a.statusCode)), ` · ${when(a.at)} · ${a.latencyMs === null ? '—' : a.latencyMs + ' ms'}`),
+        answer(a)))),
+    ];
   }
 
   async function viewSkills(box, current) {
@@ -461,7 +677,9 @@
     }
     if (!i.result) { box.append(el('p', {}, i.error ? `Failed: ${i.error.message}` : 'No document yet.')); return; }
     const citations = new Map((i.result.citations || []).map((c) => [c.id, c]));
-    box.append(el('article', { class: 'doc', id: 'document' }, ...renderMarkdown(i.result.markdown || '', citations)));
+    // The marker form ([pr:50] with link definitions) keeps every citation a link to its document or to its entry
+    // below; `markdown` is the publishable form (links and footnotes), for results written before the marker form.
+    box.append(el('article', { class: 'doc', id: 'document' }, ...renderMarkdown(i.result.markdownWithCitations || i.result.markdown || '', citations)));
     const list = el('ol', { class: 'citations', id: 'citations' });
     for (const c of citations.values()) {
       const url = safeUrl(c.url);
@@ -569,9 +787,15 @@
   }
 
   async function start() {
-    $('error').textContent = '';
+    $('error').replaceChildren();
     if (!token) { render(); return; }
-    try { await loadMe(); } catch (err) { showError(err); return; }
+    $('view').replaceChildren(loading('your scopes'));
+    try {
+      await loadMe();
+    } catch (err) {
+      $('view').replaceChildren(el('div', { 'data-view': 'start', 'data-error': err instanceof ApiError ? String(err.status) : 'error' }, problemBox(err, () => start())));
+      return;
+    }
     await render();
   }
   start();

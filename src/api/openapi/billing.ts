@@ -1,4 +1,15 @@
+import { CUSTOMER_LIST_QUERY_SCHEMA } from '../routes/billing-dashboard';
 import { authErrors, bearer, count, cursorParam, dateTime, json, limitParam, nextCursor, nullableDateTime, nullableString, pathParam, problemRef, queryParam, record, ref, type OpenApiPart, type Schema } from './common';
+
+/** The customer list's filters, sort and search, described by the schema the route validates them with. */
+function customerListParams(names: (keyof typeof CUSTOMER_LIST_QUERY_SCHEMA.properties)[]) {
+  return names.map((name) => {
+    const { description, ...schema } = CUSTOMER_LIST_QUERY_SCHEMA.properties[name] as { description: string };
+    return queryParam(name, description, schema);
+  });
+}
+/** A record with members that are there only sometimes. */
+const withOptional = (schema: Schema, optional: Record<string, Schema>): Schema => ({ ...schema, properties: { ...(schema.properties as Record<string, Schema>), ...optional } });
 
 const tags = ['billing'];
 export const appQuery = queryParam('app', 'App slug; omit for the operator scope (admins only)');
@@ -53,7 +64,9 @@ export const billingPart: OpenApiPart = {
       workflowUrl,
       updatedAt: dateTime,
     }),
-    CustomerPage: record({ customers: { type: 'array', items: ref('Customer') }, nextCursor }),
+    CustomerPage: withOptional(record({ customers: { type: 'array', items: ref('Customer') }, nextCursor }), {
+      exactMatch: { anyOf: [ref('Customer'), { type: 'null' }], description: 'With q only: the customer q names exactly (its id or any alias, through merges), or null' },
+    }),
     DeadLetter: record({
       id: { type: 'string', pattern: '^dl_[0-9a-f]{32}$' },
       scope,
@@ -89,10 +102,9 @@ export const billingPart: OpenApiPart = {
         security: bearer,
         parameters: [
           appQuery,
-          queryParam('flagged', 'true: only customers with a billing issue', { enum: ['true', 'false'] }),
-          queryParam('status', 'Only customers with this status', { enum: ['active', 'cancelled', 'expired', 'none'] }),
+          ...customerListParams(['status', 'flagged', 'store', 'environment', 'sort', 'q']),
           limitParam(200, 50),
-          cursorParam,
+          queryParam('cursor', 'nextCursor of the previous page (of the same sort)'),
         ],
         responses: { 200: json('A page of customers', ref('CustomerPage')), 400: problemRef('Bad filter, limit or cursor'), ...scopeErrors },
       },

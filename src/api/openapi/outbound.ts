@@ -28,6 +28,14 @@ const ENDPOINT: Schema = record({
   previousSecretValidUntil: { ...nullableDateTime, description: 'While a rotated-out secret still signs too' },
 });
 const secret: Schema = { type: 'string', pattern: '^whsec_', description: 'The signing secret; shown this once' };
+const ATTEMPT: Record<string, Schema> = {
+  attempt: { type: 'integer', minimum: 1 },
+  at: dateTime,
+  statusCode: { type: ['integer', 'null'], description: "The receiver's status; null when no answer came" },
+  latencyMs: { type: ['integer', 'null'] },
+  error: { ...nullableString, description: 'Why no answer came (timeout, refused address, …)' },
+  nextRetryAt: nullableDateTime,
+};
 const deliveryStarted = record({ deliveryId: { type: 'string', description: 'The delivery (its webhook-id, msg_…)' } });
 
 /** Outbound webhooks (routes/outbound.ts): early access, endpoints, the delivery log and redelivery. */
@@ -39,13 +47,11 @@ export const outboundPart: OpenApiPart = {
     EndpointCreated: { ...ENDPOINT, required: [...(ENDPOINT.required as string[]), 'secret'], properties: { ...(ENDPOINT.properties as Record<string, Schema>), secret } },
     EndpointList: record({ endpoints: { type: 'array', items: ref('Endpoint') } }),
     SecretRotated: record({ secret, previousSecretValidUntil: { ...dateTime, description: 'The previous secret also signs until then' } }),
-    DeliveryAttempt: record({
-      attempt: { type: 'integer', minimum: 1 },
-      at: dateTime,
-      statusCode: { type: ['integer', 'null'], description: "The receiver's status; null when no answer came" },
-      latencyMs: { type: ['integer', 'null'] },
-      error: { ...nullableString, description: 'Why no answer came (timeout, refused address, …)' },
-      nextRetryAt: nullableDateTime,
+    DeliveryAttempt: record(ATTEMPT),
+    DeliveryAttemptWithAnswer: record({
+      ...ATTEMPT,
+      responseBody: { ...nullableString, description: 'The first responseBodyLimitBytes of the answer, whole characters; null: no answer, or logged before answers were kept' },
+      responseBodyTruncated: { type: 'boolean', description: 'The answer was longer' },
     }),
     Delivery: record({
       id: { type: 'string', description: 'msg_…, the webhook-id' },
@@ -57,6 +63,21 @@ export const outboundPart: OpenApiPart = {
       attempts: { type: 'array', items: ref('DeliveryAttempt'), description: 'Most recent last; at most 50' },
     }),
     DeliveryPage: record({ deliveries: { type: 'array', items: ref('Delivery') }, nextCursor }),
+    DeliveryDetail: record({
+      id: { type: 'string', description: 'msg_…, the webhook-id' },
+      eventId: { type: 'string' },
+      eventType: { type: 'string' },
+      status: { enum: ['pending', 'succeeded', 'failed'] },
+      createdAt: dateTime,
+      nextRetryAt: nullableDateTime,
+      request: record({
+        url: { type: 'string', description: "The endpoint's URL now" },
+        headers: record({ 'content-type': { const: 'application/json' }, 'webhook-id': { type: 'string' } }),
+        body: { type: 'string', description: 'The payload byte for byte as sent and signed (JSON text)' },
+      }),
+      attempts: { type: 'array', items: ref('DeliveryAttemptWithAnswer'), description: 'Most recent last; at most 50' },
+      responseBodyLimitBytes: { type: 'integer', description: 'How much of each answer is kept (4096)' },
+    }),
     DeliveryStarted: deliveryStarted,
     RedeliveryStarted: record({
       redelivered: { ...count, description: 'Deliveries started again' },
@@ -125,6 +146,16 @@ export const outboundPart: OpenApiPart = {
         security: bearer,
         parameters: [slug, id, limitParam(100, 20), cursorParam],
         responses: { 200: json('A page of deliveries', ref('DeliveryPage')), ...preview, 400: problemRef('Bad limit, cursor or slug') },
+      },
+    },
+    '/v1/apps/{slug}/webhook-endpoints/{id}/deliveries/{deliveryId}': {
+      get: {
+        summary: 'One delivery, with what was sent and what came back',
+        description: 'The request as sent (URL, webhook-id, the body byte for byte) and each attempt with the first 4 KiB of the answer.',
+        tags,
+        security: bearer,
+        parameters: [slug, id, pathParam('deliveryId', 'Delivery id (msg_…, the webhook-id)')],
+        responses: { 200: json('The delivery', ref('DeliveryDetail')), ...preview, 400: problemRef('Not a delivery id, or not a slug'), 404: problemRef('Unknown app, endpoint or delivery') },
       },
     },
     '/v1/apps/{slug}/webhook-endpoints/{id}/test': {

@@ -11,6 +11,54 @@ import type { AppDeps } from '../deps';
 import { authenticate } from '../middleware/authenticate';
 import { withinBudget } from '../page-budget';
 import { badRequest, notFound } from '../problem';
+import { validate } from '../validation';
+import { CUSTOMER_ENVIRONMENTS, CUSTOMER_SORTS, CUSTOMER_STATUSES, sortOf, STORE_PATTERN, type CustomerSort, type CustomerStatusFilter } from '../../store/customer-list';
+
+/** The customer list's query parameters (limit is checked by parseLimit, app by the scope). */
+export const CUSTOMER_LIST_QUERY_SCHEMA = {
+  type: 'object',
+  properties: {
+    status: { enum: CUSTOMER_STATUSES, description: 'active, trial (entitled by a trial period), cancelled (access until the period ends), billing_issue, expired, none' },
+    flagged: { enum: ['true', 'false'], description: 'true: only customers with a billing issue; false: only those without' },
+    store: { type: 'string', pattern: STORE_PATTERN, description: 'A store one of the customer\'s subscriptions is from, as the provider spells it (APP_STORE, PLAY_STORE, STRIPE, ...)' },
+    environment: { enum: CUSTOMER_ENVIRONMENTS, description: 'An environment one of the customer\'s subscriptions is in' },
+    sort: { enum: CUSTOMER_SORTS, default: 'id', description: 'id, mrr (MRR contribution) or lastEvent (provider time of the last applied event); a leading - sorts descending; ties in id order' },
+    q: { type: 'string', minLength: 1, maxLength: 200, description: 'Customers whose id starts with this (case-sensitive), in id order (sort id or -id); the answer then also has exactMatch: the customer this names exactly (an id or any alias, through merges), or null' },
+    cursor: { type: 'string', maxLength: 500 },
+  },
+} as const;
+
+interface CustomerListParams {
+  status?: CustomerStatusFilter;
+  flagged?: 'true' | 'false';
+  store?: string;
+  environment?: string;
+  sort?: CustomerSort;
+  q?: string;
+  cursor?: string;
+}
+
+/** The customer list's cursor: the last row's _id, and its sort key for the mrr and lastEvent orders. */
+function customerCursor(raw: string | undefined, sort: CustomerSort): { key?: number; id: string } | undefined {
+  if (sort === 'id') {
+    const c = decodeCursor(raw, ['after'] as const);
+    return c && { id: c.after };
+  }
+  const c = decodeCursor(raw, ['sort', 'id'] as const);
+  if (!c) return undefined;
+  if (c.sort !== sort) throw badRequest('invalid_cursor', `cursor belongs to another sort (${c.sort}); start again without it`);
+  if (sortOf(sort).field === '_id') return { id: c.id };
+  const key = Number((c as Record<string, string>).key);
+  if (!Number.isSafeInteger(key)) throw badRequest('invalid_cursor', 'cursor is not one this API returned');
+  return { key, id: c.id };
+}
+
+function nextCustomerCursor(last: SubscriberRecord, sort: CustomerSort): string {
+  // The id order keeps the cursor it always had.
+  if (sort === 'id') return encodeCursor({ after: last._id });
+  const { field } = sortOf(sort);
+  return encodeCursor(field === '_id' ? { sort, id: last._id } : { sort, key: String(last[field] ?? 0), id: last._id });
+}
 
 /** The billing dashboard's data: a token with the app in `apps` (or an admin); no `app` means the operator scope, admins only. */
 export function billingDashboardRoutes(deps: AppDeps): Router {
@@ -46,24 +94,35 @@ export function billingDashboardRoutes(deps: AppDeps): Router {
 
   router.get('/v1/billing/customers', async (ctx) => {
     const scope = await scopeOf(ctx);
-    const { flagged, status } = ctx.query;
-    if (flagged !== undefined && flagged !== 'true' && flagged !== 'false') throw badRequest('invalid_input', 'flagged must be true or false');
-    if (status !== undefined && !['active', 'cancelled', 'expired', 'none'].includes(String(status))) {
-      throw badRequest('invalid_input', 'status must be one of active, cancelled, expired, none');
+    const query = validate<CustomerListParams>(CUSTOMER_LIST_QUERY_SCHEMA, { ...ctx.query }, 'Query');
+    const sort = query.sort ?? 'id';
+    // A prefix is a range of ids: it keeps id order. Another order would sort every match in memory.
+    if (query.q !== undefined && sort !== 'id' && sort !== '-id') {
+      throw badRequest('invalid_input', 'q (an id prefix) lists in id order: sort must be id or -id with it', [{ path: '/sort', message: 'must be id or -id with q' }]);
     }
     const limit = parseLimit(ctx.query.limit, 50, 200);
-    const cursor = decodeCursor(typeof ctx.query.cursor === 'string' ? ctx.query.cursor : undefined, ['after'] as const);
+    const after = customerCursor(query.cursor, sort);
     const rows = await subscribers.list(scope, {
-      flagged: flagged === undefined ? undefined : flagged === 'true',
-      status: status as string | undefined,
+      status: query.status,
+      flagged: query.flagged === undefined ? undefined : query.flagged === 'true',
+      store: query.store,
+      environment: query.environment,
+      idPrefix: query.q,
+      sort,
       limit: limit + 1,
-      after: cursor?.after,
+      after,
     });
     const page = rows.slice(0, limit);
     const { items, taken } = withinBudget(page, present);
     const last = page[taken - 1];
     const more = rows.length > limit || taken < page.length;
-    ctx.body = { customers: items, nextCursor: more && last ? encodeCursor({ after: last._id }) : null };
+    // With q: also the customer q names exactly (an id or any alias, through merges), which a prefix of ids misses.
+    const exact = query.q === undefined ? undefined : await subscribers.resolve(scope, query.q);
+    ctx.body = {
+      customers: items,
+      nextCursor: more && last ? nextCustomerCursor(last, sort) : null,
+      ...(exact === undefined ? {} : { exactMatch: exact && present(exact) }),
+    };
   });
 
   // The console's trends: one point per UTC day from the kept snapshots (billing-daily.ts), never a scan.

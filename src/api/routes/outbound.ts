@@ -8,7 +8,7 @@ import { generateEndpointSecret, messageIdFor, signingSecrets } from '../../outb
 import { startDelivery } from '../../temporal/clients/outbound-delivery';
 import { checkUrl, MAX_URL_LENGTH, resolveSafely, UnsafeUrlError } from '../../outbound/url-guard';
 import type { AppRecord } from '../../store/apps';
-import { MAX_ENDPOINTS_PER_APP, pendingDelivery, type DeliveryRecord, type EndpointRecord, type OutboundCounters } from '../../store/outbound';
+import { MAX_ENDPOINTS_PER_APP, MAX_RESPONSE_BODY_KEPT, pendingDelivery, type AttemptRecord, type DeliveryRecord, type EndpointRecord, type OutboundCounters } from '../../store/outbound';
 import { canReadApp } from '../auth';
 import { decodeCursor, encodeCursor, parseLimit } from '../cursor';
 import type { AppDeps } from '../deps';
@@ -181,6 +181,21 @@ export function outboundRoutes(deps: AppDeps): Router {
     };
   });
 
+  // One delivery with what was sent (the body byte for byte, as signed) and what the receiver answered each time.
+  router.get(`${base}/:id/deliveries/:deliveryId`, auth, async (ctx) => {
+    const { endpoint } = await endpointOf(ctx);
+    const deliveryId = ctx.params.deliveryId!;
+    if (!DELIVERY_ID.test(deliveryId)) throw badRequest('invalid_id', 'deliveryId is not a delivery id');
+    const delivery = await deliveries.get(endpoint._id, deliveryId);
+    if (!delivery) throw notFound('unknown_delivery', `No delivery "${deliveryId}" for this endpoint`);
+    ctx.body = {
+      ...presentDelivery(delivery),
+      request: { url: endpoint.url, headers: { 'content-type': 'application/json', 'webhook-id': delivery._id }, body: delivery.body },
+      attempts: delivery.attempts.map((a) => ({ ...presentAttempt(a), responseBody: a.responseBody ?? null, responseBodyTruncated: a.responseBodyTruncated ?? false })),
+      responseBodyLimitBytes: MAX_RESPONSE_BODY_KEPT,
+    };
+  });
+
   router.post(`${base}/:id/test`, auth, async (ctx) => {
     const { app, endpoint } = await endpointOf(ctx);
     if (endpoint.disabled) throw conflict('endpoint_disabled', 'The endpoint is disabled; enable it first');
@@ -299,8 +314,13 @@ function presentDelivery(d: Omit<DeliveryRecord, 'body'>) {
     status: d.status,
     createdAt: d.createdAt,
     nextRetryAt: d.nextRetryAt,
-    attempts: d.attempts,
+    attempts: d.attempts.map(presentAttempt),
   };
+}
+
+/** An attempt in the log; what the receiver answered is in the delivery's own resource (GET …/deliveries/{id}). */
+function presentAttempt(a: AttemptRecord) {
+  return { attempt: a.attempt, at: a.at, statusCode: a.statusCode, latencyMs: a.latencyMs, error: a.error, nextRetryAt: a.nextRetryAt };
 }
 
 /** `/metrics` counters of outbound delivery, read from the store at scrape time (workers run in other processes). */
