@@ -4,7 +4,8 @@ import { DeadLetterService } from '../billing-intake/dead-letters';
 import { EventForwarder } from '../billing-intake/event-forwarder';
 import type { Config } from '../config/config';
 import { InvocationService } from '../invocations/invoke';
-import { RateLimiter } from '../invocations/rate-limit';
+import { OutboundService } from '../outbound/service';
+import { RateLimiter } from '../contracts/rate-limit';
 import type { Logger } from '../logging/logger';
 import { createRepositories } from '../store/repositories';
 import { AppCache } from './app-cache';
@@ -42,6 +43,7 @@ export function composeApi(input: { config: Config; logger: Logger; db: Db; temp
       now,
     }),
     deadLetters: new DeadLetterService(repos.deadLetters, temporal.client, config.temporal.taskQueue, now),
+    outbound: new OutboundService({ apps: repos.apps, endpoints: repos.outboundEndpoints, deliveries: repos.outboundDeliveries, temporal: temporal.client, config, now }),
     appCache: new AppCache(repos.apps),
     now,
   };

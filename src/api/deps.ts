@@ -8,6 +8,7 @@ import type { Logger } from '../logging/logger';
 import type { Repositories } from '../store/repositories';
 import type { AppCache } from './app-cache';
 import type { Clock } from '../config/clock';
+import type { OutboundService } from '../outbound/service';
 
 /** What the HTTP layer needs, built once by compose.ts (for server.ts, the tests and the benchmarks). */
 export interface AppDeps {
@@ -21,6 +22,7 @@ export interface AppDeps {
   intake: EventIntake;
   invocations: InvocationService;
   deadLetters: DeadLetterService;
+  outbound: OutboundService;
   /** One per process, shared so rotating or deleting an app here takes effect here at once. */
   appCache: AppCache;
   /** Injected clock so tests can pin time-dependent answers. */

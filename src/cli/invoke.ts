@@ -10,7 +10,7 @@ import { userInfo } from 'node:os';
 import type { Config } from '../config/config';
 import { InvocationRefused, InvocationService } from '../invocations/invoke';
 import { describeRefusal } from '../invocations/refusal-text';
-import { RateLimiter } from '../invocations/rate-limit';
+import { RateLimiter } from '../contracts/rate-limit';
 import { findSkill, SKILLS } from '../skills/catalog';
 import type { SkillDefinition, SkillName } from '../skills/types';
 import { isTerminalStatus } from '../skills/invocation-status';

@@ -10,7 +10,7 @@ import { check, type FieldError } from '../contracts/validation';
 import { impossibleInputs } from './data-rules';
 import { skillWorkflowId, type SkillInvocationInput } from '../workflows/contracts/skill-invocation';
 import { newInvocationId } from './ids';
-import type { RateLimiter } from './rate-limit';
+import type { RateLimiter } from '../contracts/rate-limit';
 import { TEMPORAL_CALL_TIMEOUT_MS } from '../temporal/failures';
 import { invocationRun, startInvocationWorkflow } from '../temporal/clients/skill-invocation';
 import { isTerminal } from './wait';

@@ -21,7 +21,7 @@ const MAY_IMPORT: Record<string, string[]> = {
   'temporal/clients': ['temporal', 'workflows/contracts', 'billing', 'skills', 'config'],
   'workflows/contracts': ['billing', 'skills', 'outbound'],
   workflows: ['workflows/contracts', 'billing', 'outbound', 'temporal', 'activities'],
-  outbound: ['billing', 'config', 'store', 'logging'],
+  outbound: ['billing', 'config', 'contracts', 'store', 'logging', 'temporal/clients'],
   documents: ['contracts', 'skills'],
   git: ['documents', 'skills', 'config'],
   'billing-intake': ['billing', 'store', 'temporal', 'temporal/clients', 'workflows/contracts', 'logging', 'config'],

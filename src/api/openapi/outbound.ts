@@ -1,4 +1,5 @@
-import { ENDPOINT_CREATE_SCHEMA, ENDPOINT_PATCH_SCHEMA, MAX_REDELIVER_BATCH, OUTBOUND_ACCESS_SCHEMA, REDELIVER_FAILED_SCHEMA } from '../routes/outbound';
+import { MAX_REDELIVER_BATCH } from '../../outbound/service';
+import { ENDPOINT_CREATE_SCHEMA, ENDPOINT_PATCH_SCHEMA, OUTBOUND_ACCESS_SCHEMA, REDELIVER_FAILED_SCHEMA } from '../routes/outbound';
 import {
   authErrors, bearer, bodyErrors, count, cursorParam, dateTime, headers, json, jsonBody, limitParam, nextCursor, nullableDateTime, nullableString, pathParam,
   problemRef, record, ref, type OpenApiPart, type Schema,

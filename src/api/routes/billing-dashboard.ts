@@ -6,7 +6,7 @@ import { mrrAmount } from '../../billing/metrics';
 import { utcDay } from '../../store/billing-daily';
 import type { SubscriberRecord } from '../../store/subscribers';
 import { requestedScope, workflowLinker } from '../billing-scope';
-import { decodeCursor, encodeCursor, parseLimit } from '../cursor';
+import { cursorCodec, parseLimit } from '../cursor';
 import type { AppDeps } from '../deps';
 import { authenticate } from '../middleware/authenticate';
 import { withinBudget } from '../page-budget';
@@ -38,27 +38,35 @@ interface CustomerListParams {
   cursor?: string;
 }
 
-/** The customer list's cursor: the last row's _id, and its sort key for the mrr and lastEvent orders. */
+/** The customer list's cursors: the id order keeps the one it always had; the others name their sort, and the key of mrr and lastEvent. */
+const CUSTOMER_CURSOR = {
+  id: cursorCodec({ after: 'string' }),
+  sorted: cursorCodec({ sort: 'string', id: 'string' }),
+  keyed: cursorCodec({ sort: 'string', key: 'integer', id: 'string' }),
+};
+
 function customerCursor(raw: string | undefined, sort: CustomerSort): { key?: number; id: string } | undefined {
   if (sort === 'id') {
-    const c = decodeCursor(raw, ['after'] as const);
+    const c = CUSTOMER_CURSOR.id.decode(raw);
     return c && { id: c.after };
   }
-  const c = decodeCursor(raw, ['sort', 'id'] as const);
+  const c = CUSTOMER_CURSOR.sorted.decode(raw);
   if (!c) return undefined;
   if (c.sort !== sort) throw badRequest('invalid_cursor', `cursor belongs to another sort (${c.sort}); start again without it`);
   if (sortOf(sort).field === '_id') return { id: c.id };
-  const key = Number((c as Record<string, string>).key);
-  if (!Number.isSafeInteger(key)) throw badRequest('invalid_cursor', 'cursor is not one this API returned');
+  const { key } = CUSTOMER_CURSOR.keyed.decode(raw)!;
   return { key, id: c.id };
 }
 
 function nextCustomerCursor(last: SubscriberRecord, sort: CustomerSort): string {
-  // The id order keeps the cursor it always had.
-  if (sort === 'id') return encodeCursor({ after: last._id });
+  if (sort === 'id') return CUSTOMER_CURSOR.id.encode({ after: last._id });
   const { field } = sortOf(sort);
-  return encodeCursor(field === '_id' ? { sort, id: last._id } : { sort, key: String(last[field] ?? 0), id: last._id });
+  if (field === '_id') return CUSTOMER_CURSOR.sorted.encode({ sort, id: last._id });
+  return CUSTOMER_CURSOR.keyed.encode({ sort, key: Number(last[field] ?? 0), id: last._id });
 }
+
+const DOWNGRADE_CURSOR = cursorCodec({ at: 'date', id: 'string' });
+const TIMELINE_CURSOR = cursorCodec({ position: 'integer', id: 'string' });
 
 /** The billing dashboard's data: a token with the app in `apps` (or an admin); no `app` means the operator scope, admins only. */
 export function billingDashboardRoutes(deps: AppDeps): Router {
@@ -154,9 +162,7 @@ export function billingDashboardRoutes(deps: AppDeps): Router {
     const days = ctx.query.days === undefined ? 7 : Number(ctx.query.days);
     if (!Number.isInteger(days) || days < 1 || days > 365) throw badRequest('invalid_input', 'days must be an integer from 1 to 365', [{ path: '/days', message: 'must be 1..365' }]);
     const limit = parseLimit(ctx.query.limit, 50, 200);
-    const cursor = decodeCursor(typeof ctx.query.cursor === 'string' ? ctx.query.cursor : undefined, ['at', 'id'] as const);
-    const after = cursor ? { at: new Date(cursor.at), id: cursor.id } : undefined;
-    if (after && Number.isNaN(after.at.getTime())) throw badRequest('invalid_cursor', 'cursor is not one this API returned');
+    const after = DOWNGRADE_CURSOR.decode(ctx.query.cursor);
     const rows = await subscribers.downgradesDue(scope, { until: new Date(Date.now() + days * 86_400_000), limit: limit + 1, after });
     const page = rows.slice(0, limit);
     const { items, taken } = withinBudget(page, present);
@@ -164,7 +170,7 @@ export function billingDashboardRoutes(deps: AppDeps): Router {
     const more = rows.length > limit || taken < page.length;
     ctx.body = {
       customers: items,
-      nextCursor: more && last?.downgradeAt ? encodeCursor({ at: last.downgradeAt.toISOString(), id: last._id }) : null,
+      nextCursor: more && last?.downgradeAt ? DOWNGRADE_CURSOR.encode({ at: last.downgradeAt, id: last._id }) : null,
     };
   });
 
@@ -172,9 +178,7 @@ export function billingDashboardRoutes(deps: AppDeps): Router {
   router.get('/v1/billing/customers/:id/timeline', async (ctx) => {
     const scope = await scopeOf(ctx);
     const limit = parseLimit(ctx.query.limit, 50, 200);
-    const cursor = decodeCursor(typeof ctx.query.cursor === 'string' ? ctx.query.cursor : undefined, ['position', 'id'] as const);
-    const before = cursor ? { position: Number(cursor.position), id: cursor.id } : undefined;
-    if (before && !Number.isSafeInteger(before.position)) throw badRequest('invalid_cursor', 'cursor is not one this API returned');
+    const before = TIMELINE_CURSOR.decode(ctx.query.cursor);
     const record = await subscribers.resolve(scope, ctx.params.id!);
     if (!record) throw notFound('unknown_customer', `No customer "${ctx.params.id}" in ${scope}`);
     const rows = await timeline.list(scope, record.subscriberId, { limit: limit + 1, before });
@@ -195,7 +199,7 @@ export function billingDashboardRoutes(deps: AppDeps): Router {
       scope,
       id: record.subscriberId,
       entries: items,
-      nextCursor: more && last ? encodeCursor({ position: String(last.position), id: last._id }) : null,
+      nextCursor: more && last ? TIMELINE_CURSOR.encode({ position: last.position, id: last._id }) : null,
     };
   });
 

@@ -1,12 +1,14 @@
 import Router from '@koa/router';
 import type { DeadLetterRecord, DeadLetterStatus } from '../../store/dead-letters';
 import { requestedScope, workflowLinker } from '../billing-scope';
-import { decodeCursor, encodeCursor, parseLimit } from '../cursor';
+import { cursorCodec, parseLimit } from '../cursor';
 import type { AppDeps } from '../deps';
 import { authenticate, requireAdmin } from '../middleware/authenticate';
 import { HttpProblem, badRequest, conflict, notFound } from '../problem';
 import { TEMPORAL_CALL_TIMEOUT_MS } from '../../temporal/failures';
 import { mapTemporalError } from '../temporal-errors';
+
+const CURSOR = cursorCodec({ parkedAt: 'date', id: 'string' });
 
 const STATUSES = ['parked', 'retried', 'all'] as const;
 const DEAD_LETTER_ID = /^dl_[0-9a-f]{32}$/;
@@ -45,16 +47,14 @@ export function deadLetterRoutes(deps: AppDeps): Router {
       throw badRequest('invalid_input', `status must be one of ${STATUSES.join(', ')}`, [{ path: '/status', message: `must be one of ${STATUSES.join(', ')}` }]);
     }
     const limit = parseLimit(ctx.query.limit, 50, 200);
-    const cursor = decodeCursor(typeof ctx.query.cursor === 'string' ? ctx.query.cursor : undefined, ['parkedAt', 'id'] as const);
-    const after = cursor && { parkedAt: new Date(cursor.parkedAt), id: cursor.id };
-    if (after && Number.isNaN(after.parkedAt.getTime())) throw badRequest('invalid_cursor', 'cursor is not one this API returned');
+    const after = CURSOR.decode(ctx.query.cursor);
     const rows = await service.list(scope, { status: status === 'all' ? undefined : (status as DeadLetterStatus), limit: limit + 1, after });
     const page = rows.slice(0, limit);
     const last = page[page.length - 1];
     ctx.body = {
       scope,
       deadLetters: page.map(present),
-      nextCursor: rows.length > limit && last ? encodeCursor({ parkedAt: last.parkedAt.toISOString(), id: last._id }) : null,
+      nextCursor: rows.length > limit && last ? CURSOR.encode({ parkedAt: last.parkedAt, id: last._id }) : null,
     };
   });
 

@@ -1,6 +1,6 @@
 import Router from '@koa/router';
 import { DOCUMENT_KINDS, type DocumentKind } from '../../skills/types';
-import { decodeCursor, encodeCursor, parseLimit } from '../cursor';
+import { cursorCodec, parseLimit } from '../cursor';
 import type { AppDeps } from '../deps';
 import { API_BODY_LIMIT } from '../limits';
 import { jsonBody } from '../middleware/json-body';
@@ -10,6 +10,8 @@ import { projectForCaller } from '../project-access';
 import { validate } from '../validation';
 import { DOCUMENTS_BODY_SCHEMA } from '../../contracts/bodies';
 import { screenDocuments } from '../../documents/screen';
+
+const CURSOR = cursorCodec({ createdAt: 'string', externalId: 'string', kind: 'string' });
 
 /** A project's data: bulk upsert (a bad document is rejected alone) and a paged listing. */
 export function documentRoutes(deps: AppDeps): Router {
@@ -36,13 +38,13 @@ export function documentRoutes(deps: AppDeps): Router {
     }
     if (q !== undefined && (typeof q !== 'string' || q.length > 200)) throw badRequest('invalid_input', 'q must be a string of at most 200 characters');
     const limit = parseLimit(ctx.query.limit, 50, 200);
-    const cursor = decodeCursor(typeof ctx.query.cursor === 'string' ? ctx.query.cursor : undefined, ['createdAt', 'externalId', 'kind'] as const);
+    const cursor = CURSOR.decode(ctx.query.cursor);
     const rows = await documents.list(project._id, { kind: kind as DocumentKind | undefined, text: q as string | undefined, limit: limit + 1, after: cursor });
     const page = rows.slice(0, limit);
     const last = page[page.length - 1];
     ctx.body = {
       documents: page.map(({ project: _p, updatedAt: _u, versionKey: _v, fixVersionKey: _f, searchTerms: _s, ...doc }) => doc),
-      nextCursor: rows.length > limit && last ? encodeCursor({ createdAt: last.createdAt, externalId: last.externalId, kind: last.kind }) : null,
+      nextCursor: rows.length > limit && last ? CURSOR.encode({ createdAt: last.createdAt, externalId: last.externalId, kind: last.kind }) : null,
     };
   });
 

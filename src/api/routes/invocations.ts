@@ -6,7 +6,7 @@ import { isTerminal, waitForTerminal } from '../../invocations/wait';
 import { findSkill } from '../../skills/catalog';
 import { INVOCATION_STATUSES, isInvocationStatus } from '../../skills/invocation-status';
 import type { InvocationRecord } from '../../store/invocations';
-import { decodeCursor, encodeCursor, parseLimit } from '../cursor';
+import { cursorCodec, parseLimit } from '../cursor';
 import type { AppDeps } from '../deps';
 import type { AppMetrics } from '../metrics';
 import { API_BODY_LIMIT } from '../limits';
@@ -16,6 +16,8 @@ import { HttpProblem, badRequest, conflict, notFound, unprocessable } from '../p
 import { presentInvocation as present } from '../invocation-resource';
 import { projectForCaller } from '../project-access';
 import { mapTemporalError } from '../temporal-errors';
+
+const CURSOR = cursorCodec({ createdAt: 'date', id: 'string' });
 
 const MAX_WAIT_SECONDS = 60;
 
@@ -59,19 +61,18 @@ export function invocationRoutes(deps: AppDeps, metrics: AppMetrics): Router {
       throw badRequest('invalid_input', `status must be one of ${INVOCATION_STATUSES.join(', ')}`);
     }
     const limit = parseLimit(ctx.query.limit, 20, 100);
-    const cursor = decodeCursor(typeof ctx.query.cursor === 'string' ? ctx.query.cursor : undefined, ['createdAt', 'id'] as const);
-    if (cursor && Number.isNaN(Date.parse(cursor.createdAt))) throw badRequest('invalid_cursor', 'cursor is not one this API returned');
+    const before = CURSOR.decode(ctx.query.cursor);
     const rows = await invocations.list(project._id, {
       skill: skill as string | undefined,
       status: status as string | undefined,
       limit: limit + 1,
-      before: cursor ? { createdAt: new Date(cursor.createdAt), id: cursor.id } : undefined,
+      before,
     });
     const page = rows.slice(0, limit);
     const last = page[page.length - 1];
     ctx.body = {
       invocations: page.map(present),
-      nextCursor: rows.length > limit && last ? encodeCursor({ createdAt: last.createdAt.toISOString(), id: last._id }) : null,
+      nextCursor: rows.length > limit && last ? CURSOR.encode({ createdAt: last.createdAt, id: last._id }) : null,
     };
   });
 

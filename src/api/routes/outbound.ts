@@ -2,15 +2,13 @@ import Router from '@koa/router';
 import type { Context } from 'koa';
 import type { Registry } from 'prom-client';
 import { Counter } from 'prom-client';
-import { ulid } from 'ulid';
-import { bodyOf, WEBHOOK_TEST } from '../../outbound/payload';
-import { generateEndpointSecret, messageIdFor, signingSecrets } from '../../outbound/signing';
-import { startDelivery } from '../../temporal/clients/outbound-delivery';
-import { checkUrl, MAX_URL_LENGTH, resolveSafely, UnsafeUrlError } from '../../outbound/url-guard';
+import { OutboundRefused, type EndpointInput } from '../../outbound/service';
+import { signingSecrets } from '../../outbound/signing';
+import { MAX_URL_LENGTH } from '../../outbound/url-guard';
 import type { AppRecord } from '../../store/apps';
-import { MAX_ENDPOINTS_PER_APP, MAX_RESPONSE_BODY_KEPT, pendingDelivery, type AttemptRecord, type DeliveryRecord, type EndpointRecord, type OutboundCounters } from '../../store/outbound';
+import { MAX_ENDPOINTS_PER_APP, MAX_RESPONSE_BODY_KEPT, type AttemptRecord, type DeliveryRecord, type EndpointRecord, type OutboundCounters } from '../../store/outbound';
 import { canReadApp } from '../auth';
-import { decodeCursor, encodeCursor, parseLimit } from '../cursor';
+import { cursorCodec, parseLimit } from '../cursor';
 import type { AppDeps } from '../deps';
 import { checkId } from '../ids';
 import { API_BODY_LIMIT } from '../limits';
@@ -18,7 +16,8 @@ import { authenticate, principalOf, requireAdmin } from '../middleware/authentic
 import { jsonBody } from '../middleware/json-body';
 import { badRequest, conflict, forbidden, HttpProblem, notFound, unprocessable } from '../problem';
 import { validate } from '../validation';
-import { RateLimiter } from '../../invocations/rate-limit';
+
+const DELIVERY_CURSOR = cursorCodec({ createdAt: 'date', id: 'string' });
 
 const EVENT_TYPE = { type: 'string', pattern: '^[A-Z][A-Z0-9_]{0,63}$' } as const;
 
@@ -50,39 +49,23 @@ export const REDELIVER_FAILED_SCHEMA = {
 
 const ENDPOINT_ID = /^ep_[0-9A-Z]{26}$/;
 const DELIVERY_ID = /^msg_[A-Za-z0-9_-]{1,64}$/;
-/** How many failed deliveries one redeliver-failed call starts again; call again with a later `since` for more. */
-export const MAX_REDELIVER_BATCH = 500;
 
-type EndpointBody = { url?: string; eventTypes?: string[] | null; description?: string; disabled?: boolean };
-
-/** Outbound webhooks (private preview): early access (admin), endpoints, delivery log and redelivery. */
+/** Outbound webhooks (private preview): HTTP for the outbound service (src/outbound/service.ts) and the delivery log. */
 export function outboundRoutes(deps: AppDeps): Router {
   const { apps, outboundEndpoints: endpoints, outboundDeliveries: deliveries } = deps.repos;
+  const service = deps.outbound;
   const now = deps.now;
   const cfg = deps.config.outbound;
-  const graceMs = deps.config.webhooks.rotationGraceHours * 3600 * 1000;
   const auth = authenticate(deps.config.jwt);
   const body = jsonBody(API_BODY_LIMIT);
   const router = new Router();
-  // Every delivery started by hand runs a workflow that retries for up to a day: bounded per endpoint and per app.
-  const perEndpoint = new RateLimiter(cfg.manualPerMinute, 60_000);
-  const perApp = new RateLimiter(3 * cfg.manualPerMinute, 60_000);
-  const limitManual = (app: string, endpointId: string): void => {
-    const at = now().getTime();
-    const wait = perEndpoint.hit(endpointId, at) ?? perApp.hit(app, at);
-    if (wait !== null) {
-      throw new HttpProblem(429, 'rate_limited', `More than ${cfg.manualPerMinute} test events or redeliveries a minute for this endpoint (${3 * cfg.manualPerMinute} for the app)`, {
-        headers: { 'Retry-After': String(wait) },
-      });
-    }
-  };
 
   router.put('/v1/apps/:slug/outbound-access', auth, body, async (ctx) => {
     requireAdmin(ctx);
     const slug = checkId(ctx.params.slug!, 'slug');
     const b = validate<{ enabled: boolean; contactEmail?: string | null }>(OUTBOUND_ACCESS_SCHEMA, ctx.state.body);
-    if (!(await apps.setOutboundAccess(slug, b.enabled, b.contactEmail))) throw notFound('unknown_app', `App "${slug}" does not exist`);
-    const app = (await apps.get(slug))!;
+    const app = await service.setAccess(slug, b.enabled, b.contactEmail);
+    if (!app) throw notFound('unknown_app', `App "${slug}" does not exist`);
     ctx.body = { slug, outboundAccess: app.outboundAccess === true, contactEmail: app.outboundContactEmail ?? null };
   });
 
@@ -90,33 +73,8 @@ export function outboundRoutes(deps: AppDeps): Router {
 
   router.post(base, auth, body, async (ctx) => {
     const app = await appWithAccess(ctx);
-    const b = validate<EndpointBody & { url: string }>(ENDPOINT_CREATE_SCHEMA, ctx.state.body);
-    await checkEndpointUrl(b.url);
-    if ((await endpoints.count(app._id)) >= MAX_ENDPOINTS_PER_APP) {
-      throw conflict('too_many_endpoints', `An app has at most ${MAX_ENDPOINTS_PER_APP} webhook endpoints; delete one first`);
-    }
-    const at = now();
-    const record: EndpointRecord = {
-      _id: `ep_${ulid()}`,
-      app: app._id,
-      url: b.url,
-      eventTypes: b.eventTypes ?? null,
-      description: b.description ?? '',
-      disabled: b.disabled ?? false,
-      disabledReason: b.disabled ? 'user' : null,
-      secret: generateEndpointSecret(),
-      previousSecret: null,
-      previousSecretValidUntil: null,
-      failingSince: null,
-      createdAt: at,
-      updatedAt: at,
-    };
-    await endpoints.insert(record);
-    // Two registrations racing past the count above: the later one(s) step back, so the limit holds.
-    if ((await endpoints.count(app._id)) > MAX_ENDPOINTS_PER_APP) {
-      await endpoints.remove(app._id, record._id);
-      throw conflict('too_many_endpoints', `An app has at most ${MAX_ENDPOINTS_PER_APP} webhook endpoints; delete one first`);
-    }
+    const b = validate<EndpointInput & { url: string }>(ENDPOINT_CREATE_SCHEMA, ctx.state.body);
+    const record = await refusals(() => service.createEndpoint(app._id, b));
     ctx.status = 201;
     ctx.set('Location', `/v1/apps/${app._id}/webhook-endpoints/${record._id}`);
     // The only time the secret is shown: the receiver verifies signatures with it.
@@ -134,20 +92,9 @@ export function outboundRoutes(deps: AppDeps): Router {
   });
 
   router.patch(`${base}/:id`, auth, body, async (ctx) => {
-    const { app, endpoint } = await endpointOf(ctx);
-    const b = validate<EndpointBody>(ENDPOINT_PATCH_SCHEMA, ctx.state.body);
-    if (b.url !== undefined) await checkEndpointUrl(b.url);
-    const set: Partial<EndpointRecord> = { updatedAt: now() };
-    if (b.url !== undefined) set.url = b.url;
-    if (b.eventTypes !== undefined) set.eventTypes = b.eventTypes;
-    if (b.description !== undefined) set.description = b.description;
-    if (b.disabled !== undefined && b.disabled !== endpoint.disabled) {
-      set.disabled = b.disabled;
-      set.disabledReason = b.disabled ? 'user' : null;
-      // Enabled again: the failing streak starts over, so it is not disabled again at the next failure.
-      if (!b.disabled) set.failingSince = null;
-    }
-    ctx.body = present((await endpoints.update(app._id, endpoint._id, set))!);
+    const { endpoint } = await endpointOf(ctx);
+    const b = validate<EndpointInput>(ENDPOINT_PATCH_SCHEMA, ctx.state.body);
+    ctx.body = present(await refusals(() => service.updateEndpoint(endpoint, b)));
   });
 
   router.delete(`${base}/:id`, auth, async (ctx) => {
@@ -157,37 +104,28 @@ export function outboundRoutes(deps: AppDeps): Router {
   });
 
   router.post(`${base}/:id/secret/rotate`, auth, async (ctx) => {
-    const { app, endpoint } = await endpointOf(ctx);
-    const at = now();
-    const secret = generateEndpointSecret();
-    const previousSecretValidUntil = new Date(at.getTime() + graceMs);
-    await endpoints.update(app._id, endpoint._id, { secret, previousSecret: endpoint.secret, previousSecretValidUntil, updatedAt: at });
-    ctx.body = { secret, previousSecretValidUntil };
+    const { endpoint } = await endpointOf(ctx);
+    ctx.body = await service.rotateSecret(endpoint);
   });
 
   router.get(`${base}/:id/deliveries`, auth, async (ctx) => {
     const { endpoint } = await endpointOf(ctx);
     const limit = parseLimit(ctx.query.limit, 20, 100);
-    const raw = ctx.query.cursor;
-    if (raw !== undefined && (typeof raw !== 'string' || raw.length > 200)) throw badRequest('invalid_cursor', 'cursor is not one this API returned');
-    const cursor = decodeCursor(raw, ['createdAt', 'id'] as const);
-    const before = cursor ? { createdAt: new Date(cursor.createdAt), id: cursor.id } : undefined;
-    if (before && Number.isNaN(before.createdAt.getTime())) throw badRequest('invalid_cursor', 'cursor is not one this API returned');
+    const before = DELIVERY_CURSOR.decode(ctx.query.cursor);
     const rows = await deliveries.page(endpoint._id, limit, before);
     const last = rows.at(-1);
     ctx.body = {
       deliveries: rows.map(presentDelivery),
-      nextCursor: rows.length === limit && last ? encodeCursor({ createdAt: last.createdAt.toISOString(), id: last._id }) : null,
+      nextCursor: rows.length === limit && last ? DELIVERY_CURSOR.encode({ createdAt: last.createdAt, id: last._id }) : null,
     };
   });
 
   // One delivery with what was sent (the body byte for byte, as signed) and what the receiver answered each time.
   router.get(`${base}/:id/deliveries/:deliveryId`, auth, async (ctx) => {
     const { endpoint } = await endpointOf(ctx);
-    const deliveryId = ctx.params.deliveryId!;
-    if (!DELIVERY_ID.test(deliveryId)) throw badRequest('invalid_id', 'deliveryId is not a delivery id');
+    const deliveryId = checkDeliveryId(ctx.params.deliveryId!);
     const delivery = await deliveries.get(endpoint._id, deliveryId);
-    if (!delivery) throw notFound('unknown_delivery', `No delivery "${deliveryId}" for this endpoint`);
+    if (!delivery) throw unknownDelivery(deliveryId);
     ctx.body = {
       ...presentDelivery(delivery),
       request: { url: endpoint.url, headers: { 'content-type': 'application/json', 'webhook-id': delivery._id }, body: delivery.body },
@@ -197,62 +135,32 @@ export function outboundRoutes(deps: AppDeps): Router {
   });
 
   router.post(`${base}/:id/test`, auth, async (ctx) => {
-    const { app, endpoint } = await endpointOf(ctx);
-    if (endpoint.disabled) throw conflict('endpoint_disabled', 'The endpoint is disabled; enable it first');
-    limitManual(app._id, endpoint._id);
-    const at = now();
-    const eventId = `test_${ulid()}`;
-    const event = {
-      type: WEBHOOK_TEST,
-      id: eventId,
-      data: { subscriber: { id: 'test-subscriber', aliases: ['test-subscriber'] }, state: { status: 'active' as const, entitlements: [], scheduledDowngrade: null }, event: null },
-    };
-    const id = messageIdFor(endpoint._id, eventId);
-    await deliveries.ensure(pendingDelivery({ _id: id, app: app._id, endpointId: endpoint._id, eventId, eventType: WEBHOOK_TEST, body: bodyOf(event, at) }, at));
-    await startDelivery(deps.temporal.client, deps.config, { app: app._id, endpointId: endpoint._id, deliveryId: id, eventType: WEBHOOK_TEST }, 'first');
+    const { endpoint } = await endpointOf(ctx);
+    const deliveryId = await refusals(() => service.sendTest(endpoint));
     ctx.status = 202;
-    ctx.body = { deliveryId: id };
+    ctx.body = { deliveryId };
   });
 
   router.post(`${base}/:id/deliveries/:deliveryId/redeliver`, auth, async (ctx) => {
-    const { app, endpoint } = await endpointOf(ctx);
-    const deliveryId = ctx.params.deliveryId!;
-    if (!DELIVERY_ID.test(deliveryId)) throw badRequest('invalid_id', 'deliveryId is not a delivery id');
-    if (endpoint.disabled) throw conflict('endpoint_disabled', 'The endpoint is disabled; enable it first');
-    const delivery = await deliveries.get(endpoint._id, deliveryId);
-    if (!delivery) throw notFound('unknown_delivery', `No delivery "${deliveryId}" for this endpoint`);
-    limitManual(app._id, endpoint._id);
-    if (!(await redeliver(app._id, delivery))) throw conflict('delivery_in_progress', 'This delivery is still being attempted');
+    const { endpoint } = await endpointOf(ctx);
+    const deliveryId = checkDeliveryId(ctx.params.deliveryId!);
+    if (!(await refusals(() => service.redeliver(endpoint, deliveryId)))) throw unknownDelivery(deliveryId);
     ctx.status = 202;
     ctx.body = { deliveryId };
   });
 
   router.post(`${base}/:id/redeliver-failed`, auth, body, async (ctx) => {
-    const { app, endpoint } = await endpointOf(ctx);
+    const { endpoint } = await endpointOf(ctx);
     const b = validate<{ since: string }>(REDELIVER_FAILED_SCHEMA, ctx.state.body);
     const since = new Date(b.since);
     if (Number.isNaN(since.getTime())) throw badRequest('invalid_input', 'since must be an ISO 8601 date-time', [{ path: '/since', message: 'must be a date-time' }]);
-    if (endpoint.disabled) throw conflict('endpoint_disabled', 'The endpoint is disabled; enable it first');
-    limitManual(app._id, endpoint._id);
-    const failed = await deliveries.failedSince(endpoint._id, since, MAX_REDELIVER_BATCH);
-    let started = 0;
-    let inProgress = 0;
-    for (const f of failed) {
-      if (await redeliver(app._id, f)) started++;
-      else inProgress++;
-    }
+    const outcome = await refusals(() => service.redeliverFailed(endpoint, since));
     ctx.status = 202;
     // inProgress: marked failed but its workflow had not closed yet (or was restarted by another call).
-    ctx.body = { redelivered: started, inProgress, limit: MAX_REDELIVER_BATCH };
+    ctx.body = outcome;
   });
 
   return router;
-
-  async function redeliver(app: string, d: Pick<DeliveryRecord, '_id' | 'endpointId' | 'eventType'>): Promise<boolean> {
-    const started = await startDelivery(deps.temporal.client, deps.config, { app, endpointId: d.endpointId, deliveryId: d._id, eventType: d.eventType }, 'again');
-    if (started) await deliveries.setStatus(d._id, 'pending', now());
-    return started;
-  }
 
   /** The app named in the path, if the token grants it and it has early access; else the matching problem. */
   async function appWithAccess(ctx: Context): Promise<AppRecord> {
@@ -279,16 +187,6 @@ export function outboundRoutes(deps: AppDeps): Router {
     return { app, endpoint };
   }
 
-  async function checkEndpointUrl(raw: string): Promise<void> {
-    try {
-      await resolveSafely(checkUrl(raw, cfg.allowLoopback), cfg.allowLoopback);
-    } catch (err) {
-      if (err instanceof UnsafeUrlError) throw unprocessable('unsafe_url', `The endpoint URL is refused: ${err.message}`, [{ path: '/url', message: err.message }]);
-      // DNS failure: the name does not resolve now; the sender could not reach it either.
-      throw unprocessable('unsafe_url', 'The endpoint URL is refused: its host does not resolve', [{ path: '/url', message: 'host does not resolve' }]);
-    }
-  }
-
   function present(e: EndpointRecord) {
     const at = now();
     return {
@@ -303,6 +201,45 @@ export function outboundRoutes(deps: AppDeps): Router {
       updatedAt: e.updatedAt,
       previousSecretValidUntil: signingSecrets(e, at).length > 1 ? e.previousSecretValidUntil : null,
     };
+  }
+}
+
+function checkDeliveryId(id: string): string {
+  if (!DELIVERY_ID.test(id)) throw badRequest('invalid_id', 'deliveryId is not a delivery id');
+  return id;
+}
+
+const unknownDelivery = (id: string) => notFound('unknown_delivery', `No delivery "${id}" for this endpoint`);
+
+/** The service's refusals as the problems the API documents. */
+async function refusals<T>(call: () => Promise<T>): Promise<T> {
+  try {
+    return await call();
+  } catch (err) {
+    if (!(err instanceof OutboundRefused)) throw err;
+    throw problemOf(err);
+  }
+}
+
+function problemOf(err: OutboundRefused): HttpProblem {
+  const r = err.refusal;
+  switch (r.kind) {
+    case 'unsafe_url':
+      return unprocessable(
+        'unsafe_url',
+        r.reason === 'host does not resolve' ? 'The endpoint URL is refused: its host does not resolve' : `The endpoint URL is refused: ${r.reason}`,
+        [{ path: '/url', message: r.reason }],
+      );
+    case 'too_many_endpoints':
+      return conflict('too_many_endpoints', `An app has at most ${MAX_ENDPOINTS_PER_APP} webhook endpoints; delete one first`);
+    case 'endpoint_disabled':
+      return conflict('endpoint_disabled', 'The endpoint is disabled; enable it first');
+    case 'delivery_in_progress':
+      return conflict('delivery_in_progress', 'This delivery is still being attempted');
+    case 'rate_limited':
+      return new HttpProblem(429, 'rate_limited', `More than ${r.perMinute} test events or redeliveries a minute for this endpoint (${3 * r.perMinute} for the app)`, {
+        headers: { 'Retry-After': String(r.retryAfterSeconds) },
+      });
   }
 }
 
