@@ -2,7 +2,8 @@ import type { Client } from '@temporalio/client';
 import { randomUUID } from 'node:crypto';
 import type { Logger } from '../logging/logger';
 import { isPermanentRefusal } from '../temporal/failures';
-import { signalSubscriberWorkflow } from '../temporal/clients/billing-subscriber';
+import { signalSubscriberEvents, signalSubscriberWorkflow } from '../temporal/clients/billing-subscriber';
+import { EVENT_BATCH_CHARS, EVENT_BATCH_MAX } from '../workflows/contracts/billing-subscriber';
 import type { DeadLetterRepository } from '../store/dead-letters';
 import type { RelayCheckpointRepository } from '../store/relay-checkpoints';
 import type { Repositories } from '../store/repositories';
@@ -24,6 +25,8 @@ export function relayRetryDelay(attempt: number): number {
 }
 /** Signal-with-start calls in flight at once; the rest wait in memory (and in the inbox, should we die). */
 const MAX_IN_FLIGHT = 16;
+/** How far down the queue a relay looks for more events of the same subscriber to send with the first. */
+const BATCH_LOOKAHEAD = 1_000;
 /**
  * Events held in memory while they wait (during a Temporal outage, a burst). Past this only their ids are kept
  * (so the checkpoint stays behind them), and they are read back from the inbox once the queue has drained.
@@ -56,6 +59,8 @@ export class EventForwarder {
   private readonly unrelayed = new Map<string, Date>();
   private readonly queue: WebhookEventRecord[] = [];
   private readonly inFlight = new Set<string>();
+  /** Signal-with-start calls under way (each carries one event, or a batch for one subscriber). */
+  private calls = 0;
   private readonly idleWaiters = new Set<() => void>();
   private timers: NodeJS.Timeout[] = [];
   private overflowed = false;
@@ -119,24 +124,71 @@ export class EventForwarder {
   }
 
   private pump(): void {
-    while (this.inFlight.size < MAX_IN_FLIGHT && this.queue.length > 0) {
-      const record = this.queue.shift()!;
-      if (this.inFlight.has(record._id)) continue;
-      this.inFlight.add(record._id);
-      this.relay(record)
-        .then(
-          () => {
-            this.unrelayed.delete(record._id);
-            this.failures.delete(record._id);
-          },
-          (err: unknown) => this.retryLater(record, err),
-        )
+    while (this.calls < MAX_IN_FLIGHT && this.queue.length > 0) {
+      const first = this.queue.shift()!;
+      if (this.inFlight.has(first._id)) continue;
+      const batch = [first, ...this.takeSameSubscriber(first)];
+      for (const r of batch) this.inFlight.add(r._id);
+      this.calls += 1;
+      void this.relayBatch(batch)
+        .then((failed) => {
+          for (const r of batch) {
+            const err = failed.get(r._id);
+            if (err === undefined) {
+              this.unrelayed.delete(r._id);
+              this.failures.delete(r._id);
+            } else this.retryLater(r, err);
+          }
+        })
         .finally(() => {
-          this.inFlight.delete(record._id);
+          this.calls -= 1;
+          for (const r of batch) this.inFlight.delete(r._id);
           if (this.inFlight.size === 0 && this.queue.length === 0) for (const wake of this.idleWaiters) wake();
           this.pump();
         });
     }
+  }
+
+  /**
+   * Queued events of the same subscriber as `first` (a backlog, a burst for one customer), taken out of the
+   * queue to travel with it in one signal, in their queue order, within the batch bounds of the contract.
+   */
+  private takeSameSubscriber(first: WebhookEventRecord): WebhookEventRecord[] {
+    if (!first.workflowId || !first.subscriberId) return [];
+    const taken: number[] = [];
+    let chars = first.eventJson.length;
+    const end = Math.min(this.queue.length, BATCH_LOOKAHEAD);
+    for (let i = 0; i < end && taken.length < EVENT_BATCH_MAX - 1; i++) {
+      const r = this.queue[i]!;
+      if (r.workflowId !== first.workflowId || this.inFlight.has(r._id) || r._id === first._id) continue;
+      if (chars + r.eventJson.length > EVENT_BATCH_CHARS) break;
+      chars += r.eventJson.length;
+      taken.push(i);
+    }
+    const out = taken.map((i) => this.queue[i]!);
+    for (let k = taken.length - 1; k >= 0; k--) this.queue.splice(taken[k]!, 1);
+    return out;
+  }
+
+  /**
+   * Relays a batch; what failed, by record id. A batch Temporal refuses is tried again an event at a time, so
+   * that only an event it refuses for good is parked, and the others go through.
+   */
+  private async relayBatch(batch: WebhookEventRecord[]): Promise<Map<string, unknown>> {
+    const failed = new Map<string, unknown>();
+    if (batch.length > 1) {
+      try {
+        await this.forwardAll(batch);
+        return failed;
+      } catch (err) {
+        if (!isPermanentRefusal(err)) {
+          for (const r of batch) failed.set(r._id, err);
+          return failed;
+        }
+      }
+    }
+    for (const r of batch) await this.relay(r).catch((err: unknown) => failed.set(r._id, err));
+    return failed;
   }
 
   /**
@@ -182,6 +234,15 @@ export class EventForwarder {
       this.now(),
     );
     this.logger.error({ deadLetter: id, scope, eventId, subscriberId, reason }, 'webhook event parked as a dead letter');
+  }
+
+  /** One signal-with-start carrying events of one subscriber, in order. */
+  private async forwardAll(records: WebhookEventRecord[]): Promise<void> {
+    const { scope, subscriberId } = records[0]!;
+    const messages = records.map((r) => ({ kind: 'event' as const, event: parseStoredEvent(r), receivedAtMs: r.receivedAt.getTime() }));
+    await this.client.connection.withDeadline(Date.now() + FORWARD_TIMEOUT_MS, () =>
+      signalSubscriberEvents(this.client, this.taskQueue, { scope, subscriberId: subscriberId! }, messages),
+    );
   }
 
   async forward(record: WebhookEventRecord): Promise<void> {

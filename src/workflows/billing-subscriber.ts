@@ -26,6 +26,7 @@ import {
   absorbSignal,
   mergeIntoSignal,
   providerEventSignal,
+  providerEventsSignal,
   redoEffectSignal,
   subscriberStateQuery,
   type BillingSubscriberStart,
@@ -96,6 +97,9 @@ export async function billingSubscriber(input: BillingSubscriberStart): Promise<
   const outbound: Parameters<Activities['dispatchOutboundEvent']>[0][] = [];
 
   setHandler(providerEventSignal, (payload, receivedAtMs) => void inbox.push(eventMessage(payload, receivedAtMs)));
+  setHandler(providerEventsSignal, (batch) => {
+    for (const [payload, receivedAtMs] of batch) inbox.push(eventMessage(payload, receivedAtMs));
+  });
   setHandler(mergeIntoSignal, (canonicalId) => void inbox.push({ kind: 'mergeInto', canonicalId }));
   setHandler(absorbSignal, (other) => void inbox.push({ kind: 'absorb', state: other }));
   setHandler(redoEffectSignal, (redo) => void inbox.push(redo));

@@ -10,6 +10,7 @@ import {
   billingSubscriberContract as contract,
   INLINE_EVENT_CHARS,
   type BillingSubscriberStart,
+  type EventSignalArgs,
   type BillingSubscriberWorkflow,
   type EventReference,
   type SubscriberMessage,
@@ -26,17 +27,7 @@ export async function signalSubscriberWorkflow(
   target: { scope: BillingScope; subscriberId: string },
   message: SubscriberMessage,
 ): Promise<void> {
-  const start: BillingSubscriberStart = { scope: target.scope, subscriberId: target.subscriberId };
-  const common = {
-    workflowId: contract.workflowId(target.scope, target.subscriberId),
-    taskQueue,
-    args: [start] as [BillingSubscriberStart],
-    typedSearchAttributes: [
-      { key: SEARCH_ATTRIBUTES.BillingScope, value: target.scope },
-      { key: SEARCH_ATTRIBUTES.SubscriberId, value: target.subscriberId },
-    ],
-    staticSummary: `Billing subscriber ${target.subscriberId} (${target.scope})`,
-  };
+  const common = startOptions(taskQueue, target);
   // By name, not by function: importing the workflow module here would tie the API and activities to it.
   const workflow = contract.name;
   switch (message.kind) {
@@ -61,12 +52,43 @@ export async function signalSubscriberWorkflow(
   }
 }
 
+type EventMessage = Extract<SubscriberMessage, { kind: 'event' | 'eventRef' }>;
+
+/**
+ * Delivers several provider events to one subscriber's workflow in one signal-with-start (the relay's batch;
+ * see providerEventsSignal), in order; one event goes as it always did, alone.
+ */
+export async function signalSubscriberEvents(client: Client, taskQueue: string, target: { scope: BillingScope; subscriberId: string }, messages: EventMessage[]): Promise<void> {
+  if (messages.length === 1) return signalSubscriberWorkflow(client, taskQueue, target, messages[0]!);
+  const common = startOptions(taskQueue, target);
+  await client.workflow.signalWithStart<BillingSubscriberWorkflow, [EventSignalArgs[]]>(contract.name, {
+    ...common,
+    typedSearchAttributes: [...common.typedSearchAttributes, ...statusAtStart(target, messages[0]!)],
+    signal: contract.signals.providerEvents,
+    signalArgs: [messages.map(eventSignalArgs)],
+  });
+}
+
+function startOptions(taskQueue: string, target: { scope: BillingScope; subscriberId: string }) {
+  const start: BillingSubscriberStart = { scope: target.scope, subscriberId: target.subscriberId };
+  return {
+    workflowId: contract.workflowId(target.scope, target.subscriberId),
+    taskQueue,
+    args: [start] as [BillingSubscriberStart],
+    typedSearchAttributes: [
+      { key: SEARCH_ATTRIBUTES.BillingScope, value: target.scope },
+      { key: SEARCH_ATTRIBUTES.SubscriberId, value: target.subscriberId },
+    ],
+    staticSummary: `Billing subscriber ${target.subscriberId} (${target.scope})`,
+  };
+}
+
 /**
  * A provider event travels cut down to the members the service acts on, and by reference to the inbox when even
  * those are large (hundreds of long aliases or entitlement ids): one workflow task takes every signal that
  * arrived since the last one, and Temporal refuses a task over its message size, which would freeze the record.
  */
-function eventSignalArgs(message: Extract<SubscriberMessage, { kind: 'event' | 'eventRef' }>): [BillingEvent | EventReference, number?] {
+function eventSignalArgs(message: EventMessage): EventSignalArgs {
   const payload: BillingEvent | EventReference =
     message.kind === 'eventRef' ? { kind: 'ref', eventId: message.eventId } : inlineOrReference(reducerEvent(message.event));
   return message.receivedAtMs === undefined ? [payload] : [payload, message.receivedAtMs];

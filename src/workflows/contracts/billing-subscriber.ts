@@ -57,6 +57,18 @@ export interface EventReference {
  */
 export const providerEventSignal = defineSignal<[BillingEvent | EventReference, number?]>('providerEvent');
 
+/** One provider event as it travels: the event (or a reference to it in the inbox) and when it was received. */
+export type EventSignalArgs = [BillingEvent | EventReference, number?];
+
+/**
+ * Several provider events for this subscriber at once, in the order received: the relay sends those that wait
+ * together in its queue (a backlog, a burst for one customer) in one signal-with-start, bounded by
+ * EVENT_BATCH_MAX events and EVENT_BATCH_CHARS of JSON. Each is applied as if it had come alone.
+ */
+export const providerEventsSignal = defineSignal<[EventSignalArgs[]]>('providerEvents');
+export const EVENT_BATCH_MAX = 32;
+export const EVENT_BATCH_CHARS = 256 * 1024;
+
 /** Events whose acted-on members exceed this many characters of JSON travel as a reference to the inbox. */
 export const INLINE_EVENT_CHARS = 16 * 1024;
 /** Another record is the canonical one for this subscriber: merge into it. */
@@ -70,6 +82,6 @@ export const subscriberStateQuery = defineQuery<SubscriberState>('state');
 export const billingSubscriberContract = {
   name: 'billingSubscriber',
   workflowId: workflowIdFor,
-  signals: { providerEvent: providerEventSignal, mergeInto: mergeIntoSignal, absorb: absorbSignal, redoEffect: redoEffectSignal },
+  signals: { providerEvent: providerEventSignal, providerEvents: providerEventsSignal, mergeInto: mergeIntoSignal, absorb: absorbSignal, redoEffect: redoEffectSignal },
   queries: { state: subscriberStateQuery },
 } as const satisfies WorkflowContract<[BillingScope, string]>;
