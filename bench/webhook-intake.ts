@@ -142,7 +142,7 @@ export async function benchWebhookIntake(stack: BenchStack): Promise<BenchOutcom
     });
     const notes = [
       `Webhook intake: ${CONNECTIONS} keep-alive connections, ${WARMUP_MS / 1000} s warm-up + ${DURATION_MS / 1000} s per round, rounds baseline/product/product/baseline, then open loop, then (last, as it grows the inbox) the product with TEST events only (recorded and acknowledged, nothing to forward: the same route without the relay's work); ${SUBSCRIBERS} distinct subscribers; non-200 answers or errors: ${errors}.`,
-      `  relay: ${forwardedEvents} events forwarded with ${signalCalls} signal-with-start calls (${signalCalls - forwardedEvents} repeats by recovery; call latency under load p50 ${ms(signalLatency.p50)}, p99 ${ms(signalLatency.p99)}); product drain after the closed rounds: ${closedOf('product').map((r) => ms(r.drainMs)).join(', ')}.`,
+      `  relay: ${forwardedEvents} events forwarded with ${signalCalls} signal-with-start calls (a backlog's events for one subscriber share a call, and recovery may repeat some; call latency under load p50 ${ms(signalLatency.p50)}, p99 ${ms(signalLatency.p99)}); product drain after the closed rounds: ${closedOf('product').map((r) => ms(r.drainMs)).join(', ')}.`,
       '  CPU per request (all processes this run started, and the rest of the machine; the load generator share includes its start-up, so it looks large where few requests were served):',
       ...cpuLines,
       ...breakdown.lines,
