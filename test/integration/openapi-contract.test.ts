@@ -12,7 +12,7 @@ import { join } from 'node:path';
 import ts from 'typescript';
 import { DeadLetterRepository } from '../../src/store/dead-letters';
 import { outboundDeliveryContract } from '../../src/workflows/contracts/outbound-delivery';
-import { TEST_OPERATOR_AUTHORIZATION, randomSuffix } from '../support/config';
+import { FAST_OUTBOUND_ENV, TEST_OPERATOR_AUTHORIZATION, randomSuffix } from '../support/config';
 import { eventually } from '../support/eventually';
 import { startHarness, type Harness } from '../support/harness';
 import { openApiValidator } from '../support/openapi-validator';
@@ -21,14 +21,7 @@ import { repoRoot } from '../support/repo-root';
 import { adminToken, projectToken } from '../support/tokens';
 import { loadDemo, PROJECT } from './skills-helpers';
 
-const OUTBOUND_ENV = {
-  OUTBOUND_WEBHOOKS_ALLOW_LOOPBACK: 'true',
-  OUTBOUND_WEBHOOKS_TIMEOUT_MS: '1000',
-  OUTBOUND_WEBHOOKS_RETRY_BASE_MS: '100',
-  OUTBOUND_WEBHOOKS_RETRY_CAP_MS: '300',
-  OUTBOUND_WEBHOOKS_RETRY_WINDOW_MS: '1500',
-  TEMPORAL_UI_URL: 'http://127.0.0.1:8233',
-};
+const OUTBOUND_ENV = { ...FAST_OUTBOUND_ENV, TEMPORAL_UI_URL: 'http://127.0.0.1:8233' };
 
 /** A receiver on loopback that keeps every body it is sent. */
 async function startReceiver() {

@@ -6,7 +6,7 @@ import { Webhook } from 'standardwebhooks';
 import { messageIdFor } from '../../src/outbound/signing';
 import { outboundDeliveryWorkflowId } from '../../src/workflows/contracts/outbound-delivery';
 import { billingClient } from '../support/billing-client';
-import { randomSuffix } from '../support/config';
+import { FAST_OUTBOUND_ENV, randomSuffix } from '../support/config';
 import { eventually } from '../support/eventually';
 import { startHarness, type Harness } from '../support/harness';
 import { DAY, providerEvent } from '../support/provider-events';
@@ -56,15 +56,7 @@ async function startReceiver() {
   };
 }
 
-// Short retries: 100 ms, then 300 ms, while less than 1.5 s of delays have passed (6 retries).
-const OUTBOUND_ENV = {
-  OUTBOUND_WEBHOOKS_ALLOW_LOOPBACK: 'true',
-  OUTBOUND_WEBHOOKS_TIMEOUT_MS: '1000',
-  OUTBOUND_WEBHOOKS_RETRY_BASE_MS: '100',
-  OUTBOUND_WEBHOOKS_RETRY_CAP_MS: '300',
-  OUTBOUND_WEBHOOKS_RETRY_WINDOW_MS: '1500',
-  OUTBOUND_WEBHOOKS_ACCESS_CONTACT: 'preview@example.com',
-};
+const OUTBOUND_ENV = { ...FAST_OUTBOUND_ENV, OUTBOUND_WEBHOOKS_ACCESS_CONTACT: 'preview@example.com' };
 
 const admin = adminToken();
 

@@ -23,3 +23,15 @@ export function testConfig(overrides: Record<string, string> = {}): Config {
 export function randomSuffix(): string {
   return randomBytes(4).toString('hex');
 }
+
+/**
+ * Outbound webhooks that suit a test: loopback receivers allowed, short timeouts, and retries of 100 ms, then
+ * 300 ms, while less than 1.5 s of delays have passed (6 retries).
+ */
+export const FAST_OUTBOUND_ENV = {
+  OUTBOUND_WEBHOOKS_ALLOW_LOOPBACK: 'true',
+  OUTBOUND_WEBHOOKS_TIMEOUT_MS: '1000',
+  OUTBOUND_WEBHOOKS_RETRY_BASE_MS: '100',
+  OUTBOUND_WEBHOOKS_RETRY_CAP_MS: '300',
+  OUTBOUND_WEBHOOKS_RETRY_WINDOW_MS: '1500',
+};

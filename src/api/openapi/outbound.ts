@@ -29,6 +29,17 @@ const ENDPOINT: Schema = record({
   previousSecretValidUntil: { ...nullableDateTime, description: 'While a rotated-out secret still signs too' },
 });
 const secret: Schema = { type: 'string', pattern: '^whsec_', description: 'The signing secret; shown this once' };
+
+/** What the delivery log and a delivery's own resource both say about it. */
+const DELIVERY: Record<string, Schema> = {
+  id: { type: 'string', description: 'msg_…, the webhook-id' },
+  eventId: { type: 'string' },
+  eventType: { type: 'string' },
+  status: { enum: ['pending', 'succeeded', 'failed'] },
+  createdAt: dateTime,
+  nextRetryAt: nullableDateTime,
+};
+
 const ATTEMPT: Record<string, Schema> = {
   attempt: { type: 'integer', minimum: 1 },
   at: dateTime,
@@ -54,23 +65,10 @@ export const outboundPart: OpenApiPart = {
       responseBody: { ...nullableString, description: 'The first responseBodyLimitBytes of the answer, whole characters; null: no answer, or logged before answers were kept' },
       responseBodyTruncated: { type: 'boolean', description: 'The answer was longer' },
     }),
-    Delivery: record({
-      id: { type: 'string', description: 'msg_…, the webhook-id' },
-      eventId: { type: 'string' },
-      eventType: { type: 'string' },
-      status: { enum: ['pending', 'succeeded', 'failed'] },
-      createdAt: dateTime,
-      nextRetryAt: nullableDateTime,
-      attempts: { type: 'array', items: ref('DeliveryAttempt'), description: 'Most recent last; at most 50' },
-    }),
+    Delivery: record({ ...DELIVERY, attempts: { type: 'array', items: ref('DeliveryAttempt'), description: 'Most recent last; at most 50' } }),
     DeliveryPage: record({ deliveries: { type: 'array', items: ref('Delivery') }, nextCursor }),
     DeliveryDetail: record({
-      id: { type: 'string', description: 'msg_…, the webhook-id' },
-      eventId: { type: 'string' },
-      eventType: { type: 'string' },
-      status: { enum: ['pending', 'succeeded', 'failed'] },
-      createdAt: dateTime,
-      nextRetryAt: nullableDateTime,
+      ...DELIVERY,
       request: record({
         url: { type: 'string', description: "The endpoint's URL now" },
         headers: record({ 'content-type': { const: 'application/json' }, 'webhook-id': { type: 'string' } }),
