@@ -48,8 +48,12 @@ describe('console API', function () {
   it('timeline: every event applied, newest first, with what changed; paged; any alias finds it', async () => {
     const h = s.harness();
     const now = Date.now();
+    // Each applied before the next is sent: the timeline lists writes newest first, and the relay may hand events
+    // sent at once over in any order (each then a write of its own).
     await s.deliver(providerEvent('INITIAL_PURCHASE', 'tl-1', { at: now - 2 * DAY, aliases: ['tl-1', 'tl-1-device'], expiresAt: now + 3 * DAY }));
+    await s.settled('tl-1', 1);
     await s.deliver(providerEvent('BILLING_ISSUE', 'tl-1', { at: now - DAY, purchasedAt: now - 2 * DAY, expiresAt: now + 3 * DAY }));
+    await s.settled('tl-1', 2);
     await s.deliver(providerEvent('CANCELLATION', 'tl-1', { at: now - DAY + 1000, purchasedAt: now - 2 * DAY, expiresAt: now + 3 * DAY, cancel_reason: 'UNSUBSCRIBE' }));
     await s.settled('tl-1', 3);
     const res = await h.request('GET', `/v1/billing/customers/${encodeURIComponent('tl-1-device')}/timeline?app=${APP}`, { token: member });
