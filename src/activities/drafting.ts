@@ -17,7 +17,10 @@ const AFTER_MODEL_MARGIN_MS = 5_000;
 const MIN_MODEL_TIMEOUT_MS = 1_000;
 
 const SCHEMA_FORMAT: ResponseFormat = { type: 'json_schema', json_schema: { name: 'section', schema: SECTION_ANSWER_SCHEMA, strict: true } };
+/** JSON mode: for a server that refused the schema (400, 422). */
 const JSON_MODE: ResponseFormat = { type: 'json_object' };
+/** JSON mode with the schema beside it, as llama.cpp's Python server constrains its output (LLM_RESPONSE_FORMAT=json_object). */
+const JSON_MODE_WITH_SCHEMA: ResponseFormat = { type: 'json_object', schema: SECTION_ANSWER_SCHEMA };
 
 export function chatModelFromConfig(llm: Config['llm']): ChatModel | null {
   return llm.baseUrl && llm.model ? createChatModel({ baseUrl: llm.baseUrl, apiKey: llm.apiKey, model: llm.model, timeoutMs: llm.timeoutMs }) : null;
@@ -47,6 +50,7 @@ export function createDraftingActivity(deps: Pick<ActivityDeps, 'config' | 'logg
     const log = deps.logger.child({ invocationId: input.invocationId, skill: input.skill, attempt: activity.info.attempt, model: model.model });
     // What an earlier attempt got from the model: kept in the store, so a retry goes on from the next section.
     const progress = (await contexts.loadRewrite(context.contextId)) ?? noRewriteProgress();
+    const preferred = deps.config.llm.responseFormat === 'json_object' ? JSON_MODE_WITH_SCHEMA : SCHEMA_FORMAT;
     const deadline = attemptDeadline(activity);
     const targets = rewriteTargets(input.skill, draft);
     let stop: { reason: string } | undefined;
@@ -62,7 +66,7 @@ export function createDraftingActivity(deps: Pick<ActivityDeps, 'config' | 'logg
       }
       const started = Date.now();
       const ask = (jsonMode: boolean) =>
-        model.complete(sectionMessages(input.skill, inputs, draft, index, docs), { signal: activity.cancellationSignal, timeoutMs, responseFormat: jsonMode ? JSON_MODE : SCHEMA_FORMAT });
+        model.complete(sectionMessages(input.skill, inputs, draft, index, docs), { signal: activity.cancellationSignal, timeoutMs, responseFormat: jsonMode ? JSON_MODE : preferred });
       let answer: string;
       try {
         answer = await whileHeartbeating(activity, async () => {

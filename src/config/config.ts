@@ -43,7 +43,11 @@ export interface Config {
   /** `token`: when set, GET /metrics answers only `Authorization: Bearer <token>` (Prometheus' `authorization`). */
   metrics: { token: string | null };
   smtp: { url: string | null; from: string };
-  llm: { baseUrl: string | null; apiKey: string | null; model: string | null; timeoutMs: number };
+  /**
+   * `responseFormat`: how the answer's shape is asked for. json_schema: OpenAI's structured outputs (OpenAI, vLLM,
+   * Ollama, LiteLLM); json_object: JSON mode with the schema beside it, as llama.cpp's Python server takes it.
+   */
+  llm: { baseUrl: string | null; apiKey: string | null; model: string | null; timeoutMs: number; responseFormat: 'json_schema' | 'json_object' };
   skills: { entitlements: Record<string, string>; invocationsPerMinute: number };
   worker: {
     maxCachedWorkflows: number;
@@ -220,7 +224,13 @@ export function loadConfig(env: Env): Config {
     webhooks: { operatorAuthorization, rotationGraceHours: int('WEBHOOK_ROTATION_GRACE_HOURS', 24, 0, 24 * 30) },
     metrics: { token: str('METRICS_TOKEN') },
     smtp: { url: url('SMTP_URL', ['smtp:', 'smtps:']), from: str('MAIL_FROM') ?? 'billing@localhost' },
-    llm: { baseUrl: llmBaseUrl, apiKey: str('LLM_API_KEY'), model: llmModel, timeoutMs: int('LLM_TIMEOUT_MS', 30_000, 100, 600_000) },
+    llm: {
+      baseUrl: llmBaseUrl,
+      apiKey: str('LLM_API_KEY'),
+      model: llmModel,
+      timeoutMs: int('LLM_TIMEOUT_MS', 30_000, 100, 600_000),
+      responseFormat: oneOf('LLM_RESPONSE_FORMAT', ['json_schema', 'json_object'] as const, 'json_schema'),
+    },
     skills: { entitlements, invocationsPerMinute: int('SKILL_INVOCATIONS_PER_MINUTE', 60, 1, 1_000_000) },
     worker: {
       // Explicit cap: the SDK derives a default from the heap limit that can exhaust the workflow isolate on small machines.

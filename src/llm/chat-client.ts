@@ -16,7 +16,7 @@ export interface ChatModelOptions {
 }
 
 /** OpenAI's `response_format`: JSON mode, or output constrained to a JSON schema. */
-export type ResponseFormat = { type: 'json_object' } | { type: 'json_schema'; json_schema: { name: string; schema: object; strict?: boolean } };
+export type ResponseFormat = { type: 'json_object'; schema?: object } | { type: 'json_schema'; json_schema: { name: string; schema: object; strict?: boolean } };
 
 export interface ChatModel {
   readonly model: string;

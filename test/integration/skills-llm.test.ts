@@ -127,3 +127,30 @@ describe('skills with a model (OpenAI-compatible endpoint on loopback, real Temp
     assert.equal(result.notes.at(-1), 'This is the deterministic draft.');
   });
 });
+
+describe('skills with a model asked for JSON mode (LLM_RESPONSE_FORMAT=json_object, as llama.cpp’s Python server wants)', () => {
+  let h: Harness;
+  let llm: FakeLlm;
+  const member = projectToken([PROJECT]);
+  before(async () => {
+    llm = await startFakeLlm();
+    h = await startHarness({ LLM_BASE_URL: llm.baseUrl, LLM_MODEL: 'fake-model', LLM_TIMEOUT_MS: '1500', LLM_RESPONSE_FORMAT: 'json_object' });
+    await loadDemo(h);
+    await h.startWorker();
+  });
+  after(async () => {
+    await h?.close();
+    await llm?.close();
+  });
+
+  it('sends JSON mode with the section schema beside it, and uses the answers', async () => {
+    llm.handle((req) => rewrite(req));
+    const res = await invoke(h, member, 'incident_rca', { incidentId: 'INC-2025-022', severity: 'SEV-3' }, { Prefer: 'wait=45' });
+    assert.equal(res.status, 200, res.text);
+    assert.equal(res.body.result.generator, 'llm:fake-model');
+    assert.ok(llm.requests.length > 0);
+    for (const r of llm.requests) {
+      assert.deepEqual(r.body.response_format, { type: 'json_object', schema: { type: 'object', properties: { markdown: { type: 'string' } }, required: ['markdown'], additionalProperties: false } });
+    }
+  });
+});
