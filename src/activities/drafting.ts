@@ -6,7 +6,7 @@ import { afterModelFailure } from '../llm/model-failure';
 import type { ProjectDocument } from '../skills/documents';
 import { noRewriteProgress, type RewriteProgress } from '../skills/model-rewrite';
 import type { ModelSectionReport, SkillResult } from '../skills/result';
-import { acceptSectionAnswer, composeModelResult, rewriteTargets, SECTION_ANSWER_SCHEMA, sectionMessages, selectAndDraft } from '../skills/run';
+import { acceptSectionAnswer, answerTokenBudget, composeModelResult, rewriteTargets, SECTION_ANSWER_SCHEMA, sectionMessages, selectAndDraft } from '../skills/run';
 import type { InvocationContextRepository } from '../store/invocation-contexts';
 import type { ActivityDeps } from './deps';
 import type { SkillInvocationInput } from '../workflows/contracts/skill-invocation';
@@ -66,7 +66,12 @@ export function createDraftingActivity(deps: Pick<ActivityDeps, 'config' | 'logg
       }
       const started = Date.now();
       const ask = (jsonMode: boolean) =>
-        model.complete(sectionMessages(input.skill, inputs, draft, index, docs), { signal: activity.cancellationSignal, timeoutMs, responseFormat: jsonMode ? JSON_MODE : preferred });
+        model.complete(sectionMessages(input.skill, inputs, draft, index, docs), {
+          signal: activity.cancellationSignal,
+          timeoutMs,
+          responseFormat: jsonMode ? JSON_MODE : preferred,
+          maxTokens: answerTokenBudget(draft.sections[index]!),
+        });
       let answer: string;
       try {
         answer = await whileHeartbeating(activity, async () => {

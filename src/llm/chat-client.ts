@@ -24,7 +24,7 @@ export interface ChatModel {
    * The assistant message's text. Rejects with the caller's abort reason when `signal` aborts (cancellation
    * is not a model failure), else with an ApplicationFailure from failures.ts.
    */
-  complete(messages: readonly ChatMessage[], options: { signal: AbortSignal; timeoutMs?: number; responseFormat?: ResponseFormat }): Promise<string>;
+  complete(messages: readonly ChatMessage[], options: { signal: AbortSignal; timeoutMs?: number; responseFormat?: ResponseFormat; maxTokens?: number }): Promise<string>;
 }
 
 /** A chat-completions answer larger than this is not read to the end: no rewrite of a draft is that long. */
@@ -60,9 +60,10 @@ export function createChatModel(options: ChatModelOptions): ChatModel {
 
   return {
     model: options.model,
-    async complete(messages, { signal, timeoutMs = options.timeoutMs, responseFormat = { type: 'json_object' } }) {
+    async complete(messages, { signal, timeoutMs = options.timeoutMs, responseFormat = { type: 'json_object' }, maxTokens }) {
       const timeout = AbortSignal.timeout(timeoutMs);
-      const body = JSON.stringify({ model: options.model, messages, response_format: responseFormat, temperature: 0 });
+      // max_tokens bounds a generation that does not stop by itself (small models may repeat until the context is full).
+      const body = JSON.stringify({ model: options.model, messages, response_format: responseFormat, temperature: 0, ...(maxTokens ? { max_tokens: maxTokens } : {}) });
       let status: number;
       let retryAfter: string | null;
       let text: string;

@@ -53,6 +53,14 @@ function documentForPrompt(doc: ProjectDocument, bodyChars: number): Record<stri
   return { id: citationId(doc), ...Object.fromEntries(fields), body };
 }
 
+/**
+ * The most tokens a rewrite of `section` may take: about its own length (a token is some 3–4 characters of
+ * English; JSON and markers cost more) with room to spare, never past what any answer needs.
+ */
+export function answerTokenBudget(section: { markdownWithCitations: string }): number {
+  return Math.min(4_096, Math.ceil(section.markdownWithCitations.length / 2) + 256);
+}
+
 /** The sections worth sending: those that state cited facts, less the skill's fixed ones. */
 export function sectionsToRewrite(draft: SkillResult, fixed: readonly string[] = []): number[] {
   return draft.sections.flatMap((s, i) => (s.citations.length > 0 && !fixed.includes(s.heading) && extractCitationIds(s.markdownWithCitations).length > 0 ? [i] : []));

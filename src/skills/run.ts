@@ -19,7 +19,7 @@ import type { SkillName } from './types';
 
 export { validateBusinessRules, type BusinessRuleError, type ProjectFacts } from './business-rules';
 export { checkResult, type Violation } from './check-result';
-export { acceptSectionAnswer, SECTION_ANSWER_SCHEMA, type ChatMessage, type SectionVerdict } from './model-rewrite';
+export { acceptSectionAnswer, answerTokenBudget, SECTION_ANSWER_SCHEMA, type ChatMessage, type SectionVerdict } from './model-rewrite';
 
 const isoNow = (now: string | Date) => (typeof now === 'string' ? now : now.toISOString());
 

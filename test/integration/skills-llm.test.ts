@@ -55,6 +55,9 @@ describe('skills with a model (OpenAI-compatible endpoint on loopback, real Temp
     assert.equal(req.body.model, 'fake-model');
     assert.equal(req.body.temperature, 0);
     assert.deepEqual((req.body.response_format as { type: string }).type, 'json_schema', 'structured output first');
+    const chars = sectionOf(req).markdown.length;
+    const maxTokens = (req.body as { max_tokens?: number }).max_tokens!;
+    assert.ok(maxTokens > chars / 4 && maxTokens <= 4096, `max_tokens ${maxTokens} bounds a section of ${chars} characters`);
   });
 
   it('a rewrite that changes a fact is refused for that section only, with a note naming the fact', async () => {
