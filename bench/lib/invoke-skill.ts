@@ -1,0 +1,53 @@
+/**
+ * One skill invocation through the API as a client makes it: POST, then GET its record until it is terminal.
+ * Polled rather than `Prefer: wait`, because with a model on a CPU an invocation outlasts any wait the API
+ * grants. At the deadline the invocation is cancelled, so a slow model cannot hold the rest of the run.
+ */
+import type { Agent } from 'node:http';
+import { send } from './http-client';
+import type { SkillCase } from './demo';
+import { nowMs, sleep } from './stats';
+
+export interface InvocationRecordView {
+  id: string;
+  status: string;
+  workflowId?: string;
+  result?: unknown;
+  error?: unknown;
+  links: { self: string };
+}
+
+export interface Invoked {
+  /** completed / failed / cancelled as the service recorded it; `deadline` when this side gave up and cancelled. */
+  status: 'completed' | 'failed' | 'cancelled' | 'deadline';
+  /** POST sent → terminal record seen (to the poll interval). */
+  ms: number;
+  record: InvocationRecordView;
+}
+
+export async function invokeAndWait(
+  agent: Agent,
+  target: { baseUrl: string; project: string; token: string },
+  c: SkillCase,
+  opts: { deadline: number; pollMs: number },
+): Promise<Invoked> {
+  const auth = { Authorization: `Bearer ${target.token}` };
+  const t = nowMs();
+  const res = await send(agent, `${target.baseUrl}/v1/agents/${target.project}/skills/${c.skill}`, 'POST', JSON.stringify(c.inputs), auth);
+  if (res.status !== 202 && res.status !== 200) throw new Error(`invoking ${c.skill} answered ${res.status}: ${res.text.slice(0, 300)}`);
+  let record = JSON.parse(res.text) as InvocationRecordView;
+  for (;;) {
+    if (record.status === 'completed' || record.status === 'failed' || record.status === 'cancelled') {
+      return { status: record.status, ms: nowMs() - t, record };
+    }
+    if (Date.now() > opts.deadline) {
+      const ms = nowMs() - t;
+      await send(agent, `${target.baseUrl}${record.links.self}/cancel`, 'POST', '{}', auth).catch(() => undefined);
+      return { status: 'deadline', ms, record };
+    }
+    await sleep(opts.pollMs);
+    const got = await send(agent, `${target.baseUrl}${record.links.self}`, 'GET', undefined, auth);
+    if (got.status !== 200) throw new Error(`GET ${record.links.self} answered ${got.status}: ${got.text.slice(0, 300)}`);
+    record = JSON.parse(got.text) as InvocationRecordView;
+  }
+}
