@@ -55,7 +55,7 @@ export async function waitForPort(port: number, deadlineMs: number, child?: Chil
 }
 
 /** Spawns in its own process group so stop() takes down the server and anything it forked. */
-function spawnServer(cmd: string, args: string[], logFile: string): { child: ChildProcess; stop: () => Promise<void>; crash: () => Promise<void> } {
+export function spawnServer(cmd: string, args: string[], logFile: string): { child: ChildProcess; stop: () => Promise<void>; crash: () => Promise<void> } {
   const out = createWriteStream(logFile, { flags: 'a' });
   const child = spawn(cmd, args, { detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
   child.stdout?.pipe(out);

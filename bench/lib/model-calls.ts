@@ -1,0 +1,89 @@
+/**
+ * A loopback pass-through between the service and the model server that writes down every chat call: when
+ * it was sent, when the service stopped waiting (its answer, or its own timeout closing the connection), and
+ * when the model actually finished, with the token counts and the head of the answer. A model that falls back
+ * shows here why (an answer of the wrong shape, or one still being generated when the service gave up), and
+ * a call the service abandoned shows how long the server kept generating it for nobody.
+ */
+import { request, type IncomingMessage } from 'node:http';
+import { closeServer, listen } from './service';
+import { nowMs } from './stats';
+
+export interface ModelCall {
+  startedAt: number;
+  /** When the service had its answer or closed the connection (a timeout); null while it waits. */
+  clientDoneAt: number | null;
+  clientAborted: boolean;
+  /** When the model server answered (possibly long after the service stopped waiting). */
+  upstreamDoneAt: number | null;
+  status: number | null;
+  promptTokens: number | null;
+  completionTokens: number | null;
+  finishReason: string | null;
+  /** The first characters of the answer's content. */
+  contentHead: string | null;
+}
+
+export interface ModelCallRecorder {
+  /** What LLM_BASE_URL takes instead of the model server's own. */
+  baseUrl: string;
+  calls: ModelCall[];
+  /** Sends later calls to another model server (a restarted one). */
+  retarget(upstream: string): void;
+  close(): Promise<void>;
+}
+
+const HEAD_CHARS = 400;
+
+function summarize(call: ModelCall, status: number, text: string): void {
+  call.status = status;
+  try {
+    const body = JSON.parse(text) as { usage?: { prompt_tokens?: number; completion_tokens?: number }; choices?: { finish_reason?: string; message?: { content?: string } }[] };
+    call.promptTokens = body.usage?.prompt_tokens ?? null;
+    call.completionTokens = body.usage?.completion_tokens ?? null;
+    call.finishReason = body.choices?.[0]?.finish_reason ?? null;
+    call.contentHead = body.choices?.[0]?.message?.content?.slice(0, HEAD_CHARS) ?? null;
+  } catch {
+    call.contentHead = text.slice(0, HEAD_CHARS);
+  }
+}
+
+/** `upstream`: the model server's base URL (http://127.0.0.1:<port>/v1). */
+export async function recordModelCalls(upstream: string): Promise<ModelCallRecorder> {
+  let target = new URL(upstream);
+  const calls: ModelCall[] = [];
+  const { server, baseUrl } = await listen((req, res) => {
+    const call: ModelCall = { startedAt: nowMs(), clientDoneAt: null, clientAborted: false, upstreamDoneAt: null, status: null, promptTokens: null, completionTokens: null, finishReason: null, contentHead: null };
+    calls.push(call);
+    res.on('close', () => {
+      if (call.clientDoneAt === null) {
+        call.clientDoneAt = nowMs();
+        call.clientAborted = !res.writableFinished;
+      }
+    });
+    const to = target;
+    const path = `${to.pathname.replace(/\/$/, '')}${(req.url ?? '').replace(/^\/v1/, '')}`;
+    // The upstream request is not tied to the client's: when the service gives up, the model keeps going,
+    // and its answer is still read to learn how long it took.
+    const up = request({ host: to.hostname, port: to.port, path, method: req.method, headers: { ...req.headers, host: to.host } }, (upRes: IncomingMessage) => {
+      const chunks: Buffer[] = [];
+      upRes.on('data', (c: Buffer) => chunks.push(c));
+      upRes.on('end', () => {
+        const text = Buffer.concat(chunks).toString('utf8');
+        call.upstreamDoneAt = nowMs();
+        summarize(call, upRes.statusCode ?? 0, text);
+        if (!res.destroyed) {
+          res.writeHead(upRes.statusCode ?? 502, { 'Content-Type': upRes.headers['content-type'] ?? 'application/json' });
+          res.end(text);
+        }
+      });
+    });
+    up.on('error', (err) => {
+      call.upstreamDoneAt = nowMs();
+      call.contentHead = `upstream error: ${err.message}`;
+      if (!res.destroyed) res.writeHead(502).end();
+    });
+    req.pipe(up);
+  });
+  return { baseUrl: `${baseUrl}/v1`, calls, retarget: (u) => void (target = new URL(u)), close: () => closeServer(server) };
+}
