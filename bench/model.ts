@@ -17,7 +17,7 @@ import { keepAliveAgent } from './lib/http-client';
 import { recordModelCalls, type ModelCall } from './lib/model-calls';
 import { invokeAndWait, type Invoked } from './lib/invoke-skill';
 import { modelOutcome, type ModelOutcome, type ResultView } from './lib/model-outcome';
-import { startModelServer, type ModelServer } from './lib/model-server';
+import { ensureModelInstalled, startModelServer, type ModelServer } from './lib/model-server';
 import { repoRoot } from './lib/paths';
 import { row, type BenchOutcome, type Row } from './lib/report';
 import { benchToken, startService, warningNote, type Service } from './lib/service';
@@ -94,6 +94,9 @@ export async function benchModel(stack: BenchStack, run: RunContext): Promise<Be
   const rows: Row[] = [];
   const notes: string[] = [];
   const details: Record<string, unknown> = { models, llmTimeoutMs, cases: CASES.map(label) };
+
+  // Installed (or found broken) before anything is measured: a failed build ends the benchmark at once.
+  for (const model of models) await ensureModelInstalled(model);
 
   // The baseline first: no model, the same cases, through the same API and worker.
   const baseline = new Map<string, { ms: number; notes: string[] }>();

@@ -30,11 +30,16 @@ export interface ModelServerOptions {
   startTimeoutMs?: number;
 }
 
+/** A cold install compiles llama.cpp (about 5 minutes on 2 quiet cores); past this it is taken to be stuck. */
+const INSTALL_TIMEOUT_MS = 30 * 60_000;
 const SCRIPT = () => join(repoRoot(), 'scripts', 'model-server.sh');
 const log = (msg: string) => process.stderr.write(`[bench] ${msg}\n`);
 
-/** Runs the install step; its progress lines pass through to stderr, its stdout is the GGUF's path. */
-function ensureInstalled(model: string, timeoutMs: number): Promise<string> {
+/**
+ * Installs the server and the model when missing (the script's --ensure-only); its progress lines pass
+ * through to stderr. Resolves with the GGUF's path. Instant once cached.
+ */
+export function ensureModelInstalled(model: string, timeoutMs = INSTALL_TIMEOUT_MS): Promise<string> {
   return new Promise((resolve, reject) => {
     const child = spawn('bash', [SCRIPT(), '--model', model, '--ensure-only'], { detached: true, stdio: ['ignore', 'pipe', 'inherit'] });
     const killGroup = () => {
@@ -75,7 +80,7 @@ const tail = (file: string, lines: number) => {
 
 export async function startModelServer(opts: ModelServerOptions): Promise<ModelServer> {
   const started = Date.now();
-  const gguf = await ensureInstalled(opts.model, opts.installTimeoutMs ?? 30 * 60_000);
+  const gguf = await ensureModelInstalled(opts.model, opts.installTimeoutMs);
   const port = await freePort();
   const logFile = join(opts.logDir, `model-server-${opts.model}.log`);
   const server = spawnServer('bash', [SCRIPT(), '--model', opts.model, '--port', String(port)], logFile);
