@@ -6,8 +6,9 @@
  * per section, and how many of the draft's facts the model's text kept.
  *
  * BENCH_MODELS (default smollm2-135m) names the models, comma-separated, each served in turn;
- * BENCH_LLM_TIMEOUT_MS sets the service's LLM_TIMEOUT_MS (default 170 s: the draft activity's 3-minute
- * attempt bounds it anyway). Invocations still running when the run's budget is spent are cancelled.
+ * BENCH_LLM_TIMEOUT_MS sets the service's LLM_TIMEOUT_MS, which is per section (default 120 s, generous for a
+ * CPU; the draft activity's 3-minute attempt bounds all sections together). Invocations still running when
+ * the run's budget is spent are cancelled.
  */
 import { join } from 'node:path';
 import { seedDemo } from '../src/cli/seed-demo';
@@ -87,7 +88,7 @@ async function probeSpeed(baseUrl: string, model: string): Promise<{ ms: number;
 
 export async function benchModel(stack: BenchStack, run: RunContext): Promise<BenchOutcome> {
   const models = (process.env.BENCH_MODELS ?? 'smollm2-135m').split(',').map((s) => s.trim()).filter(Boolean);
-  const llmTimeoutMs = Number(process.env.BENCH_LLM_TIMEOUT_MS ?? 170_000);
+  const llmTimeoutMs = Number(process.env.BENCH_LLM_TIMEOUT_MS ?? 120_000);
   const demo = loadDemo();
   const token = benchToken({ projects: [demo.project.id] });
   const agent = keepAliveAgent(2);
@@ -189,7 +190,7 @@ function modelRows(model: string, runs: CaseRun[]): Row[] {
 function modelNotes(model: string, runs: CaseRun[], speed: Awaited<ReturnType<typeof probeSpeed>>, llmTimeoutMs: number): string[] {
   const lines = [
     '',
-    `[${model}] LLM_TIMEOUT_MS ${llmTimeoutMs}; ${speed ? `probe: ${speed.completionTokens} tokens in ${secs(speed.ms)} (${speed.tokensPerSecond.toFixed(1)} tokens/s with its prompt)` : 'probe: no answer'}`,
+    `[${model}] LLM_TIMEOUT_MS ${llmTimeoutMs} (per section); ${speed ? `probe: ${speed.completionTokens} tokens in ${secs(speed.ms)} (${speed.tokensPerSecond.toFixed(1)} tokens/s with its prompt)` : 'probe: no answer'}`,
     '  | skill | outcome | latency (baseline) | fact score | sections (outcome, time, facts) | notes |',
     '  |---|---|---|---|---|---|',
   ];
@@ -203,7 +204,7 @@ function modelNotes(model: string, runs: CaseRun[], speed: Awaited<ReturnType<ty
     const fact = o?.factScore ? `${(o.factScore.ratio * 100).toFixed(0)}% (${o.factScore.kept}/${o.factScore.total})` : 'n/a';
     const sections = o?.sections
       ? o.sections.map((s) => `${s.heading}: ${s.outcome}${s.reason ? ` (${s.reason})` : ''}, ${secs(s.durationMs)}${s.facts ? `, ${s.facts.kept}/${s.facts.total}` : ''}`).join('; ')
-      : 'not reported (whole-document drafter)';
+      : 'not reported (a whole-document result)';
     lines.push(`  | ${r.case} | ${verdict} | ${secs(r.ms)} (${secs(r.baselineMs)}, ${(r.ms / r.baselineMs).toFixed(0)}×) | ${fact} | ${sections} | ${o?.notes.join(' ') || ''} |`);
   }
   lines.push(`  model calls (from the pass-through between the service and the model server):`);

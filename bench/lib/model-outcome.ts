@@ -1,31 +1,19 @@
 /**
  * What a model did to one skill result, read from the result alone (pure, so it is unit-tested without a
- * model). With the section-by-section drafter the result says per section what happened (`result.model`);
- * a result without it (the whole-document drafter) only tells accepted (`generator` = `llm:<model>`) or fell
- * back (`deterministic`, with a note saying why), and this reads that instead.
+ * model). The section-by-section drafter reports per section what happened (`result.model`); a result without
+ * that report (one stored by the earlier whole-document drafter) only tells accepted (`generator` =
+ * `llm:<model>`) or fell back (`deterministic`, with a note saying why), and this reads that instead.
  */
 
-export type SectionOutcomeKind = 'accepted' | 'refused' | 'failed' | 'timed_out' | 'kept';
+import type { ModelSectionReport, ResultSection, SkillResult } from '../../src/skills/result';
 
-export interface ModelSectionReport {
-  heading: string;
-  outcome: SectionOutcomeKind;
-  reason?: string;
-  durationMs: number;
-  /** Facts (citations, numbers, versions…) of the draft's section, and how many the model's text kept. */
-  facts?: { total: number; kept: number };
-}
+export type { ModelSectionReport };
 
 /** The part of an invocation's `result` the benchmark reads. */
-export interface ResultView {
-  generator: string;
-  notes?: string[];
-  sections: { heading: string; generator?: string }[];
-  model?: { name: string; sections: ModelSectionReport[] };
-}
+export type ResultView = Pick<SkillResult, 'generator' | 'notes' | 'model'> & { sections: Pick<ResultSection, 'heading' | 'generator'>[] };
 
 export interface ModelOutcome {
-  /** accepted: every section given to the model came back and passed; partly: some did; fell back: none did. */
+  /** accepted: every section with prose to rewrite came back and passed; partly: some did; fell back: none did. */
   verdict: 'accepted' | 'partly accepted' | 'fell back';
   generator: string;
   /** Sections whose text is the model's, of all sections. */
@@ -39,6 +27,8 @@ export interface ModelOutcome {
 }
 
 const isModel = (generator: string | undefined) => generator !== undefined && generator.startsWith('llm:');
+/** The drafter's reason for a section it did not send because it has no prose (src/activities/drafting.ts). */
+const nothingToRewrite = (s: ModelSectionReport) => s.outcome === 'kept' && (s.reason ?? '').includes('nothing to rewrite');
 
 export function factScore(sections: readonly ModelSectionReport[]): ModelOutcome['factScore'] {
   let kept = 0;
@@ -66,8 +56,9 @@ export function modelOutcome(result: ResultView, baselineNotes: readonly string[
     ? result.sections.filter((s) => isModel(s.generator)).length
     : reported.filter((s) => s.outcome === 'accepted').length;
   const total = result.sections.length;
-  // 'kept' sections were not given to the model (nothing to rewrite): they neither make nor spoil the verdict.
-  const attempted = reported.filter((s) => s.outcome !== 'kept');
+  // A section with nothing to rewrite is never sent: it neither makes nor spoils the verdict. One kept because
+  // the model's part had stopped (a timeout, a refused request) counts against it.
+  const attempted = reported.filter((s) => !nothingToRewrite(s));
   const accepted = attempted.filter((s) => s.outcome === 'accepted').length;
   const verdict = accepted === 0 ? 'fell back' : accepted === attempted.length ? 'accepted' : 'partly accepted';
   return { verdict, generator: result.generator, sectionsByModel: { model: byModel, total }, notes, sections: reported, factScore: factScore(reported) };
