@@ -4,8 +4,13 @@
  * when the model actually finished, with the token counts and the head of the answer. A model that falls back
  * shows here why (an answer of the wrong shape, or one still being generated when the service gave up), and
  * a call the service abandoned shows how long the server kept generating it for nobody.
+ *
+ * With `adaptJsonSchema`, a request for OpenAI's `response_format: {type: "json_schema"}` is passed on in the
+ * form llama-cpp-python takes instead, `{type: "json_object", schema}` (the same grammar-constrained output):
+ * its server (0.3.36) knows only "text" and "json_object", and answers anything else with HTTP 500, which the
+ * service takes for a server fault and retries rather than falling back to JSON mode.
  */
-import { request, type IncomingMessage } from 'node:http';
+import { request, type IncomingHttpHeaders, type IncomingMessage, type ServerResponse } from 'node:http';
 import { closeServer, listen } from './service';
 import { nowMs } from './stats';
 
@@ -20,8 +25,10 @@ export interface ModelCall {
   promptTokens: number | null;
   completionTokens: number | null;
   finishReason: string | null;
-  /** The first characters of the answer's content. */
+  /** The first characters of the answer's content (of the whole body when it has no content: an error). */
   contentHead: string | null;
+  /** The request's json_schema response_format was passed on as llama-cpp-python's json_object + schema. */
+  adapted: boolean;
 }
 
 export interface ModelCallRecorder {
@@ -42,18 +49,34 @@ function summarize(call: ModelCall, status: number, text: string): void {
     call.promptTokens = body.usage?.prompt_tokens ?? null;
     call.completionTokens = body.usage?.completion_tokens ?? null;
     call.finishReason = body.choices?.[0]?.finish_reason ?? null;
-    call.contentHead = body.choices?.[0]?.message?.content?.slice(0, HEAD_CHARS) ?? null;
+    call.contentHead = body.choices?.[0]?.message?.content?.slice(0, HEAD_CHARS) ?? text.slice(0, HEAD_CHARS);
   } catch {
     call.contentHead = text.slice(0, HEAD_CHARS);
   }
 }
 
+type ResponseFormat = { type?: string; json_schema?: { schema?: unknown }; schema?: unknown };
+
+/** The request body to send on, and whether it was changed. Bodies that are not JSON pass as they are. */
+function adapt(body: Buffer): { body: Buffer; adapted: boolean } {
+  let parsed: { response_format?: ResponseFormat };
+  try {
+    parsed = JSON.parse(body.toString('utf8')) as typeof parsed;
+  } catch {
+    return { body, adapted: false };
+  }
+  const format = parsed.response_format;
+  if (format?.type !== 'json_schema' || !format.json_schema?.schema) return { body, adapted: false };
+  parsed.response_format = { type: 'json_object', schema: format.json_schema.schema };
+  return { body: Buffer.from(JSON.stringify(parsed)), adapted: true };
+}
+
 /** `upstream`: the model server's base URL (http://127.0.0.1:<port>/v1). */
-export async function recordModelCalls(upstream: string): Promise<ModelCallRecorder> {
+export async function recordModelCalls(upstream: string, opts: { adaptJsonSchema: boolean }): Promise<ModelCallRecorder> {
   let target = new URL(upstream);
   const calls: ModelCall[] = [];
   const { server, baseUrl } = await listen((req, res) => {
-    const call: ModelCall = { startedAt: nowMs(), clientDoneAt: null, clientAborted: false, upstreamDoneAt: null, status: null, promptTokens: null, completionTokens: null, finishReason: null, contentHead: null };
+    const call: ModelCall = { startedAt: nowMs(), clientDoneAt: null, clientAborted: false, upstreamDoneAt: null, status: null, promptTokens: null, completionTokens: null, finishReason: null, contentHead: null, adapted: false };
     calls.push(call);
     res.on('close', () => {
       if (call.clientDoneAt === null) {
@@ -63,27 +86,37 @@ export async function recordModelCalls(upstream: string): Promise<ModelCallRecor
     });
     const to = target;
     const path = `${to.pathname.replace(/\/$/, '')}${(req.url ?? '').replace(/^\/v1/, '')}`;
-    // The upstream request is not tied to the client's: when the service gives up, the model keeps going,
-    // and its answer is still read to learn how long it took.
-    const up = request({ host: to.hostname, port: to.port, path, method: req.method, headers: { ...req.headers, host: to.host } }, (upRes: IncomingMessage) => {
-      const chunks: Buffer[] = [];
-      upRes.on('data', (c: Buffer) => chunks.push(c));
-      upRes.on('end', () => {
-        const text = Buffer.concat(chunks).toString('utf8');
-        call.upstreamDoneAt = nowMs();
-        summarize(call, upRes.statusCode ?? 0, text);
-        if (!res.destroyed) {
-          res.writeHead(upRes.statusCode ?? 502, { 'Content-Type': upRes.headers['content-type'] ?? 'application/json' });
-          res.end(text);
-        }
-      });
+    const received: Buffer[] = [];
+    req.on('data', (c: Buffer) => received.push(c));
+    req.on('end', () => {
+      const sent = opts.adaptJsonSchema ? adapt(Buffer.concat(received)) : { body: Buffer.concat(received), adapted: false };
+      call.adapted = sent.adapted;
+      forward(to, path, req.method ?? 'POST', req.headers, sent.body, call, res);
     });
-    up.on('error', (err) => {
-      call.upstreamDoneAt = nowMs();
-      call.contentHead = `upstream error: ${err.message}`;
-      if (!res.destroyed) res.writeHead(502).end();
-    });
-    req.pipe(up);
   });
   return { baseUrl: `${baseUrl}/v1`, calls, retarget: (u) => void (target = new URL(u)), close: () => closeServer(server) };
+}
+
+function forward(to: URL, path: string, method: string, headers: IncomingHttpHeaders, body: Buffer, call: ModelCall, res: ServerResponse): void {
+  // The upstream request is not tied to the client's: when the service gives up, the model keeps going,
+  // and its answer is still read to learn how long it took.
+  const up = request({ host: to.hostname, port: to.port, path, method, headers: { ...headers, host: to.host, 'content-length': String(body.byteLength) } }, (upRes: IncomingMessage) => {
+    const chunks: Buffer[] = [];
+    upRes.on('data', (c: Buffer) => chunks.push(c));
+    upRes.on('end', () => {
+      const text = Buffer.concat(chunks).toString('utf8');
+      call.upstreamDoneAt = nowMs();
+      summarize(call, upRes.statusCode ?? 0, text);
+      if (!res.destroyed) {
+        res.writeHead(upRes.statusCode ?? 502, { 'Content-Type': upRes.headers['content-type'] ?? 'application/json' });
+        res.end(text);
+      }
+    });
+  });
+  up.on('error', (err) => {
+    call.upstreamDoneAt = nowMs();
+    call.contentHead = `upstream error: ${err.message}`;
+    if (!res.destroyed) res.writeHead(502).end();
+  });
+  up.end(body);
 }
