@@ -29,12 +29,6 @@ const NAME = 'model';
 const BASELINE_REPEATS = 3;
 /** The deterministic path finishes in ~100 ms: poll finely there; a model takes seconds to minutes. */
 const POLL_MS = { baseline: 10, model: 200 };
-/**
- * The service asks for a JSON schema first (OpenAI's json_schema), which llama-cpp-python's server refuses with
- * HTTP 500; the pass-through hands it over in the server's own json_object + schema form so the model's
- * rewriting is measured, not that refusal (model-calls.ts). BENCH_MODEL_ADAPT=0 sends requests untouched.
- */
-const ADAPT_JSON_SCHEMA = process.env.BENCH_MODEL_ADAPT !== '0';
 /** Kept free at the end of the run's budget for stopping the servers and writing the report. */
 const BUDGET_RESERVE_MS = 20_000;
 
@@ -144,11 +138,17 @@ async function runModel(
   ctx: { agent: ReturnType<typeof keepAliveAgent>; project: string; token: string; llmTimeoutMs: number; baseline: Map<string, { ms: number; notes: string[] }> },
 ): Promise<{ runs: CaseRun[]; speed: Awaited<ReturnType<typeof probeSpeed>>; warnings: string[] }> {
   let server: ModelServer = await startModelServer({ model, logDir: stack.dataDir });
-  const recorder = await recordModelCalls(server.baseUrl, { adaptJsonSchema: ADAPT_JSON_SCHEMA });
+  const recorder = await recordModelCalls(server.baseUrl);
   let svc: Service | null = null;
   try {
     const speed = await probeSpeed(server.baseUrl, model);
-    svc = await seeded(stack, `model-${model}`, { LLM_BASE_URL: recorder.baseUrl, LLM_MODEL: model, LLM_TIMEOUT_MS: String(ctx.llmTimeoutMs) });
+    svc = await seeded(stack, `model-${model}`, {
+      LLM_BASE_URL: recorder.baseUrl,
+      LLM_MODEL: model,
+      LLM_TIMEOUT_MS: String(ctx.llmTimeoutMs),
+      // llama.cpp's Python server constrains JSON mode by the schema beside it; it answers json_schema with HTTP 500.
+      LLM_RESPONSE_FORMAT: 'json_object',
+    });
     const target = { baseUrl: svc.baseUrl, project: ctx.project, token: ctx.token };
     const runs: CaseRun[] = [];
     for (const c of CASES) {
@@ -196,7 +196,7 @@ function modelRows(model: string, runs: CaseRun[]): Row[] {
 function modelNotes(model: string, runs: CaseRun[], speed: Awaited<ReturnType<typeof probeSpeed>>, llmTimeoutMs: number): string[] {
   const lines = [
     '',
-    `[${model}] LLM_TIMEOUT_MS ${llmTimeoutMs} (per section); json_schema requests ${ADAPT_JSON_SCHEMA ? "passed on as llama-cpp-python's json_object + schema" : 'passed on untouched (BENCH_MODEL_ADAPT=0)'}; ${speed ? `probe: ${speed.completionTokens} tokens in ${secs(speed.ms)} (${speed.tokensPerSecond.toFixed(1)} tokens/s with its prompt)` : 'probe: no answer'}`,
+    `[${model}] LLM_TIMEOUT_MS ${llmTimeoutMs} (per section); LLM_RESPONSE_FORMAT json_object (JSON mode with the schema beside it); ${speed ? `probe: ${speed.completionTokens} tokens in ${secs(speed.ms)} (${speed.tokensPerSecond.toFixed(1)} tokens/s with its prompt)` : 'probe: no answer'}`,
     '  | skill | outcome | latency (baseline) | fact score | sections (outcome, time, facts) | notes |',
     '  |---|---|---|---|---|---|',
   ];

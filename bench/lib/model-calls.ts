@@ -4,11 +4,6 @@
  * when the model actually finished, with the token counts and the head of the answer. A model that falls back
  * shows here why (an answer of the wrong shape, or one still being generated when the service gave up), and
  * a call the service abandoned shows how long the server kept generating it for nobody.
- *
- * With `adaptJsonSchema`, a request for OpenAI's `response_format: {type: "json_schema"}` is passed on in the
- * form llama-cpp-python takes instead, `{type: "json_object", schema}` (the same grammar-constrained output):
- * its server (0.3.36) knows only "text" and "json_object", and answers anything else with HTTP 500, which the
- * service takes for a server fault and retries rather than falling back to JSON mode.
  */
 import { request, type IncomingHttpHeaders, type IncomingMessage, type ServerResponse } from 'node:http';
 import { closeServer, listen } from './service';
@@ -27,8 +22,6 @@ export interface ModelCall {
   finishReason: string | null;
   /** The first characters of the answer's content (of the whole body when it has no content: an error). */
   contentHead: string | null;
-  /** The request's json_schema response_format was passed on as llama-cpp-python's json_object + schema. */
-  adapted: boolean;
 }
 
 export interface ModelCallRecorder {
@@ -55,28 +48,12 @@ function summarize(call: ModelCall, status: number, text: string): void {
   }
 }
 
-type ResponseFormat = { type?: string; json_schema?: { schema?: unknown }; schema?: unknown };
-
-/** The request body to send on, and whether it was changed. Bodies that are not JSON pass as they are. */
-function adapt(body: Buffer): { body: Buffer; adapted: boolean } {
-  let parsed: { response_format?: ResponseFormat };
-  try {
-    parsed = JSON.parse(body.toString('utf8')) as typeof parsed;
-  } catch {
-    return { body, adapted: false };
-  }
-  const format = parsed.response_format;
-  if (format?.type !== 'json_schema' || !format.json_schema?.schema) return { body, adapted: false };
-  parsed.response_format = { type: 'json_object', schema: format.json_schema.schema };
-  return { body: Buffer.from(JSON.stringify(parsed)), adapted: true };
-}
-
 /** `upstream`: the model server's base URL (http://127.0.0.1:<port>/v1). */
-export async function recordModelCalls(upstream: string, opts: { adaptJsonSchema: boolean }): Promise<ModelCallRecorder> {
+export async function recordModelCalls(upstream: string): Promise<ModelCallRecorder> {
   let target = new URL(upstream);
   const calls: ModelCall[] = [];
   const { server, baseUrl } = await listen((req, res) => {
-    const call: ModelCall = { startedAt: nowMs(), clientDoneAt: null, clientAborted: false, upstreamDoneAt: null, status: null, promptTokens: null, completionTokens: null, finishReason: null, contentHead: null, adapted: false };
+    const call: ModelCall = { startedAt: nowMs(), clientDoneAt: null, clientAborted: false, upstreamDoneAt: null, status: null, promptTokens: null, completionTokens: null, finishReason: null, contentHead: null };
     calls.push(call);
     res.on('close', () => {
       if (call.clientDoneAt === null) {
@@ -89,9 +66,7 @@ export async function recordModelCalls(upstream: string, opts: { adaptJsonSchema
     const received: Buffer[] = [];
     req.on('data', (c: Buffer) => received.push(c));
     req.on('end', () => {
-      const sent = opts.adaptJsonSchema ? adapt(Buffer.concat(received)) : { body: Buffer.concat(received), adapted: false };
-      call.adapted = sent.adapted;
-      forward(to, path, req.method ?? 'POST', req.headers, sent.body, call, res);
+      forward(to, path, req.method ?? 'POST', req.headers, Buffer.concat(received), call, res);
     });
   });
   return { baseUrl: `${baseUrl}/v1`, calls, retarget: (u) => void (target = new URL(u)), close: () => closeServer(server) };
