@@ -17,12 +17,35 @@ export default tseslint.config(
     // Every module the workflow bundle loads is listed (test/unit/architecture.test.ts checks it).
     files: ['src/workflows/**/*.ts', 'src/billing/**/*.ts', 'src/outbound/retry-schedule.ts', 'src/temporal/search-attributes.ts'],
     rules: {
-      'no-restricted-imports': ['error', {
-        patterns: [
-          { group: ['node:*', 'fs', 'path', 'os', 'crypto', 'http', 'https', 'net', 'child_process', 'process', 'stream', 'events', 'timers'], message: 'Workflow code must stay deterministic: no Node built-ins.' },
-          { group: ['@temporalio/client', '@temporalio/worker', '@temporalio/activity', 'mongodb', 'koa'], message: 'Workflows may not do I/O; import activities with `import type`.' },
-        ],
-      }],
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              group: [
+                'node:*',
+                'fs',
+                'path',
+                'os',
+                'crypto',
+                'http',
+                'https',
+                'net',
+                'child_process',
+                'process',
+                'stream',
+                'events',
+                'timers',
+              ],
+              message: 'Workflow code must stay deterministic: no Node built-ins.',
+            },
+            {
+              group: ['@temporalio/client', '@temporalio/worker', '@temporalio/activity', 'mongodb', 'koa'],
+              message: 'Workflows may not do I/O; import activities with `import type`.',
+            },
+          ],
+        },
+      ],
     },
   },
 );

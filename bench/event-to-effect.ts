@@ -92,7 +92,15 @@ export async function benchEventToEffect(stack: BenchStack): Promise<BenchOutcom
       while ((next < plan.length || pending.size > 0 || sends.length > tracked.length + failures.length) && nowMs() < deadline) {
         for (; next < plan.length && start + next * interval <= nowMs(); next++) {
           const p = plan[next]!;
-          const t: Tracked = { event: p.make(Date.now()), user: p.user, renewal: p.renewal, sentAt: nowMs(), ackAt: Number.NaN, visibleAt: Number.NaN, relayEndAt: Number.NaN };
+          const t: Tracked = {
+            event: p.make(Date.now()),
+            user: p.user,
+            renewal: p.renewal,
+            sentAt: nowMs(),
+            ackAt: Number.NaN,
+            visibleAt: Number.NaN,
+            relayEndAt: Number.NaN,
+          };
           sends.push(
             send(agent, hook, 'POST', envelope(t.event), { Authorization: authorization }).then(
               (res) => {
@@ -138,7 +146,9 @@ export async function benchEventToEffect(stack: BenchStack): Promise<BenchOutcom
     const token = benchToken({ apps: ['bench'] });
     const sample = seen.slice(-5);
     for (const t of sample) {
-      const res = await send(agent, `${svc.baseUrl}/v1/billing/customers/${encodeURIComponent(t.user)}?app=bench`, 'GET', undefined, { Authorization: `Bearer ${token}` });
+      const res = await send(agent, `${svc.baseUrl}/v1/billing/customers/${encodeURIComponent(t.user)}?app=bench`, 'GET', undefined, {
+        Authorization: `Bearer ${token}`,
+      });
       const body = JSON.parse(res.text) as { entitlements?: { id: string; expiresAt: string | null }[] };
       const pro = body.entitlements?.find((e) => e.id === 'pro');
       if (res.status !== 200 || pro?.expiresAt !== new Date(t.event.expiration_at_ms!).toISOString()) {
@@ -174,7 +184,12 @@ export async function benchEventToEffect(stack: BenchStack): Promise<BenchOutcom
       ...unseen.map((u) => `  not visible: ${u}`),
       ...warningNote(svc.warnings),
     ];
-    return { name: NAME, rows, notes, details: { events: EVENTS, ratePerSec: RATE_PER_SEC, missing, effect, ack, stages: stages.summaries } };
+    return {
+      name: NAME,
+      rows,
+      notes,
+      details: { events: EVENTS, ratePerSec: RATE_PER_SEC, missing, effect, ack, stages: stages.summaries },
+    };
   } finally {
     await svc.close();
   }
@@ -198,7 +213,11 @@ async function stageBreakdown(client: Client, scope: ReturnType<typeof appScope>
     const wf = workflowIdFor(scope, t.user);
     if (!histories.has(wf)) histories.set(wf, await loadHistory(client, wf));
     const h = histories.get(wf)!;
-    const signal = h.find((e) => e.type === 'WORKFLOW_EXECUTION_SIGNALED' && (decodePayload(e.attrs.input?.payloads?.[0]) as { id?: string } | undefined)?.id === t.event.id);
+    const signal = h.find(
+      (e) =>
+        e.type === 'WORKFLOW_EXECUTION_SIGNALED' &&
+        (decodePayload(e.attrs.input?.payloads?.[0]) as { id?: string } | undefined)?.id === t.event.id,
+    );
     if (!signal) continue;
     const task = h.find((e) => e.id > signal.id && e.type === 'WORKFLOW_TASK_STARTED');
     const spans = activitySpans(h).filter((a) => a.scheduledId > signal.id);

@@ -70,11 +70,16 @@ export async function microTimings(product: Service, authorization: string, base
 
   const p50 = (xs: number[]) => summarize(xs).p50.toFixed(2);
   const lines = [
-    `  idle service times per event (p50 of ${SAMPLES}, one at a time): ${Object.entries(steps).map(([k, v]) => `${k} ${p50(v)} ms`).join(' · ')}`,
+    `  idle service times per event (p50 of ${SAMPLES}, one at a time): ${Object.entries(steps)
+      .map(([k, v]) => `${k} ${p50(v)} ms`)
+      .join(' · ')}`,
     `  idle HTTP round trip (p50): product ${p50(http.product)} ms (ack waits for app lookup + inbox insert; the relay runs after the ack) vs baseline ${p50(http.baseline)} ms`,
   ];
   return {
     lines,
-    details: { steps: Object.fromEntries(Object.entries(steps).map(([k, v]) => [k, summarize(v)])), http: { product: summarize(http.product), baseline: summarize(http.baseline) } },
+    details: {
+      steps: Object.fromEntries(Object.entries(steps).map(([k, v]) => [k, summarize(v)])),
+      http: { product: summarize(http.product), baseline: summarize(http.baseline) },
+    },
   };
 }

@@ -65,7 +65,10 @@ async function seeded(stack: BenchStack, name: string, env: Record<string, strin
 }
 
 /** One short JSON answer straight from the server: its generation speed, to read the skill latencies by. */
-async function probeSpeed(baseUrl: string, model: string): Promise<{ ms: number; completionTokens: number; tokensPerSecond: number } | null> {
+async function probeSpeed(
+  baseUrl: string,
+  model: string,
+): Promise<{ ms: number; completionTokens: number; tokensPerSecond: number } | null> {
   const t = Date.now();
   const res = await fetch(`${baseUrl}/chat/completions`, {
     method: 'POST',
@@ -87,7 +90,10 @@ async function probeSpeed(baseUrl: string, model: string): Promise<{ ms: number;
 }
 
 export async function benchModel(stack: BenchStack, run: RunContext): Promise<BenchOutcome> {
-  const models = (process.env.BENCH_MODELS ?? 'smollm2-135m').split(',').map((s) => s.trim()).filter(Boolean);
+  const models = (process.env.BENCH_MODELS ?? 'smollm2-135m')
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
   const llmTimeoutMs = Number(process.env.BENCH_LLM_TIMEOUT_MS ?? 120_000);
   const demo = loadDemo();
   const token = benchToken({ projects: [demo.project.id] });
@@ -106,7 +112,8 @@ export async function benchModel(stack: BenchStack, run: RunContext): Promise<Be
     const target = { baseUrl: plain.baseUrl, project: demo.project.id, token };
     for (const c of CASES) {
       const runs: Invoked[] = [];
-      for (let i = 0; i < BASELINE_REPEATS; i++) runs.push(await invokeAndWait(agent, target, c, { deadline: Date.now() + 60_000, pollMs: POLL_MS.baseline }));
+      for (let i = 0; i < BASELINE_REPEATS; i++)
+        runs.push(await invokeAndWait(agent, target, c, { deadline: Date.now() + 60_000, pollMs: POLL_MS.baseline }));
       const bad = runs.find((r) => r.status !== 'completed');
       if (bad) throw new Error(`baseline ${label(c)} ended ${bad.status}: ${JSON.stringify(bad.record.error ?? null).slice(0, 300)}`);
       const result = runs[0]!.record.result as ResultView;
@@ -135,7 +142,13 @@ async function runModel(
   stack: BenchStack,
   run: RunContext,
   model: string,
-  ctx: { agent: ReturnType<typeof keepAliveAgent>; project: string; token: string; llmTimeoutMs: number; baseline: Map<string, { ms: number; notes: string[] }> },
+  ctx: {
+    agent: ReturnType<typeof keepAliveAgent>;
+    project: string;
+    token: string;
+    llmTimeoutMs: number;
+    baseline: Map<string, { ms: number; notes: string[] }>;
+  },
 ): Promise<{ runs: CaseRun[]; speed: Awaited<ReturnType<typeof probeSpeed>>; warnings: string[] }> {
   let server: ModelServer = await startModelServer({ model, logDir: stack.dataDir });
   const recorder = await recordModelCalls(server.baseUrl);
@@ -155,7 +168,16 @@ async function runModel(
       const base = ctx.baseline.get(label(c))!;
       const deadline = run.deadline - BUDGET_RESERVE_MS;
       if (Date.now() > deadline) {
-        runs.push({ case: label(c), baselineMs: base.ms, baselineNotes: base.notes, status: 'skipped', ms: null, outcome: null, calls: [], restartedAfter: false });
+        runs.push({
+          case: label(c),
+          baselineMs: base.ms,
+          baselineNotes: base.notes,
+          status: 'skipped',
+          ms: null,
+          outcome: null,
+          calls: [],
+          restartedAfter: false,
+        });
         continue;
       }
       log(`${model}: ${label(c)}…`);
@@ -173,7 +195,18 @@ async function runModel(
         server = await startModelServer({ model, logDir: stack.dataDir });
         recorder.retarget(server.baseUrl);
       }
-      runs.push({ case: label(c), baselineMs: base.ms, baselineNotes: base.notes, status: got.status, ms: got.ms, outcome, error: got.record.error, markdown: result?.markdown, calls, restartedAfter });
+      runs.push({
+        case: label(c),
+        baselineMs: base.ms,
+        baselineNotes: base.notes,
+        status: got.status,
+        ms: got.ms,
+        outcome,
+        error: got.record.error,
+        markdown: result?.markdown,
+        calls,
+        restartedAfter,
+      });
       log(`${model}: ${label(c)}: ${got.status}${outcome ? `, ${outcome.verdict}` : ''} in ${secs(got.ms)}`);
     }
     return { runs, speed, warnings: warningNote(svc.warnings) };
@@ -187,8 +220,20 @@ async function runModel(
 function modelRows(model: string, runs: CaseRun[]): Row[] {
   return runs.flatMap((r) => {
     if (r.ms === null) return [row(NAME, `[${model}] ${r.case}: skipped (run budget spent)`, '', Number.NaN)];
-    const out = [row(NAME, `[${model}] ${r.case}: invoke -> ${r.status}${r.outcome ? ` (${r.outcome.verdict})` : ''}`, 'ms', r.ms, { baseline: r.baselineMs })];
-    if (r.outcome?.factScore) out.push(row(NAME, `[${model}] ${r.case}: facts kept (${r.outcome.factScore.kept}/${r.outcome.factScore.total})`, '%', r.outcome.factScore.ratio * 100));
+    const out = [
+      row(NAME, `[${model}] ${r.case}: invoke -> ${r.status}${r.outcome ? ` (${r.outcome.verdict})` : ''}`, 'ms', r.ms, {
+        baseline: r.baselineMs,
+      }),
+    ];
+    if (r.outcome?.factScore)
+      out.push(
+        row(
+          NAME,
+          `[${model}] ${r.case}: facts kept (${r.outcome.factScore.kept}/${r.outcome.factScore.total})`,
+          '%',
+          r.outcome.factScore.ratio * 100,
+        ),
+      );
     return out;
   });
 }
@@ -209,13 +254,22 @@ function modelNotes(model: string, runs: CaseRun[], speed: Awaited<ReturnType<ty
     const verdict = o ? `${o.verdict} (${o.generator})` : `${r.status}${r.error ? `: ${JSON.stringify(r.error).slice(0, 200)}` : ''}`;
     const fact = o?.factScore ? `${(o.factScore.ratio * 100).toFixed(0)}% (${o.factScore.kept}/${o.factScore.total})` : 'n/a';
     const sections = o?.sections
-      ? o.sections.map((s) => `${s.heading}: ${s.outcome}${s.reason ? ` (${s.reason})` : ''}, ${secs(s.durationMs)}${s.facts ? `, ${s.facts.kept}/${s.facts.total}` : ''}`).join('; ')
+      ? o.sections
+          .map(
+            (s) =>
+              `${s.heading}: ${s.outcome}${s.reason ? ` (${s.reason})` : ''}, ${secs(s.durationMs)}${s.facts ? `, ${s.facts.kept}/${s.facts.total}` : ''}`,
+          )
+          .join('; ')
       : 'not reported (a whole-document result)';
-    lines.push(`  | ${r.case} | ${verdict} | ${secs(r.ms)} (${secs(r.baselineMs)}, ${(r.ms / r.baselineMs).toFixed(0)}×) | ${fact} | ${sections} | ${o?.notes.join(' ') || ''} |`);
+    lines.push(
+      `  | ${r.case} | ${verdict} | ${secs(r.ms)} (${secs(r.baselineMs)}, ${(r.ms / r.baselineMs).toFixed(0)}×) | ${fact} | ${sections} | ${o?.notes.join(' ') || ''} |`,
+    );
   }
   lines.push(`  model calls (from the pass-through between the service and the model server):`);
   for (const r of runs.filter((x) => x.ms !== null)) {
-    lines.push(`    ${r.case}: ${r.calls.length} call${r.calls.length === 1 ? '' : 's'}${r.restartedAfter ? '; the model server was restarted after it (a call it abandoned was still being generated)' : ''}`);
+    lines.push(
+      `    ${r.case}: ${r.calls.length} call${r.calls.length === 1 ? '' : 's'}${r.restartedAfter ? '; the model server was restarted after it (a call it abandoned was still being generated)' : ''}`,
+    );
     r.calls.forEach((k, i) => lines.push(`      ${i + 1}. ${describeCall(k)}`));
   }
   return lines;
@@ -225,7 +279,12 @@ function describeCall(k: ModelCall): string {
   const tokens = k.promptTokens !== null ? `prompt ${k.promptTokens} tokens, ${k.completionTokens} generated` : 'no token counts';
   const head = k.contentHead ? `; answer begins ${JSON.stringify(k.contentHead.slice(0, 160))}` : '';
   if (k.clientAborted && k.clientDoneAt !== null) {
-    const after = k.upstreamDoneAt === null ? 'still running' : k.status === null ? `cut ${secs(k.upstreamDoneAt - k.clientDoneAt)} later by the restart` : `finished ${secs(k.upstreamDoneAt - k.clientDoneAt)} later (${tokens}, finish ${k.finishReason})`;
+    const after =
+      k.upstreamDoneAt === null
+        ? 'still running'
+        : k.status === null
+          ? `cut ${secs(k.upstreamDoneAt - k.clientDoneAt)} later by the restart`
+          : `finished ${secs(k.upstreamDoneAt - k.clientDoneAt)} later (${tokens}, finish ${k.finishReason})`;
     return `the service gave up after ${secs(k.clientDoneAt - k.startedAt)}; the model's generation: ${after}${head}`;
   }
   const took = k.upstreamDoneAt !== null ? secs(k.upstreamDoneAt - k.startedAt) : 'n/a';

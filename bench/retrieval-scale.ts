@@ -68,11 +68,17 @@ export async function benchRetrievalScale(stack: BenchStack, run: RunContext): P
       let target = size;
       if (previous) {
         // A worst-case projection (insert and query time linear in the size) keeps the run inside its budget.
-        const perDoc = (PROJECTION_MARGIN * (previous.insertMs + Object.values(previous.skills).reduce((a, s) => a + s.total.mean * MIN_ITERATIONS, 0))) / previous.size;
+        const perDoc =
+          (PROJECTION_MARGIN *
+            (previous.insertMs + Object.values(previous.skills).reduce((a, s) => a + s.total.mean * MIN_ITERATIONS, 0))) /
+          previous.size;
         const left = run.deadline - Date.now();
         if (perDoc * size > left) {
           const feasible = Math.floor(left / perDoc / 10_000) * 10_000;
-          skipped.push(`${label(size)} documents would take ~${((perDoc * size) / 1000).toFixed(0)} s (insert + ${MIN_ITERATIONS} retrievals per skill, linear from ${label(previous.size)} with a ${PROJECTION_MARGIN}x margin) and ${(left / 1000).toFixed(0)} s of the run's budget are left` + (feasible >= 2 * previous.size ? `: measured ${label(feasible)} instead, the largest that fits` : ''));
+          skipped.push(
+            `${label(size)} documents would take ~${((perDoc * size) / 1000).toFixed(0)} s (insert + ${MIN_ITERATIONS} retrievals per skill, linear from ${label(previous.size)} with a ${PROJECTION_MARGIN}x margin) and ${(left / 1000).toFixed(0)} s of the run's budget are left` +
+              (feasible >= 2 * previous.size ? `: measured ${label(feasible)} instead, the largest that fits` : ''),
+          );
           if (feasible < 2 * previous.size) break;
           target = feasible;
         }
@@ -93,17 +99,28 @@ export async function benchRetrievalScale(stack: BenchStack, run: RunContext): P
       const base = first.skills[skill]!.total;
       const isLast = tier === last;
       rows.push(row(NAME, `${skill} @ ${label(tier.size)} p50`, 'ms', s.p50, { baseline: base.p50 }));
-      rows.push(row(NAME, `${skill} @ ${label(tier.size)} p95`, 'ms', s.p95, { baseline: base.p95, ...(isLast ? { target: `< ${TARGET_P95_MS} ms @100k`, met: tier.size >= 100_000 && s.p95 < TARGET_P95_MS } : {}) }));
+      rows.push(
+        row(NAME, `${skill} @ ${label(tier.size)} p95`, 'ms', s.p95, {
+          baseline: base.p95,
+          ...(isLast ? { target: `< ${TARGET_P95_MS} ms @100k`, met: tier.size >= 100_000 && s.p95 < TARGET_P95_MS } : {}),
+        }),
+      );
     }
   }
 
   const notes = [
     `Retrieval scale (baseline column = the same skill at ${label(first.size)} documents; ratio = growth): inserts ${tiers.map((t) => `${label(t.size)} in ${(t.insertMs / 1000).toFixed(1)} s (${Math.round((t.size * 1000) / t.insertMs)} docs/s)`).join(', ')}.`,
     ...skipped.map((s) => `  ${s}.`),
-    `  cold (first run after the tier was loaded; not in the percentiles): ${tiers.slice(1).flatMap((t) => Object.entries(t.skills).map(([skill, s]) => `${skill} @ ${label(t.size)} ${ms(s.cold)}`)).join(', ')}`,
+    `  cold (first run after the tier was loaded; not in the percentiles): ${tiers
+      .slice(1)
+      .flatMap((t) => Object.entries(t.skills).map(([skill, s]) => `${skill} @ ${label(t.size)} ${ms(s.cold)}`))
+      .join(', ')}`,
     '  per tier and skill: queries p50 / select+draft p50 (ms); slowest query (timed beside the rest of its step, as the activity runs them):',
     ...tiers.flatMap((t) =>
-      Object.entries(t.skills).map(([skill, s]) => `    ${label(t.size).padStart(4)} ${skill.padEnd(23)} ${s.queries.p50.toFixed(1).padStart(8)} / ${s.select.p50.toFixed(1).padStart(6)}   ${s.perQuery[0] ? `${s.perQuery[0].label} (${ms(s.perQuery[0].p50)}, ${s.perQuery[0].rows} rows)` : ''}`),
+      Object.entries(t.skills).map(
+        ([skill, s]) =>
+          `    ${label(t.size).padStart(4)} ${skill.padEnd(23)} ${s.queries.p50.toFixed(1).padStart(8)} / ${s.select.p50.toFixed(1).padStart(6)}   ${s.perQuery[0] ? `${s.perQuery[0].label} (${ms(s.perQuery[0].p50)}, ${s.perQuery[0].rows} rows)` : ''}`,
+      ),
     ),
     ...(tiers.filter((t) => t.isolated.length > 0).pop()?.isolated ?? []),
     ...last.explain,
@@ -123,7 +140,10 @@ async function measureTier(db: Db, size: number, warmUp: boolean): Promise<Tier>
   const t = nowMs();
   for (let i = 0; i < documents.length; i += INSERT_BATCH) {
     // The stored shape is upsertMany's replacement document; insertMany is the bulk-load path.
-    await coll.insertMany(documents.slice(i, i + INSERT_BATCH).map((doc) => ({ ...doc, ...indexFields(doc), project: PROJECT, updatedAt: now })), { ordered: false });
+    await coll.insertMany(
+      documents.slice(i, i + INSERT_BATCH).map((doc) => ({ ...doc, ...indexFields(doc), project: PROJECT, updatedAt: now })),
+      { ordered: false },
+    );
   }
   const insertMs = nowMs() - t;
   process.stderr.write(`[bench] retrieval: ${size} documents inserted in ${(insertMs / 1000).toFixed(1)} s\n`);
@@ -166,9 +186,13 @@ async function measureTier(db: Db, size: number, warmUp: boolean): Promise<Tier>
       total: summarize(totals),
       queries: summarize(queries),
       select: summarize(selects),
-      perQuery: [...perQuery.entries()].map(([k, v]) => ({ label: k, p50: summarize(v.times).p50, rows: v.rows, query: v.query })).sort((a, b) => b.p50 - a.p50),
+      perQuery: [...perQuery.entries()]
+        .map(([k, v]) => ({ label: k, p50: summarize(v.times).p50, rows: v.rows, query: v.query }))
+        .sort((a, b) => b.p50 - a.p50),
     };
-    process.stderr.write(`[bench] retrieval: ${size} docs ${c.skill}: p95 ${skills[c.skill]!.total.p95.toFixed(1)} ms over ${totals.length}\n`);
+    process.stderr.write(
+      `[bench] retrieval: ${size} docs ${c.skill}: p95 ${skills[c.skill]!.total.p95.toFixed(1)} ms over ${totals.length}\n`,
+    );
   }
   const explain = await explainSlowest(db, size, skills);
   const isolated = size <= ISOLATE_UP_TO ? await isolatedQueries(repo, size, cases) : [];
@@ -179,7 +203,8 @@ async function measureTier(db: Db, size: number, warmUp: boolean): Promise<Tier>
 function assertValid(documents: ProjectDocument[]): void {
   for (const doc of documents) {
     const errors = check(DOCUMENT_KIND_SCHEMAS[doc.kind], doc);
-    if (errors.length > 0) throw new Error(`synthetic ${doc.kind} ${doc.externalId} breaks the document schema: ${JSON.stringify(errors.slice(0, 3))}`);
+    if (errors.length > 0)
+      throw new Error(`synthetic ${doc.kind} ${doc.externalId} breaks the document schema: ${JSON.stringify(errors.slice(0, 3))}`);
   }
 }
 
@@ -209,10 +234,15 @@ async function explainSlowest(db: Db, size: number, skills: Record<string, Skill
   for (const [skill, s] of Object.entries(skills)) {
     const slow = s.perQuery[0];
     if (!slow) continue;
-    const ex = (await db.command({ explain: { find: COLLECTIONS.documents, filter: slow.query.filter, sort: slow.query.sort, limit: slow.query.limit } })) as Record<string, unknown>;
+    const ex = (await db.command({
+      explain: { find: COLLECTIONS.documents, filter: slow.query.filter, sort: slow.query.sort, limit: slow.query.limit },
+    })) as Record<string, unknown>;
     const planner = ex.queryPlanner as Record<string, unknown> | undefined;
     const plan = JSON.stringify(planner?.Plan ?? planner?.winningPlan ?? planner);
-    const flags = ['filterPushdown', 'sortPushdown', 'limitPushdown'].filter((k) => k in ex).map((k) => `${k}=${String(ex[k])}`).join(' ');
+    const flags = ['filterPushdown', 'sortPushdown', 'limitPushdown']
+      .filter((k) => k in ex)
+      .map((k) => `${k}=${String(ex[k])}`)
+      .join(' ');
     lines.push(`    ${skill}: ${slow.label} -> ${plan}${flags ? ` ${flags}` : ''}`);
   }
   return lines;

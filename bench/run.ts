@@ -44,7 +44,12 @@ const log = (msg: string) => process.stderr.write(`[bench] ${msg}\n`);
 
 function selected(argv: string[]): string[] {
   const only = argv.find((a) => a.startsWith('--only='))?.slice('--only='.length);
-  const names = only ? only.split(',').map((s) => s.trim()).filter(Boolean) : Object.keys(BENCHMARKS).filter((n) => !(n in OPT_IN));
+  const names = only
+    ? only
+        .split(',')
+        .map((s) => s.trim())
+        .filter(Boolean)
+    : Object.keys(BENCHMARKS).filter((n) => !(n in OPT_IN));
   const unknown = names.filter((n) => !(n in BENCHMARKS));
   if (unknown.length > 0) throw new Error(`unknown benchmark(s) ${unknown.join(', ')}; choose from ${Object.keys(BENCHMARKS).join(', ')}`);
   return names;
@@ -53,7 +58,9 @@ function selected(argv: string[]): string[] {
 async function main(): Promise<number> {
   const names = selected(process.argv.slice(2));
   const startedAt = new Date();
-  const budgetS = process.env.BENCH_BUDGET_S ? Number(process.env.BENCH_BUDGET_S) : DEFAULT_BUDGET_S + names.reduce((a, n) => a + (OPT_IN[n] ?? 0), 0);
+  const budgetS = process.env.BENCH_BUDGET_S
+    ? Number(process.env.BENCH_BUDGET_S)
+    : DEFAULT_BUDGET_S + names.reduce((a, n) => a + (OPT_IN[n] ?? 0), 0);
   const run: RunContext = { deadline: startedAt.getTime() + budgetS * 1000 };
   const load = loadavg();
   log(`starting servers (machine: ${cpus().length} CPUs, load average ${load.map((l) => l.toFixed(2)).join(' ')})`);
@@ -72,7 +79,12 @@ async function main(): Promise<number> {
       } catch (err) {
         failed = true;
         log(`${name} failed: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`);
-        outcomes.push({ name, rows: [row(name, 'FAILED (see log)', '', Number.NaN, { met: false })], notes: [], details: { error: String(err) } });
+        outcomes.push({
+          name,
+          rows: [row(name, 'FAILED (see log)', '', Number.NaN, { met: false })],
+          notes: [],
+          details: { error: String(err) },
+        });
       }
       log(`${name}: done in ${((Date.now() - t) / 1000).toFixed(0)} s`);
     }
@@ -83,18 +95,30 @@ async function main(): Promise<number> {
   const rows = outcomes.flatMap((o) => o.rows);
   const finishedAt = new Date();
   const out = process.stdout;
-  out.write(`\nBenchmarks (${stack.mongoKind}, Temporal dev server in memory; ${cpus().length} CPUs; load average at start ${load.map((l) => l.toFixed(2)).join(' ')}; ${((finishedAt.getTime() - startedAt.getTime()) / 1000).toFixed(0)} s)\n`);
+  out.write(
+    `\nBenchmarks (${stack.mongoKind}, Temporal dev server in memory; ${cpus().length} CPUs; load average at start ${load.map((l) => l.toFixed(2)).join(' ')}; ${((finishedAt.getTime() - startedAt.getTime()) / 1000).toFixed(0)} s)\n`,
+  );
   out.write('ratio = product / baseline measured in this run (throughput: higher is better; latency: lower is better)\n\n');
   out.write(`${renderTable(rows)}\n`);
   for (const o of outcomes) {
-    const loadNote = typeof o.details.loadAverageAtStart === 'number' ? ` [1-min load average at its start: ${o.details.loadAverageAtStart.toFixed(2)}]` : '';
+    const loadNote =
+      typeof o.details.loadAverageAtStart === 'number'
+        ? ` [1-min load average at its start: ${o.details.loadAverageAtStart.toFixed(2)}]`
+        : '';
     if (o.notes.length > 0) out.write(`\n${o.notes[0]}${loadNote}\n${o.notes.slice(1).join('\n')}\n`);
   }
   const file = RESULTS_FILE();
   writeResults(file, {
     startedAt,
     finishedAt,
-    machine: { cpus: cpus().length, cpuModel: cpus()[0]?.model, loadAverageAtStart: load, node: process.version, platform: process.platform, mongo: stack.mongoKind },
+    machine: {
+      cpus: cpus().length,
+      cpuModel: cpus()[0]?.model,
+      loadAverageAtStart: load,
+      node: process.version,
+      platform: process.platform,
+      mongo: stack.mongoKind,
+    },
     rows,
     benchmarks: outcomes,
   });

@@ -46,7 +46,12 @@ interface Scenario {
 
 const SCENARIOS: Scenario[] = [
   { key: 'in-api', label: 'deterministic, worker in the API process (eager start)', model: false, workerInApi: true },
-  { key: 'separate', label: 'deterministic, worker on its own connection, same process (no eager start)', model: false, workerInApi: false },
+  {
+    key: 'separate',
+    label: 'deterministic, worker on its own connection, same process (no eager start)',
+    model: false,
+    workerInApi: false,
+  },
   { key: 'model', label: 'with a model (local server, ~0 ms), worker in the API process', model: true, workerInApi: true },
 ];
 
@@ -108,7 +113,11 @@ export async function benchSkillOverhead(stack: BenchStack): Promise<BenchOutcom
   return { name: NAME, rows, notes, details };
 }
 
-async function runScenario(stack: BenchStack, scenario: Scenario, llm: FakeLlm): Promise<{ rows: Row[]; notes: string[]; details: unknown }> {
+async function runScenario(
+  stack: BenchStack,
+  scenario: Scenario,
+  llm: FakeLlm,
+): Promise<{ rows: Row[]; notes: string[]; details: unknown }> {
   const env: Record<string, string> = scenario.model ? { LLM_BASE_URL: llm.baseUrl, LLM_MODEL: 'fake-model', LLM_TIMEOUT_MS: '10000' } : {};
   const svc = await startService(stack, `skills-${scenario.key}`, { env });
   const timer = activityTimer();
@@ -136,7 +145,9 @@ async function runScenario(stack: BenchStack, scenario: Scenario, llm: FakeLlm):
         // What the drafting activity does with a model, in process: one call per section, each answer checked.
         const accepted = new Map<number, string>();
         for (const i of rewriteTargets(c.skill, result)) {
-          const answer = await model.complete(sectionMessages(c.skill, c.inputs as never, result, i, retrieved.docs), { signal: new AbortController().signal });
+          const answer = await model.complete(sectionMessages(c.skill, c.inputs as never, result, i, retrieved.docs), {
+            signal: new AbortController().signal,
+          });
           const verdict = acceptSectionAnswer(answer, result.sections[i]!, retrieved.docs);
           if (verdict.ok) accepted.set(i, verdict.markdown);
         }
@@ -147,11 +158,21 @@ async function runScenario(stack: BenchStack, scenario: Scenario, llm: FakeLlm):
     };
     const product = async (c: SkillCase, wait: boolean): Promise<ProductRun> => {
       const t = nowMs();
-      const res = await send(agent, `${svc.baseUrl}/v1/agents/${project}/skills/${c.skill}`, 'POST', JSON.stringify(c.inputs), { ...auth, ...(wait ? { Prefer: 'wait=30' } : {}) });
+      const res = await send(agent, `${svc.baseUrl}/v1/agents/${project}/skills/${c.skill}`, 'POST', JSON.stringify(c.inputs), {
+        ...auth,
+        ...(wait ? { Prefer: 'wait=30' } : {}),
+      });
       const postMs = nowMs() - t;
-      const body = JSON.parse(res.text) as { id: string; status: string; workflowId?: string; links: { self: string }; result?: { generator: string } };
+      const body = JSON.parse(res.text) as {
+        id: string;
+        status: string;
+        workflowId?: string;
+        links: { self: string };
+        result?: { generator: string };
+      };
       if (wait) {
-        if (res.status !== 200 || body.status !== 'completed') throw new Error(`Prefer: wait answered ${res.status} ${res.text.slice(0, 300)}`);
+        if (res.status !== 200 || body.status !== 'completed')
+          throw new Error(`Prefer: wait answered ${res.status} ${res.text.slice(0, 300)}`);
         if (body.result?.generator !== generator) throw new Error(`unexpected generator ${body.result?.generator}`);
         return { totalMs: postMs, postMs, workflowId: body.workflowId!, sentAt: t, seenAt: t + postMs };
       }
@@ -164,14 +185,19 @@ async function runScenario(stack: BenchStack, scenario: Scenario, llm: FakeLlm):
           if (record.result?.generator !== generator) throw new Error(`unexpected generator ${record.result?.generator}`);
           return { totalMs: seenAt - t, postMs, workflowId: record.workflowId, sentAt: t, seenAt };
         }
-        if (record.status === 'failed' || record.status === 'cancelled') throw new Error(`invocation ${record.status}: ${got.text.slice(0, 300)}`);
+        if (record.status === 'failed' || record.status === 'cancelled')
+          throw new Error(`invocation ${record.status}: ${got.text.slice(0, 300)}`);
       }
       throw new Error(`invocation ${body.id} did not complete within ${DEADLINE_MS} ms`);
     };
 
     const samples: Record<Variant, number[]> = { baseline: [], poll: [], wait: [] };
     const runs: Record<'poll' | 'wait', ProductRun[]> = { poll: [], wait: [] };
-    const orders: Variant[][] = [['baseline', 'poll', 'wait'], ['poll', 'wait', 'baseline'], ['wait', 'baseline', 'poll']];
+    const orders: Variant[][] = [
+      ['baseline', 'poll', 'wait'],
+      ['poll', 'wait', 'baseline'],
+      ['wait', 'baseline', 'poll'],
+    ];
     process.stderr.write(`[bench] skills (${scenario.key}): ${WARMUP} warm-up + ${ITERATIONS} iterations × (baseline, poll, wait)\n`);
     for (let i = 0; i < WARMUP + ITERATIONS; i++) {
       const c = DEMO_CASES[i % DEMO_CASES.length]!;
@@ -197,7 +223,13 @@ async function runScenario(stack: BenchStack, scenario: Scenario, llm: FakeLlm):
     const tag = scenario.key;
     const overheadRows = (label: string, s: Summary) => [
       row(NAME, `[${tag}] p50 overhead, ${label}`, 'ms', s.p50 - b.p50, { target: `< ${p50Target} ms`, met: s.p50 - b.p50 < p50Target }),
-      row(NAME, `[${tag}] p99 overhead, ${label}`, 'ms', s.p99 - b.p99, scenario.model ? {} : { target: `< ${TARGETS.p99} ms`, met: s.p99 - b.p99 < TARGETS.p99 }),
+      row(
+        NAME,
+        `[${tag}] p99 overhead, ${label}`,
+        'ms',
+        s.p99 - b.p99,
+        scenario.model ? {} : { target: `< ${TARGETS.p99} ms`, met: s.p99 - b.p99 < TARGETS.p99 },
+      ),
     ];
     const rows = [
       row(NAME, `[${tag}] p50 invoke -> completed, poll GET`, 'ms', p.p50, { baseline: b.p50 }),
@@ -215,7 +247,18 @@ async function runScenario(stack: BenchStack, scenario: Scenario, llm: FakeLlm):
       ...breakdown.lines,
       ...warningNote(svc.warnings),
     ];
-    return { rows, notes, details: { baseline: b, poll: p, wait: w, overheadP50Ms: { poll: p.p50 - b.p50, wait: w.p50 - b.p50 }, overheadP99Ms: { poll: p.p99 - b.p99, wait: w.p99 - b.p99 }, breakdown: breakdown.details } };
+    return {
+      rows,
+      notes,
+      details: {
+        baseline: b,
+        poll: p,
+        wait: w,
+        overheadP50Ms: { poll: p.p50 - b.p50, wait: w.p50 - b.p50 },
+        overheadP99Ms: { poll: p.p99 - b.p99, wait: w.p99 - b.p99 },
+        breakdown: breakdown.details,
+      },
+    };
   } finally {
     await svc.close();
   }
@@ -232,10 +275,19 @@ async function whereTheTimeGoes(svc: Service, runs: ProductRun[], activitiesOf: 
     const tasks = workflowTaskSpans(h);
     const timed = activitiesOf(run.workflowId);
     add('client sends POST -> workflow started (API checks, record, start call)', started - run.sentAt);
-    add(`workflow tasks: queue wait (${tasks.length} task${tasks.length === 1 ? '' : 's'})`, tasks.reduce((a, t) => a + (t.startedAt - t.scheduledAt), 0));
-    add('workflow tasks: processing (local activities included)', tasks.reduce((a, t) => a + (t.completedAt - t.startedAt), 0));
+    add(
+      `workflow tasks: queue wait (${tasks.length} task${tasks.length === 1 ? '' : 's'})`,
+      tasks.reduce((a, t) => a + (t.startedAt - t.scheduledAt), 0),
+    );
+    add(
+      'workflow tasks: processing (local activities included)',
+      tasks.reduce((a, t) => a + (t.completedAt - t.startedAt), 0),
+    );
     for (const type of [...new Set(timed.filter((t) => t.local).map((t) => t.type))]) {
-      add(`  local activity ${type}: run`, timed.filter((t) => t.local && t.type === type).reduce((a, t) => a + t.ms, 0));
+      add(
+        `  local activity ${type}: run`,
+        timed.filter((t) => t.local && t.type === type).reduce((a, t) => a + t.ms, 0),
+      );
     }
     // The hops between steps: from the task's start (or the previous step's end) to the next step's start.
     const firstTask = tasks[0];
@@ -246,9 +298,15 @@ async function whereTheTimeGoes(svc: Service, runs: ProductRun[], activitiesOf: 
     }
     add('  hop last step -> workflow task completed', (tasks[tasks.length - 1]?.completedAt ?? Number.NaN) - prevEnd);
     if (spans.length > 0) {
-      add(`remote activities: queue wait (${spans.length})`, spans.reduce((a, s) => a + (s.startedAt - s.scheduledAt), 0));
+      add(
+        `remote activities: queue wait (${spans.length})`,
+        spans.reduce((a, s) => a + (s.startedAt - s.scheduledAt), 0),
+      );
       for (const name of [...new Set(spans.map((s) => s.name))]) {
-        add(`remote activity ${name}: scheduled -> completed`, spans.filter((s) => s.name === name).reduce((a, s) => a + (s.completedAt - s.scheduledAt), 0));
+        add(
+          `remote activity ${name}: scheduled -> completed`,
+          spans.filter((s) => s.name === name).reduce((a, s) => a + (s.completedAt - s.scheduledAt), 0),
+        );
       }
     }
     add('workflow started -> closed', closed - started);
@@ -257,5 +315,8 @@ async function whereTheTimeGoes(svc: Service, runs: ProductRun[], activitiesOf: 
     add('total (client)', run.totalMs);
   }
   const summaries = Object.fromEntries(Object.entries(parts).map(([k, v]) => [k, summarize(v)]));
-  return { lines: Object.entries(summaries).map(([k, s]) => `    ${k.padEnd(72)} p50 ${ms(s.p50).padStart(9)}   p99 ${ms(s.p99).padStart(9)}`), details: summaries };
+  return {
+    lines: Object.entries(summaries).map(([k, s]) => `    ${k.padEnd(72)} p50 ${ms(s.p50).padStart(9)}   p99 ${ms(s.p99).padStart(9)}`),
+    details: summaries,
+  };
 }

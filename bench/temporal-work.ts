@@ -30,7 +30,13 @@ type Step = { type: string; event: (user: string, t: number) => BillingEvent };
 
 let counter = 0;
 /** An event for `user` with its own id, and any members the lifecycle step sets. */
-const ev = (type: string, user: string, at: number, period: { purchasedAt?: number; expiresAt?: number }, more: Partial<BillingEvent> = {}): BillingEvent => ({
+const ev = (
+  type: string,
+  user: string,
+  at: number,
+  period: { purchasedAt?: number; expiresAt?: number },
+  more: Partial<BillingEvent> = {},
+): BillingEvent => ({
   ...providerEvent(type, user, { id: `work-${type.toLowerCase()}-${counter++}`, at, ...period }),
   ...more,
 });
@@ -40,10 +46,17 @@ const LIFECYCLE: Step[] = [
   { type: 'INITIAL_PURCHASE', event: (u, t) => ev('INITIAL_PURCHASE', u, t, { purchasedAt: t, expiresAt: t + 30 * DAY }) },
   { type: 'RENEWAL', event: (u, t) => ev('RENEWAL', u, t + 1, { purchasedAt: t + 30 * DAY, expiresAt: t + 60 * DAY }) },
   { type: 'BILLING_ISSUE', event: (u, t) => ev('BILLING_ISSUE', u, t + 2, { purchasedAt: t + 30 * DAY, expiresAt: t + 60 * DAY }) },
-  { type: 'CANCELLATION', event: (u, t) => ev('CANCELLATION', u, t + 3, { purchasedAt: t + 30 * DAY, expiresAt: t + 60 * DAY }, { cancel_reason: 'UNSUBSCRIBE' }) },
+  {
+    type: 'CANCELLATION',
+    event: (u, t) => ev('CANCELLATION', u, t + 3, { purchasedAt: t + 30 * DAY, expiresAt: t + 60 * DAY }, { cancel_reason: 'UNSUBSCRIBE' }),
+  },
   { type: 'UNCANCELLATION', event: (u, t) => ev('UNCANCELLATION', u, t + 4, { purchasedAt: t + 30 * DAY, expiresAt: t + 60 * DAY }) },
   { type: 'SUBSCRIBER_ALIAS', event: (u, t) => ev('SUBSCRIBER_ALIAS', u, t + 5, {}, { aliases: [u, `${u}-device`] }) },
-  { type: 'EXPIRATION', event: (u, t) => ev('EXPIRATION', u, t + 6, { purchasedAt: t + 30 * DAY, expiresAt: t + 60 * DAY }, { expiration_reason: 'UNSUBSCRIBE' }) },
+  {
+    type: 'EXPIRATION',
+    event: (u, t) =>
+      ev('EXPIRATION', u, t + 6, { purchasedAt: t + 30 * DAY, expiresAt: t + 60 * DAY }, { expiration_reason: 'UNSUBSCRIBE' }),
+  },
 ];
 
 export async function benchTemporalWork(stack: BenchStack): Promise<BenchOutcome> {
@@ -69,7 +82,8 @@ export async function benchTemporalWork(stack: BenchStack): Promise<BenchOutcome
       for (const deadline = Date.now() + 30_000; Date.now() < deadline; await sleep(300)) {
         const h = await loadHistory(client, workflowId).catch(() => [] as HistoryEvent[]);
         const last = h.at(-1);
-        if (h.length === previous && last && last.id > lastId && !['WORKFLOW_TASK_SCHEDULED', 'WORKFLOW_TASK_STARTED'].includes(last.type)) return h;
+        if (h.length === previous && last && last.id > lastId && !['WORKFLOW_TASK_SCHEDULED', 'WORKFLOW_TASK_STARTED'].includes(last.type))
+          return h;
         previous = h.length;
       }
       throw new Error(`${workflowId} did not go idle`);
@@ -97,7 +111,13 @@ export async function benchTemporalWork(stack: BenchStack): Promise<BenchOutcome
     const auth = { Authorization: `Bearer ${benchToken({ projects: [demo.project.id] })}`, Prefer: 'wait=30' };
     const skillWork: TemporalWork[] = [];
     for (const c of DEMO_CASES.slice(0, 3)) {
-      const res = await send(agent, `${svc.baseUrl}/v1/agents/${demo.project.id}/skills/${c.skill}`, 'POST', JSON.stringify(c.inputs), auth);
+      const res = await send(
+        agent,
+        `${svc.baseUrl}/v1/agents/${demo.project.id}/skills/${c.skill}`,
+        'POST',
+        JSON.stringify(c.inputs),
+        auth,
+      );
       const body = JSON.parse(res.text) as { workflowId?: string; status: string };
       if (res.status !== 200 || !body.workflowId) throw new Error(`invoke answered ${res.status}: ${res.text.slice(0, 200)}`);
       skillWork.push(temporalWork(await idleHistory(body.workflowId, 0)));
@@ -110,12 +130,29 @@ export async function benchTemporalWork(stack: BenchStack): Promise<BenchOutcome
       const targeted = TARGETED.has(type);
       return [
         row(NAME, `${type}: workflow tasks (median of ${list.length})`, 'tasks', tasks, targeted ? { target: '≤ 2', met: tasks <= 2 } : {}),
-        row(NAME, `${type}: billable actions (median of ${list.length})`, 'actions', actions, targeted ? { target: '≤ 5', met: actions <= 5 } : {}),
+        row(
+          NAME,
+          `${type}: billable actions (median of ${list.length})`,
+          'actions',
+          actions,
+          targeted ? { target: '≤ 5', met: actions <= 5 } : {},
+        ),
       ];
     });
-    const columns = ['workflowTasks', 'activities', 'localActivities', 'timers', 'signalsReceived', 'signalsSent', 'searchAttributeUpserts', 'historyEvents', 'payloadBytes', 'billableActions'] as const;
+    const columns = [
+      'workflowTasks',
+      'activities',
+      'localActivities',
+      'timers',
+      'signalsReceived',
+      'signalsSent',
+      'searchAttributeUpserts',
+      'historyEvents',
+      'payloadBytes',
+      'billableActions',
+    ] as const;
     const notes = [
-      'Temporal work per event (median over subscribers; from each workflow\'s history):',
+      "Temporal work per event (median over subscribers; from each workflow's history):",
       `  ${['type', ...columns].join(' | ')}`,
       ...[...samples].map(([type, list]) => `  ${[type, ...columns.map((c) => String(median(list.map((w) => w[c]))))].join(' | ')}`),
     ];

@@ -75,17 +75,30 @@ export async function benchWebhookIntake(stack: BenchStack): Promise<BenchOutcom
   const measure = async (variant: Variant, spec: Omit<LoadSpec, 'url' | 'authorization' | 'events'>): Promise<Round> => {
     const prefix = `${variant}-${seq++}`;
     const before = cpuSnapshot();
-    const result = await runLoad({ ...spec, url: urls[variant], authorization, events: { seed: 1, subscribers: SUBSCRIBERS, prefix, sharedUsers: 'sub', ...(variant === 'ackOnly' ? { type: 'TEST' } : {}) } } as LoadSpec);
+    const result = await runLoad({
+      ...spec,
+      url: urls[variant],
+      authorization,
+      events: { seed: 1, subscribers: SUBSCRIBERS, prefix, sharedUsers: 'sub', ...(variant === 'ackOnly' ? { type: 'TEST' } : {}) },
+    } as LoadSpec);
     const loadEnded = nowMs();
     const drained = variant === 'product' ? await drain(product) : true;
     const round = { variant, result, cpu: cpuSince(before), drainMs: variant === 'product' ? nowMs() - loadEnded : 0 };
     if (!drained) throw new Error(`the forwarder did not drain its backlog within ${DRAIN_TIMEOUT_MS} ms`);
-    process.stderr.write(`[bench] intake ${variant}: ${throughput(result).toFixed(0)} req/s, p99 ${summarize(result.latenciesMs).p99.toFixed(1)} ms${variant === 'product' ? `, drained in ${round.drainMs.toFixed(0)} ms` : ''}\n`);
+    process.stderr.write(
+      `[bench] intake ${variant}: ${throughput(result).toFixed(0)} req/s, p99 ${summarize(result.latenciesMs).p99.toFixed(1)} ms${variant === 'product' ? `, drained in ${round.drainMs.toFixed(0)} ms` : ''}\n`,
+    );
     return round;
   };
 
   try {
-    const closed = { mode: 'closed' as const, connections: CONNECTIONS, warmupMs: WARMUP_MS, durationMs: DURATION_MS, maxRequests: MAX_REQUESTS };
+    const closed = {
+      mode: 'closed' as const,
+      connections: CONNECTIONS,
+      warmupMs: WARMUP_MS,
+      durationMs: DURATION_MS,
+      maxRequests: MAX_REQUESTS,
+    };
     for (const variant of ['baseline', 'product', 'product', 'baseline'] as const) rounds.push(await measure(variant, closed));
 
     const closedOf = (v: Variant) => rounds.filter((r) => r.variant === v);
@@ -114,19 +127,35 @@ export async function benchWebhookIntake(stack: BenchStack): Promise<BenchOutcom
     // Last: its thousands of recorded TEST events would make every later outbox update scan a larger inbox.
     rounds.push(await measure('ackOnly', closed));
     const ackOnlyRate = rate('ackOnly');
-    const errors = [...rounds, openRounds.product, openRounds.baseline].reduce((a, r) => a + r.result.errors + Object.entries(r.result.statuses).filter(([s]) => s !== '200').reduce((x, [, n]) => x + n, 0), 0);
+    const errors = [...rounds, openRounds.product, openRounds.baseline].reduce(
+      (a, r) =>
+        a +
+        r.result.errors +
+        Object.entries(r.result.statuses)
+          .filter(([s]) => s !== '200')
+          .reduce((x, [, n]) => x + n, 0),
+      0,
+    );
 
     const ratio = productRate / baselineRate;
     const p = lat('product');
     const b = lat('baseline');
     const rows = [
-      row(NAME, `ack throughput, ${CONNECTIONS} conns`, 'req/s', productRate, { baseline: baselineRate, target: `>= ${TARGET_RATIO}x`, met: ratio >= TARGET_RATIO }),
+      row(NAME, `ack throughput, ${CONNECTIONS} conns`, 'req/s', productRate, {
+        baseline: baselineRate,
+        target: `>= ${TARGET_RATIO}x`,
+        met: ratio >= TARGET_RATIO,
+      }),
       row(NAME, 'p50 ack latency (closed loop)', 'ms', p.p50, { baseline: b.p50 }),
       row(NAME, 'p99 ack latency (closed loop)', 'ms', p.p99, { baseline: b.p99 }),
       row(NAME, 'sustained rate incl. relay drain', 'ev/s', forwardedRate, { baseline: baselineRate }),
       row(NAME, 'ack throughput, relay idle (TEST events)', 'req/s', ackOnlyRate, { baseline: baselineRate }),
       row(NAME, `p50 ack @ ${halfRate}/s open loop`, 'ms', openLat('product').p50, { baseline: openLat('baseline').p50 }),
-      row(NAME, `p99 ack @ ${halfRate}/s open loop`, 'ms', openLat('product').p99, { baseline: openLat('baseline').p99, target: `< ${TARGET_P99_MS} ms`, met: openLat('product').p99 < TARGET_P99_MS }),
+      row(NAME, `p99 ack @ ${halfRate}/s open loop`, 'ms', openLat('product').p99, {
+        baseline: openLat('baseline').p99,
+        target: `< ${TARGET_P99_MS} ms`,
+        met: openLat('product').p99 < TARGET_P99_MS,
+      }),
     ];
 
     const cpuLines = (['baseline', 'product', 'ackOnly'] as const).map((v) => {
@@ -138,11 +167,18 @@ export async function benchWebhookIntake(stack: BenchStack): Promise<BenchOutcom
         otherMs: use.reduce((a, u) => a + u.otherMs, 0),
         byProcess: Object.fromEntries(Object.keys(use[0]!.byProcess).map((k) => [k, use.reduce((a, u) => a + (u.byProcess[k] ?? 0), 0)])),
       };
-      return `  ${v.padEnd(8)}: ${perUnit(merged, rs.reduce((a, r) => a + r.result.sent, 0))} (product rounds include the relay drain)`;
+      return `  ${v.padEnd(8)}: ${perUnit(
+        merged,
+        rs.reduce((a, r) => a + r.result.sent, 0),
+      )} (product rounds include the relay drain)`;
     });
     const notes = [
       `Webhook intake: ${CONNECTIONS} keep-alive connections, ${WARMUP_MS / 1000} s warm-up + ${DURATION_MS / 1000} s per round, rounds baseline/product/product/baseline, then open loop, then (last, as it grows the inbox) the product with TEST events only (recorded and acknowledged, nothing to forward: the same route without the relay's work); ${SUBSCRIBERS} distinct subscribers; non-200 answers or errors: ${errors}.`,
-      `  relay: ${forwardedEvents} events forwarded with ${signalCalls} signal-with-start calls (a backlog's events for one subscriber share a call, and recovery may repeat some; call latency under load p50 ${ms(signalLatency.p50)}, p99 ${ms(signalLatency.p99)}); product drain after the closed rounds: ${closedOf('product').map((r) => ms(r.drainMs)).join(', ')}.`,
+      `  relay: ${forwardedEvents} events forwarded with ${signalCalls} signal-with-start calls (a backlog's events for one subscriber share a call, and recovery may repeat some; call latency under load p50 ${ms(signalLatency.p50)}, p99 ${ms(signalLatency.p99)}); product drain after the closed rounds: ${closedOf(
+        'product',
+      )
+        .map((r) => ms(r.drainMs))
+        .join(', ')}.`,
       '  CPU per request (all processes this run started, and the rest of the machine; the load generator share includes its start-up, so it looks large where few requests were served):',
       ...cpuLines,
       ...breakdown.lines,

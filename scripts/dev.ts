@@ -42,12 +42,17 @@ async function main(): Promise<void> {
     if (stopping) return;
     stopping = true;
     say('stopping…');
-    await Promise.all(children.map((c) => new Promise<void>((r) => {
-      if (c.exitCode !== null || c.signalCode !== null) return r();
-      c.once('exit', () => r());
-      c.kill('SIGTERM');
-      setTimeout(() => c.kill('SIGKILL'), 10_000).unref();
-    })));
+    await Promise.all(
+      children.map(
+        (c) =>
+          new Promise<void>((r) => {
+            if (c.exitCode !== null || c.signalCode !== null) return r();
+            c.once('exit', () => r());
+            c.kill('SIGTERM');
+            setTimeout(() => c.kill('SIGKILL'), 10_000).unref();
+          }),
+      ),
+    );
     removeDevStack(root);
     for (const s of servers.reverse()) await s.stop();
     say('stopped');
@@ -60,10 +65,15 @@ async function main(): Promise<void> {
     const env: Record<string, string> = { ...fileEnv, ...stripUndefined(process.env) };
     // Both in parallel: on a fresh machine each is built once first (minutes), and the builds overlap.
     const [t, m] = await Promise.all([
-      env.TEMPORAL_ADDRESS ? null
-        : startTemporal({ dataDir: join(dataDir, 'temporal'), persistent: true, port: 7233, uiPort: 8233 }).then((s) => (servers.push(s), s)),
+      env.TEMPORAL_ADDRESS
+        ? null
+        : startTemporal({ dataDir: join(dataDir, 'temporal'), persistent: true, port: 7233, uiPort: 8233 }).then(
+            (s) => (servers.push(s), s),
+          ),
       // Durable commits: an acknowledged webhook must survive a crash of the local store too.
-      env.MONGODB_URI ? null : startMongo({ dataDir: join(dataDir, 'mongo'), port: 27017, syncOnCommit: true }).then((s) => (servers.push(s), s)),
+      env.MONGODB_URI
+        ? null
+        : startMongo({ dataDir: join(dataDir, 'mongo'), port: 27017, syncOnCommit: true }).then((s) => (servers.push(s), s)),
     ]);
     if (t) {
       env.TEMPORAL_ADDRESS = t.address;
@@ -83,7 +93,10 @@ async function main(): Promise<void> {
       ...(env.TEMPORAL_UI_URL ? { TEMPORAL_UI_URL: env.TEMPORAL_UI_URL } : {}),
     });
 
-    for (const [name, script] of [['api', 'dist/src/api/server.js'], ['worker', 'dist/src/worker.js']] as const) {
+    for (const [name, script] of [
+      ['api', 'dist/src/api/server.js'],
+      ['worker', 'dist/src/worker.js'],
+    ] as const) {
       const child = spawn(process.execPath, [join(root, script)], { env, stdio: ['ignore', 'inherit', 'inherit'] });
       child.on('exit', (code, signal) => {
         if (!stopping) {
@@ -99,11 +112,15 @@ async function main(): Promise<void> {
     const seed = spawnSync(process.execPath, [join(root, 'dist/src/cli.js'), 'seed-demo'], { env, stdio: 'inherit' });
     if (seed.status !== 0) say('loading the demo project failed (see above); the service runs without it');
 
-    const token = mintToken(config.jwt.secret!, { sub: 'dev-admin', projects: ['*'], apps: ['*'], roles: ['admin'] }, {
-      expiresInSeconds: 12 * 3600,
-      issuer: config.jwt.issuer,
-      audience: config.jwt.audience,
-    });
+    const token = mintToken(
+      config.jwt.secret!,
+      { sub: 'dev-admin', projects: ['*'], apps: ['*'], roles: ['admin'] },
+      {
+        expiresInSeconds: 12 * 3600,
+        issuer: config.jwt.issuer,
+        audience: config.jwt.audience,
+      },
+    );
     say('ready');
     say(`  API           ${base}   (OpenAPI: ${base}/openapi.json, dashboard: ${base}/dashboard)`);
     say(`  Temporal UI   ${config.temporal.uiUrl ?? '(external Temporal; see your cluster)'}`);

@@ -6,8 +6,9 @@ cd "$(dirname "$0")/.."
 . scripts/use-node.sh || exit 1
 bash scripts/ensure-deps.sh || exit 1
 
-echo "[test] lint…"
+echo "[test] lint and format…"
 npx eslint . || exit 1
+npx prettier --check . || { echo "[test] files are not formatted: npm run format" >&2; exit 1; }
 
 tally=$(mktemp)
 export TEST_TALLY_FILE="$tally"

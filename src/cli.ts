@@ -25,14 +25,25 @@ async function main(argv: string[]): Promise<number> {
     return 2;
   }
   if (rest.includes('--help') || rest.includes('-h')) {
-    const flags = Object.entries(command.options).map(([flag, o]) => `  --${flag}${o.type === 'string' ? ' VALUE' : ''}${o.multiple ? ' (repeatable)' : ''}`);
-    process.stdout.write(`usage: cli ${name} ${command.usage ?? ''}\n\n${command.summary}\n${flags.length ? `\noptions:\n${flags.join('\n')}\n` : ''}`);
+    const flags = Object.entries(command.options).map(
+      ([flag, o]) => `  --${flag}${o.type === 'string' ? ' VALUE' : ''}${o.multiple ? ' (repeatable)' : ''}`,
+    );
+    process.stdout.write(
+      `usage: cli ${name} ${command.usage ?? ''}\n\n${command.summary}\n${flags.length ? `\noptions:\n${flags.join('\n')}\n` : ''}`,
+    );
     return 0;
   }
   Object.assign(process.env, withLocalSettings(process.env, process.cwd()));
-  const { values, positionals } = parseArgs({ args: rest, options: command.options, allowPositionals: command.positionals !== undefined, strict: true });
+  const { values, positionals } = parseArgs({
+    args: rest,
+    options: command.options,
+    allowPositionals: command.positionals !== undefined,
+    strict: true,
+  });
   if (command.positionals !== undefined && positionals.length !== command.positionals) {
-    throw new UsageError(`${name} takes ${command.positionals} argument${command.positionals === 1 ? '' : 's'}: ${name} ${command.usage ?? ''}`);
+    throw new UsageError(
+      `${name} takes ${command.positionals} argument${command.positionals === 1 ? '' : 's'}: ${name} ${command.usage ?? ''}`,
+    );
   }
   return command.run(values as Record<string, string | boolean | string[] | undefined>, positionals);
 }

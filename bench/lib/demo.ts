@@ -19,13 +19,21 @@ export const DEMO_CASES: SkillCase[] = [
       customerName: 'Harbor & Vine Market',
       industry: 'Retail',
       format: 'one-pager',
-      painPoints: ['Checkout pages slow down during seasonal peaks', 'Store managers build order reports by hand in spreadsheets', 'Staff share logins across stores'],
+      painPoints: [
+        'Checkout pages slow down during seasonal peaks',
+        'Store managers build order reports by hand in spreadsheets',
+        'Staff share logins across stores',
+      ],
     },
   },
   { skill: 'incident_rca', inputs: { incidentId: 'INC-2025-014', severity: 'SEV-1' } },
 ];
 
-export function loadDemo(): { org: { id: string; name: string; ownerEmail: string }; project: { id: string; name: string }; documents: ProjectDocument[] } {
+export function loadDemo(): {
+  org: { id: string; name: string; ownerEmail: string };
+  project: { id: string; name: string };
+  documents: ProjectDocument[];
+} {
   const dir = join(repoRoot(), 'demo');
   const org = JSON.parse(readFileSync(join(dir, 'orgs', 'acme.json'), 'utf8')) as { name: string; ownerEmail: string };
   const project = JSON.parse(readFileSync(join(dir, 'acme-web', 'project.json'), 'utf8')) as { project: string; name: string; org: string };

@@ -40,7 +40,12 @@ export async function loadHistory(client: Client, workflowId: string): Promise<H
   const json = JSON.parse(historyToJSON(await client.workflow.getHandle(workflowId).fetchHistory())) as { events: any[] };
   return json.events.map((e) => {
     const key = Object.keys(e).find((k) => k.endsWith('EventAttributes'));
-    return { id: Number(e.eventId), type: String(e.eventType).replace(/^EVENT_TYPE_/, ''), at: isoToMs(e.eventTime), attrs: key ? e[key] : {} };
+    return {
+      id: Number(e.eventId),
+      type: String(e.eventType).replace(/^EVENT_TYPE_/, ''),
+      at: isoToMs(e.eventTime),
+      attrs: key ? e[key] : {},
+    };
   });
 }
 
@@ -52,7 +57,13 @@ export function activitySpans(events: HistoryEvent[]): ActivitySpan[] {
   const byScheduled = new Map<number, ActivitySpan>();
   for (const e of events) {
     if (e.type === 'ACTIVITY_TASK_SCHEDULED') {
-      byScheduled.set(e.id, { name: e.attrs.activityType.name, scheduledId: e.id, scheduledAt: e.at, startedAt: Number.NaN, completedAt: Number.NaN });
+      byScheduled.set(e.id, {
+        name: e.attrs.activityType.name,
+        scheduledId: e.id,
+        scheduledAt: e.at,
+        startedAt: Number.NaN,
+        completedAt: Number.NaN,
+      });
     } else if (e.type === 'ACTIVITY_TASK_STARTED') {
       const span = byScheduled.get(Number(e.attrs.scheduledEventId));
       if (span) span.startedAt = e.at;

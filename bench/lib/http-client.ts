@@ -21,7 +21,10 @@ export function send(agent: Agent, url: string, method: string, body?: string, h
         port: u.port,
         path: `${u.pathname}${u.search}`,
         method,
-        headers: body === undefined ? headers : { 'Content-Type': 'application/json', 'Content-Length': String(Buffer.byteLength(body)), ...headers },
+        headers:
+          body === undefined
+            ? headers
+            : { 'Content-Type': 'application/json', 'Content-Length': String(Buffer.byteLength(body)), ...headers },
       },
       (res) => {
         const chunks: Buffer[] = [];

@@ -45,7 +45,7 @@ async function run(spec: LoadSpec): Promise<LoadResult> {
     const intervalMs = 1000 / spec.ratePerSec;
     const total = Math.floor((spec.warmupMs + spec.durationMs) / intervalMs);
     const inFlight = new Set<Promise<void>>();
-    for (let k = 0; k < total; ) {
+    for (let k = 0; k < total;) {
       const now = nowMs();
       for (; k < total && started + k * intervalMs <= now; k++) {
         const p = one(started + k * intervalMs).finally(() => inFlight.delete(p));

@@ -13,9 +13,7 @@ interface CommonSpec {
   events: EventStreamSpec;
 }
 
-export type LoadSpec =
-  | (CommonSpec & { mode: 'closed'; maxRequests: number })
-  | (CommonSpec & { mode: 'open'; ratePerSec: number });
+export type LoadSpec = (CommonSpec & { mode: 'closed'; maxRequests: number }) | (CommonSpec & { mode: 'open'; ratePerSec: number });
 
 export interface LoadResult {
   /** One per measured request (warm-up excluded), in ms; open loop: from its scheduled time. */

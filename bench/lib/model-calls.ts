@@ -38,7 +38,10 @@ const HEAD_CHARS = 400;
 function summarize(call: ModelCall, status: number, text: string): void {
   call.status = status;
   try {
-    const body = JSON.parse(text) as { usage?: { prompt_tokens?: number; completion_tokens?: number }; choices?: { finish_reason?: string; message?: { content?: string } }[] };
+    const body = JSON.parse(text) as {
+      usage?: { prompt_tokens?: number; completion_tokens?: number };
+      choices?: { finish_reason?: string; message?: { content?: string } }[];
+    };
     call.promptTokens = body.usage?.prompt_tokens ?? null;
     call.completionTokens = body.usage?.completion_tokens ?? null;
     call.finishReason = body.choices?.[0]?.finish_reason ?? null;
@@ -53,7 +56,17 @@ export async function recordModelCalls(upstream: string): Promise<ModelCallRecor
   let target = new URL(upstream);
   const calls: ModelCall[] = [];
   const { server, baseUrl } = await listen((req, res) => {
-    const call: ModelCall = { startedAt: nowMs(), clientDoneAt: null, clientAborted: false, upstreamDoneAt: null, status: null, promptTokens: null, completionTokens: null, finishReason: null, contentHead: null };
+    const call: ModelCall = {
+      startedAt: nowMs(),
+      clientDoneAt: null,
+      clientAborted: false,
+      upstreamDoneAt: null,
+      status: null,
+      promptTokens: null,
+      completionTokens: null,
+      finishReason: null,
+      contentHead: null,
+    };
     calls.push(call);
     res.on('close', () => {
       if (call.clientDoneAt === null) {
@@ -72,22 +85,33 @@ export async function recordModelCalls(upstream: string): Promise<ModelCallRecor
   return { baseUrl: `${baseUrl}/v1`, calls, retarget: (u) => void (target = new URL(u)), close: () => closeServer(server) };
 }
 
-function forward(to: URL, path: string, method: string, headers: IncomingHttpHeaders, body: Buffer, call: ModelCall, res: ServerResponse): void {
+function forward(
+  to: URL,
+  path: string,
+  method: string,
+  headers: IncomingHttpHeaders,
+  body: Buffer,
+  call: ModelCall,
+  res: ServerResponse,
+): void {
   // The upstream request is not tied to the client's: when the service gives up, the model keeps going,
   // and its answer is still read to learn how long it took.
-  const up = request({ host: to.hostname, port: to.port, path, method, headers: { ...headers, host: to.host, 'content-length': String(body.byteLength) } }, (upRes: IncomingMessage) => {
-    const chunks: Buffer[] = [];
-    upRes.on('data', (c: Buffer) => chunks.push(c));
-    upRes.on('end', () => {
-      const text = Buffer.concat(chunks).toString('utf8');
-      call.upstreamDoneAt = nowMs();
-      summarize(call, upRes.statusCode ?? 0, text);
-      if (!res.destroyed) {
-        res.writeHead(upRes.statusCode ?? 502, { 'Content-Type': upRes.headers['content-type'] ?? 'application/json' });
-        res.end(text);
-      }
-    });
-  });
+  const up = request(
+    { host: to.hostname, port: to.port, path, method, headers: { ...headers, host: to.host, 'content-length': String(body.byteLength) } },
+    (upRes: IncomingMessage) => {
+      const chunks: Buffer[] = [];
+      upRes.on('data', (c: Buffer) => chunks.push(c));
+      upRes.on('end', () => {
+        const text = Buffer.concat(chunks).toString('utf8');
+        call.upstreamDoneAt = nowMs();
+        summarize(call, upRes.statusCode ?? 0, text);
+        if (!res.destroyed) {
+          res.writeHead(upRes.statusCode ?? 502, { 'Content-Type': upRes.headers['content-type'] ?? 'application/json' });
+          res.end(text);
+        }
+      });
+    },
+  );
   up.on('error', (err) => {
     call.upstreamDoneAt = nowMs();
     call.contentHead = `upstream error: ${err.message}`;

@@ -49,7 +49,14 @@ export function modelOutcome(result: ResultView, baselineNotes: readonly string[
   const reported = result.model?.sections ?? null;
   if (!reported) {
     const accepted = isModel(result.generator);
-    return { verdict: accepted ? 'accepted' : 'fell back', generator: result.generator, sectionsByModel: null, notes, sections: null, factScore: null };
+    return {
+      verdict: accepted ? 'accepted' : 'fell back',
+      generator: result.generator,
+      sectionsByModel: null,
+      notes,
+      sections: null,
+      factScore: null,
+    };
   }
   // The sections' own generator when the result sets it, else the report's count of accepted sections.
   const byModel = result.sections.some((s) => s.generator !== undefined)
@@ -61,5 +68,12 @@ export function modelOutcome(result: ResultView, baselineNotes: readonly string[
   const attempted = reported.filter((s) => !nothingToRewrite(s));
   const accepted = attempted.filter((s) => s.outcome === 'accepted').length;
   const verdict = accepted === 0 ? 'fell back' : accepted === attempted.length ? 'accepted' : 'partly accepted';
-  return { verdict, generator: result.generator, sectionsByModel: { model: byModel, total }, notes, sections: reported, factScore: factScore(reported) };
+  return {
+    verdict,
+    generator: result.generator,
+    sectionsByModel: { model: byModel, total },
+    notes,
+    sections: reported,
+    factScore: factScore(reported),
+  };
 }

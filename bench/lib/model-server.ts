@@ -54,7 +54,11 @@ export function ensureModelInstalled(model: string, timeoutMs = INSTALL_TIMEOUT_
     child.stdout.on('data', (b: Buffer) => (out += b.toString()));
     const timer = setTimeout(() => {
       killGroup();
-      reject(new Error(`installing the model server (${model}) took longer than ${Math.round(timeoutMs / 1000)} s; killed (see the [model] lines above)`));
+      reject(
+        new Error(
+          `installing the model server (${model}) took longer than ${Math.round(timeoutMs / 1000)} s; killed (see the [model] lines above)`,
+        ),
+      );
     }, timeoutMs);
     child.on('error', (err) => {
       clearTimeout(timer);
@@ -90,11 +94,19 @@ export async function startModelServer(opts: ModelServerOptions): Promise<ModelS
     // Deadline-polled: the port opens before the model is loaded, so only a 200 from /v1/models means ready.
     for (;;) {
       if (server.child.exitCode !== null || server.child.signalCode !== null) {
-        throw new Error(`the model server exited (${server.child.signalCode ?? `code ${server.child.exitCode}`}) while starting; end of ${logFile}:\n${tail(logFile, 30)}`);
+        throw new Error(
+          `the model server exited (${server.child.signalCode ?? `code ${server.child.exitCode}`}) while starting; end of ${logFile}:\n${tail(logFile, 30)}`,
+        );
       }
-      const ready = await fetch(`${baseUrl}/models`, { signal: AbortSignal.timeout(2_000) }).then((r) => r.ok, () => false);
+      const ready = await fetch(`${baseUrl}/models`, { signal: AbortSignal.timeout(2_000) }).then(
+        (r) => r.ok,
+        () => false,
+      );
       if (ready) break;
-      if (Date.now() > deadline) throw new Error(`the model server did not answer GET /v1/models within ${opts.startTimeoutMs ?? 120_000} ms; end of ${logFile}:\n${tail(logFile, 30)}`);
+      if (Date.now() > deadline)
+        throw new Error(
+          `the model server did not answer GET /v1/models within ${opts.startTimeoutMs ?? 120_000} ms; end of ${logFile}:\n${tail(logFile, 30)}`,
+        );
       await sleep(250);
     }
   } catch (err) {

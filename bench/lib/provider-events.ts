@@ -40,7 +40,19 @@ export interface EventStreamSpec {
   type?: string;
 }
 
-export function providerEvent(type: string, user: string, o: { id: string; at: number; purchasedAt?: number; expiresAt?: number | null; product?: (typeof PRODUCTS)[number]; country?: string; store?: string }): BillingEvent {
+export function providerEvent(
+  type: string,
+  user: string,
+  o: {
+    id: string;
+    at: number;
+    purchasedAt?: number;
+    expiresAt?: number | null;
+    product?: (typeof PRODUCTS)[number];
+    country?: string;
+    store?: string;
+  },
+): BillingEvent {
   const product = o.product ?? PRODUCTS[0]!;
   const purchasedAt = o.purchasedAt ?? o.at;
   return {

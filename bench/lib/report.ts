@@ -24,7 +24,13 @@ export interface BenchOutcome {
   notes: string[];
 }
 
-export function row(bench: string, metric: string, unit: string, value: number, extra: Omit<Row, 'bench' | 'metric' | 'unit' | 'value'> = {}): Row {
+export function row(
+  bench: string,
+  metric: string,
+  unit: string,
+  value: number,
+  extra: Omit<Row, 'bench' | 'metric' | 'unit' | 'value'> = {},
+): Row {
   const ratio = extra.ratio ?? (extra.baseline !== undefined && extra.baseline !== 0 ? value / extra.baseline : undefined);
   return { bench, metric, unit, value, ...extra, ...(ratio !== undefined ? { ratio } : {}) };
 }

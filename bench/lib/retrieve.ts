@@ -24,7 +24,12 @@ export interface TimedRetrieval {
   ms: number;
 }
 
-export async function retrieveTimed<S extends SkillName>(repo: DocumentRepository, project: string, skill: S, inputs: SkillInputs[S]): Promise<TimedRetrieval> {
+export async function retrieveTimed<S extends SkillName>(
+  repo: DocumentRepository,
+  project: string,
+  skill: S,
+  inputs: SkillInputs[S],
+): Promise<TimedRetrieval> {
   const started = nowMs();
   const plan = retrievalPlan(skill, inputs);
   const docs: ProjectDocument[] = [];

@@ -89,7 +89,10 @@ export interface Service {
 async function withDeadline<T>(p: Promise<T>, ms: number, what: string): Promise<T> {
   let timer: NodeJS.Timeout | undefined;
   try {
-    return await Promise.race([p, new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error(`timed out waiting for ${what}`)), ms)))]);
+    return await Promise.race([
+      p,
+      new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error(`timed out waiting for ${what}`)), ms))),
+    ]);
   } finally {
     clearTimeout(timer);
   }
@@ -109,14 +112,22 @@ export const closeServer = (server: Server) =>
     server.close(() => r());
   });
 
-export async function startService(stack: BenchStack, name: string, opts: { interceptors?: WorkflowClientInterceptor[]; env?: Record<string, string> } = {}): Promise<Service> {
+export async function startService(
+  stack: BenchStack,
+  name: string,
+  opts: { interceptors?: WorkflowClientInterceptor[]; env?: Record<string, string> } = {},
+): Promise<Service> {
   const config = benchConfig(stack, name, opts.env);
   const { logger, warnings } = benchLogger(`bench-${name}`);
   const store = await connectStore(config.mongo.uri, config.mongo.dbName, `bench-${name}`);
   await store.db.dropDatabase();
   await ensureIndexes(store.db);
   const lazy = connectTemporalLazy(config.temporal);
-  const client = new Client({ connection: lazy.connection, namespace: config.temporal.namespace, interceptors: { workflow: opts.interceptors ?? [] } });
+  const client = new Client({
+    connection: lazy.connection,
+    namespace: config.temporal.namespace,
+    interceptors: { workflow: opts.interceptors ?? [] },
+  });
   const temporal: TemporalHandle = { connection: lazy.connection, client, close: lazy.close };
   const deps = composeApi({ config, logger, db: store.db, temporal });
   const { forwarder } = deps;
@@ -136,17 +147,35 @@ export async function startService(stack: BenchStack, name: string, opts: { inte
     baseUrl,
     async startWorker(w = {}) {
       const connection = await NativeConnection.connect({ address: config.temporal.address });
-      const worker = await createWorker({ config, connection, db: store.db, logger, client, mailer: null, workflowBundlePath: stack.workflowBundlePath, interceptors: w.interceptors });
+      const worker = await createWorker({
+        config,
+        connection,
+        db: store.db,
+        logger,
+        client,
+        mailer: null,
+        workflowBundlePath: stack.workflowBundlePath,
+        interceptors: w.interceptors,
+      });
       workers.push({ worker, done: worker.run(), connection });
       return worker;
     },
     async startWorkerInApi(w = {}) {
       let ready: () => void = () => undefined;
       const running = new Promise<void>((r) => (ready = r));
-      inApi.push(runWorkerInApi({ config, db: store.db, logger, workflowBundlePath: stack.workflowBundlePath, interceptors: w.interceptors, onStarter: (c) => {
-        temporal.starter = c;
-        if (c) ready();
-      } }));
+      inApi.push(
+        runWorkerInApi({
+          config,
+          db: store.db,
+          logger,
+          workflowBundlePath: stack.workflowBundlePath,
+          interceptors: w.interceptors,
+          onStarter: (c) => {
+            temporal.starter = c;
+            if (c) ready();
+          },
+        }),
+      );
       await withDeadline(running, 60_000, 'the worker in the API process to run');
     },
     async close() {

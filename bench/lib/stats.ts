@@ -29,7 +29,11 @@ export function summarize(samples: readonly number[]): Summary {
   };
 }
 
-export const median = (samples: readonly number[]) => percentile([...samples].sort((a, b) => a - b), 0.5);
+export const median = (samples: readonly number[]) =>
+  percentile(
+    [...samples].sort((a, b) => a - b),
+    0.5,
+  );
 
 /** Milliseconds with sub-millisecond resolution, comparable across processes (epoch based). */
 export const nowMs = () => performance.timeOrigin + performance.now();

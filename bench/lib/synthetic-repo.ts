@@ -24,7 +24,18 @@ export interface SyntheticRepo {
 
 const PEOPLE = ['Priya Raman', 'Marco Bianchi', 'Sara Lindqvist', 'Tom Okafor', 'Lena Fischer', 'Ana Souza', 'Kenji Sato', 'Noor Haddad'];
 const SCOPES = ['api', 'orders', 'auth', 'search', 'export', 'checkout', 'ui', 'webhooks'];
-const THINGS = ['order filters', 'CSV export', 'session refresh', 'saved searches', 'payment retries', 'webhook signatures', 'dark mode', 'bulk edit', 'UTF-8 file names', 'ISO-8601 dates'];
+const THINGS = [
+  'order filters',
+  'CSV export',
+  'session refresh',
+  'saved searches',
+  'payment retries',
+  'webhook signatures',
+  'dark mode',
+  'bulk edit',
+  'UTF-8 file names',
+  'ISO-8601 dates',
+];
 const TYPES = ['feat', 'fix', 'fix', 'perf', 'chore', 'docs', 'refactor', 'test', 'ci'];
 const START = Date.parse('2019-01-01T00:00:00Z') / 1000;
 
@@ -52,7 +63,9 @@ function* stream(options: SyntheticRepoOptions, counts: { commits: number; tags:
     mark += 1;
     counts.commits += 1;
     const parents = `${from ? `from :${from}\n` : ''}${merge ? `merge :${merge}\n` : ''}`;
-    pending.push(`commit ${ref}\nmark :${mark}\nauthor ${ident(author, clock)}\ncommitter ${ident(author, clock)}\n${data(message)}${parents}M 644 inline file.txt\n${data(`${mark}\n`)}\n`);
+    pending.push(
+      `commit ${ref}\nmark :${mark}\nauthor ${ident(author, clock)}\ncommitter ${ident(author, clock)}\n${data(message)}${parents}M 644 inline file.txt\n${data(`${mark}\n`)}\n`,
+    );
     return mark;
   };
 
@@ -65,10 +78,20 @@ function* stream(options: SyntheticRepoOptions, counts: { commits: number; tags:
     if (kind === 0) {
       // A feature branch of two commits, merged with a merge commit.
       const first = commit(`refs/heads/feature-${pr}`, mainTip, `Start ${thing} in ${scope}\n\n${ticket}`);
-      const second = commit(`refs/heads/feature-${pr}`, first, `Finish ${thing}\n\nCo-authored-by: ${rng.pick(PEOPLE)} <pair@example.test>`);
+      const second = commit(
+        `refs/heads/feature-${pr}`,
+        first,
+        `Finish ${thing}\n\nCo-authored-by: ${rng.pick(PEOPLE)} <pair@example.test>`,
+      );
       mainTip = commit('refs/heads/main', mainTip, `Merge pull request #${pr} from acme/feature/${ticket}-${scope}\n\n${thing}`, second);
     } else if (kind === 1) {
-      mainTip = commit('refs/heads/main', mainTip, `chore(deps): bump ${scope}-lib from 1.${rng.int(0, 9)}.0 to 1.${rng.int(10, 19)}.0 (#${pr})`, undefined, 'dependabot[bot]');
+      mainTip = commit(
+        'refs/heads/main',
+        mainTip,
+        `chore(deps): bump ${scope}-lib from 1.${rng.int(0, 9)}.0 to 1.${rng.int(10, 19)}.0 (#${pr})`,
+        undefined,
+        'dependabot[bot]',
+      );
     } else if (kind === 2) {
       const body = `* feat!: ${thing} requires the v2 ${scope} API\n\nBREAKING CHANGE: call /v2/${scope} instead of /v1/${scope}.\n\nCo-authored-by: Owl Bot <gcf-owl-bot[bot]@users.noreply.github.com>`;
       mainTip = commit('refs/heads/main', mainTip, `feat(${scope})!: ${thing} on the v2 API (#${pr})\n\n${body}`);
@@ -76,11 +99,20 @@ function* stream(options: SyntheticRepoOptions, counts: { commits: number; tags:
       mainTip = commit('refs/heads/main', mainTip, `${thing} shows the wrong totals in ${scope} (#${pr})\n\nFixes #${rng.int(1, 900)}`);
     } else {
       const type = rng.pick(TYPES);
-      mainTip = commit('refs/heads/main', mainTip, `${type}(${scope}): ${type === 'fix' ? 'handle' : 'add'} ${thing} (#${pr})\n\nImplements ${ticket}.`);
+      mainTip = commit(
+        'refs/heads/main',
+        mainTip,
+        `${type}(${scope}): ${type === 'fix' ? 'handle' : 'add'} ${thing} (#${pr})\n\nImplements ${ticket}.`,
+      );
     }
     yield* pending.splice(0);
     if (counts.tags < options.tags && counts.commits >= (counts.tags + 1) * tagEvery) {
-      version = counts.tags % 25 === 24 ? { major: version.major + 1, minor: 0, patch: 0 } : counts.tags % 5 === 4 ? { ...version, minor: version.minor + 1, patch: 0 } : { ...version, patch: version.patch + 1 };
+      version =
+        counts.tags % 25 === 24
+          ? { major: version.major + 1, minor: 0, patch: 0 }
+          : counts.tags % 5 === 4
+            ? { ...version, minor: version.minor + 1, patch: 0 }
+            : { ...version, patch: version.patch + 1 };
       const name = `v${version.major}.${version.minor}.${version.patch}`;
       counts.tags += 1;
       yield counts.tags % 2 === 0
@@ -103,7 +135,8 @@ export async function buildSyntheticRepo(options: SyntheticRepoOptions): Promise
       if (args[0] === 'fast-import') {
         const counts = { commits: 0, tags: 0 };
         void (async () => {
-          for (const chunk of stream(options, counts)) if (!child.stdin.write(chunk)) await new Promise((r) => child.stdin.once('drain', r));
+          for (const chunk of stream(options, counts))
+            if (!child.stdin.write(chunk)) await new Promise((r) => child.stdin.once('drain', r));
           child.stdin.end();
           result.commits = counts.commits;
           result.tags = counts.tags;

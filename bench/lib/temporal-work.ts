@@ -75,7 +75,13 @@ export function temporalWork(events: readonly HistoryEvent[]): TemporalWork {
     }
   }
   work.billableActions =
-    started + work.activities + tasksWithLocalActivities.size + work.timers + work.signalsReceived + work.signalsSent + work.searchAttributeUpserts;
+    started +
+    work.activities +
+    tasksWithLocalActivities.size +
+    work.timers +
+    work.signalsReceived +
+    work.signalsSent +
+    work.searchAttributeUpserts;
   return work;
 }
 

@@ -93,8 +93,13 @@ export async function ensureTemporalBinary(): Promise<string> {
   try {
     await run(
       go,
-      ['install', '-trimpath', '-ldflags', `-s -w -X github.com/temporalio/cli/temporalcli.Version=${TEMPORAL_CLI_VERSION}`,
-        `github.com/temporalio/cli/cmd/temporal@v${TEMPORAL_CLI_VERSION}`],
+      [
+        'install',
+        '-trimpath',
+        '-ldflags',
+        `-s -w -X github.com/temporalio/cli/temporalcli.Version=${TEMPORAL_CLI_VERSION}`,
+        `github.com/temporalio/cli/cmd/temporal@v${TEMPORAL_CLI_VERSION}`,
+      ],
       { env: { GOBIN: gobin, CGO_ENABLED: '0', GOFLAGS: '-buildvcs=false' }, label: 'temporal' },
     );
     installBinary(join(gobin, 'temporal'), target);
@@ -130,11 +135,10 @@ export async function ensureSecantusBinary(): Promise<string> {
   // it, so two runs building at once wait for each other instead of racing.
   const targetDir = join(cacheDir(), '..', `cargo-target-${SECANTUS_VERSION}`);
   try {
-    await run(
-      cargo,
-      ['install', 'secantus-mdb', '--version', SECANTUS_VERSION, '--locked', '--ignore-rust-version', '--root', root],
-      { env: { CARGO_TERM_COLOR: 'never', CARGO_TARGET_DIR: targetDir }, label: 'secantusd-rs' },
-    );
+    await run(cargo, ['install', 'secantus-mdb', '--version', SECANTUS_VERSION, '--locked', '--ignore-rust-version', '--root', root], {
+      env: { CARGO_TERM_COLOR: 'never', CARGO_TARGET_DIR: targetDir },
+      label: 'secantusd-rs',
+    });
     installBinary(join(root, 'bin', 'secantusd-rs'), target);
     rmSync(targetDir, { recursive: true, force: true });
   } finally {

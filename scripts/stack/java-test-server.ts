@@ -43,11 +43,22 @@ export function ensureJavaTestServer(): string {
   try {
     writeFileSync(join(work, 'pom.xml'), POM(JAVA_TEST_SERVER_VERSION));
     const started = Date.now();
-    const res = spawnSync(mvn, ['-B', '-q', 'dependency:copy-dependencies', `-DoutputDirectory=${join(work, 'lib')}`], { cwd: work, encoding: 'utf8', timeout: 600_000 });
-    if (res.status !== 0) throw new Error(`mvn could not fetch io.temporal:temporal-test-server:${JAVA_TEST_SERVER_VERSION}:\n${(res.stdout + res.stderr).slice(-3000)}`);
+    const res = spawnSync(mvn, ['-B', '-q', 'dependency:copy-dependencies', `-DoutputDirectory=${join(work, 'lib')}`], {
+      cwd: work,
+      encoding: 'utf8',
+      timeout: 600_000,
+    });
+    if (res.status !== 0)
+      throw new Error(
+        `mvn could not fetch io.temporal:temporal-test-server:${JAVA_TEST_SERVER_VERSION}:\n${(res.stdout + res.stderr).slice(-3000)}`,
+      );
     log(`test server fetched in ${Math.round((Date.now() - started) / 1000)} s`);
     // Tiered C1 and the serial collector start the JVM fastest: the SDK gives the server 5 s to answer.
-    writeFileSync(join(work, 'run.sh'), `#!/bin/sh\nexec "${java}" -XX:TieredStopAtLevel=1 -XX:+UseSerialGC -Xss512k -cp "${join(home, 'lib')}/*" io.temporal.testserver.TestServer "$@"\n`, { mode: 0o755 });
+    writeFileSync(
+      join(work, 'run.sh'),
+      `#!/bin/sh\nexec "${java}" -XX:TieredStopAtLevel=1 -XX:+UseSerialGC -Xss512k -cp "${join(home, 'lib')}/*" io.temporal.testserver.TestServer "$@"\n`,
+      { mode: 0o755 },
+    );
     if (!existsSync(launcher)) renameSync(work, home);
   } finally {
     rmSync(work, { recursive: true, force: true });

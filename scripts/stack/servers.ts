@@ -8,7 +8,16 @@ import { createServer, Socket } from 'node:net';
 import { join } from 'node:path';
 import { ensureSecantusBinary, ensureTemporalBinary, onPath } from './binaries';
 
-export const SEARCH_ATTRIBUTES = ['Project', 'Skill', 'BillingScope', 'SubscriberId', 'BillingStatus', 'OutboundApp', 'OutboundEndpoint', 'OutboundStatus'] as const;
+export const SEARCH_ATTRIBUTES = [
+  'Project',
+  'Skill',
+  'BillingScope',
+  'SubscriberId',
+  'BillingStatus',
+  'OutboundApp',
+  'OutboundEndpoint',
+  'OutboundStatus',
+] as const;
 
 const log = (msg: string) => process.stderr.write(`[stack] ${msg}\n`);
 
@@ -43,9 +52,18 @@ export async function waitForPort(port: number, deadlineMs: number, child?: Chil
     const open = await new Promise<boolean>((resolve) => {
       const s = new Socket();
       s.setTimeout(500);
-      s.once('connect', () => { s.destroy(); resolve(true); });
-      s.once('error', () => { s.destroy(); resolve(false); });
-      s.once('timeout', () => { s.destroy(); resolve(false); });
+      s.once('connect', () => {
+        s.destroy();
+        resolve(true);
+      });
+      s.once('error', () => {
+        s.destroy();
+        resolve(false);
+      });
+      s.once('timeout', () => {
+        s.destroy();
+        resolve(false);
+      });
       s.connect(port, '127.0.0.1');
     });
     if (open) return;
@@ -55,7 +73,11 @@ export async function waitForPort(port: number, deadlineMs: number, child?: Chil
 }
 
 /** Spawns in its own process group so stop() takes down the server and anything it forked. */
-export function spawnServer(cmd: string, args: string[], logFile: string): { child: ChildProcess; stop: () => Promise<void>; crash: () => Promise<void> } {
+export function spawnServer(
+  cmd: string,
+  args: string[],
+  logFile: string,
+): { child: ChildProcess; stop: () => Promise<void>; crash: () => Promise<void> } {
   const out = createWriteStream(logFile, { flags: 'a' });
   const child = spawn(cmd, args, { detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
   child.stdout?.pipe(out);
@@ -113,8 +135,20 @@ export async function startTemporal(opts: TemporalOptions): Promise<RunningTempo
   mkdirSync(opts.dataDir, { recursive: true });
   const port = await freePort(opts.port);
   const uiPort = opts.headless ? null : await freePort(opts.uiPort ?? port + 1000);
-  const args = ['server', 'start-dev', '--ip', '127.0.0.1', '--port', String(port), '--log-level', 'warn',
-    '--sqlite-pragma', 'journal_mode=WAL', '--sqlite-pragma', 'synchronous=NORMAL'];
+  const args = [
+    'server',
+    'start-dev',
+    '--ip',
+    '127.0.0.1',
+    '--port',
+    String(port),
+    '--log-level',
+    'warn',
+    '--sqlite-pragma',
+    'journal_mode=WAL',
+    '--sqlite-pragma',
+    'synchronous=NORMAL',
+  ];
   if (opts.persistent) args.push('--db-filename', join(opts.dataDir, 'temporal.db'));
   if (uiPort === null) args.push('--headless');
   else args.push('--ui-port', String(uiPort), '--ui-ip', '127.0.0.1');
@@ -161,8 +195,22 @@ export interface MongoOptions {
 function secantusArgs(port: number, dbPath: string, cacheMb: number, syncOnCommit: boolean): string[] {
   const configFile = join(dbPath, '..', 'secantusd.toml');
   writeFileSync(configFile, '# settings come from the command line (scripts/stack/servers.ts)\n');
-  return ['--config', configFile, '--host', '127.0.0.1', '--port', String(port), '--storage-path', dbPath, '--standalone',
-    '--cache-size', `${cacheMb}M`, '--log-level', 'WARNING', ...(syncOnCommit ? ['--sync-on-commit'] : [])];
+  return [
+    '--config',
+    configFile,
+    '--host',
+    '127.0.0.1',
+    '--port',
+    String(port),
+    '--storage-path',
+    dbPath,
+    '--standalone',
+    '--cache-size',
+    `${cacheMb}M`,
+    '--log-level',
+    'WARNING',
+    ...(syncOnCommit ? ['--sync-on-commit'] : []),
+  ];
 }
 
 export async function startMongo(opts: MongoOptions): Promise<RunningMongo> {
@@ -175,8 +223,21 @@ export async function startMongo(opts: MongoOptions): Promise<RunningMongo> {
     const dbPath = join(opts.dataDir, 'mongod');
     mkdirSync(dbPath, { recursive: true });
     log(`starting mongod on 127.0.0.1:${port}`);
-    started = spawnServer(mongod, ['--dbpath', dbPath, '--port', String(port), '--bind_ip', '127.0.0.1', '--quiet',
-      '--wiredTigerCacheSizeGB', String(Math.max(0.25, cacheMb / 1024))], join(opts.dataDir, 'mongod.log'));
+    started = spawnServer(
+      mongod,
+      [
+        '--dbpath',
+        dbPath,
+        '--port',
+        String(port),
+        '--bind_ip',
+        '127.0.0.1',
+        '--quiet',
+        '--wiredTigerCacheSizeGB',
+        String(Math.max(0.25, cacheMb / 1024)),
+      ],
+      join(opts.dataDir, 'mongod.log'),
+    );
     kind = 'mongod';
   } else {
     const bin = await ensureSecantusBinary();

@@ -14,7 +14,10 @@ import { systemClock } from '../config/clock';
 
 /** I/O of the billing workflows: the dashboard projection, operator entitlements, signals between workflows. */
 export function createBillingActivities(
-  deps: DepsOf<'subscribers' | 'billingTotals' | 'projects' | 'billingTimeline' | 'billingDaily' | 'webhookEvents', 'config' | 'logger' | 'temporal'>,
+  deps: DepsOf<
+    'subscribers' | 'billingTotals' | 'projects' | 'billingTimeline' | 'billingDaily' | 'webhookEvents',
+    'config' | 'logger' | 'temporal'
+  >,
 ) {
   const { subscribers, billingTotals: totals, projects, billingTimeline: timeline, billingDaily: daily, webhookEvents } = deps.repos;
   const now = deps.now ?? systemClock;
@@ -52,7 +55,11 @@ export function createBillingActivities(
      * read's result was never recorded). The run starts from scratch then, as it did the first time, and its
      * totals delta, which the record counts but the lost task never sent, is sent.
      */
-    async loadStoredSubscriber(args: { scope: BillingScope; subscriberId: string; runId?: string }): Promise<{ state: SubscriberState; counted: BillingTotals } | null> {
+    async loadStoredSubscriber(args: {
+      scope: BillingScope;
+      subscriberId: string;
+      runId?: string;
+    }): Promise<{ state: SubscriberState; counted: BillingTotals } | null> {
       const stored = await subscribers.stored(args.scope, args.subscriberId);
       if (!stored || (args.runId !== undefined && stored.runId === args.runId)) return null;
       return { state: stored.state, counted: stored.contribution };
@@ -64,7 +71,13 @@ export function createBillingActivities(
      * entitlementTargets; absent on activities scheduled before it: the subscriber id alone); those that name
      * no org or project are passed over. `revoked`: ids a transfer moved the purchases away from.
      */
-    async applyOperatorEntitlements(args: { subscriberId: string; targets?: string[]; revoked?: string[]; entitlements: BillingEntitlement[]; version: number }): Promise<void> {
+    async applyOperatorEntitlements(args: {
+      subscriberId: string;
+      targets?: string[];
+      revoked?: string[];
+      entitlements: BillingEntitlement[];
+      version: number;
+    }): Promise<void> {
       const entitlements = args.entitlements.map((e) => ({
         id: e.id,
         productId: e.productId,
@@ -76,7 +89,11 @@ export function createBillingActivities(
       }
       // A transfer moved the purchases away from these: their orgs lose what this subscriber paid for.
       for (const id of args.revoked ?? []) await projects.setEntitlements(id, [], args.version, now());
-      if (entitled === 0) deps.logger.warn({ subscriberId: args.subscriberId, targets: args.targets }, 'operator billing event names no org or project; nothing entitled');
+      if (entitled === 0)
+        deps.logger.warn(
+          { subscriberId: args.subscriberId, targets: args.targets },
+          'operator billing event names no org or project; nothing entitled',
+        );
     },
 
     /** The acted-on members of an event in the inbox (for events too large to travel in a signal); null: not there. */
@@ -93,7 +110,11 @@ export function createBillingActivities(
       try {
         await signalSubscriberWorkflow(deps.temporal, taskQueue, args, args.message);
       } catch (err) {
-        if (isPermanentRefusal(err)) throw ApplicationFailure.nonRetryable(`Temporal refused the signal to ${args.subscriberId}: ${(err as Error).message}`, 'TemporalRefused');
+        if (isPermanentRefusal(err))
+          throw ApplicationFailure.nonRetryable(
+            `Temporal refused the signal to ${args.subscriberId}: ${(err as Error).message}`,
+            'TemporalRefused',
+          );
         throw err;
       }
     },

@@ -20,7 +20,17 @@ export function createDeadLetterActivities(deps: DepsOf<'deadLetters', 'logger'>
       payload: unknown;
     }): Promise<string> {
       const id = await deadLetters.park({ ...args, payload: JSON.stringify(args.payload) }, now());
-      deps.logger.error({ deadLetter: id, stage: args.stage, scope: args.scope, subscriberId: args.subscriberId, eventId: args.eventId, reason: args.reason }, 'billing work parked as a dead letter');
+      deps.logger.error(
+        {
+          deadLetter: id,
+          stage: args.stage,
+          scope: args.scope,
+          subscriberId: args.subscriberId,
+          eventId: args.eventId,
+          reason: args.reason,
+        },
+        'billing work parked as a dead letter',
+      );
       return id;
     },
   };

@@ -6,7 +6,15 @@ import { afterModelFailure } from '../llm/model-failure';
 import type { ProjectDocument } from '../skills/documents';
 import { noRewriteProgress, type RewriteProgress } from '../skills/model-rewrite';
 import type { ModelSectionReport, SkillResult } from '../skills/result';
-import { acceptSectionAnswer, answerTokenBudget, composeModelResult, rewriteTargets, SECTION_ANSWER_SCHEMA, sectionMessages, selectAndDraft } from '../skills/run';
+import {
+  acceptSectionAnswer,
+  answerTokenBudget,
+  composeModelResult,
+  rewriteTargets,
+  SECTION_ANSWER_SCHEMA,
+  sectionMessages,
+  selectAndDraft,
+} from '../skills/run';
 import type { InvocationContextRepository } from '../store/invocation-contexts';
 import type { ActivityDeps } from './deps';
 import type { SkillInvocationInput } from '../workflows/contracts/skill-invocation';
@@ -16,17 +24,23 @@ import type { DraftOutcome, SkillContextRef } from './skill-types';
 const AFTER_MODEL_MARGIN_MS = 5_000;
 const MIN_MODEL_TIMEOUT_MS = 1_000;
 
-const SCHEMA_FORMAT: ResponseFormat = { type: 'json_schema', json_schema: { name: 'section', schema: SECTION_ANSWER_SCHEMA, strict: true } };
+const SCHEMA_FORMAT: ResponseFormat = {
+  type: 'json_schema',
+  json_schema: { name: 'section', schema: SECTION_ANSWER_SCHEMA, strict: true },
+};
 /** JSON mode: for a server that refused the schema (400, 422). */
 const JSON_MODE: ResponseFormat = { type: 'json_object' };
 /** JSON mode with the schema beside it, as llama.cpp's Python server constrains its output (LLM_RESPONSE_FORMAT=json_object). */
 const JSON_MODE_WITH_SCHEMA: ResponseFormat = { type: 'json_object', schema: SECTION_ANSWER_SCHEMA };
 
 export function chatModelFromConfig(llm: Config['llm']): ChatModel | null {
-  return llm.baseUrl && llm.model ? createChatModel({ baseUrl: llm.baseUrl, apiKey: llm.apiKey, model: llm.model, timeoutMs: llm.timeoutMs }) : null;
+  return llm.baseUrl && llm.model
+    ? createChatModel({ baseUrl: llm.baseUrl, apiKey: llm.apiKey, model: llm.model, timeoutMs: llm.timeoutMs })
+    : null;
 }
 
-const FAILED_OUTCOME = (err: unknown): ModelSectionReport['outcome'] => (err instanceof ApplicationFailure && err.type === LLM_FAILURE.timeout ? 'timed_out' : 'failed');
+const FAILED_OUTCOME = (err: unknown): ModelSectionReport['outcome'] =>
+  err instanceof ApplicationFailure && err.type === LLM_FAILURE.timeout ? 'timed_out' : 'failed';
 
 /**
  * The drafting step: the deterministic draft always; with a model configured, the model rewrites the
@@ -35,9 +49,17 @@ const FAILED_OUTCOME = (err: unknown): ModelSectionReport['outcome'] => (err ins
  * the next unanswered section: the progress is saved with the retrieved documents); a timeout or a refused request ends the model's part, and the sections not
  * rewritten stay as drafted, with a note saying why.
  */
-export function createDraftingActivity(deps: Pick<ActivityDeps, 'config' | 'logger'>, contexts: InvocationContextRepository, model: ChatModel | null) {
+export function createDraftingActivity(
+  deps: Pick<ActivityDeps, 'config' | 'logger'>,
+  contexts: InvocationContextRepository,
+  model: ChatModel | null,
+) {
   /** `retrieved`: the documents when the caller already holds them (the local path), else read from the store. */
-  return async function draftSkillDocument(input: SkillInvocationInput, context: SkillContextRef, retrieved?: ProjectDocument[]): Promise<DraftOutcome> {
+  return async function draftSkillDocument(
+    input: SkillInvocationInput,
+    context: SkillContextRef,
+    retrieved?: ProjectDocument[],
+  ): Promise<DraftOutcome> {
     const docs = retrieved ?? (await contexts.load(context.contextId));
     if (!docs) {
       throw ApplicationFailure.create({ type: 'ContextLost', message: 'retrieved documents are missing; retrieval must run again' });
@@ -47,7 +69,12 @@ export function createDraftingActivity(deps: Pick<ActivityDeps, 'config' | 'logg
     if (!model) return { result: draft };
 
     const activity = Context.current();
-    const log = deps.logger.child({ invocationId: input.invocationId, skill: input.skill, attempt: activity.info.attempt, model: model.model });
+    const log = deps.logger.child({
+      invocationId: input.invocationId,
+      skill: input.skill,
+      attempt: activity.info.attempt,
+      model: model.model,
+    });
     // What an earlier attempt got from the model: kept in the store, so a retry goes on from the next section.
     const progress = (await contexts.loadRewrite(context.contextId)) ?? noRewriteProgress();
     const preferred = deps.config.llm.responseFormat === 'json_object' ? JSON_MODE_WITH_SCHEMA : SCHEMA_FORMAT;
@@ -112,7 +139,15 @@ export function createDraftingActivity(deps: Pick<ActivityDeps, 'config' | 'logg
 }
 
 /** The result from what the model gave, every section reported in the draft's order, with notes for the reader. */
-function modelResult(input: SkillInvocationInput, draft: SkillResult, docs: readonly ProjectDocument[], name: string, targets: number[], progress: RewriteProgress, stop: { reason: string } | undefined): SkillResult {
+function modelResult(
+  input: SkillInvocationInput,
+  draft: SkillResult,
+  docs: readonly ProjectDocument[],
+  name: string,
+  targets: number[],
+  progress: RewriteProgress,
+  stop: { reason: string } | undefined,
+): SkillResult {
   const byIndex = new Map(progress.sections.map((s) => [s.index, s]));
   const sections: ModelSectionReport[] = draft.sections.map((s, i) => {
     const done = byIndex.get(i);
@@ -124,8 +159,13 @@ function modelResult(input: SkillInvocationInput, draft: SkillResult, docs: read
     return { heading: s.heading, outcome: 'kept', reason, durationMs: 0 };
   });
   const accepted = new Map(Object.entries(progress.accepted).map(([i, text]) => [Number(i), text]));
-  const notes = sections.flatMap((s) => (s.outcome === 'refused' ? [`The model's rewrite of "${s.heading}" was not used: ${s.reason}.`] : []));
-  if (stop) notes.push(`${stop.reason} ${accepted.size > 0 ? 'The sections it did not write are the deterministic draft.' : 'This is the deterministic draft.'}`);
+  const notes = sections.flatMap((s) =>
+    s.outcome === 'refused' ? [`The model's rewrite of "${s.heading}" was not used: ${s.reason}.`] : [],
+  );
+  if (stop)
+    notes.push(
+      `${stop.reason} ${accepted.size > 0 ? 'The sections it did not write are the deterministic draft.' : 'This is the deterministic draft.'}`,
+    );
   else if (accepted.size === 0 && notes.length > 0) notes.push('This is the deterministic draft.');
   return composeModelResult(input.skill, input.inputs as never, draft, docs, name, { accepted, sections, notes });
 }

@@ -12,14 +12,21 @@ export function createEmailActivities(deps: DepsOf<'mailOutbox' | 'projects', 'l
      * `orgIds`: the ids that may name the org or project, the event's app_user_id first (absent on activities
      * scheduled before it: the subscriber id alone). The first that names one gets the mail.
      */
-    async sendBillingIssueEmail(args: { eventId: string; subscriberId: string; orgIds?: string[] }): Promise<'sent' | 'kept' | 'already_sent' | 'no_owner'> {
+    async sendBillingIssueEmail(args: {
+      eventId: string;
+      subscriberId: string;
+      orgIds?: string[];
+    }): Promise<'sent' | 'kept' | 'already_sent' | 'no_owner'> {
       let org = null;
       for (const id of args.orgIds ?? [args.subscriberId]) {
         org = (await projects.getOrg(id)) ?? (await orgOfProject(id));
         if (org) break;
       }
       if (!org) {
-        deps.logger.warn({ subscriberId: args.subscriberId, orgIds: args.orgIds }, 'billing issue for an unknown org or project: no owner to email');
+        deps.logger.warn(
+          { subscriberId: args.subscriberId, orgIds: args.orgIds },
+          'billing issue for an unknown org or project: no owner to email',
+        );
         return 'no_owner';
       }
       const key = `billing_issue:${args.eventId}`;

@@ -16,9 +16,19 @@ const APP_SCOPE_PREFIX = 'app:';
 
 /** Outbound webhooks: fan an applied event out to an app's endpoints, and make one delivery attempt. */
 export function createOutboundActivities(
-  deps: DepsOf<'apps' | 'outboundEndpoints' | 'outboundDeliveries' | 'outboundCounters' | 'mailOutbox' | 'webhookEvents', 'config' | 'logger' | 'temporal' | 'mailer'>,
+  deps: DepsOf<
+    'apps' | 'outboundEndpoints' | 'outboundDeliveries' | 'outboundCounters' | 'mailOutbox' | 'webhookEvents',
+    'config' | 'logger' | 'temporal' | 'mailer'
+  >,
 ) {
-  const { apps, outboundEndpoints: endpoints, outboundDeliveries: deliveries, outboundCounters: counters, mailOutbox: outbox, webhookEvents } = deps.repos;
+  const {
+    apps,
+    outboundEndpoints: endpoints,
+    outboundDeliveries: deliveries,
+    outboundCounters: counters,
+    mailOutbox: outbox,
+    webhookEvents,
+  } = deps.repos;
   const now = deps.now ?? systemClock;
   const cfg = deps.config.outbound;
 
@@ -42,22 +52,39 @@ export function createOutboundActivities(
       const app = await apps.get(slug);
       if (!app?.outboundAccess) return 0;
       const stored = args.eventRef ? await webhookEvents.get(args.scope, args.eventRef.id) : null;
-      const event = args.event ?? (stored ? parseStoredEvent(stored) : args.eventRef ? { id: args.eventRef.id, type: args.eventRef.type } : null);
+      const event =
+        args.event ?? (stored ? parseStoredEvent(stored) : args.eventRef ? { id: args.eventRef.id, type: args.eventRef.type } : null);
       const outEvent = outboundEventOf(args.state, event, args.downgradeId);
-      const targets = (await endpoints.list(slug)).filter((ep) => !ep.disabled && (ep.eventTypes === null || ep.eventTypes.includes(outEvent.type)));
+      const targets = (await endpoints.list(slug)).filter(
+        (ep) => !ep.disabled && (ep.eventTypes === null || ep.eventTypes.includes(outEvent.type)),
+      );
       for (const ep of targets) {
         const deliveryId = messageIdFor(ep._id, outEvent.id);
         const at = now();
         const stored = await deliveries.ensure(
-          pendingDelivery({ _id: deliveryId, app: slug, endpointId: ep._id, eventId: outEvent.id, eventType: outEvent.type, body: bodyOf(outEvent, at) }, at),
+          pendingDelivery(
+            { _id: deliveryId, app: slug, endpointId: ep._id, eventId: outEvent.id, eventType: outEvent.type, body: bodyOf(outEvent, at) },
+            at,
+          ),
         );
-        await startDelivery(deps.temporal, deps.config, { app: slug, endpointId: ep._id, deliveryId: stored._id, eventType: stored.eventType }, 'first');
+        await startDelivery(
+          deps.temporal,
+          deps.config,
+          { app: slug, endpointId: ep._id, deliveryId: stored._id, eventType: stored.eventType },
+          'first',
+        );
       }
       return targets.length;
     },
 
     /** One attempt: check the URL again (DNS may have changed), sign, POST, record what happened. */
-    async attemptOutboundDelivery(args: { app: string; endpointId: string; deliveryId: string; attempt: number; nextRetryInMs: number | null }): Promise<AttemptOutcome> {
+    async attemptOutboundDelivery(args: {
+      app: string;
+      endpointId: string;
+      deliveryId: string;
+      attempt: number;
+      nextRetryInMs: number | null;
+    }): Promise<AttemptOutcome> {
       const ep = await endpoints.get(args.app, args.endpointId);
       const delivery = await deliveries.get(args.endpointId, args.deliveryId);
       if (!ep || ep.disabled || !delivery) return { kind: 'endpoint_off' };
@@ -89,13 +116,27 @@ export function createOutboundActivities(
         responseBody = res.body;
         responseBodyTruncated = res.bodyTruncated;
       } catch (err) {
-        error = err instanceof UnsafeUrlError ? `refused: ${err.message}` : err instanceof Error ? err.message.slice(0, 500) : String(err).slice(0, 500);
+        error =
+          err instanceof UnsafeUrlError
+            ? `refused: ${err.message}`
+            : err instanceof Error
+              ? err.message.slice(0, 500)
+              : String(err).slice(0, 500);
       }
       const ok = status !== null && status >= 200 && status < 300;
       const gone = status === 410;
       await deliveries.recordAttempt(
         delivery._id,
-        { attempt: args.attempt, at, statusCode: status, latencyMs, error, nextRetryAt: ok || gone ? null : nextRetryAt, responseBody, responseBodyTruncated },
+        {
+          attempt: args.attempt,
+          at,
+          statusCode: status,
+          latencyMs,
+          error,
+          nextRetryAt: ok || gone ? null : nextRetryAt,
+          responseBody,
+          responseBodyTruncated,
+        },
         ok ? 'succeeded' : gone || nextRetryAt === null ? 'failed' : 'pending',
         now(),
       );
@@ -131,7 +172,10 @@ export function createOutboundActivities(
     const app = await apps.get(ep.app);
     const to = app?.outboundContactEmail;
     if (!to) {
-      deps.logger.warn({ app: ep.app, endpointId: ep._id }, 'outbound endpoint disabled after failing; the app has no contact email to tell');
+      deps.logger.warn(
+        { app: ep.app, endpointId: ep._id },
+        'outbound endpoint disabled after failing; the app has no contact email to tell',
+      );
       return;
     }
     const key = `outbound_disabled:${ep._id}:${failingSince.toISOString()}`;

@@ -12,7 +12,9 @@ type Outbound = ReturnType<typeof createOutboundActivities>;
  */
 export function createPublishActivities(billing: Pick<Billing, 'persistSubscriber'>, outbound: Pick<Outbound, 'dispatchOutboundEvent'>) {
   return {
-    async publishSubscriber(args: Parameters<Billing['persistSubscriber']>[0] & { outbound: Parameters<Outbound['dispatchOutboundEvent']>[0][] }): Promise<void> {
+    async publishSubscriber(
+      args: Parameters<Billing['persistSubscriber']>[0] & { outbound: Parameters<Outbound['dispatchOutboundEvent']>[0][] },
+    ): Promise<void> {
       await billing.persistSubscriber({ state: args.state, workflowId: args.workflowId, runId: args.runId });
       for (const notice of args.outbound) await outbound.dispatchOutboundEvent(notice);
     },

@@ -49,8 +49,12 @@ export function createSkillActivities(deps: DepsOf<'invocations' | 'documents' |
     if (written && (update.status === 'failed' || update.status === 'cancelled')) await countFinished(update.invocationId, update.status);
   }
 
-  const progressWrite = (invocationId: string, progress: { seq: number } | undefined, status: 'retrieving' | 'drafting', completedSteps: number) =>
-    progress ? recordInvocationProgress({ invocationId, seq: progress.seq, status, completedSteps, error: null }) : Promise.resolve();
+  const progressWrite = (
+    invocationId: string,
+    progress: { seq: number } | undefined,
+    status: 'retrieving' | 'drafting',
+    completedSteps: number,
+  ) => (progress ? recordInvocationProgress({ invocationId, seq: progress.seq, status, completedSteps, error: null }) : Promise.resolve());
 
   async function retrieve(input: SkillInvocationInput): Promise<ProjectDocument[]> {
     const plan = retrievalPlan(input.skill, input.inputs as never);
@@ -81,10 +85,17 @@ export function createSkillActivities(deps: DepsOf<'invocations' | 'documents' |
     },
 
     /** The local drafting activity: the deterministic draft only, never a model call (it cannot heartbeat). */
-    async draftSkillDocumentLocally(input: SkillInvocationInput, context: SkillContextRef, progress: { seq: number }): Promise<DraftOutcome> {
+    async draftSkillDocumentLocally(
+      input: SkillInvocationInput,
+      context: SkillContextRef,
+      progress: { seq: number },
+    ): Promise<DraftOutcome> {
       const docs = handoff.get(context.contextId);
       handoff.delete(context.contextId);
-      const [outcome] = await Promise.all([draftDeterministic(input, context, docs), progressWrite(input.invocationId, progress, 'drafting', 1)]);
+      const [outcome] = await Promise.all([
+        draftDeterministic(input, context, docs),
+        progressWrite(input.invocationId, progress, 'drafting', 1),
+      ]);
       return outcome;
     },
 
@@ -94,7 +105,12 @@ export function createSkillActivities(deps: DepsOf<'invocations' | 'documents' |
         invocations.advance(
           args.invocationId,
           args.seq,
-          { status: 'completed', progress: { step: 'completed', completedSteps: TOTAL_STEPS, totalSteps: TOTAL_STEPS }, result: args.result, completedAt: at },
+          {
+            status: 'completed',
+            progress: { step: 'completed', completedSteps: TOTAL_STEPS, totalSteps: TOTAL_STEPS },
+            result: args.result,
+            completedAt: at,
+          },
           at,
         ),
         contexts.remove(args.invocationId),

@@ -13,11 +13,29 @@ export interface WorkerMetrics {
 }
 
 export function workerMetrics(meter: MetricMeter): WorkerMetrics {
-  const finished = meter.createCounter('skill_invocations_finished', '1', 'Skill invocations that reached a terminal status, by skill and status');
-  const duration = meter.createHistogram('skill_invocation_duration', 'float', 'seconds', 'From the request to the terminal status, by skill and status');
-  const mailFailures = meter.createCounter('mail_send_failures', '1', 'Attempts to send a mail that failed (each is retried; see the outbox)');
+  const finished = meter.createCounter(
+    'skill_invocations_finished',
+    '1',
+    'Skill invocations that reached a terminal status, by skill and status',
+  );
+  const duration = meter.createHistogram(
+    'skill_invocation_duration',
+    'float',
+    'seconds',
+    'From the request to the terminal status, by skill and status',
+  );
+  const mailFailures = meter.createCounter(
+    'mail_send_failures',
+    '1',
+    'Attempts to send a mail that failed (each is retried; see the outbox)',
+  );
   const attempts = meter.createCounter('outbound_delivery_attempts', '1', 'Outbound webhook attempts by outcome');
-  const latency = meter.createHistogram('outbound_delivery_latency', 'float', 'seconds', "Receivers' answer time for outbound webhook attempts that got an answer");
+  const latency = meter.createHistogram(
+    'outbound_delivery_latency',
+    'float',
+    'seconds',
+    "Receivers' answer time for outbound webhook attempts that got an answer",
+  );
   return {
     invocationFinished(skill, status, seconds) {
       finished.add(1, { skill, status });
@@ -34,4 +52,8 @@ export function workerMetrics(meter: MetricMeter): WorkerMetrics {
 }
 
 /** For activities run without a worker runtime (tests that call them directly). */
-export const NO_METRICS: WorkerMetrics = { invocationFinished: () => undefined, mailFailed: () => undefined, outboundAttempt: () => undefined };
+export const NO_METRICS: WorkerMetrics = {
+  invocationFinished: () => undefined,
+  mailFailed: () => undefined,
+  outboundAttempt: () => undefined,
+};

@@ -11,7 +11,10 @@ const TTL_MS = 5_000;
 export class AppCache {
   private readonly entries = new Map<string, { app: AppRecord | null; until: number }>();
 
-  constructor(private readonly apps: AppRepository, private readonly clock: () => number = Date.now) {}
+  constructor(
+    private readonly apps: AppRepository,
+    private readonly clock: () => number = Date.now,
+  ) {}
 
   /** Called on rotation and deletion, so this instance applies them at once. */
   forget(slug: string): void {

@@ -21,7 +21,6 @@ import { deadLetterRoutes } from './routes/dead-letters';
 import { dashboardRoutes } from './routes/dashboard';
 import { consoleRoutes } from './routes/console';
 
-
 /**
  * Builds the Koa application from composed dependencies (compose.ts). Never listens: server.ts does (and starts
  * the event relay); tests serve `app.callback()` themselves.
@@ -64,7 +63,10 @@ export function createApp(deps: AppDeps) {
   // What escapes every middleware (a socket error while answering) is one JSON log line, not Koa's stack printer.
   app.on('error', (err: Error & { status?: number; expose?: boolean }) => {
     if (err.expose && typeof err.status === 'number' && err.status < 500) return;
-    deps.logger.warn({ err: { name: err.name, message: err.message, code: (err as { code?: unknown }).code } }, 'error outside a request handler');
+    deps.logger.warn(
+      { err: { name: err.name, message: err.message, code: (err as { code?: unknown }).code } },
+      'error outside a request handler',
+    );
   });
   for (const router of routers) {
     app.use(router.routes());

@@ -43,7 +43,8 @@ export function verifyToken(token: string, settings: JwtSettings, now: () => num
   }
   if (typeof payload === 'string') throw new TokenError('token payload must be a JSON object');
   if (typeof payload.exp !== 'number') throw new TokenError('token has no exp claim');
-  if (typeof payload.iat === 'number' && payload.iat > Math.floor(now() / 1000) + skew) throw new TokenError('token issued in the future (iat)');
+  if (typeof payload.iat === 'number' && payload.iat > Math.floor(now() / 1000) + skew)
+    throw new TokenError('token issued in the future (iat)');
   if (typeof payload.sub !== 'string' || payload.sub === '') throw new TokenError('token has no sub claim');
   return {
     sub: payload.sub,
@@ -60,5 +61,4 @@ function stringList(value: unknown): string[] {
 export const isAdmin = (p: Principal): boolean => p.roles.includes('admin');
 export const canUseProject = (p: Principal, project: string): boolean =>
   isAdmin(p) || p.projects.includes('*') || p.projects.includes(project);
-export const canReadApp = (p: Principal, slug: string): boolean =>
-  isAdmin(p) || p.apps.includes('*') || p.apps.includes(slug);
+export const canReadApp = (p: Principal, slug: string): boolean => isAdmin(p) || p.apps.includes('*') || p.apps.includes(slug);

@@ -26,5 +26,7 @@ export async function requestedScope(ctx: Context, apps: AppRepository): Promise
 /** A link to a workflow in the Temporal UI, when its address is configured. */
 export function workflowLinker(temporal: Config['temporal']): (workflowId: string) => string | null {
   return (workflowId) =>
-    temporal.uiUrl ? `${temporal.uiUrl}/namespaces/${encodeURIComponent(temporal.namespace)}/workflows/${encodeURIComponent(workflowId)}` : null;
+    temporal.uiUrl
+      ? `${temporal.uiUrl}/namespaces/${encodeURIComponent(temporal.namespace)}/workflows/${encodeURIComponent(workflowId)}`
+      : null;
 }

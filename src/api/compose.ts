@@ -43,7 +43,14 @@ export function composeApi(input: { config: Config; logger: Logger; db: Db; temp
       now,
     }),
     deadLetters: new DeadLetterService(repos.deadLetters, temporal.client, config.temporal.taskQueue, now),
-    outbound: new OutboundService({ apps: repos.apps, endpoints: repos.outboundEndpoints, deliveries: repos.outboundDeliveries, temporal: temporal.client, config, now }),
+    outbound: new OutboundService({
+      apps: repos.apps,
+      endpoints: repos.outboundEndpoints,
+      deliveries: repos.outboundDeliveries,
+      temporal: temporal.client,
+      config,
+      now,
+    }),
     appCache: new AppCache(repos.apps),
     now,
   };

@@ -14,8 +14,15 @@ let open = 0;
  * (`signal`); then the stream ends. Bounded per process, kept alive through proxies, and an error in `produce`
  * is logged and ends the stream (the status line is long sent).
  */
-export function answerWithEventStream(ctx: Context, what: string, produce: (write: (chunk: string) => void, signal: AbortSignal) => Promise<void>): void {
-  if (open >= MAX_STREAMS) throw new HttpProblem(503, 'too_many_streams', 'Too many event streams are open; poll instead, or retry', { headers: { 'Retry-After': '5' } });
+export function answerWithEventStream(
+  ctx: Context,
+  what: string,
+  produce: (write: (chunk: string) => void, signal: AbortSignal) => Promise<void>,
+): void {
+  if (open >= MAX_STREAMS)
+    throw new HttpProblem(503, 'too_many_streams', 'Too many event streams are open; poll instead, or retry', {
+      headers: { 'Retry-After': '5' },
+    });
   const out = new PassThrough();
   ctx.status = 200;
   ctx.set({ 'Content-Type': 'text/event-stream; charset=utf-8', 'Cache-Control': 'no-cache, no-transform', 'X-Accel-Buffering': 'no' });
@@ -30,7 +37,10 @@ export function answerWithEventStream(ctx: Context, what: string, produce: (writ
     try {
       await produce((chunk) => out.write(chunk), closed.signal);
     } catch (err) {
-      (ctx.state.log as Logger).warn({ err: { name: (err as Error).name, message: (err as Error).message } }, `${what} stream ended by an error`);
+      (ctx.state.log as Logger).warn(
+        { err: { name: (err as Error).name, message: (err as Error).message } },
+        `${what} stream ended by an error`,
+      );
     } finally {
       clearInterval(heartbeat);
       ctx.req.off('close', stop);

@@ -7,7 +7,11 @@
 export const PAGE_BYTE_BUDGET = 1024 * 1024;
 
 /** The presented items of `rows` that fit the budget, in order, and how many rows they are. */
-export function withinBudget<T, R>(rows: readonly T[], present: (row: T) => R, budgetBytes = PAGE_BYTE_BUDGET): { items: R[]; taken: number } {
+export function withinBudget<T, R>(
+  rows: readonly T[],
+  present: (row: T) => R,
+  budgetBytes = PAGE_BYTE_BUDGET,
+): { items: R[]; taken: number } {
   const items: R[] = [];
   let bytes = 0;
   for (const row of rows) {

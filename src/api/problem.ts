@@ -74,10 +74,8 @@ export function problemBody(
 export const badRequest = (code: string, detail: string, errors?: ProblemFieldError[]) => new HttpProblem(400, code, detail, { errors });
 export const notFound = (code: string, detail: string) => new HttpProblem(404, code, detail);
 export const forbidden = (detail: string) => new HttpProblem(403, 'forbidden', detail);
-export const unauthorized = (detail: string) =>
-  new HttpProblem(401, 'unauthorized', detail, { headers: { 'WWW-Authenticate': 'Bearer' } });
+export const unauthorized = (detail: string) => new HttpProblem(401, 'unauthorized', detail, { headers: { 'WWW-Authenticate': 'Bearer' } });
 export const conflict = (code: string, detail: string) => new HttpProblem(409, code, detail);
-export const unprocessable = (code: string, detail: string, errors?: ProblemFieldError[]) =>
-  new HttpProblem(422, code, detail, { errors });
+export const unprocessable = (code: string, detail: string, errors?: ProblemFieldError[]) => new HttpProblem(422, code, detail, { errors });
 export const serviceUnavailable = (code: string, detail: string, extensions?: Record<string, unknown>) =>
   new HttpProblem(503, code, detail, { extensions, headers: { 'Retry-After': '5' } });

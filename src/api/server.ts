@@ -16,11 +16,20 @@ async function main(): Promise<void> {
   // Lazy, like Temporal: with the store down the API still starts, /readyz answers 503 naming it, webhooks
   // answer 503 (the provider retries), and everything works once the store is back.
   const store = await connectStore(config.mongo.uri, config.mongo.dbName, 'api', { lazy: true });
-  const indexes = retryInBackground(() => ensureIndexes(store.db, config.retention), (err) => logger.warn({ err: String(err) }, 'creating indexes failed (is MongoDB reachable?); retrying in 5 s'));
+  const indexes = retryInBackground(
+    () => ensureIndexes(store.db, config.retention),
+    (err) => logger.warn({ err: String(err) }, 'creating indexes failed (is MongoDB reachable?); retrying in 5 s'),
+  );
   const temporal = connectTemporalLazy(config.temporal);
   if (config.worker.inApi) installSdkLogging(logger);
   const worker = config.worker.inApi
-    ? runWorkerInApi({ config, db: store.db, logger, workflowBundlePath: process.env.WORKFLOW_BUNDLE_PATH || undefined, onStarter: (c) => (temporal.starter = c) })
+    ? runWorkerInApi({
+        config,
+        db: store.db,
+        logger,
+        workflowBundlePath: process.env.WORKFLOW_BUNDLE_PATH || undefined,
+        onStarter: (c) => (temporal.starter = c),
+      })
     : null;
   const deps = composeApi({ config, logger, db: store.db, temporal });
   const { forwarder } = deps;

@@ -9,6 +9,7 @@ import { HttpProblem, notFound, serviceUnavailable } from './problem';
 export function mapTemporalError(err: unknown, what: string): unknown {
   if (err instanceof HttpProblem) return err;
   if (err instanceof WorkflowNotFoundError) return notFound('workflow_not_found', `${what} has no workflow`);
-  if (isUnavailable(err)) return serviceUnavailable('temporal_unavailable', 'The workflow service is unreachable; nothing was started. Retry later.');
+  if (isUnavailable(err))
+    return serviceUnavailable('temporal_unavailable', 'The workflow service is unreachable; nothing was started. Retry later.');
   return err;
 }

@@ -8,7 +8,11 @@ import { badRequest } from './problem';
 export function validate<T>(schema: object, value: unknown, what = 'Request body'): T {
   const errors = check(schema, value);
   if (errors.length > 0) {
-    throw badRequest('invalid_input', `${what} does not match the schema: ${errors.map((e) => `${e.path || '/'} ${e.message}`).join('; ')}`, errors);
+    throw badRequest(
+      'invalid_input',
+      `${what} does not match the schema: ${errors.map((e) => `${e.path || '/'} ${e.message}`).join('; ')}`,
+      errors,
+    );
   }
   return value as T;
 }

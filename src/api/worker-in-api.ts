@@ -40,7 +40,16 @@ export function runWorkerInApi(opts: {
     const mailer = createMailer(opts.config.smtp.url, opts.config.smtp.from);
     try {
       const client = new Client({ connection, namespace: opts.config.temporal.namespace });
-      worker = await createWorker({ config: opts.config, connection, db: opts.db, logger: opts.logger, client, mailer, workflowBundlePath: opts.workflowBundlePath, interceptors: opts.interceptors });
+      worker = await createWorker({
+        config: opts.config,
+        connection,
+        db: opts.db,
+        logger: opts.logger,
+        client,
+        mailer,
+        workflowBundlePath: opts.workflowBundlePath,
+        interceptors: opts.interceptors,
+      });
       if (stopped) return;
       const running = worker.run();
       opts.onStarter(client);
@@ -61,10 +70,11 @@ export function runWorkerInApi(opts: {
       } catch (err) {
         log.warn({ err }, `worker in the API process is not running; retrying in ${RETRY_MS / 1000} s`);
       }
-      if (!stopped) await new Promise<void>((resolve) => {
-        wake = resolve;
-        setTimeout(resolve, RETRY_MS).unref();
-      });
+      if (!stopped)
+        await new Promise<void>((resolve) => {
+          wake = resolve;
+          setTimeout(resolve, RETRY_MS).unref();
+        });
     }
   })();
 

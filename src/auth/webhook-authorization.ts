@@ -41,7 +41,9 @@ export interface AuthorizationDigests {
 /** Every rotated-out value of `app` still in grace at `now`, oldest first (legacy single value included). */
 export function liveGraceDigests(app: AuthorizationDigests, now: Date): GraceDigest[] {
   const legacy =
-    app.previousAuthorizationDigest && app.previousValidUntil ? [{ digest: app.previousAuthorizationDigest, validUntil: app.previousValidUntil }] : [];
+    app.previousAuthorizationDigest && app.previousValidUntil
+      ? [{ digest: app.previousAuthorizationDigest, validUntil: app.previousValidUntil }]
+      : [];
   return [...legacy, ...(app.graceDigests ?? [])].filter((g) => g.validUntil > now);
 }
 

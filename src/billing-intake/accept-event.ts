@@ -82,7 +82,12 @@ export class EventIntake {
       // an event id once, so a second forward has no second effect. With the first receipt time: it is the
       // event's (event-time.ts orders by it), and it holds the relay's checkpoint back until this is relayed.
       if (!first.ignored) this.forwarder.forwardSoon({ ...first, acceptedBy: record.acceptedBy });
-      return { fresh: false, ignored: first.ignored, ignoredReason: first.ignored ? ignoredReasonOf(parseStoredEvent(first)) : null, conflict };
+      return {
+        fresh: false,
+        ignored: first.ignored,
+        ignoredReason: first.ignored ? ignoredReasonOf(parseStoredEvent(first)) : null,
+        conflict,
+      };
     } catch (err) {
       throw new InboxUnavailableError(err);
     } finally {
@@ -90,7 +95,12 @@ export class EventIntake {
     }
   }
 
-  private async parkConflict(scope: BillingScope, event: BillingEvent, first: WebhookEventRecord, second: WebhookEventRecord): Promise<void> {
+  private async parkConflict(
+    scope: BillingScope,
+    event: BillingEvent,
+    first: WebhookEventRecord,
+    second: WebhookEventRecord,
+  ): Promise<void> {
     const digest = createHash('sha256').update(second.eventJson).digest('hex').slice(0, 32);
     await this.deadLetters.park(
       {

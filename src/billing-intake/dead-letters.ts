@@ -27,7 +27,10 @@ export class DeadLetterService {
     private readonly now: Clock = systemClock,
   ) {}
 
-  list(scope: BillingScope, opts: { status?: DeadLetterStatus; limit: number; after?: { parkedAt: Date; id: string } }): Promise<DeadLetterRecord[]> {
+  list(
+    scope: BillingScope,
+    opts: { status?: DeadLetterStatus; limit: number; after?: { parkedAt: Date; id: string } },
+  ): Promise<DeadLetterRecord[]> {
     return this.deadLetters.list(scope, opts);
   }
 
@@ -35,10 +38,20 @@ export class DeadLetterService {
     const record = await this.deadLetters.get(id);
     if (!record) return { outcome: 'not_found' };
     // A conflicting redelivery is evidence, not work: the event id was applied with its first body.
-    if (record.stage === 'intake') return { outcome: 'refused', record, reason: 'a body that conflicts with the first one accepted under its event id is never applied' };
+    if (record.stage === 'intake')
+      return {
+        outcome: 'refused',
+        record,
+        reason: 'a body that conflicts with the first one accepted under its event id is never applied',
+      };
     if (record.status !== 'parked' || !record.subscriberId) return { outcome: 'not_parked', record };
     try {
-      await signalSubscriberWorkflow(this.client, this.taskQueue, { scope: record.scope, subscriberId: record.subscriberId }, messageFor(record));
+      await signalSubscriberWorkflow(
+        this.client,
+        this.taskQueue,
+        { scope: record.scope, subscriberId: record.subscriberId },
+        messageFor(record),
+      );
     } catch (err) {
       if (!isPermanentRefusal(err)) throw err;
       const reason = `Temporal refused the retry: ${(err as Error).message}`;

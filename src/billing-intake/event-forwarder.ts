@@ -201,7 +201,10 @@ export class EventForwarder {
     failure.count += 1;
     this.failures.set(record._id, failure);
     if (nowMs - failure.firstMs >= GIVE_UP_AFTER_MS) {
-      this.park(record, `not relayed for ${Math.round((nowMs - failure.firstMs) / 3_600_000)} h (${failure.count} attempts): ${(err as Error).message}`).then(
+      this.park(
+        record,
+        `not relayed for ${Math.round((nowMs - failure.firstMs) / 3_600_000)} h (${failure.count} attempts): ${(err as Error).message}`,
+      ).then(
         () => {
           this.unrelayed.delete(record._id);
           this.failures.delete(record._id);
@@ -230,7 +233,17 @@ export class EventForwarder {
   private async park(record: WebhookEventRecord, reason: string): Promise<void> {
     const { scope, eventId, type, subscriberId, workflowId } = record;
     const id = await this.deadLetters.park(
-      { key: `${scope}|relay|${eventId}`, scope, stage: 'relay', eventId, type, subscriberId, workflowId, reason, payload: record.eventJson },
+      {
+        key: `${scope}|relay|${eventId}`,
+        scope,
+        stage: 'relay',
+        eventId,
+        type,
+        subscriberId,
+        workflowId,
+        reason,
+        payload: record.eventJson,
+      },
       this.now(),
     );
     this.logger.error({ deadLetter: id, scope, eventId, subscriberId, reason }, 'webhook event parked as a dead letter');

@@ -44,10 +44,7 @@ export function contributionOf(state: SubscriberState): BillingTotals {
   const lines = subscriptionLines(state.subscriptions, state.asOfMs);
   const counted = lines.filter((line) => line.mrr?.counted === true);
   const trials = lines.filter(
-    (line) =>
-      line.mrr !== null &&
-      line.subscription.info?.periodType === 'TRIAL' &&
-      line.subscription.info.environment !== 'SANDBOX',
+    (line) => line.mrr !== null && line.subscription.info?.periodType === 'TRIAL' && line.subscription.info.environment !== 'SANDBOX',
   );
   return {
     mrrMicros: state.mrrContributionMicros,

@@ -69,9 +69,7 @@ export interface MrrInput {
 
 export type MrrExclusion = 'sandbox' | 'family_share' | 'trial' | 'unpaid' | 'non_renewing' | 'unknown_period';
 
-export type MrrResult =
-  | { counted: true; micros: number; period: StandardPeriod }
-  | { counted: false; micros: 0; excludedBy: MrrExclusion };
+export type MrrResult = { counted: true; micros: number; period: StandardPeriod } | { counted: false; micros: 0; excludedBy: MrrExclusion };
 
 /** The monthly-normalised price of one period, or the first rule that excludes it from MRR. */
 export function mrrOf(input: MrrInput): MrrResult {

@@ -33,7 +33,12 @@ export type KnownEventType = (typeof KNOWN_EVENT_TYPES)[number];
  * a grant from the provider's dashboard, a temporary entitlement during a store outage. Runs recorded before they
  * had effects keep recording them only (see `RuleSet`).
  */
-export const GRANT_EVENT_TYPES = ['NON_RENEWING_PURCHASE', 'SUBSCRIPTION_EXTENDED', 'TEMPORARY_ENTITLEMENT_GRANT', 'REFUND_REVERSED'] as const;
+export const GRANT_EVENT_TYPES = [
+  'NON_RENEWING_PURCHASE',
+  'SUBSCRIPTION_EXTENDED',
+  'TEMPORARY_ENTITLEMENT_GRANT',
+  'REFUND_REVERSED',
+] as const;
 
 /**
  * The types with a rule in the effects table. Every other type, known or not (PRODUCT_CHANGE, whose new product
@@ -127,11 +132,36 @@ export interface BillingEnvelope {
  * attributes or unknown members costs the workflow nothing; the whole body stays in the inbox.
  */
 const ACTED_ON_MEMBERS = [
-  'id', 'type', 'app_id', 'event_timestamp_ms', 'app_user_id', 'original_app_user_id', 'aliases', 'environment',
-  'product_id', 'entitlement_ids', 'entitlement_id', 'period_type', 'purchased_at_ms', 'expiration_at_ms', 'store',
-  'price', 'currency', 'price_in_purchased_currency', 'transaction_id', 'original_transaction_id', 'is_family_share',
-  'country_code', 'renewal_number', 'cancel_reason', 'expiration_reason', 'grace_period_expiration_at_ms',
-  'is_trial_conversion', 'transferred_from', 'transferred_to', 'new_product_id',
+  'id',
+  'type',
+  'app_id',
+  'event_timestamp_ms',
+  'app_user_id',
+  'original_app_user_id',
+  'aliases',
+  'environment',
+  'product_id',
+  'entitlement_ids',
+  'entitlement_id',
+  'period_type',
+  'purchased_at_ms',
+  'expiration_at_ms',
+  'store',
+  'price',
+  'currency',
+  'price_in_purchased_currency',
+  'transaction_id',
+  'original_transaction_id',
+  'is_family_share',
+  'country_code',
+  'renewal_number',
+  'cancel_reason',
+  'expiration_reason',
+  'grace_period_expiration_at_ms',
+  'is_trial_conversion',
+  'transferred_from',
+  'transferred_to',
+  'new_product_id',
 ] as const;
 
 /** The event with only the members the service acts on (ACTED_ON_MEMBERS), in their documented order. */
@@ -162,8 +192,7 @@ type Schema = { [keyword: string]: unknown };
 // The provider sends null for absent values, so every optional member accepts null. `anyOf` rather than a type
 // array keeps the schema valid under ajv's `strict: true` (which refuses union types by default).
 const orNull = (schema: Schema): Schema => ({ anyOf: [schema, { type: 'null' }] });
-const members = (names: readonly string[], schema: Schema): [string, Schema][] =>
-  names.map((name) => [name, orNull(schema)]);
+const members = (names: readonly string[], schema: Schema): [string, Schema][] => names.map((name) => [name, orNull(schema)]);
 
 /**
  * Bounds on what one event may carry. A subscriber id ends up in a workflow id and a search attribute
@@ -176,9 +205,19 @@ export const MAX_TIMESTAMP_MS = 253_402_300_799_999;
 
 const SUBSCRIBER_ID_MEMBERS = ['app_user_id', 'original_app_user_id'] as const;
 const STRING_MEMBERS = [
-  'app_id', 'environment', 'product_id', 'entitlement_id', 'period_type',
-  'store', 'currency', 'transaction_id', 'original_transaction_id', 'country_code', 'cancel_reason',
-  'expiration_reason', 'new_product_id',
+  'app_id',
+  'environment',
+  'product_id',
+  'entitlement_id',
+  'period_type',
+  'store',
+  'currency',
+  'transaction_id',
+  'original_transaction_id',
+  'country_code',
+  'cancel_reason',
+  'expiration_reason',
+  'new_product_id',
 ] as const;
 const TIMESTAMP_MEMBERS = ['event_timestamp_ms', 'purchased_at_ms', 'expiration_at_ms', 'grace_period_expiration_at_ms'] as const;
 const NUMBER_MEMBERS = ['price', 'price_in_purchased_currency', 'renewal_number'] as const;
@@ -209,8 +248,16 @@ export const ENVELOPE_SCHEMA: Schema = {
           ...members(TIMESTAMP_MEMBERS, { type: 'number', minimum: 0, maximum: MAX_TIMESTAMP_MS }),
           ...members(NUMBER_MEMBERS, { type: 'number', minimum: -1e9, maximum: 1e9 }),
           ...members(BOOLEAN_MEMBERS, { type: 'boolean' }),
-          ...members(SUBSCRIBER_LIST_MEMBERS, { type: 'array', maxItems: EVENT_LIMITS.ids, items: { type: 'string', maxLength: EVENT_LIMITS.idLength } }),
-          ...members(['entitlement_ids'], { type: 'array', maxItems: EVENT_LIMITS.entitlements, items: { type: 'string', maxLength: EVENT_LIMITS.textLength } }),
+          ...members(SUBSCRIBER_LIST_MEMBERS, {
+            type: 'array',
+            maxItems: EVENT_LIMITS.ids,
+            items: { type: 'string', maxLength: EVENT_LIMITS.idLength },
+          }),
+          ...members(['entitlement_ids'], {
+            type: 'array',
+            maxItems: EVENT_LIMITS.entitlements,
+            items: { type: 'string', maxLength: EVENT_LIMITS.textLength },
+          }),
           ...members(['subscriber_attributes'], { type: 'object', additionalProperties: true }),
         ]),
       },

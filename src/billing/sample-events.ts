@@ -42,13 +42,29 @@ export function sampleEvent(type: string, user: string, nowMs: number, id: strin
     case 'SUBSCRIPTION_EXTENDED':
       return { ...base, expiration_at_ms: nowMs + 37 * DAY, price: 0 };
     case 'NON_RENEWING_PURCHASE':
-      return { ...base, store: 'PROMOTIONAL', period_type: 'PROMOTIONAL', product_id: 'rc_promo_pro_lifetime', expiration_at_ms: null, price: 0 };
+      return {
+        ...base,
+        store: 'PROMOTIONAL',
+        period_type: 'PROMOTIONAL',
+        product_id: 'rc_promo_pro_lifetime',
+        expiration_at_ms: null,
+        price: 0,
+      };
     case 'TEMPORARY_ENTITLEMENT_GRANT':
       return { ...base, expiration_at_ms: nowMs + DAY, price: 0 };
     case 'SUBSCRIBER_ALIAS':
       return { ...base, aliases: [user, `${user}_device`] };
     case 'TRANSFER':
-      return { id, type, app_id: 'app_sample', event_timestamp_ms: nowMs, environment: 'SANDBOX', store: 'APP_STORE', transferred_from: [`${user}_old`], transferred_to: [user] };
+      return {
+        id,
+        type,
+        app_id: 'app_sample',
+        event_timestamp_ms: nowMs,
+        environment: 'SANDBOX',
+        store: 'APP_STORE',
+        transferred_from: [`${user}_old`],
+        transferred_to: [user],
+      };
     default:
       return base;
   }

@@ -87,12 +87,7 @@ function utf8Bytes(codePoint: number): number[] {
   if (codePoint < 0x10000) {
     return [0xe0 | (codePoint >> 12), 0x80 | ((codePoint >> 6) & 0x3f), 0x80 | (codePoint & 0x3f)];
   }
-  return [
-    0xf0 | (codePoint >> 18),
-    0x80 | ((codePoint >> 12) & 0x3f),
-    0x80 | ((codePoint >> 6) & 0x3f),
-    0x80 | (codePoint & 0x3f),
-  ];
+  return [0xf0 | (codePoint >> 18), 0x80 | ((codePoint >> 12) & 0x3f), 0x80 | ((codePoint >> 6) & 0x3f), 0x80 | (codePoint & 0x3f)];
 }
 
 /** A 64-bit FNV-1a digest of the UTF-16 code units, as 16 hex digits. */

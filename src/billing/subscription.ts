@@ -252,9 +252,7 @@ function prune(sub: Subscription): Subscription {
 // An ending dominated in both time and period end is in force only when the dominating one is, and never
 // decides anything the dominating one does not, so dropping it keeps the record small and canonical.
 function paretoFrontier(endings: Ending[]): Ending[] {
-  const sorted = [...endings].sort(
-    (x, y) => y.atMs - x.atMs || y.endsAtMs - x.endsAtMs || compareCodeUnits(y.id, x.id),
-  );
+  const sorted = [...endings].sort((x, y) => y.atMs - x.atMs || y.endsAtMs - x.endsAtMs || compareCodeUnits(y.id, x.id));
   const kept: Ending[] = [];
   for (const ending of sorted) {
     if (kept.every((k) => ending.endsAtMs > k.endsAtMs)) kept.push(ending);

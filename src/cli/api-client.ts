@@ -20,10 +20,20 @@ export function apiSettings(values: Record<string, unknown>): ApiSettings | null
 }
 
 /** One request; a non-2xx answer throws with the API's status, code and detail. */
-export async function callApi<T>(settings: ApiSettings, method: string, path: string, body?: unknown, headers: Record<string, string> = {}): Promise<T> {
+export async function callApi<T>(
+  settings: ApiSettings,
+  method: string,
+  path: string,
+  body?: unknown,
+  headers: Record<string, string> = {},
+): Promise<T> {
   const res = await fetch(`${settings.api}${path}`, {
     method,
-    headers: { Authorization: `Bearer ${settings.token}`, ...(body === undefined ? {} : { 'Content-Type': 'application/json' }), ...headers },
+    headers: {
+      Authorization: `Bearer ${settings.token}`,
+      ...(body === undefined ? {} : { 'Content-Type': 'application/json' }),
+      ...headers,
+    },
     ...(body === undefined ? {} : { body: JSON.stringify(body) }),
   });
   const text = await res.text();

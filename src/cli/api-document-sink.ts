@@ -20,8 +20,14 @@ export function apiDocumentSink(api: ApiSettings): DocumentSink {
       let bytes = 0;
       const send = async () => {
         if (batch.length === 0) return;
-        const res = await callApi<{ inserted: number; updated: number; rejected: unknown[] }>(api, 'POST', `/v1/projects/${encodeURIComponent(project)}/documents`, { documents: batch });
-        if (res.rejected.length > 0) throw new Error(`the API rejected ${res.rejected.length} documents: ${JSON.stringify(res.rejected.slice(0, 3))}`);
+        const res = await callApi<{ inserted: number; updated: number; rejected: unknown[] }>(
+          api,
+          'POST',
+          `/v1/projects/${encodeURIComponent(project)}/documents`,
+          { documents: batch },
+        );
+        if (res.rejected.length > 0)
+          throw new Error(`the API rejected ${res.rejected.length} documents: ${JSON.stringify(res.rejected.slice(0, 3))}`);
         inserted += res.inserted;
         updated += res.updated;
         batch = [];

@@ -40,7 +40,8 @@ export const connectAppCommand: CliCommand = {
 };
 
 export const rotateAppCommand: CliCommand = {
-  summary: "Rotate an app's webhook authorization; the previous value keeps working for WEBHOOK_ROTATION_GRACE_HOURS (--revoke-previous: not at all)",
+  summary:
+    "Rotate an app's webhook authorization; the previous value keeps working for WEBHOOK_ROTATION_GRACE_HOURS (--revoke-previous: not at all)",
   usage: '--slug SLUG [--revoke-previous]',
   options: { slug: { type: 'string' }, 'revoke-previous': { type: 'boolean' } },
   async run(values) {
@@ -50,7 +51,11 @@ export const rotateAppCommand: CliCommand = {
       const rotated = await repos.apps.rotate(slug, config.webhooks.rotationGraceHours * 3600_000, new Date(), revoke);
       if (!rotated) throw new Error(`no app "${slug}"`);
       printWebhookSetup(`${config.http.publicBaseUrl}${APP_WEBHOOK_PATH}?app=${slug}`, rotated.authorization);
-      process.stdout.write(revoke ? 'Every earlier value stopped working now.\n' : `The previous value keeps working until ${rotated.previousValidUntil.toISOString()}.\n`);
+      process.stdout.write(
+        revoke
+          ? 'Every earlier value stopped working now.\n'
+          : `The previous value keeps working until ${rotated.previousValidUntil.toISOString()}.\n`,
+      );
       return 0;
     });
   },

@@ -27,7 +27,9 @@ export const billingBackfillTrendsCommand: CliCommand = {
       const daily = repos.billingDaily;
       const now = new Date();
       for (const { dayStartMs, ...point } of builder.points()) await daily.replace(scope, { day: utcDay(dayStartMs), ...point }, now);
-      process.stdout.write(`scope ${scope}: ${n} subscriber records, ${days} daily points rebuilt (${utcDay(starts[0]!)} to ${utcDay(today)})\n`);
+      process.stdout.write(
+        `scope ${scope}: ${n} subscriber records, ${days} daily points rebuilt (${utcDay(starts[0]!)} to ${utcDay(today)})\n`,
+      );
       return 0;
     });
   },

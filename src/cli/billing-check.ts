@@ -22,7 +22,13 @@ async function snapshot(repos: Repositories, scope: BillingScope): Promise<Snaps
   const totals = repos.billingTotals;
   const full = await repos.subscribers.sumContributions(scope);
   const stored = await totals.stored(scope);
-  return { running: stored?.totals ?? { ...ZERO_TOTALS }, seq: stored?.seq ?? 0, recomputed: full.totals, subscribers: full.subscribers, updatedAt: stored?.updatedAt ?? null };
+  return {
+    running: stored?.totals ?? { ...ZERO_TOTALS },
+    seq: stored?.seq ?? 0,
+    recomputed: full.totals,
+    subscribers: full.subscribers,
+    updatedAt: stored?.updatedAt ?? null,
+  };
 }
 
 const same = (a: BillingTotals, b: BillingTotals) => (Object.keys(a) as (keyof BillingTotals)[]).every((k) => a[k] === b[k]);
@@ -64,7 +70,11 @@ export const billingCheckCommand: CliCommand = {
         const after = await snapshot(repos, scope);
         if (after.seq > second.seq) {
           const repaired = same(after.running, after.recomputed);
-          process.stdout.write(repaired ? 'repaired: the running totals now agree\n' : 'the correction was applied but the totals still disagree (events arrived meanwhile); run again\n');
+          process.stdout.write(
+            repaired
+              ? 'repaired: the running totals now agree\n'
+              : 'the correction was applied but the totals still disagree (events arrived meanwhile); run again\n',
+          );
           return repaired ? 0 : 1;
         }
       }
@@ -79,7 +89,9 @@ function report(scope: BillingScope, s: Snapshot): boolean {
   const keys = Object.keys(s.recomputed) as (keyof BillingTotals)[];
   // Compared exactly (micro-dollars), shown rounded.
   const rows = keys.map((k) => ({ k, a: show(s.running, k), b: show(s.recomputed, k), same: s.running[k] === s.recomputed[k] }));
-  process.stdout.write(`scope ${scope}: ${s.subscribers} subscriber records; running totals updated ${s.updatedAt?.toISOString() ?? 'never'}\n`);
+  process.stdout.write(
+    `scope ${scope}: ${s.subscribers} subscriber records; running totals updated ${s.updatedAt?.toISOString() ?? 'never'}\n`,
+  );
   process.stdout.write(`${'total'.padEnd(22)}${'running'.padStart(14)}${'recomputed'.padStart(14)}\n`);
   for (const r of rows) process.stdout.write(`${r.k.padEnd(22)}${r.a.padStart(14)}${r.b.padStart(14)}${r.same ? '' : '   MISMATCH'}\n`);
   const agree = rows.every((r) => r.same);

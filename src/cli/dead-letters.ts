@@ -24,7 +24,9 @@ export const deadLettersCommand: CliCommand = {
       if (values.retry === undefined && !values['retry-all']) {
         process.stdout.write(`${parked.length}${parked.length === PAGE ? '+' : ''} parked in ${scope}\n`);
         for (const r of parked) {
-          process.stdout.write(`${r._id}  ${r.parkedAt.toISOString()}  ${r.stage.padEnd(6)} ${r.type ?? '-'} ${r.eventId ?? '-'} (${r.subscriberId ?? '-'}) ×${r.attempts}\n    ${r.reason}\n`);
+          process.stdout.write(
+            `${r._id}  ${r.parkedAt.toISOString()}  ${r.stage.padEnd(6)} ${r.type ?? '-'} ${r.eventId ?? '-'} (${r.subscriberId ?? '-'}) ×${r.attempts}\n    ${r.reason}\n`,
+          );
         }
         return 0;
       }
@@ -50,12 +52,24 @@ export const deadLettersCommand: CliCommand = {
 /** The same through the HTTP API (listing is for the app's readers, retrying for admins). */
 async function overApi(api: ApiSettings, scope: string, values: Record<string, unknown>): Promise<number> {
   const query = scope === 'operator' ? '' : `app=${encodeURIComponent(scope.slice(4))}&`;
-  const page = await callApi<{ deadLetters: { id: string; parkedAt: string; stage: string; type: string | null; eventId: string | null; subscriberId: string | null; attempts: number; reason: string }[] }>(
-    api, 'GET', `/v1/billing/dead-letters?${query}status=parked&limit=${PAGE}`,
-  );
+  const page = await callApi<{
+    deadLetters: {
+      id: string;
+      parkedAt: string;
+      stage: string;
+      type: string | null;
+      eventId: string | null;
+      subscriberId: string | null;
+      attempts: number;
+      reason: string;
+    }[];
+  }>(api, 'GET', `/v1/billing/dead-letters?${query}status=parked&limit=${PAGE}`);
   if (values.retry === undefined && !values['retry-all']) {
     process.stdout.write(`${page.deadLetters.length}${page.deadLetters.length === PAGE ? '+' : ''} parked in ${scope}\n`);
-    for (const r of page.deadLetters) process.stdout.write(`${r.id}  ${r.parkedAt}  ${r.stage.padEnd(6)} ${r.type ?? '-'} ${r.eventId ?? '-'} (${r.subscriberId ?? '-'}) ×${r.attempts}\n    ${r.reason}\n`);
+    for (const r of page.deadLetters)
+      process.stdout.write(
+        `${r.id}  ${r.parkedAt}  ${r.stage.padEnd(6)} ${r.type ?? '-'} ${r.eventId ?? '-'} (${r.subscriberId ?? '-'}) ×${r.attempts}\n    ${r.reason}\n`,
+      );
     return 0;
   }
   const ids = values['retry-all'] ? page.deadLetters.map((r) => r.id) : [String(values.retry)];

@@ -16,7 +16,10 @@ export const healthCommand: CliCommand = {
     const config = loadConfig(process.env);
     const check = async (name: string, fn: () => Promise<unknown>): Promise<boolean> => {
       try {
-        await Promise.race([fn(), new Promise((_, reject) => setTimeout(() => reject(new Error(`no answer in ${DEADLINE_MS / 1000} s`)), DEADLINE_MS).unref())]);
+        await Promise.race([
+          fn(),
+          new Promise((_, reject) => setTimeout(() => reject(new Error(`no answer in ${DEADLINE_MS / 1000} s`)), DEADLINE_MS).unref()),
+        ]);
         process.stdout.write(`${name}: up\n`);
         return true;
       } catch (err) {

@@ -20,13 +20,17 @@ function forgeOption(values: Record<string, unknown>): Forge | null | undefined 
   const kind = values.forge;
   if (kind !== undefined && !FORGES.includes(kind as ForgeKind)) throw new Error(`--forge must be one of ${FORGES.join(', ')}`);
   const forge = kind ? forgeFromWebUrl(url, kind as ForgeKind) : forgeFromRemote(url);
-  if (!forge) throw new Error(`--web-url ${url} is not a repository page on github.com, gitlab.com or bitbucket.org; for a self-hosted forge add --forge ${FORGES.join('|')}`);
+  if (!forge)
+    throw new Error(
+      `--web-url ${url} is not a repository page on github.com, gitlab.com or bitbucket.org; for a self-hosted forge add --forge ${FORGES.join('|')}`,
+    );
   return forge;
 }
 
 export const importGitCommand: CliCommand = {
   summary: "Import a git repository's commits and semver release tags into a project (idempotent)",
-  usage: '--project P --repo PATH [--ticket-prefixes WEB,OPS] [--issue-prefix GH] [--web-url URL|none [--forge github|gitlab|bitbucket]] [--api URL --token JWT]',
+  usage:
+    '--project P --repo PATH [--ticket-prefixes WEB,OPS] [--issue-prefix GH] [--web-url URL|none [--forge github|gitlab|bitbucket]] [--api URL --token JWT]',
   options: {
     ...API_OPTIONS,
     project: { type: 'string' },
@@ -40,9 +44,17 @@ export const importGitCommand: CliCommand = {
     const project = requireString(values, 'project');
     const repo = resolve(requireString(values, 'repo'));
     const issuePrefix = String(values['issue-prefix']);
-    if (!/^[A-Za-z][A-Za-z0-9_]{0,19}$/.test(issuePrefix)) throw new Error('--issue-prefix must be letters, digits and _ (a ticket key prefix)');
-    const prefixes = typeof values['ticket-prefixes'] === 'string' ? values['ticket-prefixes'].split(',').map((p) => p.trim()).filter(Boolean) : undefined;
-    if (prefixes && (prefixes.length > 50 || prefixes.some((p) => !/^[A-Z][A-Z0-9]{1,9}$/.test(p)))) throw new Error('--ticket-prefixes must be up to 50 comma-separated upper-case keys such as WEB,OPS');
+    if (!/^[A-Za-z][A-Za-z0-9_]{0,19}$/.test(issuePrefix))
+      throw new Error('--issue-prefix must be letters, digits and _ (a ticket key prefix)');
+    const prefixes =
+      typeof values['ticket-prefixes'] === 'string'
+        ? values['ticket-prefixes']
+            .split(',')
+            .map((p) => p.trim())
+            .filter(Boolean)
+        : undefined;
+    if (prefixes && (prefixes.length > 50 || prefixes.some((p) => !/^[A-Z][A-Z0-9]{1,9}$/.test(p))))
+      throw new Error('--ticket-prefixes must be up to 50 comma-separated upper-case keys such as WEB,OPS');
     const forge = forgeOption(values);
     const api = apiSettings(values);
     const run = async (documents: DocumentSink): Promise<number> => {
@@ -51,7 +63,9 @@ export const importGitCommand: CliCommand = {
       const progress = (p: ImportProgress) => {
         if (Date.now() - lastProgress < PROGRESS_EVERY_MS) return;
         lastProgress = Date.now();
-        process.stderr.write(`  … ${p.commitsRead} commits read, ${p.documentsWritten} documents written (${((Date.now() - started) / 1000).toFixed(0)} s)\n`);
+        process.stderr.write(
+          `  … ${p.commitsRead} commits read, ${p.documentsWritten} documents written (${((Date.now() - started) / 1000).toFixed(0)} s)\n`,
+        );
       };
       const summary = await importGitHistory({
         repo,

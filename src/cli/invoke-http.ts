@@ -18,16 +18,20 @@ interface InvocationBody {
   error?: { code: string; message: string } | null;
 }
 
-export async function invokeOverHttp(args: ApiSettings & {
-  project: string;
-  skill: SkillDefinition;
-  inputs: Record<string, unknown>;
-  timeoutMs: number;
-  say: (line: string) => void;
-}): Promise<{ kind: 'done'; invocation: InvocationBody } | { kind: 'running'; invocation: InvocationBody }> {
+export async function invokeOverHttp(
+  args: ApiSettings & {
+    project: string;
+    skill: SkillDefinition;
+    inputs: Record<string, unknown>;
+    timeoutMs: number;
+    say: (line: string) => void;
+  },
+): Promise<{ kind: 'done'; invocation: InvocationBody } | { kind: 'running'; invocation: InvocationBody }> {
   const { project, skill, inputs, timeoutMs, say } = args;
   const path = `/v1/agents/${encodeURIComponent(project)}`;
-  let current = await callApi<InvocationBody>(args, 'POST', `${path}/skills/${skill.name}`, inputs, { Prefer: `wait=${Math.min(WAIT_S, Math.ceil(timeoutMs / 1000))}` });
+  let current = await callApi<InvocationBody>(args, 'POST', `${path}/skills/${skill.name}`, inputs, {
+    Prefer: `wait=${Math.min(WAIT_S, Math.ceil(timeoutMs / 1000))}`,
+  });
   const deadline = Date.now() + timeoutMs;
   let shown = '';
   for (;;) {

@@ -54,9 +54,19 @@ export function inputsFromFlags(skill: SkillDefinition, values: Record<string, u
   for (const [flag, value] of Object.entries(values)) {
     if (value === undefined || ['project', 'input', 'timeout', 'json', 'api', 'token'].includes(flag)) continue;
     const field = flags[flag];
-    if (!field) throw new Error(`--${flag} is not an input of ${skill.name} (its flags: ${Object.keys(flags).map((f) => `--${f}`).join(', ')}, or --input JSON)`);
+    if (!field)
+      throw new Error(
+        `--${flag} is not an input of ${skill.name} (its flags: ${Object.keys(flags)
+          .map((f) => `--${f}`)
+          .join(', ')}, or --input JSON)`,
+      );
     const list = Array.isArray(value) ? value : [String(value)];
-    inputs[field] = LIST_INPUTS.has(field) ? list.flatMap((v) => (field === 'excludeContributors' ? v.split(',') : [v])).map((v) => v.trim()).filter(Boolean) : list[list.length - 1];
+    inputs[field] = LIST_INPUTS.has(field)
+      ? list
+          .flatMap((v) => (field === 'excludeContributors' ? v.split(',') : [v]))
+          .map((v) => v.trim())
+          .filter(Boolean)
+      : list[list.length - 1];
   }
   return inputs;
 }
@@ -65,7 +75,13 @@ export function inputsFromFlags(skill: SkillDefinition, values: Record<string, u
  * Starts the invocation as the API does (src/invocations/invoke.ts: the same checks, record and workflow
  * start, with the caller `cli:<user>`), and returns it with a handle on its run.
  */
-async function start(repos: Repositories, config: Config, project: string, skill: SkillDefinition, inputs: Record<string, unknown>): Promise<{ record: InvocationRecord; handle: WorkflowHandle; close: () => Promise<void> }> {
+async function start(
+  repos: Repositories,
+  config: Config,
+  project: string,
+  skill: SkillDefinition,
+  inputs: Record<string, unknown>,
+): Promise<{ record: InvocationRecord; handle: WorkflowHandle; close: () => Promise<void> }> {
   const { projects } = repos;
   const projectRecord = await projects.getProject(project);
   if (!projectRecord) throw new Error(`project "${project}" does not exist`);
@@ -92,12 +108,14 @@ async function start(repos: Repositories, config: Config, project: string, skill
   }
 }
 
-
 /** Polls the record, telling each step as it is reached, until it is terminal, the workflow ends, or time runs out. */
 async function follow(repos: Repositories, record: InvocationRecord, handle: WorkflowHandle, timeoutMs: number): Promise<InvocationRecord> {
   const { invocations } = repos;
   let ended = false;
-  handle.result().then(() => (ended = true), () => (ended = true));
+  handle.result().then(
+    () => (ended = true),
+    () => (ended = true),
+  );
   const deadline = Date.now() + timeoutMs;
   let current = record;
   let shown = '';
@@ -150,7 +168,8 @@ export const invokeCommand: CliCommand = {
     if (!skill) throw new Error(`unknown skill "${skillName}"; skills: ${SKILLS.map((s) => s.name).join(', ')}`);
     const project = requireString(values, 'project');
     const timeoutS = Number(values.timeout);
-    if (!Number.isFinite(timeoutS) || timeoutS <= 0 || timeoutS > 86_400) throw new Error('--timeout must be a number of seconds, at most 86400');
+    if (!Number.isFinite(timeoutS) || timeoutS <= 0 || timeoutS > 86_400)
+      throw new Error('--timeout must be a number of seconds, at most 86400');
     const raw = inputsFromFlags(skill, { ...values, json: undefined, timeout: undefined });
     const settings = apiSettings(values);
     if (settings) {
@@ -171,7 +190,13 @@ export const invokeCommand: CliCommand = {
 };
 
 /** Prints the outcome and says the exit status: 0 completed, 1 failed or cancelled, 3 still running (null). */
-function finish(done: { status: string; result?: unknown; error?: { code: string; message: string } | null } | null, id: string, project: string, timeoutS: number, json: boolean): number {
+function finish(
+  done: { status: string; result?: unknown; error?: { code: string; message: string } | null } | null,
+  id: string,
+  project: string,
+  timeoutS: number,
+  json: boolean,
+): number {
   if (done === null) {
     say(`still running after ${timeoutS} s; it keeps running: GET /v1/agents/${project}/invocations/${id}`);
     return 3;

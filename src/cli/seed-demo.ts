@@ -22,12 +22,21 @@ const readJson = (path: string): unknown => JSON.parse(readFileSync(path, 'utf8'
  * `<project>/project.json` with the document files beside it (POST .../documents bodies). Upserts
  * throughout, so running it again leaves the same data. The same checks as the API apply.
  */
-export async function seedDemo(repos: Pick<Repositories, 'projects' | 'documents'>, dir: string, now: Date, say: (line: string) => void): Promise<SeedSummary> {
+export async function seedDemo(
+  repos: Pick<Repositories, 'projects' | 'documents'>,
+  dir: string,
+  now: Date,
+  say: (line: string) => void,
+): Promise<SeedSummary> {
   const { projects, documents } = repos;
   const summary: SeedSummary = { orgs: [], projects: [], inserted: 0, updated: 0, rejected: 0 };
 
   const orgDir = join(dir, 'orgs');
-  for (const file of existsSync(orgDir) ? readdirSync(orgDir).filter((f) => f.endsWith('.json')).sort() : []) {
+  for (const file of existsSync(orgDir)
+    ? readdirSync(orgDir)
+        .filter((f) => f.endsWith('.json'))
+        .sort()
+    : []) {
     const id = basename(file, '.json');
     const body = readJson(join(orgDir, file));
     const errors = check(ORG_BODY_SCHEMA, body);
@@ -44,20 +53,25 @@ export async function seedDemo(repos: Pick<Repositories, 'projects' | 'documents
   for (const projectDir of projectDirs) {
     const { project: id, ...body } = readJson(join(projectDir, 'project.json')) as { project: string; name: string; org: string };
     const errors = check(PROJECT_BODY_SCHEMA, body);
-    if (errors.length > 0) throw new Error(`${join(projectDir, 'project.json')}: ${errors.map((e) => `${e.path} ${e.message}`).join('; ')}`);
+    if (errors.length > 0)
+      throw new Error(`${join(projectDir, 'project.json')}: ${errors.map((e) => `${e.path} ${e.message}`).join('; ')}`);
     if (!(await projects.getOrg(body.org))) throw new Error(`project ${id} names org "${body.org}", which ${orgDir} does not define`);
     const { created } = await projects.upsertProject(id, body, now);
     summary.projects.push(id);
     say(`project ${id}: ${created ? 'created' : 'updated'}`);
 
-    for (const file of readdirSync(projectDir).filter((f) => f.endsWith('.json') && f !== 'project.json').sort()) {
+    for (const file of readdirSync(projectDir)
+      .filter((f) => f.endsWith('.json') && f !== 'project.json')
+      .sort()) {
       const { documents: docs } = readJson(join(projectDir, file)) as { documents: unknown[] };
       const { accepted, rejected } = screenDocuments(docs, now);
       const { inserted, updated } = await documents.upsertMany(id, accepted, now);
       summary.inserted += inserted;
       summary.updated += updated;
       summary.rejected += rejected.length;
-      say(`  ${file}: ${accepted.length} documents (${inserted} new, ${updated} updated)${rejected.length ? `, ${rejected.length} rejected` : ''}`);
+      say(
+        `  ${file}: ${accepted.length} documents (${inserted} new, ${updated} updated)${rejected.length ? `, ${rejected.length} rejected` : ''}`,
+      );
       for (const r of rejected) say(`    rejected #${r.index}: ${r.errors.map((e) => `${e.path} ${e.message}`).join('; ')}`);
     }
   }

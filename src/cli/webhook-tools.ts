@@ -11,27 +11,46 @@ import { requireString, type CliCommand } from './command';
  * signatures verified.
  */
 export const triggerCommand: CliCommand = {
-  summary: 'Send a provider sample event of TYPE for USER to an app\'s webhook receiver (or the operator\'s, with --operator)',
+  summary: "Send a provider sample event of TYPE for USER to an app's webhook receiver (or the operator's, with --operator)",
   usage: `--type ${SAMPLE_TYPES.slice(1, 4).join('|')}|… --user USER (--app SLUG --authorization VALUE | --operator) [--api URL]`,
-  options: { type: { type: 'string' }, user: { type: 'string' }, app: { type: 'string' }, authorization: { type: 'string' }, operator: { type: 'boolean' }, api: { type: 'string' } },
+  options: {
+    type: { type: 'string' },
+    user: { type: 'string' },
+    app: { type: 'string' },
+    authorization: { type: 'string' },
+    operator: { type: 'boolean' },
+    api: { type: 'string' },
+  },
   async run(values) {
     const type = requireString(values, 'type');
     if (!SAMPLE_TYPES.includes(type)) throw new Error(`--type must be one of ${SAMPLE_TYPES.join(', ')}`);
     const user = requireString(values, 'user');
-    const api = (typeof values.api === 'string' ? values.api : process.env.PUBLIC_BASE_URL ?? 'http://127.0.0.1:3000').replace(/\/$/, '');
+    const api = (typeof values.api === 'string' ? values.api : (process.env.PUBLIC_BASE_URL ?? 'http://127.0.0.1:3000')).replace(/\/$/, '');
     const operator = values.operator === true;
-    const authorization = operator ? process.env.OPERATOR_WEBHOOK_AUTHORIZATION : typeof values.authorization === 'string' ? values.authorization : process.env.APP_WEBHOOK_AUTHORIZATION;
-    if (!authorization) throw new Error(operator ? 'OPERATOR_WEBHOOK_AUTHORIZATION is not set' : '--authorization (the app\'s webhook value) is required');
-    const url = operator ? `${api}${OPERATOR_WEBHOOK_PATH}` : `${api}${APP_WEBHOOK_PATH}?app=${encodeURIComponent(requireString(values, 'app'))}`;
+    const authorization = operator
+      ? process.env.OPERATOR_WEBHOOK_AUTHORIZATION
+      : typeof values.authorization === 'string'
+        ? values.authorization
+        : process.env.APP_WEBHOOK_AUTHORIZATION;
+    if (!authorization)
+      throw new Error(operator ? 'OPERATOR_WEBHOOK_AUTHORIZATION is not set' : "--authorization (the app's webhook value) is required");
+    const url = operator
+      ? `${api}${OPERATOR_WEBHOOK_PATH}`
+      : `${api}${APP_WEBHOOK_PATH}?app=${encodeURIComponent(requireString(values, 'app'))}`;
     const event = sampleEvent(type, user, Date.now(), `evt_${randomUUID()}`);
-    const res = await fetch(url, { method: 'POST', headers: { Authorization: authorization, 'Content-Type': 'application/json' }, body: JSON.stringify({ api_version: '1.0', event }) });
+    const res = await fetch(url, {
+      method: 'POST',
+      headers: { Authorization: authorization, 'Content-Type': 'application/json' },
+      body: JSON.stringify({ api_version: '1.0', event }),
+    });
     process.stdout.write(`${res.status} ${await res.text()}\n`);
     return res.status === 200 ? 0 : 1;
   },
 };
 
 export const listenCommand: CliCommand = {
-  summary: "Receive an app's outbound webhooks on a local port and verify their signatures (register http://127.0.0.1:PORT/ with OUTBOUND_WEBHOOKS_ALLOW_LOOPBACK=true)",
+  summary:
+    "Receive an app's outbound webhooks on a local port and verify their signatures (register http://127.0.0.1:PORT/ with OUTBOUND_WEBHOOKS_ALLOW_LOOPBACK=true)",
   usage: '--secret whsec_… [--port 4000]',
   options: { secret: { type: 'string' }, port: { type: 'string' } },
   async run(values) {

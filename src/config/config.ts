@@ -1,4 +1,3 @@
-
 /**
  * Configuration, validated once. `loadConfig(env)` is pure: it reads only the object it is given and
  * throws one ConfigError that lists every bad variable, so an operator fixes them all in one go.
@@ -47,7 +46,13 @@ export interface Config {
    * `responseFormat`: how the answer's shape is asked for. json_schema: OpenAI's structured outputs (OpenAI, vLLM,
    * Ollama, LiteLLM); json_object: JSON mode with the schema beside it, as llama.cpp's Python server takes it.
    */
-  llm: { baseUrl: string | null; apiKey: string | null; model: string | null; timeoutMs: number; responseFormat: 'json_schema' | 'json_object' };
+  llm: {
+    baseUrl: string | null;
+    apiKey: string | null;
+    model: string | null;
+    timeoutMs: number;
+    responseFormat: 'json_schema' | 'json_object';
+  };
   skills: { entitlements: Record<string, string>; invocationsPerMinute: number };
   worker: {
     maxCachedWorkflows: number;
@@ -154,7 +159,8 @@ export function loadConfig(env: Env): Config {
     const apiKey = str('TEMPORAL_API_KEY');
     const files = { caPath: str('TEMPORAL_TLS_CA_PATH'), certPath: str('TEMPORAL_TLS_CERT_PATH'), keyPath: str('TEMPORAL_TLS_KEY_PATH') };
     const serverName = str('TEMPORAL_TLS_SERVER_NAME');
-    if ((files.certPath === null) !== (files.keyPath === null)) problems.push('TEMPORAL_TLS_CERT_PATH and TEMPORAL_TLS_KEY_PATH go together (mTLS needs both)');
+    if ((files.certPath === null) !== (files.keyPath === null))
+      problems.push('TEMPORAL_TLS_CERT_PATH and TEMPORAL_TLS_KEY_PATH go together (mTLS needs both)');
     const named = Object.values(files).some((f) => f !== null) || serverName !== null;
     const on = bool('TEMPORAL_TLS', named || apiKey !== null);
     if (!on && named) problems.push('TEMPORAL_TLS=false, but TEMPORAL_TLS_* settings are given');
@@ -170,7 +176,9 @@ export function loadConfig(env: Env): Config {
   if (!secret && !publicKey) problems.push('JWT_SECRET or JWT_PUBLIC_KEY is required (no default secret is ever used)');
   if (secret && secret.length < 32) problems.push('JWT_SECRET must be at least 32 characters');
   const defaultAlgs: JwtAlgorithm[] = secret ? ['HS256'] : ['RS256', 'ES256'];
-  const algorithms = (str('JWT_ALGORITHMS')?.split(',').map((a) => a.trim()) ?? defaultAlgs) as JwtAlgorithm[];
+  const algorithms = (str('JWT_ALGORITHMS')
+    ?.split(',')
+    .map((a) => a.trim()) ?? defaultAlgs) as JwtAlgorithm[];
   for (const a of algorithms) {
     if (!['HS256', 'RS256', 'ES256'].includes(a)) problems.push(`JWT_ALGORITHMS: unsupported algorithm "${a}"`);
     if (a === 'HS256' && !secret) problems.push('JWT_ALGORITHMS includes HS256 but JWT_SECRET is not set');
@@ -220,7 +228,14 @@ export function loadConfig(env: Env): Config {
       uri: required('MONGODB_URI', 'e.g. mongodb://127.0.0.1:27017'),
       dbName: str('MONGODB_DB') ?? 'skills_billing',
     },
-    jwt: { secret, publicKey, algorithms, issuer: str('JWT_ISSUER'), audience: str('JWT_AUDIENCE'), clockSkewSeconds: int('JWT_CLOCK_SKEW_SECONDS', 60, 0, 600) },
+    jwt: {
+      secret,
+      publicKey,
+      algorithms,
+      issuer: str('JWT_ISSUER'),
+      audience: str('JWT_AUDIENCE'),
+      clockSkewSeconds: int('JWT_CLOCK_SKEW_SECONDS', 60, 0, 600),
+    },
     webhooks: { operatorAuthorization, rotationGraceHours: int('WEBHOOK_ROTATION_GRACE_HOURS', 24, 0, 24 * 30) },
     metrics: { token: str('METRICS_TOKEN') },
     smtp: { url: url('SMTP_URL', ['smtp:', 'smtps:']), from: str('MAIL_FROM') ?? 'billing@localhost' },

@@ -54,7 +54,12 @@ export function writeDevStack(dir: string, vars: Record<string, string>): void {
   mkdirSync(dirname(join(dir, DEV_STACK_FILE)), { recursive: true });
   writeFileSync(
     join(dir, DEV_STACK_FILE),
-    ['# Written by `npm run dev` while it runs (removed when it stops): the addresses it chose, for the CLI.', `${DEV_PID}=${process.pid}`, ...lines, ''].join('\n'),
+    [
+      '# Written by `npm run dev` while it runs (removed when it stops): the addresses it chose, for the CLI.',
+      `${DEV_PID}=${process.pid}`,
+      ...lines,
+      '',
+    ].join('\n'),
     { mode: 0o600 },
   );
 }

@@ -5,7 +5,10 @@
 export class RateLimiter {
   private readonly windows = new Map<string, { start: number; count: number }>();
 
-  constructor(private readonly limit: number, private readonly windowMs: number) {}
+  constructor(
+    private readonly limit: number,
+    private readonly windowMs: number,
+  ) {}
 
   /** Counts one hit; returns null when allowed, else the seconds until the window resets. */
   hit(key: string, nowMs: number): number | null {

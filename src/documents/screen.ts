@@ -20,13 +20,21 @@ function withoutEmptyOptionals(doc: Record<string, unknown>, kind: DocumentKind)
  * document's own time (OWN_TIME_FIELD) or `now`, the upload time. The same (kind, externalId) twice: the later
  * one wins, as two requests would. Shared by the API and the CLI loaders.
  */
-export function screenDocuments(documents: readonly unknown[], now: Date): { accepted: ProjectDocument[]; rejected: { index: number; errors: FieldError[] }[] } {
+export function screenDocuments(
+  documents: readonly unknown[],
+  now: Date,
+): { accepted: ProjectDocument[]; rejected: { index: number; errors: FieldError[] }[] } {
   const accepted: ProjectDocument[] = [];
   const rejected: { index: number; errors: FieldError[] }[] = [];
   const seen = new Map<string, number>();
   documents.forEach((raw, index) => {
     const kind = (raw as { kind?: unknown } | null)?.kind;
-    if (typeof kind !== 'string' || !(DOCUMENT_KINDS as readonly string[]).includes(kind) || typeof raw !== 'object' || Array.isArray(raw)) {
+    if (
+      typeof kind !== 'string' ||
+      !(DOCUMENT_KINDS as readonly string[]).includes(kind) ||
+      typeof raw !== 'object' ||
+      Array.isArray(raw)
+    ) {
       rejected.push({ index, errors: [{ path: '/kind', message: `must be one of ${DOCUMENT_KINDS.join(', ')}` }] });
       return;
     }

@@ -17,7 +17,13 @@ const cut = (text: string, max: number) => (text.length > max ? `${text.slice(0,
  * `forge`: the repository's web address, for the commit's URL (null or absent: no URL). `prNumber`: the PR
  * the commit belongs to when its subject does not say (a branch commit of a merged PR, branch-prs.ts).
  */
-export function commitDocument(commit: GitCommit, version: string | undefined, refs: RefOptions, forge?: Forge | null, prNumber = prNumberOf(commit.subject)): CommitDocument {
+export function commitDocument(
+  commit: GitCommit,
+  version: string | undefined,
+  refs: RefOptions,
+  forge?: Forge | null,
+  prNumber = prNumberOf(commit.subject),
+): CommitDocument {
   const ticketKeys = ticketKeysOf(`${commit.subject}\n${commit.body}`, refs).slice(0, TICKET_KEYS_MAX);
   return {
     kind: 'commit',

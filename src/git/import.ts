@@ -66,19 +66,33 @@ export async function importGitHistory(options: ImportOptions): Promise<ImportSu
   say(forge ? `links: ${forge.base}` : 'links: none (origin is not on GitHub, GitLab or Bitbucket; pass --web-url to link entries)');
 
   const { releases, skipped } = releasesOf(parseTagRefs(await runGit(repo, ['for-each-ref', 'refs/tags', `--format=${TAG_FORMAT}`])));
-  say(`tags: ${releases.length} releases${releases.length ? ` (${releases[0]!.version} … ${releases[releases.length - 1]!.version})` : ''}` +
-    `${skipped.length ? `; not releases: ${skipped.slice(0, 10).join(', ')}${skipped.length > 10 ? `, … (${skipped.length} in all)` : ''}` : ''}`);
+  say(
+    `tags: ${releases.length} releases${releases.length ? ` (${releases[0]!.version} … ${releases[releases.length - 1]!.version})` : ''}` +
+      `${skipped.length ? `; not releases: ${skipped.slice(0, 10).join(', ')}${skipped.length > 10 ? `, … (${skipped.length} in all)` : ''}` : ''}`,
+  );
   const versionOf = await firstReleases(releases, async (revisions) =>
     (await runGit(repo, ['rev-list', '--stdin'], `${revisions.join('\n')}\n`)).split('\n').filter(Boolean),
   );
 
-  const summary: ImportSummary = { releases: releases.length, skippedTags: skipped, commits: 0, released: 0, inserted: 0, updated: 0, rejected: 0, forge };
+  const summary: ImportSummary = {
+    releases: releases.length,
+    skippedTags: skipped,
+    commits: 0,
+    released: 0,
+    inserted: 0,
+    updated: 0,
+    rejected: 0,
+    forge,
+  };
   let batch: unknown[] = [];
   const flush = async () => {
     if (batch.length === 0) return;
     const at = now();
     const { accepted, rejected } = screenDocuments(batch, at);
-    for (const r of rejected) say(`  rejected ${(batch[r.index] as { externalId: string }).externalId}: ${r.errors.map((e) => `${e.path} ${e.message}`).join('; ')}`);
+    for (const r of rejected)
+      say(
+        `  rejected ${(batch[r.index] as { externalId: string }).externalId}: ${r.errors.map((e) => `${e.path} ${e.message}`).join('; ')}`,
+      );
     const { inserted, updated } = await documents.upsertMany(project, accepted, at);
     summary.inserted += inserted;
     summary.updated += updated;
@@ -91,11 +105,19 @@ export async function importGitHistory(options: ImportOptions): Promise<ImportSu
   await flush();
 
   // Everything reachable from HEAD (unreleased work included) and from the release tags.
-  const head = await runGit(repo, ['rev-parse', '--verify', '--quiet', 'HEAD']).then((sha) => sha.trim(), () => '');
+  const head = await runGit(repo, ['rev-parse', '--verify', '--quiet', 'HEAD']).then(
+    (sha) => sha.trim(),
+    () => '',
+  );
   const starts = [...(head ? [head] : []), ...releases.map((r) => r.commit)];
   const branchPrs = new BranchPullRequests(starts);
   if (starts.length > 0) {
-    for await (const record of gitRecords(repo, ['log', '-z', '--encoding=UTF-8', `--format=${LOG_FORMAT}`, '--stdin'], '\0', `${starts.join('\n')}\n`)) {
+    for await (const record of gitRecords(
+      repo,
+      ['log', '-z', '--encoding=UTF-8', `--format=${LOG_FORMAT}`, '--stdin'],
+      '\0',
+      `${starts.join('\n')}\n`,
+    )) {
       const commit = parseLogRecord(record);
       const version = versionOf.get(commit.sha);
       summary.commits += 1;

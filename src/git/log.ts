@@ -21,7 +21,8 @@ export const LOG_FORMAT = ['%H', '%P', '%aN', '%aE', '%cI', '%s', '%b'].join('%x
 
 export function parseLogRecord(record: string): GitCommit {
   const fields = record.replace(/^\n/, '').split(FIELD);
-  if (fields.length < 7 || !/^[0-9a-f]{40,64}$/.test(fields[0])) throw new Error(`unexpected git log record: ${JSON.stringify(record.slice(0, 120))}`);
+  if (fields.length < 7 || !/^[0-9a-f]{40,64}$/.test(fields[0]))
+    throw new Error(`unexpected git log record: ${JSON.stringify(record.slice(0, 120))}`);
   const [sha, parents, author, authorEmail, committed, subject, ...body] = fields;
   return {
     sha,

@@ -22,7 +22,37 @@ export interface RefOptions {
 export const DEFAULT_REF_OPTIONS: RefOptions = { issuePrefix: 'GH' };
 
 /** Uppercase words followed by a number that name standards and encodings, not tickets ("UTF-8", "SHA-256"). */
-const NOT_TICKETS = new Set(['UTF', 'ISO', 'RFC', 'SHA', 'MD', 'CVE', 'CWE', 'GHSA', 'HTTP', 'TLS', 'SSL', 'AES', 'RSA', 'PEP', 'ES', 'ECMA', 'WCAG', 'IEEE', 'ANSI', 'CP', 'GPL', 'LGPL', 'AGPL', 'WIN', 'IPV', 'OS', 'AIP', 'JSR', 'KEP']);
+const NOT_TICKETS = new Set([
+  'UTF',
+  'ISO',
+  'RFC',
+  'SHA',
+  'MD',
+  'CVE',
+  'CWE',
+  'GHSA',
+  'HTTP',
+  'TLS',
+  'SSL',
+  'AES',
+  'RSA',
+  'PEP',
+  'ES',
+  'ECMA',
+  'WCAG',
+  'IEEE',
+  'ANSI',
+  'CP',
+  'GPL',
+  'LGPL',
+  'AGPL',
+  'WIN',
+  'IPV',
+  'OS',
+  'AIP',
+  'JSR',
+  'KEP',
+]);
 
 const TICKET_KEY = /(?<![A-Za-z0-9_-])([A-Z][A-Z0-9]{1,9})-([1-9]\d{0,8})(?![A-Za-z0-9_]|-\d)/g;
 const CLOSING_REF = /\b(?:close[sd]?|fix(?:e[sd])?|resolve[sd]?)\b:?\s+#([1-9]\d{0,8})\b/gi;
@@ -30,9 +60,46 @@ const MERGE_PR = /^Merge pull request #([1-9]\d{0,8})\b/;
 const SQUASH_PR = /\(#([1-9]\d{0,8})\)/g;
 
 /** Words after which a key is a reference: "fixes WEB-1", "implements WEB-1", "see WEB-1". */
-const REFERENCE_WORDS = new Set(['fix', 'fixes', 'fixed', 'close', 'closes', 'closed', 'resolve', 'resolves', 'resolved', 'ref', 'refs', 'references', 'implements', 'implement', 'addresses', 'see', 'part of', 'relates to', 'related to']);
+const REFERENCE_WORDS = new Set([
+  'fix',
+  'fixes',
+  'fixed',
+  'close',
+  'closes',
+  'closed',
+  'resolve',
+  'resolves',
+  'resolved',
+  'ref',
+  'refs',
+  'references',
+  'implements',
+  'implement',
+  'addresses',
+  'see',
+  'part of',
+  'relates to',
+  'related to',
+]);
 /** Trailer tokens whose values are references: "Refs: WEB-1, WEB-2", "Jira: WEB-1". */
-const REFERENCE_TRAILERS = new Set(['refs', 'ref', 'references', 'related', 'relates-to', 'related-to', 'jira', 'ticket', 'tickets', 'issue', 'issues', 'closes', 'fixes', 'resolves', 'see', 'part-of']);
+const REFERENCE_TRAILERS = new Set([
+  'refs',
+  'ref',
+  'references',
+  'related',
+  'relates-to',
+  'related-to',
+  'jira',
+  'ticket',
+  'tickets',
+  'issue',
+  'issues',
+  'closes',
+  'fixes',
+  'resolves',
+  'see',
+  'part-of',
+]);
 
 /** More key-shaped words than this in one message are not looked at (a message is not a ticket index). */
 const MAX_CANDIDATES = 200;
@@ -84,7 +151,8 @@ function inReferencePosition(text: string, at: number, length: number, firstLine
   const close = [after.indexOf(')'), after.indexOf(']')].filter((i) => i >= 0).sort((a, b) => a - b)[0];
   if (open >= 0 && close !== undefined && onlyReferences(before.slice(open + 1)) && onlyReferences(after.slice(0, close))) return true;
   const trailer = /^\s*([A-Za-z][A-Za-z-]{0,30})\s*:/.exec(text.slice(lineStart, Math.min(lineEnd, lineStart + 40)));
-  if (trailer && REFERENCE_TRAILERS.has(trailer[1]!.toLowerCase()) && onlyReferences(text.slice(lineStart + trailer[0].length, at))) return true;
+  if (trailer && REFERENCE_TRAILERS.has(trailer[1]!.toLowerCase()) && onlyReferences(text.slice(lineStart + trailer[0].length, at)))
+    return true;
   const words = before.trimEnd().toLowerCase().split(/\s+/);
   const last = (words[words.length - 1] ?? '').replace(/:$/, '');
   return REFERENCE_WORDS.has(last) || REFERENCE_WORDS.has(`${words[words.length - 2] ?? ''} ${last}`);

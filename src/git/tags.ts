@@ -25,16 +25,17 @@ export interface Release {
 
 const FIELD = '\x1f';
 
-export const TAG_FORMAT = [
-  '%(refname:strip=2)',
-  '%(objecttype)',
-  '%(objectname)',
-  '%(*objecttype)',
-  '%(*objectname)',
-  '%(creatordate:iso-strict)',
-  '%(contents:subject)',
-  '%(contents:body)',
-].join('%1f') + '%1e';
+export const TAG_FORMAT =
+  [
+    '%(refname:strip=2)',
+    '%(objecttype)',
+    '%(objectname)',
+    '%(*objecttype)',
+    '%(*objectname)',
+    '%(creatordate:iso-strict)',
+    '%(contents:subject)',
+    '%(contents:body)',
+  ].join('%1f') + '%1e';
 
 /** Tags that point at commits; tags of trees or blobs are not releases. */
 export function parseTagRefs(output: string): GitTag[] {
@@ -46,7 +47,12 @@ export function parseTagRefs(output: string): GitTag[] {
     const annotated = type === 'tag';
     const commit = annotated ? (peeledType === 'commit' ? peeled : '') : type === 'commit' ? object : '';
     if (!commit) continue;
-    const message = annotated ? [subject, body.join(FIELD)].map((s) => (s ?? '').trim()).filter(Boolean).join('\n\n') : '';
+    const message = annotated
+      ? [subject, body.join(FIELD)]
+          .map((s) => (s ?? '').trim())
+          .filter(Boolean)
+          .join('\n\n')
+      : '';
     tags.push({ name, commit, date: new Date(date).toISOString(), message });
   }
   return tags;

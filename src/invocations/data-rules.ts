@@ -7,7 +7,12 @@ import type { FieldError } from '../contracts/validation';
  * The checks only the project's data can answer: versions the project knows and in order, an incident that
  * exists. The skills domain states the rules; this looks up just the facts the skill needs.
  */
-export async function impossibleInputs(documents: DocumentRepository, project: string, skill: SkillName, inputs: Record<string, unknown>): Promise<FieldError[]> {
+export async function impossibleInputs(
+  documents: DocumentRepository,
+  project: string,
+  skill: SkillName,
+  inputs: Record<string, unknown>,
+): Promise<FieldError[]> {
   const facts: Partial<ProjectFacts> = {};
   if (skill === 'release_notes_composer') {
     // The requested versions the project knows, plus its newest releases for the hint in a 422: two point

@@ -20,7 +20,11 @@ export async function* followInvocation(
 ): AsyncGenerator<InvocationRecord> {
   let record = start;
   let last: string | null = null;
-  for (let pause = 50; !opts.signal?.aborted && (opts.until === undefined || Date.now() < opts.until); pause = Math.min(pause * 2, MAX_POLL_MS)) {
+  for (
+    let pause = 50;
+    !opts.signal?.aborted && (opts.until === undefined || Date.now() < opts.until);
+    pause = Math.min(pause * 2, MAX_POLL_MS)
+  ) {
     if (versionOf(record) !== last) {
       last = versionOf(record);
       pause = 50;

@@ -107,7 +107,15 @@ export class InvocationService {
       if (existing) return { record: await this.resume(existing), started: false, eager: false };
     }
 
-    const record = queuedInvocation({ id, project: project._id, skill: skill.name, inputs, workflowId: skillWorkflowId(project._id, id), requestedBy: caller, createdAt: now() });
+    const record = queuedInvocation({
+      id,
+      project: project._id,
+      skill: skill.name,
+      inputs,
+      workflowId: skillWorkflowId(project._id, id),
+      requestedBy: caller,
+      createdAt: now(),
+    });
     // The record exists before the workflow so a client can poll at once, even while no worker runs.
     await invocations.create(record);
     const started = await this.start(record);
@@ -124,7 +132,10 @@ export class InvocationService {
    * Cancels a running invocation: the cancellation is durable in Temporal, and recorded at once so pollers see
    * it even before a worker acts. Temporal failures other than "no such run" are the caller's to map.
    */
-  async cancel(project: string, id: string): Promise<{ kind: 'not_found' } | { kind: 'finished'; status: string } | { kind: 'cancelled'; record: InvocationRecord }> {
+  async cancel(
+    project: string,
+    id: string,
+  ): Promise<{ kind: 'not_found' } | { kind: 'finished'; status: string } | { kind: 'cancelled'; record: InvocationRecord }> {
     const { invocations, client, now } = this.deps;
     const record = await invocations.get(project, id);
     if (!record) return { kind: 'not_found' };
@@ -142,7 +153,12 @@ export class InvocationService {
   }
 
   private start(record: InvocationRecord) {
-    return startInvocationWorkflow(this.deps.client, this.deps.taskQueue, { workflowId: record.workflowId, input: inputOf(record) }, { eagerClient: this.deps.eagerClient() });
+    return startInvocationWorkflow(
+      this.deps.client,
+      this.deps.taskQueue,
+      { workflowId: record.workflowId, input: inputOf(record) },
+      { eagerClient: this.deps.eagerClient() },
+    );
   }
 
   /**
@@ -190,12 +206,21 @@ export class InvocationService {
 function stableJson(value: unknown): string {
   if (Array.isArray(value)) return `[${value.map(stableJson).join(',')}]`;
   if (value && typeof value === 'object') {
-    return `{${Object.keys(value).sort().map((k) => `${JSON.stringify(k)}:${stableJson((value as Record<string, unknown>)[k])}`).join(',')}}`;
+    return `{${Object.keys(value)
+      .sort()
+      .map((k) => `${JSON.stringify(k)}:${stableJson((value as Record<string, unknown>)[k])}`)
+      .join(',')}}`;
   }
   return JSON.stringify(value);
 }
 
 /** The workflow input an invocation record stands for (the same on every start of it). */
 export function inputOf(record: InvocationRecord): SkillInvocationInput {
-  return { invocationId: record._id, project: record.project, skill: record.skill as SkillName, inputs: record.inputs, requestedAt: record.createdAt.toISOString() };
+  return {
+    invocationId: record._id,
+    project: record.project,
+    skill: record.skill as SkillName,
+    inputs: record.inputs,
+    requestedAt: record.createdAt.toISOString(),
+  };
 }

@@ -12,7 +12,12 @@ export const isTerminal = (r: InvocationRecord) => isTerminalStatus(r.status);
  * just before it closes) and then reads the record once. Only when Temporal cannot say does it re-read the
  * record, less often as time passes.
  */
-export async function waitForTerminal(client: Client, invocations: InvocationRepository, record: InvocationRecord, seconds: number): Promise<InvocationRecord> {
+export async function waitForTerminal(
+  client: Client,
+  invocations: InvocationRepository,
+  record: InvocationRecord,
+  seconds: number,
+): Promise<InvocationRecord> {
   const deadline = Date.now() + seconds * 1000;
   if (isTerminal(record)) return record;
   // Whichever comes first: a terminal write in this process, or the run's close (then the record is terminal).
@@ -36,9 +41,16 @@ export async function waitForTerminal(client: Client, invocations: InvocationRep
 }
 
 /** Long-polls the run's close event: 'closed', 'deadline', or 'unknown' when Temporal cannot say. */
-async function runClosed(client: Client, workflowId: string, deadline: number, signal: AbortSignal): Promise<'closed' | 'deadline' | 'unknown'> {
+async function runClosed(
+  client: Client,
+  workflowId: string,
+  deadline: number,
+  signal: AbortSignal,
+): Promise<'closed' | 'deadline' | 'unknown'> {
   try {
-    await client.connection.withDeadline(deadline, () => client.connection.withAbortSignal(signal, () => invocationRun(client, workflowId).result()));
+    await client.connection.withDeadline(deadline, () =>
+      client.connection.withAbortSignal(signal, () => invocationRun(client, workflowId).result()),
+    );
     return 'closed';
   } catch (err) {
     if (err instanceof WorkflowFailedError) return 'closed'; // cancelled, terminated, timed out

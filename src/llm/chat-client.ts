@@ -16,7 +16,8 @@ export interface ChatModelOptions {
 }
 
 /** OpenAI's `response_format`: JSON mode, or output constrained to a JSON schema. */
-export type ResponseFormat = { type: 'json_object'; schema?: object } | { type: 'json_schema'; json_schema: { name: string; schema: object; strict?: boolean } };
+export type ResponseFormat =
+  { type: 'json_object'; schema?: object } | { type: 'json_schema'; json_schema: { name: string; schema: object; strict?: boolean } };
 
 export interface ChatModel {
   readonly model: string;
@@ -24,7 +25,10 @@ export interface ChatModel {
    * The assistant message's text. Rejects with the caller's abort reason when `signal` aborts (cancellation
    * is not a model failure), else with an ApplicationFailure from failures.ts.
    */
-  complete(messages: readonly ChatMessage[], options: { signal: AbortSignal; timeoutMs?: number; responseFormat?: ResponseFormat; maxTokens?: number }): Promise<string>;
+  complete(
+    messages: readonly ChatMessage[],
+    options: { signal: AbortSignal; timeoutMs?: number; responseFormat?: ResponseFormat; maxTokens?: number },
+  ): Promise<string>;
 }
 
 /** A chat-completions answer larger than this is not read to the end: no rewrite of a draft is that long. */
@@ -63,7 +67,13 @@ export function createChatModel(options: ChatModelOptions): ChatModel {
     async complete(messages, { signal, timeoutMs = options.timeoutMs, responseFormat = { type: 'json_object' }, maxTokens }) {
       const timeout = AbortSignal.timeout(timeoutMs);
       // max_tokens bounds a generation that does not stop by itself (small models may repeat until the context is full).
-      const body = JSON.stringify({ model: options.model, messages, response_format: responseFormat, temperature: 0, ...(maxTokens ? { max_tokens: maxTokens } : {}) });
+      const body = JSON.stringify({
+        model: options.model,
+        messages,
+        response_format: responseFormat,
+        temperature: 0,
+        ...(maxTokens ? { max_tokens: maxTokens } : {}),
+      });
       let status: number;
       let retryAfter: string | null;
       let text: string;

@@ -22,13 +22,21 @@ export const LLM_FAILURE = {
 export const MAX_RETRY_AFTER_MS = 60_000;
 
 export function timeoutFailure(timeoutMs: number): ApplicationFailure {
-  return ApplicationFailure.create({ type: LLM_FAILURE.timeout, message: `the model did not answer within ${timeoutMs} ms`, nonRetryable: true });
+  return ApplicationFailure.create({
+    type: LLM_FAILURE.timeout,
+    message: `the model did not answer within ${timeoutMs} ms`,
+    nonRetryable: true,
+  });
 }
 
 /** The reason (fetch's "fetch failed" wraps the socket error) goes to the cause, for logs: it names hosts. */
 export function connectionFailure(err: unknown): ApplicationFailure {
   const reason = err instanceof Error ? (err.cause instanceof Error ? err.cause.message : err.message) : String(err);
-  return ApplicationFailure.create({ type: LLM_FAILURE.unavailable, message: 'the model endpoint could not be reached', cause: new Error(reason) });
+  return ApplicationFailure.create({
+    type: LLM_FAILURE.unavailable,
+    message: 'the model endpoint could not be reached',
+    cause: new Error(reason),
+  });
 }
 
 /** 429 and 5xx are worth retrying after the server's Retry-After; other 4xx are not. */
@@ -58,7 +66,9 @@ export function malformedFailure(what: string): ApplicationFailure {
 
 /** True for a failure that another attempt may cure (rate limit, 5xx, no connection). */
 export function isRetryableModelFailure(err: unknown): err is ApplicationFailure {
-  return err instanceof ApplicationFailure && !err.nonRetryable && (err.type === LLM_FAILURE.rateLimited || err.type === LLM_FAILURE.unavailable);
+  return (
+    err instanceof ApplicationFailure && !err.nonRetryable && (err.type === LLM_FAILURE.rateLimited || err.type === LLM_FAILURE.unavailable)
+  );
 }
 
 /** True when the endpoint refused the request itself (400, 422): a request without an optional feature may pass. */

@@ -31,7 +31,10 @@ export function postWebhook(args: {
 }): Promise<SendResult> {
   const started = performance.now();
   const lookup: LookupFunction = (_host, options, callback) => {
-    if ((options as { all?: boolean }).all) (callback as unknown as (e: null, a: { address: string; family: number }[]) => void)(null, [{ address: args.address, family: args.family }]);
+    if ((options as { all?: boolean }).all)
+      (callback as unknown as (e: null, a: { address: string; family: number }[]) => void)(null, [
+        { address: args.address, family: args.family },
+      ]);
     else callback(null, args.address, args.family);
   };
   const send = args.url.protocol === 'https:' ? httpsRequest : httpRequest;
@@ -41,7 +44,12 @@ export function postWebhook(args: {
       {
         method: 'POST',
         lookup,
-        headers: { ...args.headers, 'content-type': 'application/json', 'content-length': String(Buffer.byteLength(args.body)), 'user-agent': 'skills-billing-webhooks/1' },
+        headers: {
+          ...args.headers,
+          'content-type': 'application/json',
+          'content-length': String(Buffer.byteLength(args.body)),
+          'user-agent': 'skills-billing-webhooks/1',
+        },
         timeout: args.timeoutMs,
       },
       (res: IncomingMessage) => {
@@ -63,7 +71,12 @@ export function postWebhook(args: {
           answered = true;
           // A streaming decode leaves out a character cut at the end; bytes that are not UTF-8 become U+FFFD.
           const body = new TextDecoder('utf-8').decode(Buffer.concat(kept), { stream: true });
-          resolve({ status: res.statusCode ?? 0, latencyMs: Math.round(performance.now() - started), body, bodyTruncated: read > keptBytes });
+          resolve({
+            status: res.statusCode ?? 0,
+            latencyMs: Math.round(performance.now() - started),
+            body,
+            bodyTruncated: read > keptBytes,
+          });
         };
         res.on('end', done);
         res.on('close', done);

@@ -10,7 +10,14 @@ import type { Config } from '../config/config';
 import type { Clock } from '../config/clock';
 import { RateLimiter } from '../contracts/rate-limit';
 import type { AppRecord, AppRepository } from '../store/apps';
-import { MAX_ENDPOINTS_PER_APP, pendingDelivery, type DeliveryRecord, type EndpointRecord, type EndpointRepository, type DeliveryRepository } from '../store/outbound';
+import {
+  MAX_ENDPOINTS_PER_APP,
+  pendingDelivery,
+  type DeliveryRecord,
+  type EndpointRecord,
+  type EndpointRepository,
+  type DeliveryRepository,
+} from '../store/outbound';
 import { startDelivery } from '../temporal/clients/outbound-delivery';
 import { bodyOf, WEBHOOK_TEST } from './payload';
 import { generateEndpointSecret, messageIdFor } from './signing';
@@ -116,7 +123,12 @@ export class OutboundService {
     const at = this.deps.now();
     const secret = generateEndpointSecret();
     const previousSecretValidUntil = new Date(at.getTime() + this.deps.config.webhooks.rotationGraceHours * 3600 * 1000);
-    await this.deps.endpoints.update(endpoint.app, endpoint._id, { secret, previousSecret: endpoint.secret, previousSecretValidUntil, updatedAt: at });
+    await this.deps.endpoints.update(endpoint.app, endpoint._id, {
+      secret,
+      previousSecret: endpoint.secret,
+      previousSecretValidUntil,
+      updatedAt: at,
+    });
     return { secret, previousSecretValidUntil };
   }
 
@@ -128,11 +140,25 @@ export class OutboundService {
     const event = {
       type: WEBHOOK_TEST,
       id: eventId,
-      data: { subscriber: { id: 'test-subscriber', aliases: ['test-subscriber'] }, state: { status: 'active' as const, entitlements: [], scheduledDowngrade: null }, event: null },
+      data: {
+        subscriber: { id: 'test-subscriber', aliases: ['test-subscriber'] },
+        state: { status: 'active' as const, entitlements: [], scheduledDowngrade: null },
+        event: null,
+      },
     };
     const id = messageIdFor(endpoint._id, eventId);
-    await this.deps.deliveries.ensure(pendingDelivery({ _id: id, app: endpoint.app, endpointId: endpoint._id, eventId, eventType: WEBHOOK_TEST, body: bodyOf(event, at) }, at));
-    await startDelivery(this.deps.temporal, this.deps.config, { app: endpoint.app, endpointId: endpoint._id, deliveryId: id, eventType: WEBHOOK_TEST }, 'first');
+    await this.deps.deliveries.ensure(
+      pendingDelivery(
+        { _id: id, app: endpoint.app, endpointId: endpoint._id, eventId, eventType: WEBHOOK_TEST, body: bodyOf(event, at) },
+        at,
+      ),
+    );
+    await startDelivery(
+      this.deps.temporal,
+      this.deps.config,
+      { app: endpoint.app, endpointId: endpoint._id, deliveryId: id, eventType: WEBHOOK_TEST },
+      'first',
+    );
     return id;
   }
 
@@ -167,11 +193,17 @@ export class OutboundService {
     if (endpoint.disabled) throw new OutboundRefused({ kind: 'endpoint_disabled' });
     const at = this.deps.now().getTime();
     const wait = this.perEndpoint.hit(endpoint._id, at) ?? this.perApp.hit(endpoint.app, at);
-    if (wait !== null) throw new OutboundRefused({ kind: 'rate_limited', retryAfterSeconds: wait, perMinute: this.deps.config.outbound.manualPerMinute });
+    if (wait !== null)
+      throw new OutboundRefused({ kind: 'rate_limited', retryAfterSeconds: wait, perMinute: this.deps.config.outbound.manualPerMinute });
   }
 
   private async startAgain(app: string, d: Pick<DeliveryRecord, '_id' | 'endpointId' | 'eventType'>): Promise<boolean> {
-    const started = await startDelivery(this.deps.temporal, this.deps.config, { app, endpointId: d.endpointId, deliveryId: d._id, eventType: d.eventType }, 'again');
+    const started = await startDelivery(
+      this.deps.temporal,
+      this.deps.config,
+      { app, endpointId: d.endpointId, deliveryId: d._id, eventType: d.eventType },
+      'again',
+    );
     if (started) await this.deps.deliveries.setStatus(d._id, 'pending', this.deps.now());
     return started;
   }

@@ -30,6 +30,11 @@ export function messageIdFor(endpointId: string, eventId: string): string {
 }
 
 /** The secrets that sign now: the current one and, during a rotation's overlap, the previous one. */
-export function signingSecrets(ep: { secret: string; previousSecret: string | null; previousSecretValidUntil: Date | null }, now: Date): string[] {
-  return ep.previousSecret && ep.previousSecretValidUntil && ep.previousSecretValidUntil > now ? [ep.secret, ep.previousSecret] : [ep.secret];
+export function signingSecrets(
+  ep: { secret: string; previousSecret: string | null; previousSecretValidUntil: Date | null },
+  now: Date,
+): string[] {
+  return ep.previousSecret && ep.previousSecretValidUntil && ep.previousSecretValidUntil > now
+    ? [ep.secret, ep.previousSecret]
+    : [ep.secret];
 }

@@ -54,7 +54,10 @@ export function checkUrl(raw: string, allowLoopback: boolean): URL {
     throw new UnsafeUrlError(allowLoopback ? 'url must use https or http' : 'url must use https');
   }
   if (url.username || url.password) throw new UnsafeUrlError('url must not carry credentials');
-  const host = url.hostname.replace(/^\[|\]$/g, '').toLowerCase().replace(/\.$/, '');
+  const host = url.hostname
+    .replace(/^\[|\]$/g, '')
+    .toLowerCase()
+    .replace(/\.$/, '');
   if (METADATA_HOSTS.has(host)) throw new UnsafeUrlError(`${host} is a cloud metadata service`);
   if (isIP(host)) {
     const why = refusedAddress(host, allowLoopback);
@@ -67,7 +70,11 @@ export type Resolver = (host: string) => Promise<{ address: string; family: numb
 const systemResolver: Resolver = (host) => lookup(host, { all: true, verbatim: true });
 
 /** Resolves the URL's host and checks every address; returns the one to connect to. */
-export async function resolveSafely(url: URL, allowLoopback: boolean, resolve: Resolver = systemResolver): Promise<{ address: string; family: 4 | 6 }> {
+export async function resolveSafely(
+  url: URL,
+  allowLoopback: boolean,
+  resolve: Resolver = systemResolver,
+): Promise<{ address: string; family: 4 | 6 }> {
   const host = url.hostname.replace(/^\[|\]$/g, '');
   const addresses = isIP(host) ? [{ address: host, family: isIP(host) }] : await resolve(host);
   if (addresses.length === 0) throw new UnsafeUrlError(`${host} does not resolve`);

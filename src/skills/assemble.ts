@@ -58,7 +58,10 @@ export function prepareDocuments(docs: readonly ProjectDocument[]): ProjectDocum
 /** The same order for documents of a kind the catalog does not know (no citation id): compared as they come. */
 function prepareAnyDocuments(prepared: ProjectDocument[]): ProjectDocument[] {
   const sorted = prepared.sort(
-    (a, b) => DOCUMENT_KINDS.indexOf(a.kind) - DOCUMENT_KINDS.indexOf(b.kind) || compareText(citationId(a), citationId(b)) || compareText(a.externalId, b.externalId),
+    (a, b) =>
+      DOCUMENT_KINDS.indexOf(a.kind) - DOCUMENT_KINDS.indexOf(b.kind) ||
+      compareText(citationId(a), citationId(b)) ||
+      compareText(a.externalId, b.externalId),
   );
   const seen = new Set<string>();
   return sorted.filter((d) => {
@@ -129,7 +132,11 @@ function publish(drafted: readonly DraftSection[], citations: readonly ResultCit
   const notes = newFootnotes();
   const bodies = drafted.map((s) => ({ heading: s.heading, markdown: publishMarkdown(s.markdown, byId, notes) }));
   const sections = drafted.map((s, i): ResultSection => {
-    const own = footnoteDefinitions(s.citations.filter((id) => bodies[i]!.markdown.includes(`[^${notes.numbers.get(id)}]`)), byId, notes);
+    const own = footnoteDefinitions(
+      s.citations.filter((id) => bodies[i]!.markdown.includes(`[^${notes.numbers.get(id)}]`)),
+      byId,
+      notes,
+    );
     return {
       heading: s.heading,
       markdown: own ? `${bodies[i]!.markdown}\n\n${own}` : bodies[i]!.markdown,

@@ -11,7 +11,11 @@ import type { SkillName } from './types';
 export type { BusinessRuleError, ProjectFacts } from './skill';
 
 /** Each skill's own rules (its folder's rules.ts; a skill without any has none). */
-export function validateBusinessRules<S extends SkillName>(skill: S, inputs: SkillInputs[S], facts: Partial<ProjectFacts>): BusinessRuleError[] {
+export function validateBusinessRules<S extends SkillName>(
+  skill: S,
+  inputs: SkillInputs[S],
+  facts: Partial<ProjectFacts>,
+): BusinessRuleError[] {
   const definition = skillOf(skill) as ReturnType<typeof skillOf<S>> | undefined;
   return definition ? definition.rules(inputs, facts) : [];
 }

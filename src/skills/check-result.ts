@@ -22,13 +22,21 @@ function shapeViolations(r: Record<string, unknown>): Violation[] {
   need(r.format === 'markdown', '/format', 'must be "markdown"');
   need(typeof r.title === 'string' && r.title.trim() !== '', '/title', 'must be a non-empty string');
   need(typeof r.markdown === 'string' && r.markdown.trim() !== '', '/markdown', 'must be a non-empty string');
-  need(typeof r.markdownWithCitations === 'string' && r.markdownWithCitations.trim() !== '', '/markdownWithCitations', 'must be a non-empty string');
+  need(
+    typeof r.markdownWithCitations === 'string' && r.markdownWithCitations.trim() !== '',
+    '/markdownWithCitations',
+    'must be a non-empty string',
+  );
   need(typeof r.generator === 'string' && r.generator !== '', '/generator', 'must be a non-empty string');
   if (!Array.isArray(r.sections)) need(false, '/sections', 'must be an array');
   else
     r.sections.forEach((s, i) =>
       need(
-        isObject(s) && typeof s.heading === 'string' && typeof s.markdown === 'string' && typeof s.markdownWithCitations === 'string' && isStringArray(s.citations),
+        isObject(s) &&
+          typeof s.heading === 'string' &&
+          typeof s.markdown === 'string' &&
+          typeof s.markdownWithCitations === 'string' &&
+          isStringArray(s.citations),
         `/sections/${i}`,
         'must be { heading, markdown, markdownWithCitations, citations: string[] }',
       ),
@@ -36,10 +44,22 @@ function shapeViolations(r: Record<string, unknown>): Violation[] {
   if (!Array.isArray(r.citations)) need(false, '/citations', 'must be an array');
   else
     r.citations.forEach((c, i) =>
-      need(isObject(c) && typeof c.id === 'string' && typeof c.kind === 'string' && typeof c.title === 'string' && (c.url === null || typeof c.url === 'string'), `/citations/${i}`, 'must be { id, kind, title, url }'),
+      need(
+        isObject(c) &&
+          typeof c.id === 'string' &&
+          typeof c.kind === 'string' &&
+          typeof c.title === 'string' &&
+          (c.url === null || typeof c.url === 'string'),
+        `/citations/${i}`,
+        'must be { id, kind, title, url }',
+      ),
     );
   const ret = r.retrieval;
-  need(isObject(ret) && isObject(ret.searched) && typeof ret.used === 'number' && Array.isArray(ret.excluded), '/retrieval', 'must be { searched, used, excluded[] }');
+  need(
+    isObject(ret) && isObject(ret.searched) && typeof ret.used === 'number' && Array.isArray(ret.excluded),
+    '/retrieval',
+    'must be { searched, used, excluded[] }',
+  );
   return out;
 }
 
@@ -73,19 +93,23 @@ export function checkResult(result: unknown, retrievedIds: Iterable<string>, exp
       if (!listed.has(id)) out.push({ path: `/sections/${i}/citations/${j}`, message: `${id} is not in result.citations` });
     });
     for (const id of extractCitationIds(s.markdownWithCitations)) {
-      if (!s.citations.includes(id)) out.push({ path: `/sections/${i}/markdownWithCitations`, message: `cites ${id} inline but not in the section's citations` });
+      if (!s.citations.includes(id))
+        out.push({ path: `/sections/${i}/markdownWithCitations`, message: `cites ${id} inline but not in the section's citations` });
     }
     const left = extractCitationIds(s.markdown);
-    if (left.length > 0) out.push({ path: `/sections/${i}/markdown`, message: `the publishable form still carries the marker [${left[0]}]` });
+    if (left.length > 0)
+      out.push({ path: `/sections/${i}/markdown`, message: `the publishable form still carries the marker [${left[0]}]` });
   });
   citations.forEach((c, i) => {
     if (!cited.has(c.id)) out.push({ path: `/citations/${i}/id`, message: `${c.id} is listed but no section cites it` });
   });
-  if (retrieval.used !== listed.size) out.push({ path: '/retrieval/used', message: `must equal the number of cited documents (${listed.size})` });
+  if (retrieval.used !== listed.size)
+    out.push({ path: '/retrieval/used', message: `must equal the number of cited documents (${listed.size})` });
 
   retrieval.excluded.forEach((e, i) => {
     if (!isObject(e) || typeof e.id !== 'string') return out.push({ path: `/retrieval/excluded/${i}`, message: 'must be { id, reason }' });
-    if (typeof e.reason !== 'string' || e.reason.trim() === '') out.push({ path: `/retrieval/excluded/${i}/reason`, message: 'must give a reason' });
+    if (typeof e.reason !== 'string' || e.reason.trim() === '')
+      out.push({ path: `/retrieval/excluded/${i}/reason`, message: 'must give a reason' });
     if (listed.has(e.id)) out.push({ path: `/retrieval/excluded/${i}/id`, message: `${e.id} is both cited and excluded` });
     if (!retrieved.has(e.id)) out.push({ path: `/retrieval/excluded/${i}/id`, message: `${e.id} was not retrieved` });
   });

@@ -27,4 +27,15 @@ export function citationId(doc: ProjectDocument): string {
 }
 
 /** Prefixes of citation ids, for recognising citation markers in prose. */
-export const CITATION_PREFIXES = ['commit', 'pr', 'ticket', 'release', 'win', 'case_study', 'sales_note', 'incident', 'error_issue', 'runbook'] as const;
+export const CITATION_PREFIXES = [
+  'commit',
+  'pr',
+  'ticket',
+  'release',
+  'win',
+  'case_study',
+  'sales_note',
+  'incident',
+  'error_issue',
+  'runbook',
+] as const;

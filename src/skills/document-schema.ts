@@ -33,7 +33,14 @@ const evidence = { required: ['customer', 'industry', 'date'], properties: evide
 const KIND_FIELDS: Record<DocumentKind, { required: string[]; properties: Record<string, JsonSchema> }> = {
   commit: {
     required: ['sha', 'author', 'committedAt'],
-    properties: { sha, author: name, committedAt: timestamp, version, prNumber: { type: 'integer', minimum: 1 }, ticketKeys: list(ticketKey, 50) },
+    properties: {
+      sha,
+      author: name,
+      committedAt: timestamp,
+      version,
+      prNumber: { type: 'integer', minimum: 1 },
+      ticketKeys: list(ticketKey, 50),
+    },
   },
   pull_request: {
     required: ['number', 'author'],
@@ -49,7 +56,14 @@ const KIND_FIELDS: Record<DocumentKind, { required: string[]; properties: Record
   },
   ticket: {
     required: ['key', 'type', 'status'],
-    properties: { key: ticketKey, type: text(50), status: text(50), resolvedAt: timestamp, fixVersion: version, labels: list(text(100), 50) },
+    properties: {
+      key: ticketKey,
+      type: text(50),
+      status: text(50),
+      resolvedAt: timestamp,
+      fixVersion: version,
+      labels: list(text(100), 50),
+    },
   },
   release: {
     required: ['version', 'releasedAt'],
@@ -116,7 +130,9 @@ export const OWN_TIME_FIELD: Record<DocumentKind, string | undefined> = {
 export function optionalTextFields(kind: DocumentKind): string[] {
   const required = new Set(['kind', 'externalId', 'title', 'body', ...KIND_FIELDS[kind].required]);
   const props = { url: link, createdAt: timestamp, ...KIND_FIELDS[kind].properties };
-  return Object.entries(props).filter(([k, v]) => !required.has(k) && (v as { type?: string }).type === 'string').map(([k]) => k);
+  return Object.entries(props)
+    .filter(([k, v]) => !required.has(k) && (v as { type?: string }).type === 'string')
+    .map(([k]) => k);
 }
 
 function kindSchema(kind: DocumentKind): JsonSchema {
@@ -131,7 +147,10 @@ function kindSchema(kind: DocumentKind): JsonSchema {
       title: text(500),
       body: text(20_000, 0),
       url: link,
-      createdAt: { ...timestamp, description: `Defaults to ${OWN_TIME_FIELD[kind] ? `\`${OWN_TIME_FIELD[kind]}\`, else ` : ''}the upload time` },
+      createdAt: {
+        ...timestamp,
+        description: `Defaults to ${OWN_TIME_FIELD[kind] ? `\`${OWN_TIME_FIELD[kind]}\`, else ` : ''}the upload time`,
+      },
       ...fields.properties,
     },
   };

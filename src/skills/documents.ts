@@ -55,8 +55,9 @@ export interface ReleaseDocument extends DocumentBase<'release'> {
 }
 
 /** Wins, case studies and sales notes share one shape. */
-export interface EvidenceDocument<K extends 'win' | 'case_study' | 'sales_note' = 'win' | 'case_study' | 'sales_note'>
-  extends DocumentBase<K> {
+export interface EvidenceDocument<
+  K extends 'win' | 'case_study' | 'sales_note' = 'win' | 'case_study' | 'sales_note',
+> extends DocumentBase<K> {
   customer: string;
   industry: string;
   outcome?: string;

@@ -171,13 +171,21 @@ export function checkSectionFacts(draft: string, rewrite: string, sources: Reado
   for (const [signature, texts] of rewritten) {
     const ours = drafted.get(signature) ?? [];
     if (signature && texts.length > ours.length) {
-      violations.push(ours.length ? `${where(signature)} appears ${texts.length} times (the draft has ${ours.length})` : `an entry citing ${signature.split(' ').join(', ')} was added`);
+      violations.push(
+        ours.length
+          ? `${where(signature)} appears ${texts.length} times (the draft has ${ours.length})`
+          : `an entry citing ${signature.split(' ').join(', ')} was added`,
+      );
     }
     const reference = new Set(factsOf([ours.join('\n'), ...signature.split(' ').map((id) => sources.get(id) ?? '')].join('\n')).map(keyOf));
     for (const text of texts) {
       for (const f of factsOf(text)) {
         if (!CHECKED_WHEN_ADDED.has(f.type) || reference.has(keyOf(f))) continue;
-        violations.push(signature ? `‘${f.text}’ (${f.type}) in ${where(signature)} is in neither the draft nor its sources` : `an uncited paragraph states ‘${f.text}’ (${f.type})`);
+        violations.push(
+          signature
+            ? `‘${f.text}’ (${f.type}) in ${where(signature)} is in neither the draft nor its sources`
+            : `an uncited paragraph states ‘${f.text}’ (${f.type})`,
+        );
       }
     }
   }

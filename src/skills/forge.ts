@@ -21,8 +21,16 @@ const SEGMENT = /^[A-Za-z0-9_.-]{1,100}$/;
 function forgeOf(host: string, path: string, kind?: ForgeKind): Forge | undefined {
   const k = kind ?? HOSTS[host.toLowerCase()];
   if (!k) return undefined;
-  const segments = path.replace(/\.git$/, '').split('/').filter(Boolean);
-  if (segments.length < 2 || segments.length > (k === 'gitlab' ? 10 : 2) || !segments.every((s) => SEGMENT.test(s) && s !== '.' && s !== '..')) return undefined;
+  const segments = path
+    .replace(/\.git$/, '')
+    .split('/')
+    .filter(Boolean);
+  if (
+    segments.length < 2 ||
+    segments.length > (k === 'gitlab' ? 10 : 2) ||
+    !segments.every((s) => SEGMENT.test(s) && s !== '.' && s !== '..')
+  )
+    return undefined;
   return { kind: k, base: `https://${host.toLowerCase()}/${segments.join('/')}` };
 }
 

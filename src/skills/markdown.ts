@@ -92,7 +92,9 @@ export function section(heading: string, markdown: string): DraftSection {
 export function escapeText(text: string): string {
   return text
     .split('`')
-    .map((part, i) => (i % 2 === 1 ? part : part.replace(/([\\*[\]<>])/g, '\\$1').replace(/(^|\s)_|_(\s|$)/g, (m) => m.replace('_', '\\_'))))
+    .map((part, i) =>
+      i % 2 === 1 ? part : part.replace(/([\\*[\]<>])/g, '\\$1').replace(/(^|\s)_|_(\s|$)/g, (m) => m.replace('_', '\\_')),
+    )
     .join('`');
 }
 

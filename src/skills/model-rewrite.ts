@@ -63,11 +63,19 @@ export function answerTokenBudget(section: { markdownWithCitations: string }): n
 
 /** The sections worth sending: those that state cited facts, less the skill's fixed ones. */
 export function sectionsToRewrite(draft: SkillResult, fixed: readonly string[] = []): number[] {
-  return draft.sections.flatMap((s, i) => (s.citations.length > 0 && !fixed.includes(s.heading) && extractCitationIds(s.markdownWithCitations).length > 0 ? [i] : []));
+  return draft.sections.flatMap((s, i) =>
+    s.citations.length > 0 && !fixed.includes(s.heading) && extractCitationIds(s.markdownWithCitations).length > 0 ? [i] : [],
+  );
 }
 
 /** The messages asking for a rewrite of section `index` of `draft`. */
-export function sectionMessages(instructions: string, inputs: object, draft: SkillResult, index: number, documents: readonly ProjectDocument[]): ChatMessage[] {
+export function sectionMessages(
+  instructions: string,
+  inputs: object,
+  draft: SkillResult,
+  index: number,
+  documents: readonly ProjectDocument[],
+): ChatMessage[] {
   const section = draft.sections[index]!;
   const byId = new Map(documents.map((d) => [citationId(d), d]));
   const docs = section.citations.map((id) => byId.get(id)).filter((d): d is ProjectDocument => d !== undefined);
@@ -100,7 +108,14 @@ function parseAnswer(text: string): unknown {
 
 /** The text of each document a section may draw facts from, by citation id. */
 function sourcesOf(documents: readonly ProjectDocument[]): Map<string, string> {
-  return new Map(documents.map((d) => [citationId(d), Object.values(d).filter((v) => typeof v === 'string' || typeof v === 'number').join('\n')]));
+  return new Map(
+    documents.map((d) => [
+      citationId(d),
+      Object.values(d)
+        .filter((v) => typeof v === 'string' || typeof v === 'number')
+        .join('\n'),
+    ]),
+  );
 }
 
 export type SectionVerdict =
@@ -108,14 +123,19 @@ export type SectionVerdict =
   | { ok: false; reason: string; facts?: { total: number; kept: number } };
 
 /** Whether the model's answer for `section` may replace it; the reason names the first facts lost or added. */
-export function acceptSectionAnswer(answerText: string, section: Pick<DraftSection, 'heading' | 'citations'> & { markdownWithCitations: string }, documents: readonly ProjectDocument[]): SectionVerdict {
+export function acceptSectionAnswer(
+  answerText: string,
+  section: Pick<DraftSection, 'heading' | 'citations'> & { markdownWithCitations: string },
+  documents: readonly ProjectDocument[],
+): SectionVerdict {
   if (answerText.length > MAX_ANSWER_CHARS) return { ok: false, reason: `the answer is longer than ${MAX_ANSWER_CHARS} characters` };
   const answer = parseAnswer(answerText);
   const markdown = (answer as { markdown?: unknown } | undefined)?.markdown;
   if (answer === undefined) return { ok: false, reason: 'the answer is not JSON' };
   if (typeof markdown !== 'string' || markdown.trim() === '') return { ok: false, reason: 'the answer must be {"markdown": string}' };
   const text = markdown.trim();
-  if (text.startsWith('#') && text.slice(0, 200).toLowerCase().includes(section.heading.toLowerCase())) return { ok: false, reason: 'the answer repeats the section heading' };
+  if (text.startsWith('#') && text.slice(0, 200).toLowerCase().includes(section.heading.toLowerCase()))
+    return { ok: false, reason: 'the answer repeats the section heading' };
   const unknown = extractCitationIds(text).filter((id) => !section.citations.includes(id));
   if (unknown.length > 0) return { ok: false, reason: `it cites ${unknown.slice(0, 3).join(', ')}, which the section does not` };
   const check = checkSectionFacts(section.markdownWithCitations, text, sourcesOf(documents));
@@ -154,13 +174,23 @@ export interface RewriteContext {
  * report and a note per section that kept the draft. The whole result is checked again as any result is; if
  * that fails (it cannot, as each section was checked), the draft is returned with a note.
  */
-export function composeRewrite(ctx: RewriteContext, accepted: ReadonlyMap<number, string>, sections: ModelSectionReport[], notes: readonly string[]): SkillResult {
+export function composeRewrite(
+  ctx: RewriteContext,
+  accepted: ReadonlyMap<number, string>,
+  sections: ModelSectionReport[],
+  notes: readonly string[],
+): SkillResult {
   const documents = prepareDocuments(ctx.retrievedDocs);
   const report: ModelReport = { name: ctx.model, sections };
   const generator = `llm:${ctx.model}`;
   const drafted: DraftSection[] = ctx.draft.sections.map((s, i) => {
     const text = accepted.get(i);
-    return { heading: s.heading, markdown: text ?? s.markdownWithCitations, citations: text ? extractCitationIds(text) : s.citations, generator: text ? generator : 'deterministic' };
+    return {
+      heading: s.heading,
+      markdown: text ?? s.markdownWithCitations,
+      citations: text ? extractCitationIds(text) : s.citations,
+      generator: text ? generator : 'deterministic',
+    };
   });
   const result = assembleResult({
     title: ctx.draft.title,
@@ -173,7 +203,13 @@ export function composeRewrite(ctx: RewriteContext, accepted: ReadonlyMap<number
     model: report,
   });
   const withNotes = (r: SkillResult, extra: readonly string[]) => (extra.length ? { ...r, notes: [...(r.notes ?? []), ...extra] } : r);
-  const violations = checkResult(result, documents.map(citationId), ctx.draft.sections.map((s) => s.heading));
+  const violations = checkResult(
+    result,
+    documents.map(citationId),
+    ctx.draft.sections.map((s) => s.heading),
+  );
   if (violations.length === 0) return withNotes(result, notes);
-  return withNotes({ ...ctx.draft, model: report }, [`The model's rewrite was not used: ${violations[0]!.message}. This is the deterministic draft.`]);
+  return withNotes({ ...ctx.draft, model: report }, [
+    `The model's rewrite was not used: ${violations[0]!.message}. This is the deterministic draft.`,
+  ]);
 }

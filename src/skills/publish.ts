@@ -161,6 +161,9 @@ export function footnoteDefinitions(ids: Iterable<string>, citations: ReadonlyMa
     .map((id) => ({ id, n: notes.numbers.get(id), c: citations.get(id) }))
     .filter((x): x is { id: string; n: number; c: ResultCitation } => x.n !== undefined && x.c !== undefined)
     .sort((a, b) => a.n - b.n)
-    .map(({ n, c }) => `[^${n}]: ${KIND_NAMES[c.id.slice(0, c.id.indexOf(':'))] ?? 'Source'} ${escapeText(c.id.slice(c.id.indexOf(':') + 1))}: ${escapeText(oneLine(c.title))}`);
+    .map(
+      ({ n, c }) =>
+        `[^${n}]: ${KIND_NAMES[c.id.slice(0, c.id.indexOf(':'))] ?? 'Source'} ${escapeText(c.id.slice(c.id.indexOf(':') + 1))}: ${escapeText(oneLine(c.title))}`,
+    );
   return lines.join('\n');
 }

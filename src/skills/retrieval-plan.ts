@@ -95,10 +95,13 @@ export function resolveQueries(step: RetrievalStep, fetched: readonly ProjectDoc
   const out: DocumentQuery[] = [];
   for (const query of step.queries) {
     const each = query.where.find((c): c is EachCondition => c.op === 'each');
-    const where = query.where.flatMap((c): Condition[] => (c.op === 'each' ? [] : 'from' in c ? [{ field: c.field, op: 'in', value: valuesOf(fetched, c.from.kind, c.from.field) }] : [c]));
+    const where = query.where.flatMap((c): Condition[] =>
+      c.op === 'each' ? [] : 'from' in c ? [{ field: c.field, op: 'in', value: valuesOf(fetched, c.from.kind, c.from.field) }] : [c],
+    );
     if (where.some((c) => c.op === 'in' && c.value.length === 0)) continue;
     if (!each) out.push({ ...query, where });
-    else for (const value of eachValues(fetched, each.from)) out.push({ ...query, where: [{ field: each.field, op: 'eq', value }, ...where] });
+    else
+      for (const value of eachValues(fetched, each.from)) out.push({ ...query, where: [{ field: each.field, op: 'eq', value }, ...where] });
   }
   return out;
 }

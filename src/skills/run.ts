@@ -33,7 +33,12 @@ export function retrievalPlan<S extends SkillName>(skill: S, inputs: SkillInputs
  * result with `generator: "deterministic"`. `now` (ISO string or Date) is the only clock: proposal recency
  * and "as of" wording in an unresolved incident depend on it.
  */
-export function selectAndDraft<S extends SkillName>(skill: S, inputs: SkillInputs[S], fetchedDocs: readonly ProjectDocument[], now: string | Date): SkillResult {
+export function selectAndDraft<S extends SkillName>(
+  skill: S,
+  inputs: SkillInputs[S],
+  fetchedDocs: readonly ProjectDocument[],
+  now: string | Date,
+): SkillResult {
   const mod = skillOf(skill);
   return mod.draft(inputs, prepareDocuments(fetchedDocs), plannedKinds(mod.plan(inputs)), isoNow(now));
 }
@@ -44,7 +49,13 @@ export function rewriteTargets(skill: SkillName, draft: SkillResult): number[] {
 }
 
 /** The chat messages asking a model to rewrite section `index` of `draft`; `retrievedDocs` may be everything fetched. */
-export function sectionMessages<S extends SkillName>(skill: S, inputs: SkillInputs[S], draft: SkillResult, index: number, retrievedDocs: readonly ProjectDocument[]): ChatMessage[] {
+export function sectionMessages<S extends SkillName>(
+  skill: S,
+  inputs: SkillInputs[S],
+  draft: SkillResult,
+  index: number,
+  retrievedDocs: readonly ProjectDocument[],
+): ChatMessage[] {
   return messagesFor(skillOf(skill).instructions(inputs), inputs, draft, index, retrievedDocs);
 }
 
@@ -61,5 +72,10 @@ export function composeModelResult<S extends SkillName>(
   outcome: { accepted: ReadonlyMap<number, string>; sections: ModelSectionReport[]; notes: readonly string[] },
 ): SkillResult {
   const mod = skillOf(skill);
-  return composeRewrite({ draft, retrievedDocs, searchedKinds: plannedKinds(mod.plan(inputs)), render: mod.render(inputs), model }, outcome.accepted, outcome.sections, outcome.notes);
+  return composeRewrite(
+    { draft, retrievedDocs, searchedKinds: plannedKinds(mod.plan(inputs)), render: mod.render(inputs), model },
+    outcome.accepted,
+    outcome.sections,
+    outcome.notes,
+  );
 }

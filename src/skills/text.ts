@@ -22,7 +22,8 @@ export function asSentence(text: string): string {
   return t === '' || '.!?…'.includes(t.charAt(t.length - 1)) ? t : `${t}.`;
 }
 
-const isSpace = (c: string) => c === ' ' || c === '\t' || c === '\n' || c === '\r' || c === '\f' || c === '\v' || c === '\u00a0' || c === '\u2028' || c === '\u2029';
+const isSpace = (c: string) =>
+  c === ' ' || c === '\t' || c === '\n' || c === '\r' || c === '\f' || c === '\v' || c === '\u00a0' || c === '\u2028' || c === '\u2029';
 
 /** `text` without the characters of `chars` (and whitespace, when `spaces`) at its start. */
 export function trimStartOf(text: string, chars: string, spaces = true): string {

@@ -81,7 +81,12 @@ export class AppRepository {
    * every value an earlier rotation left in grace, however quickly rotations follow each other. `revoke`: only the
    * new value works from now on (a leaked value). `previousValidUntil`: when the value rotated out stops working.
    */
-  async rotate(slug: string, graceMs: number, now: Date, revoke = false): Promise<{ authorization: string; previousValidUntil: Date } | null> {
+  async rotate(
+    slug: string,
+    graceMs: number,
+    now: Date,
+    revoke = false,
+  ): Promise<{ authorization: string; previousValidUntil: Date } | null> {
     const current = await this.get(slug);
     if (!current) return null;
     const authorization = generateAuthorization();

@@ -35,13 +35,21 @@ export class BillingDailyRepository {
   /** The day's point takes the latest totals (one upsert; the same write again changes nothing). */
   async recordTotals(scope: BillingScope, totals: BillingTotals, now: Date): Promise<void> {
     const day = utcDay(now);
-    await this.coll.updateOne({ _id: dailyKey(scope, day) }, { $set: { ...pickTotals(totals), updatedAt: now }, $setOnInsert: { scope, day } }, { upsert: true });
+    await this.coll.updateOne(
+      { _id: dailyKey(scope, day) },
+      { $set: { ...pickTotals(totals), updatedAt: now }, $setOnInsert: { scope, day } },
+      { upsert: true },
+    );
   }
 
   async addChurn(scope: BillingScope, count: number, now: Date): Promise<void> {
     if (count <= 0) return;
     const day = utcDay(now);
-    await this.coll.updateOne({ _id: dailyKey(scope, day) }, { $inc: { churned: count }, $set: { updatedAt: now }, $setOnInsert: { scope, day } }, { upsert: true });
+    await this.coll.updateOne(
+      { _id: dailyKey(scope, day) },
+      { $inc: { churned: count }, $set: { updatedAt: now }, $setOnInsert: { scope, day } },
+      { upsert: true },
+    );
   }
 
   /** The backfill's write: the whole point, replacing what was there. */
@@ -55,12 +63,24 @@ export class BillingDailyRepository {
    * the stored points of the range plus the last one before it. Two indexed reads, whatever the scope's size.
    */
   async series(scope: BillingScope, fromDay: string, toDay: string): Promise<DailyPoint[]> {
-    const [before] = await this.coll.find({ scope, day: { $lt: fromDay } }).sort({ day: -1 }).limit(1).toArray();
-    const rows = await this.coll.find({ scope, day: { $gte: fromDay, $lte: toDay } }).sort({ day: 1 }).limit(400).toArray();
+    const [before] = await this.coll
+      .find({ scope, day: { $lt: fromDay } })
+      .sort({ day: -1 })
+      .limit(1)
+      .toArray();
+    const rows = await this.coll
+      .find({ scope, day: { $gte: fromDay, $lte: toDay } })
+      .sort({ day: 1 })
+      .limit(400)
+      .toArray();
     const byDay = new Map(rows.map((r) => [r.day, r]));
     let carried = before ? pickTotals(before) : { ...ZERO_TOTALS };
     const out: DailyPoint[] = [];
-    for (let t = Date.parse(`${fromDay}T00:00:00Z`), end = Date.parse(`${toDay}T00:00:00Z`); t <= end && out.length < 400; t += 86_400_000) {
+    for (
+      let t = Date.parse(`${fromDay}T00:00:00Z`), end = Date.parse(`${toDay}T00:00:00Z`);
+      t <= end && out.length < 400;
+      t += 86_400_000
+    ) {
       const day = utcDay(t);
       const r = byDay.get(day);
       if (r) carried = pickTotals(r, carried);

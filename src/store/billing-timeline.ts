@@ -101,7 +101,11 @@ export class BillingTimelineRepository {
   }
 
   /** Newest first, paged by (position, _id). */
-  list(scope: BillingScope, subscriberId: string, q: { limit: number; before?: { position: number; id: string } }): Promise<TimelineRecord[]> {
+  list(
+    scope: BillingScope,
+    subscriberId: string,
+    q: { limit: number; before?: { position: number; id: string } },
+  ): Promise<TimelineRecord[]> {
     const filter: Filter<TimelineRecord> = { scope, subscriberId };
     if (q.before) filter.$or = [{ position: { $lt: q.before.position } }, { position: q.before.position, _id: { $lt: q.before.id } }];
     return this.coll.find(filter).sort({ position: -1, _id: -1 }).limit(q.limit).toArray();

@@ -29,7 +29,11 @@ export class BillingTotalsRepository {
   async write(scope: BillingScope, seq: number, totals: BillingTotals, now: Date): Promise<void> {
     let landed = false;
     try {
-      const res = await this.coll.updateOne({ _id: scope, seq: { $lt: seq } }, { $set: { ...totals, seq, updatedAt: now } }, { upsert: true });
+      const res = await this.coll.updateOne(
+        { _id: scope, seq: { $lt: seq } },
+        { $set: { ...totals, seq, updatedAt: now } },
+        { upsert: true },
+      );
       landed = res.modifiedCount + res.upsertedCount > 0;
     } catch (err) {
       if (!isDuplicateKeyError(err)) throw err;

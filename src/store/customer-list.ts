@@ -109,7 +109,8 @@ export function customerListQuery<T>(scope: BillingScope, key: (id: string) => s
   const beyond = dir === 1 ? '$gt' : '$lt';
   if (q.after && field === '_id') {
     // Descending within a prefix: the nearer of the two upper bounds, compared as the store does (UTF-8 bytes).
-    if (beyond === '$lt' && idRange.$lt !== undefined) idRange.$lt = Buffer.compare(Buffer.from(q.after.id), Buffer.from(idRange.$lt)) < 0 ? q.after.id : idRange.$lt;
+    if (beyond === '$lt' && idRange.$lt !== undefined)
+      idRange.$lt = Buffer.compare(Buffer.from(q.after.id), Buffer.from(idRange.$lt)) < 0 ? q.after.id : idRange.$lt;
     else idRange[beyond] = q.after.id;
   }
   if (Object.keys(idRange).length > 0) filter._id = idRange;

@@ -71,7 +71,10 @@ export class DeadLetterRepository {
   }
 
   /** Newest first; `after` is the last row's `parkedAt|_id` from the previous page. */
-  list(scope: BillingScope, opts: { status?: DeadLetterStatus; limit: number; after?: { parkedAt: Date; id: string } }): Promise<DeadLetterRecord[]> {
+  list(
+    scope: BillingScope,
+    opts: { status?: DeadLetterStatus; limit: number; after?: { parkedAt: Date; id: string } },
+  ): Promise<DeadLetterRecord[]> {
     const filter: Record<string, unknown> = { scope };
     if (opts.status) filter.status = opts.status;
     if (opts.after) {

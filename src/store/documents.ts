@@ -16,7 +16,13 @@ export const documentKey = (project: string, kind: string, externalId: string) =
 /** Stored documents are keyed by documentKey(); their fields stay open to the skills' schemas. */
 type KeyedDocument = Document & { _id: string };
 
-type StoredDocument = ProjectDocument & { project: string; updatedAt: Date; versionKey?: string; fixVersionKey?: string; searchTerms?: string[] };
+type StoredDocument = ProjectDocument & {
+  project: string;
+  updatedAt: Date;
+  versionKey?: string;
+  fixVersionKey?: string;
+  searchTerms?: string[];
+};
 
 /** How many times each kind of a project's documents was written: a cache of a kind is valid for one count. */
 type RevisionRecord = { _id: string } & Partial<Record<DocumentKind, number>>;
@@ -24,7 +30,10 @@ type RevisionRecord = { _id: string } & Partial<Record<DocumentKind, number>>;
 /** A project's documents (the skills' retrieval sources), upserted by (project, kind, externalId). */
 export class DocumentRepository {
   /** `cache`: one per process (the worker's), for reads of a whole kind; see WholeKindCache. */
-  constructor(private readonly db: Db, private readonly cache: WholeKindCache | null = null) {}
+  constructor(
+    private readonly db: Db,
+    private readonly cache: WholeKindCache | null = null,
+  ) {}
 
   private get coll() {
     return this.db.collection<KeyedDocument>(COLLECTIONS.documents);
@@ -78,7 +87,8 @@ export class DocumentRepository {
       else filter[c.field] = Object.fromEntries(Object.entries(c.value).map(([op, v]) => [`$${op}`, v]));
     }
     const sort: Sort = Object.fromEntries((query.sort ?? []).map((s) => [s.field, s.order === 'asc' ? 1 : -1]));
-    const rows = await this.coll.find(filter, { projection: { _id: 0, project: 0, updatedAt: 0, versionKey: 0, fixVersionKey: 0, searchTerms: 0 } })
+    const rows = await this.coll
+      .find(filter, { projection: { _id: 0, project: 0, updatedAt: 0, versionKey: 0, fixVersionKey: 0, searchTerms: 0 } })
       .sort(sort)
       .limit(query.limit)
       .toArray();
@@ -90,20 +100,25 @@ export class DocumentRepository {
    * lookups on the version index, one kind at a time, so the cost does not grow with the project's history.
    */
   async knownVersions(project: string, versions: readonly string[]): Promise<string[]> {
-    const known = await Promise.all(versions.map(async (version) => {
-      if (!isSemver(version)) return null;
-      for (const kind of ['release', 'commit', 'pull_request'] as const) {
-        if (await this.coll.findOne({ project, kind, versionKey: semverKey(version) }, { projection: { _id: 1 } })) return version;
-      }
-      return null;
-    }));
+    const known = await Promise.all(
+      versions.map(async (version) => {
+        if (!isSemver(version)) return null;
+        for (const kind of ['release', 'commit', 'pull_request'] as const) {
+          if (await this.coll.findOne({ project, kind, versionKey: semverKey(version) }, { projection: { _id: 1 } })) return version;
+        }
+        return null;
+      }),
+    );
     return known.filter((v): v is string => v !== null);
   }
 
   /** The project's newest releases, newest first (semver order, through the version index). */
   async latestReleases(project: string, limit: number): Promise<string[]> {
-    const rows = await this.coll.find({ project, kind: 'release', versionKey: { $exists: true } }, { projection: { _id: 0, version: 1 } })
-      .sort({ versionKey: -1 }).limit(limit).toArray();
+    const rows = await this.coll
+      .find({ project, kind: 'release', versionKey: { $exists: true } }, { projection: { _id: 0, version: 1 } })
+      .sort({ versionKey: -1 })
+      .limit(limit)
+      .toArray();
     return rows.map((r) => String(r.version));
   }
 
@@ -116,7 +131,10 @@ export class DocumentRepository {
    * any case; search-terms.ts), answered from the `searchTerms` indexes. The order ends in kind because externalId is
    * unique only within a kind (a pull request "7", a ticket "7").
    */
-  async list(project: string, q: { kind?: DocumentKind; text?: string; limit: number; after?: { createdAt: string; externalId: string; kind: string } }): Promise<StoredDocument[]> {
+  async list(
+    project: string,
+    q: { kind?: DocumentKind; text?: string; limit: number; after?: { createdAt: string; externalId: string; kind: string } },
+  ): Promise<StoredDocument[]> {
     const filter: Filter<KeyedDocument> = { project };
     if (q.kind) filter.kind = q.kind;
     const terms = q.text ? queryTerms(q.text) : [];
@@ -124,9 +142,22 @@ export class DocumentRepository {
     if (terms.length > 0) filter.$and = terms.map((t) => ({ searchTerms: t }));
     if (q.after) {
       const { createdAt, externalId, kind } = q.after;
-      filter.$and = [...(filter.$and ?? []), { $or: [{ createdAt: { $lt: createdAt } }, { createdAt, externalId: { $lt: externalId } }, { createdAt, externalId, kind: { $lt: kind } }] }];
+      filter.$and = [
+        ...(filter.$and ?? []),
+        {
+          $or: [
+            { createdAt: { $lt: createdAt } },
+            { createdAt, externalId: { $lt: externalId } },
+            { createdAt, externalId, kind: { $lt: kind } },
+          ],
+        },
+      ];
     }
-    const rows = await this.coll.find(filter, { projection: { _id: 0 } }).sort({ createdAt: -1, externalId: -1, kind: -1 }).limit(q.limit).toArray();
+    const rows = await this.coll
+      .find(filter, { projection: { _id: 0 } })
+      .sort({ createdAt: -1, externalId: -1, kind: -1 })
+      .limit(q.limit)
+      .toArray();
     return rows as unknown as StoredDocument[];
   }
 }
@@ -160,9 +191,17 @@ export async function backfillSearchTerms(db: Db, batch = 500): Promise<number> 
   const coll = db.collection<KeyedDocument>(COLLECTIONS.documents);
   let done = 0;
   for (;;) {
-    const rows = await coll.find({ searchTerms: { $exists: false } }, { projection: { _id: 1, title: 1, body: 1 } }).limit(batch).toArray();
+    const rows = await coll
+      .find({ searchTerms: { $exists: false } }, { projection: { _id: 1, title: 1, body: 1 } })
+      .limit(batch)
+      .toArray();
     if (rows.length === 0) break;
-    await coll.bulkWrite(rows.map((r) => ({ updateOne: { filter: { _id: r._id }, update: { $set: { searchTerms: searchTermsOf(r as { title?: unknown; body?: unknown }) } } } })), { ordered: false });
+    await coll.bulkWrite(
+      rows.map((r) => ({
+        updateOne: { filter: { _id: r._id }, update: { $set: { searchTerms: searchTermsOf(r as { title?: unknown; body?: unknown }) } } },
+      })),
+      { ordered: false },
+    );
     done += rows.length;
   }
   await migrations.updateOne({ _id: SEARCH_TERMS_MIGRATION }, { $set: { doneAt: new Date() } }, { upsert: true });

@@ -39,7 +39,13 @@ export async function ensureIndexes(db: Db, retention: Retention = DEFAULT_RETEN
   for (const [collection, specs] of Object.entries(ttl.create)) wanted[collection] = [...(wanted[collection] ?? []), ...specs];
   for (const [collection, indexes] of Object.entries(wanted)) {
     const existing = new Map(
-      (await db.collection(collection).listIndexes().toArray().catch(() => [])).map((i) => [String(i.name), i]),
+      (
+        await db
+          .collection(collection)
+          .listIndexes()
+          .toArray()
+          .catch(() => [])
+      ).map((i) => [String(i.name), i]),
     );
     for (const spec of indexes) {
       const current = existing.get(spec.name!);
@@ -53,15 +59,33 @@ export async function ensureIndexes(db: Db, retention: Retention = DEFAULT_RETEN
   }
   // Retention switched off (keep forever): its TTL index goes.
   for (const [collection, name] of ttl.drop) {
-    const names = (await db.collection(collection).listIndexes().toArray().catch(() => [])).map((i) => String(i.name));
+    const names = (
+      await db
+        .collection(collection)
+        .listIndexes()
+        .toArray()
+        .catch(() => [])
+    ).map((i) => String(i.name));
     if (names.includes(name)) await db.collection(collection).dropIndex(name);
   }
   // Indexes no query uses any more cost every write: gone.
   for (const [collection, names] of RETIRED_INDEXES) {
-    const present = (await db.collection(collection).listIndexes().toArray().catch(() => [])).map((i) => String(i.name));
+    const present = (
+      await db
+        .collection(collection)
+        .listIndexes()
+        .toArray()
+        .catch(() => [])
+    ).map((i) => String(i.name));
     for (const name of names) {
       // The API and the worker start together: the other one may have dropped it a moment ago.
-      if (present.includes(name)) await db.collection(collection).dropIndex(name).catch((err: unknown) => { if (!isIndexNotFound(err)) throw err; });
+      if (present.includes(name))
+        await db
+          .collection(collection)
+          .dropIndex(name)
+          .catch((err: unknown) => {
+            if (!isIndexNotFound(err)) throw err;
+          });
     }
   }
   // Documents stored before the listing's search had its index get their words.

@@ -3,7 +3,6 @@ import { TOTAL_STEPS } from '../skills/invocation-status';
 import { COLLECTIONS } from './collections';
 import { TERMINAL_STATUSES, isTerminalStatus, type InvocationStatus } from '../skills/invocation-status';
 
-
 export interface InvocationRecord {
   _id: string;
   project: string;
@@ -23,7 +22,15 @@ export interface InvocationRecord {
 }
 
 /** A new invocation record, `queued`, as the API and the CLI create it before starting its workflow. */
-export function queuedInvocation(f: { id: string; project: string; skill: string; inputs: Record<string, unknown>; workflowId: string; requestedBy: string; createdAt: Date }): InvocationRecord {
+export function queuedInvocation(f: {
+  id: string;
+  project: string;
+  skill: string;
+  inputs: Record<string, unknown>;
+  workflowId: string;
+  requestedBy: string;
+  createdAt: Date;
+}): InvocationRecord {
   return {
     _id: f.id,
     project: f.project,
@@ -117,7 +124,12 @@ export class InvocationRepository {
     return record.status === 'completed' ? { ...record, result: stored?.result ?? null } : record;
   }
 
-  async advance(id: string, seq: number, update: Partial<Pick<InvocationRecord, 'status' | 'progress' | 'result' | 'error' | 'completedAt'>>, now: Date): Promise<boolean> {
+  async advance(
+    id: string,
+    seq: number,
+    update: Partial<Pick<InvocationRecord, 'status' | 'progress' | 'result' | 'error' | 'completedAt'>>,
+    now: Date,
+  ): Promise<boolean> {
     const { result, ...fields } = update;
     // The result first: once the record says completed, its result must be there to read. A late retry of the
     // store step may write it again; the drafters are deterministic, so it writes the same result.
@@ -143,7 +155,10 @@ export class InvocationRepository {
     if (res.modifiedCount > 0) settledHere.settle(id);
   }
 
-  async list(project: string, q: { skill?: string; status?: string; limit: number; before?: { createdAt: Date; id: string } }): Promise<InvocationRecord[]> {
+  async list(
+    project: string,
+    q: { skill?: string; status?: string; limit: number; before?: { createdAt: Date; id: string } },
+  ): Promise<InvocationRecord[]> {
     const filter: Filter<InvocationRecord> = { project };
     if (q.skill) filter.skill = q.skill;
     if (q.status) filter.status = q.status as InvocationStatus;

@@ -43,7 +43,11 @@ export class MailOutbox {
    * delivery is at least once, and a mail sent twice carries the same Message-ID for the recipient's client to
    * fold. `held` means a claim within its lease: another attempt may be sending right now.
    */
-  async claim(key: string, now: Date, leaseMs: number): Promise<{ status: 'claimed' | 'sent' | 'kept' } | { status: 'held'; claimedAt: Date }> {
+  async claim(
+    key: string,
+    now: Date,
+    leaseMs: number,
+  ): Promise<{ status: 'claimed' | 'sent' | 'kept' } | { status: 'held'; claimedAt: Date }> {
     const res = await this.coll.updateOne(
       // A claim without claimedAt (taken before leases existed) counts as over.
       {

@@ -11,7 +11,12 @@ export interface Store {
  * `lazy`: return at once and let the driver connect on first use, so a process can start (and report itself
  * not ready) while the store is down, instead of exiting.
  */
-export async function connectStore(uri: string, dbName: string, appName: string, options: { monitorCommands?: boolean; lazy?: boolean } = {}): Promise<Store> {
+export async function connectStore(
+  uri: string,
+  dbName: string,
+  appName: string,
+  options: { monitorCommands?: boolean; lazy?: boolean } = {},
+): Promise<Store> {
   const client = new MongoClient(uri, {
     appName,
     // Command events for tests that inspect the queries the service sends; off in the service itself.

@@ -57,7 +57,10 @@ export interface DeliveryRecord {
 }
 
 /** A delivery not yet attempted, as a dispatch and a test event store it before starting its workflow. */
-export function pendingDelivery(d: Pick<DeliveryRecord, '_id' | 'app' | 'endpointId' | 'eventId' | 'eventType' | 'body'>, at: Date): DeliveryRecord {
+export function pendingDelivery(
+  d: Pick<DeliveryRecord, '_id' | 'app' | 'endpointId' | 'eventId' | 'eventType' | 'body'>,
+  at: Date,
+): DeliveryRecord {
   return { ...d, status: 'pending', attempts: [], nextRetryAt: null, createdAt: at, updatedAt: at };
 }
 
@@ -90,7 +93,11 @@ export class EndpointRepository {
   }
 
   list(app: string): Promise<EndpointRecord[]> {
-    return this.coll.find({ app }).sort({ createdAt: 1 }).limit(MAX_ENDPOINTS_PER_APP * 2).toArray();
+    return this.coll
+      .find({ app })
+      .sort({ createdAt: 1 })
+      .limit(MAX_ENDPOINTS_PER_APP * 2)
+      .toArray();
   }
 
   get(app: string, id: string): Promise<EndpointRecord | null> {
@@ -107,7 +114,10 @@ export class EndpointRepository {
 
   /** Disables unless already disabled; true when this call did it (so the caller counts and mails once). */
   async disable(id: string, reason: 'gone' | 'failing', now: Date): Promise<boolean> {
-    const res = await this.coll.updateOne({ _id: id, disabled: false }, { $set: { disabled: true, disabledReason: reason, updatedAt: now } });
+    const res = await this.coll.updateOne(
+      { _id: id, disabled: false },
+      { $set: { disabled: true, disabledReason: reason, updatedAt: now } },
+    );
     return res.modifiedCount > 0;
   }
 
@@ -143,7 +153,10 @@ export class DeliveryRepository {
   async recordAttempt(id: string, attempt: AttemptRecord, status: DeliveryStatus, now: Date): Promise<void> {
     await this.coll.updateOne(
       { _id: id },
-      { $push: { attempts: { $each: [attempt], $slice: -MAX_ATTEMPTS_KEPT } }, $set: { status, nextRetryAt: attempt.nextRetryAt, updatedAt: now } },
+      {
+        $push: { attempts: { $each: [attempt], $slice: -MAX_ATTEMPTS_KEPT } },
+        $set: { status, nextRetryAt: attempt.nextRetryAt, updatedAt: now },
+      },
     );
   }
 
@@ -157,7 +170,11 @@ export class DeliveryRepository {
       ? { endpointId, $or: [{ createdAt: { $lt: before.createdAt } }, { createdAt: before.createdAt, _id: { $lt: before.id } }] }
       : { endpointId };
     // The log leaves out what was sent and what was answered (up to 4 KiB an attempt): the delivery's own read has them.
-    return this.coll.find(filter, { projection: { body: 0, 'attempts.responseBody': 0 } }).sort({ createdAt: -1, _id: -1 }).limit(limit).toArray();
+    return this.coll
+      .find(filter, { projection: { body: 0, 'attempts.responseBody': 0 } })
+      .sort({ createdAt: -1, _id: -1 })
+      .limit(limit)
+      .toArray();
   }
 
   /** What a redelivery needs of each failed delivery (not its body). */

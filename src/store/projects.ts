@@ -38,7 +38,13 @@ export class ProjectRepository {
 
   /** Project ids, for the console's project picker (a small collection, bounded by configuration). */
   async listIds(limit = 1000): Promise<string[]> {
-    return (await this.projects.find({}, { projection: { _id: 1 } }).sort({ _id: 1 }).limit(limit).toArray()).map((p) => p._id);
+    return (
+      await this.projects
+        .find({}, { projection: { _id: 1 } })
+        .sort({ _id: 1 })
+        .limit(limit)
+        .toArray()
+    ).map((p) => p._id);
   }
 
   async upsertOrg(id: string, data: { name: string; ownerEmail: string }, now: Date): Promise<{ org: OrgRecord; created: boolean }> {

@@ -11,7 +11,11 @@ const DAY_S = 24 * 3600;
 /** Retrieval contexts are working data of a running invocation; one left behind by a crash goes after this. */
 const CONTEXT_TTL_S = 7 * DAY_S;
 
-const ttl = (field: string, seconds: number, name: string): IndexDescription => ({ key: { [field]: 1 }, name, expireAfterSeconds: seconds });
+const ttl = (field: string, seconds: number, name: string): IndexDescription => ({
+  key: { [field]: 1 },
+  name,
+  expireAfterSeconds: seconds,
+});
 
 /**
  * The TTL indexes for a retention setting. The store's TTL monitor deletes a document once its date field is

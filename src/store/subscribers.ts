@@ -73,14 +73,21 @@ export class SubscriberRepository {
       state,
     };
     try {
-      await this.coll.updateOne({ _id: subscriberKey(state.scope, state.id), version: { $lt: state.version } }, { $set: doc }, { upsert: true });
+      await this.coll.updateOne(
+        { _id: subscriberKey(state.scope, state.id), version: { $lt: state.version } },
+        { $set: doc },
+        { upsert: true },
+      );
     } catch (err) {
       if (!isDuplicateKeyError(err)) throw err;
     }
   }
 
   /** The stored state of a subscriber's record and what it contributes to the totals, for a run that starts fresh. */
-  async stored(scope: BillingScope, id: string): Promise<{ state: SubscriberState; contribution: BillingTotals; runId: string | null } | null> {
+  async stored(
+    scope: BillingScope,
+    id: string,
+  ): Promise<{ state: SubscriberState; contribution: BillingTotals; runId: string | null } | null> {
     const record = await this.coll.findOne({ _id: subscriberKey(scope, id) }, { projection: { state: 1, contribution: 1, runId: 1 } });
     return record?.state ? { state: record.state, contribution: record.contribution, runId: record.runId ?? null } : null;
   }
@@ -156,9 +163,15 @@ export async function backfillCustomerListKeys(db: Db, batch = 500): Promise<num
   const coll = db.collection<SubscriberRecord>(COLLECTIONS.subscribers);
   let done = 0;
   for (;;) {
-    const rows = await coll.find({ facets: { $exists: false } }, { projection: { _id: 1, view: 1 } }).limit(batch).toArray();
+    const rows = await coll
+      .find({ facets: { $exists: false } }, { projection: { _id: 1, view: 1 } })
+      .limit(batch)
+      .toArray();
     if (rows.length === 0) break;
-    await coll.bulkWrite(rows.map((r) => ({ updateOne: { filter: { _id: r._id, facets: { $exists: false } }, update: { $set: customerListKeys(r.view) } } })), { ordered: false });
+    await coll.bulkWrite(
+      rows.map((r) => ({ updateOne: { filter: { _id: r._id, facets: { $exists: false } }, update: { $set: customerListKeys(r.view) } } })),
+      { ordered: false },
+    );
     done += rows.length;
   }
   await migrations.updateOne({ _id: LIST_KEYS_MIGRATION }, { $set: { doneAt: new Date() } }, { upsert: true });

@@ -30,7 +30,8 @@ export interface WebhookEventRecord {
   deliveries: number;
 }
 
-export const parseStoredEvent = (record: Pick<WebhookEventRecord, 'eventJson'>): BillingEvent => JSON.parse(record.eventJson) as BillingEvent;
+export const parseStoredEvent = (record: Pick<WebhookEventRecord, 'eventJson'>): BillingEvent =>
+  JSON.parse(record.eventJson) as BillingEvent;
 
 export const eventKey = (scope: BillingScope, eventId: string) => `${scope}|${eventId}`;
 
@@ -67,9 +68,15 @@ export class WebhookEventRepository {
   }
 
   /** Type, receipt and provider time of the scope's events among `eventIds` (one indexed read by _id). */
-  async summaries(scope: BillingScope, eventIds: readonly string[]): Promise<Map<string, { type: string; receivedAt: Date; providerAt: Date | null }>> {
+  async summaries(
+    scope: BillingScope,
+    eventIds: readonly string[],
+  ): Promise<Map<string, { type: string; receivedAt: Date; providerAt: Date | null }>> {
     const rows = await this.coll
-      .find({ _id: { $in: eventIds.map((id) => eventKey(scope, id)) } }, { projection: { eventId: 1, type: 1, receivedAt: 1, eventJson: 1 } })
+      .find(
+        { _id: { $in: eventIds.map((id) => eventKey(scope, id)) } },
+        { projection: { eventId: 1, type: 1, receivedAt: 1, eventJson: 1 } },
+      )
       .toArray();
     return new Map(
       rows.map((r) => {

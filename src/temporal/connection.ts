@@ -26,7 +26,9 @@ export function temporalConnectionOptions(config: Config['temporal']): {
   };
   const options = {
     ...(tls.caPath ? { serverRootCACertificate: read(tls.caPath, 'TEMPORAL_TLS_CA_PATH') } : {}),
-    ...(tls.certPath && tls.keyPath ? { clientCertPair: { crt: read(tls.certPath, 'TEMPORAL_TLS_CERT_PATH'), key: read(tls.keyPath, 'TEMPORAL_TLS_KEY_PATH') } } : {}),
+    ...(tls.certPath && tls.keyPath
+      ? { clientCertPair: { crt: read(tls.certPath, 'TEMPORAL_TLS_CERT_PATH'), key: read(tls.keyPath, 'TEMPORAL_TLS_KEY_PATH') } }
+      : {}),
     ...(tls.serverName ? { serverNameOverride: tls.serverName } : {}),
   };
   return { address, tls: Object.keys(options).length > 0 ? options : true, ...(apiKey ? { apiKey } : {}) };

@@ -18,7 +18,13 @@ export function installSdkLogging(logger: Logger, metricsAddress: string | null 
   const sdk = logger.child({ component: 'temporal-sdk' });
   Runtime.install({
     ...(metricsAddress
-      ? { telemetryOptions: { metrics: { prometheus: { bindAddress: metricsAddress, countersTotalSuffix: true, unitSuffix: true, useSecondsForDurations: true } } } }
+      ? {
+          telemetryOptions: {
+            metrics: {
+              prometheus: { bindAddress: metricsAddress, countersTotalSuffix: true, unitSuffix: true, useSecondsForDurations: true },
+            },
+          },
+        }
       : {}),
     logger: new DefaultLogger('INFO', (entry) => {
       // The bundler reports webpack's whole build summary (dozens of lines) at info on every start: debug here.

@@ -1,4 +1,14 @@
-import { allHandlersFinished, condition, continueAsNew, patched, proxyActivities, proxyLocalActivities, setCurrentDetails, setHandler, workflowInfo } from '@temporalio/workflow';
+import {
+  allHandlersFinished,
+  condition,
+  continueAsNew,
+  patched,
+  proxyActivities,
+  proxyLocalActivities,
+  setCurrentDetails,
+  setHandler,
+  workflowInfo,
+} from '@temporalio/workflow';
 import { addTotals, mrrAmount, ZERO_TOTALS, type BillingTotals } from '../billing/metrics';
 import type { createActivities } from '../activities';
 import { totalsDeltaSignal, totalsQuery, type BillingMetricsStart } from './contracts/billing-metrics';
@@ -14,7 +24,6 @@ const { loadBillingTotals } = proxyLocalActivities<Activities>({
   startToCloseTimeout: '10s',
   retry: { initialInterval: '200ms', maximumInterval: '30s' },
 });
-
 
 /**
  * The running totals of one billing scope (`billing-metrics/{scope}`): MRR, active subscriptions, trials,

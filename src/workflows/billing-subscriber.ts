@@ -16,7 +16,17 @@ import { contributionOf, diffContribution, ZERO_TOTALS, type BillingTotals } fro
 import { withPlausibleTime } from '../billing/event-time';
 import type { BillingEvent, RuleSet } from '../billing/provider-events';
 import { ABSORB_STATE_CHARS, CARRIED_INBOX_CHARS, EVENT_STATE_CHARS, MESSAGES_PER_BATCH, overBudget } from '../billing/state-budget';
-import { absorb, appliedIdOf, applyDowngrade, applyEvent, entitlementTargets, initialState, mergeInto, type SubscriberState, type Transition } from '../billing/subscriber-state';
+import {
+  absorb,
+  appliedIdOf,
+  applyDowngrade,
+  applyEvent,
+  entitlementTargets,
+  initialState,
+  mergeInto,
+  type SubscriberState,
+  type Transition,
+} from '../billing/subscriber-state';
 import { searchStatus, summary } from '../billing/summary';
 import { nextWakeAt } from '../billing/wake-time';
 import type { createActivities } from '../activities';
@@ -76,7 +86,10 @@ const { sendBillingIssueEmail } = proxyActivities<Activities>({
   retry: { initialInterval: '2s', maximumInterval: '5m' },
 });
 // Outbound webhooks: stores the deliveries and starts one workflow each (idempotent; see activities/outbound.ts).
-const { dispatchOutboundEvent } = proxyActivities<Activities>({ startToCloseTimeout: '30s', retry: { initialInterval: '1s', maximumInterval: '1m' } });
+const { dispatchOutboundEvent } = proxyActivities<Activities>({
+  startToCloseTimeout: '30s',
+  retry: { initialInterval: '1s', maximumInterval: '1m' },
+});
 
 type Message = SubscriberMessage;
 
@@ -208,7 +221,9 @@ export async function billingSubscriber(input: BillingSubscriberStart): Promise<
     switch (message.kind) {
       case 'event':
         // A message relayed before receipt times were carried is ordered as of now, the moment it is applied.
-        return rules === 'v2' ? applyEvent(current, withPlausibleTime(message.event, message.receivedAtMs ?? now), now) : applyEvent(current, message.event, now, 'v1');
+        return rules === 'v2'
+          ? applyEvent(current, withPlausibleTime(message.event, message.receivedAtMs ?? now), now)
+          : applyEvent(current, message.event, now, 'v1');
       case 'mergeInto':
         return mergeInto(current, message.canonicalId, now);
       case 'absorb':
@@ -217,7 +232,9 @@ export async function billingSubscriber(input: BillingSubscriberStart): Promise<
   }
 
   function applyKey(message: Exclude<Message, { kind: 'redo' | 'eventRef' }>): string {
-    return message.kind === 'event' ? `${scope}|apply|${message.event.id}` : `${scope}|apply|${subscriberId}|${state.version}|${message.kind}`;
+    return message.kind === 'event'
+      ? `${scope}|apply|${message.event.id}`
+      : `${scope}|apply|${subscriberId}|${state.version}|${message.kind}`;
   }
 
   /** A retried effect acts on what is true now: the entitlements to write are the current ones. */
@@ -255,12 +272,23 @@ export async function billingSubscriber(input: BillingSubscriberStart): Promise<
     if (v2 && transition.effects.some((e) => e.kind === 'transfer_out' || e.kind === 'merge')) await publish();
     // Outbound webhooks for an applied event or a fired downgrade (a merged record forwards events unchanged: none),
     // sent once the record is stored (publish), so they never delay the effect customers wait for.
-    if (state !== previous && (message === null || message.kind === 'event') && scope !== 'operator' && (v2 || patched('outbound-webhooks'))) {
+    if (
+      state !== previous &&
+      (message === null || message.kind === 'event') &&
+      scope !== 'operator' &&
+      (v2 || patched('outbound-webhooks'))
+    ) {
       const downgradeId = message ? null : `downgrade:${subscriberId}:${previous.scheduledDowngrade?.eventId ?? previous.version}`;
       // The subscriber's outward facts and the event by id: the activity reads the body as received from the inbox.
       const { id, aliases, status, entitlements, scheduledDowngrade, version } = state;
       const event = message?.kind === 'event' ? { id: message.event.id, type: message.event.type } : null;
-      outbound.push({ scope, state: { id, aliases, status, entitlements, scheduledDowngrade, version }, event: null, eventRef: event, downgradeId });
+      outbound.push({
+        scope,
+        state: { id, aliases, status, entitlements, scheduledDowngrade, version },
+        event: null,
+        eventRef: event,
+        downgradeId,
+      });
     }
     for (const [index, effect] of transition.effects.entries()) {
       try {
@@ -277,16 +305,27 @@ export async function billingSubscriber(input: BillingSubscriberStart): Promise<
       case 'entitlements_changed':
         // Written where the org or project is named: every app_user_id this customer was seen under.
         if (scope === 'operator' && state.mergedInto === null) {
-          await applyOperatorEntitlements({ subscriberId, ...entitlementTargets(state), entitlements: effect.entitlements, version: state.version });
+          await applyOperatorEntitlements({
+            subscriberId,
+            ...entitlementTargets(state),
+            entitlements: effect.entitlements,
+            version: state.version,
+          });
         }
         break;
       case 'email_billing_issue':
-        await sendBillingIssueEmail({ eventId: effect.eventId, subscriberId: effect.subscriberId, orgIds: effect.orgIds ?? [effect.subscriberId] });
+        await sendBillingIssueEmail({
+          eventId: effect.eventId,
+          subscriberId: effect.subscriberId,
+          orgIds: effect.orgIds ?? [effect.subscriberId],
+        });
         break;
       case 'merge': {
         // All at once: one workflow task schedules them, instead of a task (and its history events) each.
         const canonicalId = effect.into ?? subscriberId;
-        await Promise.all(effect.from.map((from) => signalSubscriber({ scope, subscriberId: from, message: { kind: 'mergeInto', canonicalId } })));
+        await Promise.all(
+          effect.from.map((from) => signalSubscriber({ scope, subscriberId: from, message: { kind: 'mergeInto', canonicalId } })),
+        );
         break;
       }
       case 'transfer_out':
@@ -294,7 +333,8 @@ export async function billingSubscriber(input: BillingSubscriberStart): Promise<
         break;
       case 'forward':
         // This record was merged: what it is given belongs to the canonical record.
-        if (message && message.kind !== 'mergeInto' && message.kind !== 'redo') await signalSubscriber({ scope, subscriberId: effect.to, message });
+        if (message && message.kind !== 'mergeInto' && message.kind !== 'redo')
+          await signalSubscriber({ scope, subscriberId: effect.to, message });
         break;
     }
   }

@@ -23,7 +23,13 @@ export async function outboundDelivery(input: OutboundDeliveryInput): Promise<Ou
   for (let attempt = 1; ; attempt++) {
     // Computed before the attempt so the attempt record can say when the next one is due.
     const delay = retryDelay(input.schedule, attempt, Math.random());
-    const outcome = await attemptOutboundDelivery({ app: input.app, endpointId: input.endpointId, deliveryId: input.deliveryId, attempt, nextRetryInMs: delay });
+    const outcome = await attemptOutboundDelivery({
+      app: input.app,
+      endpointId: input.endpointId,
+      deliveryId: input.deliveryId,
+      attempt,
+      nextRetryInMs: delay,
+    });
     if (outcome.kind === 'sent') return finish('succeeded');
     if (outcome.kind !== 'failed' || delay === null) return finish('failed');
     status('retrying', `attempt ${attempt} failed (${outcome.status ?? outcome.error ?? 'error'}); next in ${Math.round(delay / 1000)} s`);

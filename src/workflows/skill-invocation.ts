@@ -41,7 +41,13 @@ const { retrieveSkillContext } = proxyActivities<Activities>({
 const { draftSkillDocument } = proxyActivities<Activities>({
   startToCloseTimeout: '3m',
   heartbeatTimeout: '10s',
-  retry: { initialInterval: '2s', backoffCoefficient: 2, maximumInterval: '1m', maximumAttempts: 4, nonRetryableErrorTypes: ['ContextLost'] },
+  retry: {
+    initialInterval: '2s',
+    backoffCoefficient: 2,
+    maximumInterval: '1m',
+    maximumAttempts: 4,
+    nonRetryableErrorTypes: ['ContextLost'],
+  },
 });
 
 const { storeSkillResult } = proxyActivities<Activities>({
@@ -98,9 +104,10 @@ export async function skillInvocation(input: SkillInvocationInput): Promise<Skil
     completed += 1;
 
     setCurrentDetails(`drafting · ${context.fetched} documents retrieved`);
-    const draft = context.drafter === 'deterministic'
-      ? await local.draftSkillDocumentLocally(input, context, { seq: ++seq })
-      : await draftSkillDocument(input, context, { seq: ++seq });
+    const draft =
+      context.drafter === 'deterministic'
+        ? await local.draftSkillDocumentLocally(input, context, { seq: ++seq })
+        : await draftSkillDocument(input, context, { seq: ++seq });
     completed += 1;
 
     await steps.store({ invocationId, seq: ++seq, result: draft.result });

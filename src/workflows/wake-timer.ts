@@ -20,12 +20,14 @@ export class WakeTimer {
     if (at === null) return;
     const scope = new CancellationScope();
     this.scope = scope;
-    scope.run(() => sleep(Math.max(1, at - Date.now()))).then(
-      () => {
-        if (this.scope === scope) this.fired = true;
-      },
-      () => undefined, // cancelled: a newer arm() replaced it
-    );
+    scope
+      .run(() => sleep(Math.max(1, at - Date.now())))
+      .then(
+        () => {
+          if (this.scope === scope) this.fired = true;
+        },
+        () => undefined, // cancelled: a newer arm() replaced it
+      );
   }
 
   /** The timer went off; take() once it has been acted on, so the next arm() starts a new one. */

@@ -86,7 +86,13 @@ describe('billing under faults: kills of an API, a worker, Temporal and the stor
   before(async () => {
     process.env.TEST_DATA_DIR ??= dataDir;
     smtp = await startSmtpServer();
-    cluster = new Cluster({ dataDir, dbName: `faults_${runId}`, taskQueue: `faults-${runId}`, smtpUrl: smtp.url, continueAsNewAfter: CONTINUE_AS_NEW_AFTER });
+    cluster = new Cluster({
+      dataDir,
+      dbName: `faults_${runId}`,
+      taskQueue: `faults-${runId}`,
+      smtpUrl: smtp.url,
+      continueAsNewAfter: CONTINUE_AS_NEW_AFTER,
+    });
     await cluster.start();
     mongo = new MongoClient(cluster.mongoUri, { serverSelectionTimeoutMS: 5_000 });
   });
@@ -103,25 +109,46 @@ describe('billing under faults: kills of an API, a worker, Temporal and the stor
     const t0 = Date.now();
     const admin = adminToken();
     const api = (i: number) => cluster.apiUrl(i);
-    const created = await fetch(`${api(0)}/v1/apps`, { method: 'POST', headers: { Authorization: `Bearer ${admin}`, 'Content-Type': 'application/json' }, body: JSON.stringify({ slug: APP, name: 'Faults' }) });
+    const created = await fetch(`${api(0)}/v1/apps`, {
+      method: 'POST',
+      headers: { Authorization: `Bearer ${admin}`, 'Content-Type': 'application/json' },
+      body: JSON.stringify({ slug: APP, name: 'Faults' }),
+    });
     assert.equal(created.status, 201, await created.clone().text());
     const appAuthorization = ((await created.json()) as { authorization: string }).authorization;
     const orgIds = Array.from({ length: 40 }, (_, i) => `${runId}-org${i}`);
     const owners = new Map(orgIds.map((org) => [org, `owner-${org}@example.com`]));
     for (const org of orgIds) {
-      const res = await fetch(`${api(1)}/v1/orgs/${org}`, { method: 'PUT', headers: { Authorization: `Bearer ${admin}`, 'Content-Type': 'application/json' }, body: JSON.stringify({ name: `Org ${org}`, ownerEmail: owners.get(org) }) });
+      const res = await fetch(`${api(1)}/v1/orgs/${org}`, {
+        method: 'PUT',
+        headers: { Authorization: `Bearer ${admin}`, 'Content-Type': 'application/json' },
+        body: JSON.stringify({ name: `Org ${org}`, ownerEmail: owners.get(org) }),
+      });
       assert.equal(res.status, 201, await res.text());
     }
 
     const traffic = generateTraffic({ seed: SEED, targetEvents: TARGET_EVENTS, runId, orgIds });
-    log(`seed ${SEED}: ${traffic.events.app.length + traffic.events.operator.length} events, ${traffic.deliveries.length} deliveries, run ${runId}, data ${dataDir}`);
+    log(
+      `seed ${SEED}: ${traffic.events.app.length + traffic.events.operator.length} events, ${traffic.deliveries.length} deliveries, run ${runId}, data ${dataDir}`,
+    );
 
     // ---- the burst, with the faults injected as it goes
-    const stats: SendStats = { started: 0, attempts: 0, acked: new Set(), duplicateAnswers: 0, freshAnswers: new Map(), failures: new Map(), gaveUp: [], faults: [] };
+    const stats: SendStats = {
+      started: 0,
+      attempts: 0,
+      acked: new Set(),
+      duplicateAnswers: 0,
+      freshAnswers: new Map(),
+      failures: new Map(),
+      gaveUp: [],
+      faults: [],
+    };
     const burstStart = Date.now();
     await Promise.all([sendAll(traffic.deliveries, stats, api, appAuthorization, APP), injectFaults(stats, traffic.deliveries.length)]);
     const burstMs = Date.now() - burstStart;
-    log(`burst over in ${(burstMs / 1000).toFixed(1)} s: ${stats.acked.size} events acknowledged, ${stats.gaveUp.length} given up; faults: ${stats.faults.map((f) => `${f.what}@${f.atDelivery} (back in ${(f.downMs / 1000).toFixed(1)} s)`).join(', ')}`);
+    log(
+      `burst over in ${(burstMs / 1000).toFixed(1)} s: ${stats.acked.size} events acknowledged, ${stats.gaveUp.length} given up; faults: ${stats.faults.map((f) => `${f.what}@${f.atDelivery} (back in ${(f.downMs / 1000).toFixed(1)} s)`).join(', ')}`,
+    );
     for (const f of stats.faults) assert.ok(f.atDelivery < traffic.deliveries.length, `${f.what} was killed mid-burst`);
     // An event stored twice as new: the store lost an insert after the webhook had answered 200 for it.
     const lostInserts = [...stats.freshAnswers].filter(([, n]) => n > 1).map(([key]) => key);
@@ -149,7 +176,9 @@ describe('billing under faults: kills of an API, a worker, Temporal and the stor
     const settleMs = Date.now() - settleStart;
     if (result.problems.length > 0) {
       const shown = result.problems.slice(0, 25);
-      assert.fail(`not settled after ${(settleMs / 1000).toFixed(0)} s (${polls} polls): ${result.problems.length} problems (seed ${SEED}):\n  - ${shown.join('\n  - ')}${result.problems.length > shown.length ? `\n  … and ${result.problems.length - shown.length} more` : ''}`);
+      assert.fail(
+        `not settled after ${(settleMs / 1000).toFixed(0)} s (${polls} polls): ${result.problems.length} problems (seed ${SEED}):\n  - ${shown.join('\n  - ')}${result.problems.length > shown.length ? `\n  … and ${result.problems.length - shown.length} more` : ''}`,
+      );
     }
 
     // ---- each workflow's own state (the `state` query) is what its stored record shows
@@ -162,7 +191,15 @@ describe('billing under faults: kills of an API, a worker, Temporal and the stor
       const out = spawnSync(process.execPath, [join(__dirname, '..', '..', 'src', 'cli.js'), 'billing-check', '--scope', s], {
         cwd: dataDir,
         encoding: 'utf8',
-        env: { ...process.env, NODE_ENV: 'test', LOG_LEVEL: 'silent', MONGODB_URI: cluster.mongoUri, MONGODB_DB: `faults_${runId}`, TEMPORAL_ADDRESS: cluster.temporalAddress, JWT_SECRET: TEST_JWT_SECRET },
+        env: {
+          ...process.env,
+          NODE_ENV: 'test',
+          LOG_LEVEL: 'silent',
+          MONGODB_URI: cluster.mongoUri,
+          MONGODB_DB: `faults_${runId}`,
+          TEMPORAL_ADDRESS: cluster.temporalAddress,
+          JWT_SECRET: TEST_JWT_SECRET,
+        },
       });
       assert.equal(out.status, 0, `billing-check --scope ${s}:\n${out.stdout}${out.stderr}`);
     }
@@ -170,7 +207,10 @@ describe('billing under faults: kills of an API, a worker, Temporal and the stor
     const f = result.figures!;
     const sentEvents = traffic.events.app.length + traffic.events.operator.length;
     const failures = [...stats.failures].map(([k, v]) => `${k}×${v}`).join(', ') || 'none';
-    const unplanned = Object.entries(cluster.unplannedExits()).map(([k, v]) => `${k}×${v}`).join(', ') || 'none';
+    const unplanned =
+      Object.entries(cluster.unplannedExits())
+        .map(([k, v]) => `${k}×${v}`)
+        .join(', ') || 'none';
     log(
       [
         `──── figures (seed ${SEED}, run ${runId}) ────`,
@@ -191,7 +231,13 @@ describe('billing under faults: kills of an API, a worker, Temporal and the stor
   });
 
   /** Paced over BURST_MS, CONCURRENCY at a time; each delivery retried like the provider until a 200. */
-  async function sendAll(deliveries: Delivery[], stats: SendStats, api: (i: number) => string, appAuthorization: string, app: string): Promise<void> {
+  async function sendAll(
+    deliveries: Delivery[],
+    stats: SendStats,
+    api: (i: number) => string,
+    appAuthorization: string,
+    app: string,
+  ): Promise<void> {
     const gap = BURST_MS / deliveries.length;
     const start = Date.now();
     const running = new Set<Promise<void>>();
@@ -210,12 +256,18 @@ describe('billing under faults: kills of an API, a worker, Temporal and the stor
       for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
         // Behind a load balancer a retry may reach the other instance.
         const base = api((index + attempt) % 2);
-        const url = d.scope === 'app' ? `${base}/api/saas/iap/billingprovider/webhook?app=${app}` : `${base}/api/billing/billingprovider/webhook`;
+        const url =
+          d.scope === 'app' ? `${base}/api/saas/iap/billingprovider/webhook?app=${app}` : `${base}/api/billing/billingprovider/webhook`;
         const authorization = d.scope === 'app' ? appAuthorization : TEST_OPERATOR_AUTHORIZATION;
         stats.attempts += 1;
         let outcome: string;
         try {
-          const res = await fetch(url, { method: 'POST', headers: { Authorization: authorization, 'Content-Type': 'application/json' }, body, signal: AbortSignal.timeout(30_000) });
+          const res = await fetch(url, {
+            method: 'POST',
+            headers: { Authorization: authorization, 'Content-Type': 'application/json' },
+            body,
+            signal: AbortSignal.timeout(30_000),
+          });
           const text = await res.text();
           if (res.status === 200) {
             stats.acked.add(`${d.scope}|${d.event.id}`);
@@ -225,7 +277,8 @@ describe('billing under faults: kills of an API, a worker, Temporal and the stor
             return;
           }
           outcome = String(res.status);
-          if (res.status < 500 && res.status !== 429) throw new Error(`delivery of ${d.event.type} ${d.event.id} refused with ${res.status}: ${text.slice(0, 300)}`);
+          if (res.status < 500 && res.status !== 429)
+            throw new Error(`delivery of ${d.event.type} ${d.event.id} refused with ${res.status}: ${text.slice(0, 300)}`);
         } catch (err) {
           if (err instanceof Error && err.message.startsWith('delivery of')) throw err;
           outcome = 'connection error';
@@ -252,7 +305,10 @@ describe('billing under faults: kills of an API, a worker, Temporal and the stor
 
 /** Every subscriber workflow's `state` query against its stored record: same view, same version, same applied ids. */
 async function queryStates(client: Client, db: Db, scopes: BillingScope[]): Promise<{ problems: string[]; count: number }> {
-  const records = await db.collection<SubscriberRecord>(COLLECTIONS.subscribers).find({ scope: { $in: scopes } }).toArray();
+  const records = await db
+    .collection<SubscriberRecord>(COLLECTIONS.subscribers)
+    .find({ scope: { $in: scopes } })
+    .toArray();
   const problems: string[] = [];
   let next = 0;
   const worker = async () => {
@@ -293,7 +349,14 @@ interface CheckResult {
   } | null;
 }
 
-async function fullCheck(db: Db, traffic: Traffic, stats: SendStats, scope: BillingScope, mails: ReceivedMail[], owners: Map<string, string>): Promise<CheckResult> {
+async function fullCheck(
+  db: Db,
+  traffic: Traffic,
+  stats: SendStats,
+  scope: BillingScope,
+  mails: ReceivedMail[],
+  owners: Map<string, string>,
+): Promise<CheckResult> {
   const now = Date.now();
   const problems: string[] = [];
   const subscribers = db.collection<SubscriberRecord>(COLLECTIONS.subscribers);
@@ -303,7 +366,10 @@ async function fullCheck(db: Db, traffic: Traffic, stats: SendStats, scope: Bill
   });
   const appEvents = split('app', traffic.events.app);
   const opEvents = split('operator', traffic.events.operator);
-  const [appRecords, opRecords] = await Promise.all([subscribers.find({ scope }).toArray(), subscribers.find({ scope: 'operator' }).toArray()]);
+  const [appRecords, opRecords] = await Promise.all([
+    subscribers.find({ scope }).toArray(),
+    subscribers.find({ scope: 'operator' }).toArray(),
+  ]);
   const app = checkScope(scope, appEvents.acked, appEvents.unsure, appRecords, now);
   const op = checkScope('operator', opEvents.acked, opEvents.unsure, opRecords, now);
   problems.push(...app.problems, ...op.problems);
@@ -312,7 +378,10 @@ async function fullCheck(db: Db, traffic: Traffic, stats: SendStats, scope: Bill
   const { billingTotals: totalsRepo, subscribers: subscriberRepo } = createRepositories(db);
   const seqs: number[] = [];
   const totalsOf: Record<string, BillingTotals> = {};
-  for (const [s, model] of [[scope, app.modelTotals], ['operator', op.modelTotals]] as const) {
+  for (const [s, model] of [
+    [scope, app.modelTotals],
+    ['operator', op.modelTotals],
+  ] as const) {
     const running = await totalsRepo.stored(s);
     const recomputed = await subscriberRepo.sumContributions(s);
     seqs.push(running?.seq ?? 0);
@@ -325,9 +394,14 @@ async function fullCheck(db: Db, traffic: Traffic, stats: SendStats, scope: Bill
   const projects = new ProjectRepository(db);
   for (const [org, model] of op.modelStates) {
     const stored = await projects.getOrg(org);
-    const expected = model.entitlements.map((e) => ({ id: e.id, productId: e.productId, expiresAt: e.expiresAtMs === null ? null : new Date(e.expiresAtMs).toISOString() }));
+    const expected = model.entitlements.map((e) => ({
+      id: e.id,
+      productId: e.productId,
+      expiresAt: e.expiresAtMs === null ? null : new Date(e.expiresAtMs).toISOString(),
+    }));
     const got = (stored?.entitlements ?? []).map((e) => ({ id: e.id, productId: e.productId, expiresAt: e.expiresAt }));
-    if (JSON.stringify(got) !== JSON.stringify(expected)) problems.push(`org ${org}: entitlements expected ${JSON.stringify(expected)}, stored ${JSON.stringify(got)}`);
+    if (JSON.stringify(got) !== JSON.stringify(expected))
+      problems.push(`org ${org}: entitlements expected ${JSON.stringify(expected)}, stored ${JSON.stringify(got)}`);
   }
 
   // One email per operator billing issue, to the org's owner; none for anything else. Delivery is at least once:
@@ -349,7 +423,10 @@ async function fullCheck(db: Db, traffic: Traffic, stats: SendStats, scope: Bill
   for (const id of expectedEmails) {
     const to = sentTo.get(id) ?? [];
     const org = traffic.events.operator.find((e) => e.id === id)!.app_user_id!;
-    if (to.length !== 1) problems.push(`billing issue ${id} (${org}): ${to.length} emails (outbox: ${outboxStatus.get(`billing_issue:${id}`) ?? 'no record'})`);
+    if (to.length !== 1)
+      problems.push(
+        `billing issue ${id} (${org}): ${to.length} emails (outbox: ${outboxStatus.get(`billing_issue:${id}`) ?? 'no record'})`,
+      );
     else if (to[0] !== owners.get(org)) problems.push(`billing issue ${id}: mailed ${to[0]}, not the owner ${owners.get(org)}`);
   }
   const unexpected = [...sentTo.keys()].filter((id) => !expectedEmails.includes(id));
@@ -358,13 +435,17 @@ async function fullCheck(db: Db, traffic: Traffic, stats: SendStats, scope: Bill
   // No dead letters: every event sent here is valid. (A missing collection counts 0.)
   for (const s of [scope, 'operator']) {
     const parked = await db.collection(DEAD_LETTERS).countDocuments({ scope: s });
-    if (parked > 0) problems.push(`${parked} dead letters in ${s}: ${JSON.stringify(await db.collection(DEAD_LETTERS).find({ scope: s }).limit(3).toArray())}`);
+    if (parked > 0)
+      problems.push(
+        `${parked} dead letters in ${s}: ${JSON.stringify(await db.collection(DEAD_LETTERS).find({ scope: s }).limit(3).toArray())}`,
+      );
   }
 
   // Each killed API instance left a checkpoint; a live instance removes it once it has re-relayed what the dead
   // one accepted since. Two left means the recovery of both killed instances ran (only the live two remain).
   const checkpoints = await db.collection(COLLECTIONS.relayCheckpoints).find({}).toArray();
-  if (checkpoints.length !== 2) problems.push(`${checkpoints.length} relay checkpoints, 2 expected (the live API instances): ${JSON.stringify(checkpoints)}`);
+  if (checkpoints.length !== 2)
+    problems.push(`${checkpoints.length} relay checkpoints, 2 expected (the live API instances): ${JSON.stringify(checkpoints)}`);
 
   const versions = [...appRecords, ...opRecords].reduce((sum, r) => sum + r.version, 0);
   return {

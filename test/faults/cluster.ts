@@ -77,10 +77,26 @@ export class Cluster {
     for (let i = 0; i < 2; i++) {
       const port = await freePort();
       this.apiPorts.push(port);
-      this.procs.push({ name: `api-${i + 1}`, script: join(DIST, 'api', 'server.js'), env: { ...common, PORT: String(port), HOST: '127.0.0.1' }, child: null, killing: false, unplannedExits: 0, stopped: false });
+      this.procs.push({
+        name: `api-${i + 1}`,
+        script: join(DIST, 'api', 'server.js'),
+        env: { ...common, PORT: String(port), HOST: '127.0.0.1' },
+        child: null,
+        killing: false,
+        unplannedExits: 0,
+        stopped: false,
+      });
     }
     for (let i = 0; i < 2; i++) {
-      this.procs.push({ name: `worker-${i + 1}`, script: join(DIST, 'worker.js'), env: common, child: null, killing: false, unplannedExits: 0, stopped: false });
+      this.procs.push({
+        name: `worker-${i + 1}`,
+        script: join(DIST, 'worker.js'),
+        env: common,
+        child: null,
+        killing: false,
+        unplannedExits: 0,
+        stopped: false,
+      });
     }
     for (const p of this.procs) this.spawn(p);
     for (let i = 0; i < 2; i++) await this.waitReady(i);
@@ -105,7 +121,12 @@ export class Cluster {
 
   private async startStore(): Promise<void> {
     // Durable commits: the suite crashes the store, and an acknowledged webhook must survive that.
-    this.mongo = await startMongo({ dataDir: join(this.opts.dataDir, 'store'), port: this.mongoPort || undefined, cacheSizeMb: 128, syncOnCommit: true });
+    this.mongo = await startMongo({
+      dataDir: join(this.opts.dataDir, 'store'),
+      port: this.mongoPort || undefined,
+      cacheSizeMb: 128,
+      syncOnCommit: true,
+    });
     const port = Number(new URL(this.mongo.uri).port);
     if (this.mongoPort && port !== this.mongoPort) {
       await this.mongo.stop();
@@ -160,7 +181,11 @@ export class Cluster {
     await this.temporal.crash();
     await new Promise((r) => setTimeout(r, downMs));
     // Same port and SQLite file: a restart, not a new cluster. Retried while the port is still being released.
-    await eventually(() => this.startTemporal().then(() => true), (ok) => ok, { what: 'Temporal to restart on its port', timeoutMs: 60_000, intervalMs: 500 });
+    await eventually(
+      () => this.startTemporal().then(() => true),
+      (ok) => ok,
+      { what: 'Temporal to restart on its port', timeoutMs: 60_000, intervalMs: 500 },
+    );
     this.kills.push('temporal');
   }
 
@@ -168,12 +193,20 @@ export class Cluster {
   async killAndRestartStore(downMs: number): Promise<void> {
     await this.mongo.crash();
     await new Promise((r) => setTimeout(r, downMs));
-    await eventually(() => this.startStore().then(() => true), (ok) => ok, { what: 'the store to restart on its port', timeoutMs: 60_000, intervalMs: 500 });
+    await eventually(
+      () => this.startStore().then(() => true),
+      (ok) => ok,
+      { what: 'the store to restart on its port', timeoutMs: 60_000, intervalMs: 500 },
+    );
     this.kills.push(this.mongo.kind);
   }
 
   private async waitReady(i: number): Promise<void> {
-    await eventually(() => fetch(`${this.apiUrl(i)}/healthz`).then((r) => r.status), (s) => s === 200, { what: `api-${i + 1} to listen`, timeoutMs: 30_000, intervalMs: 100 });
+    await eventually(
+      () => fetch(`${this.apiUrl(i)}/healthz`).then((r) => r.status),
+      (s) => s === 200,
+      { what: `api-${i + 1} to listen`, timeoutMs: 30_000, intervalMs: 100 },
+    );
   }
 
   unplannedExits(): Record<string, number> {

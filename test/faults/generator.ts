@@ -33,7 +33,14 @@ export interface Traffic {
   deliveries: Delivery[];
   /** Operator BILLING_ISSUE ids: each must send exactly one email (see `billingIssue` below for why it always flags). */
   operatorBillingIssues: string[];
-  figures: { appSubscribers: number; anonymousPairs: number; transferPairs: number; aliasGraphs: number; orgs: number; pastSubscribers: number };
+  figures: {
+    appSubscribers: number;
+    anonymousPairs: number;
+    transferPairs: number;
+    aliasGraphs: number;
+    orgs: number;
+    pastSubscribers: number;
+  };
 }
 
 interface Product {
@@ -65,7 +72,13 @@ export function generateTraffic(opts: { seed: number; targetEvents: number; runI
   const figures = { appSubscribers: 0, anonymousPairs: 0, transferPairs: 0, aliasGraphs: 0, orgs: 0, pastSubscribers: 0 };
 
   /** One subscription's lifecycle (purchase, renewals, maybe a billing issue, cancellation, expiration or refund). */
-  function lifecycle(names: Names, product: Product, otx: string, base: number, o: { billingIssue: boolean; scope: 'app' | 'operator' }): BillingEvent[] {
+  function lifecycle(
+    names: Names,
+    product: Product,
+    otx: string,
+    base: number,
+    o: { billingIssue: boolean; scope: 'app' | 'operator' },
+  ): BillingEvent[] {
     const out: BillingEvent[] = [];
     const renewals = r.int(0, 3);
     const trial = o.scope === 'app' && r.chance(0.1);
@@ -77,13 +90,27 @@ export function generateTraffic(opts: { seed: number; targetEvents: number; runI
     const last = renewals;
     // After every renewal of this subscription, so it flags whatever order the events arrive in (a renewal
     // newer than the issue would clear it, and whether the issue then raised a flag would depend on order).
-    if (o.billingIssue) out.push(ev('BILLING_ISSUE', periodStart(last) + 20 * DAY + r.int(0, 1000), last, { price: 0, grace_period_expiration_at_ms: periodStart(last) + 36 * DAY }));
+    if (o.billingIssue)
+      out.push(
+        ev('BILLING_ISSUE', periodStart(last) + 20 * DAY + r.int(0, 1000), last, {
+          price: 0,
+          grace_period_expiration_at_ms: periodStart(last) + 36 * DAY,
+        }),
+      );
     const ending = r.next();
-    if (ending < 0.2) out.push(ev('CANCELLATION', periodStart(last) + 10 * DAY, last, { cancel_reason: r.pick(['UNSUBSCRIBE', 'PRICE_INCREASE', 'BILLING_ERROR']) }));
-    else if (ending < 0.3) out.push(ev('EXPIRATION', periodStart(last) + product.lengthMs, last, { expiration_reason: 'UNSUBSCRIBE', price: 0 }));
-    else if (ending < 0.35) out.push(ev('CANCELLATION', periodStart(last) + 2 * DAY, last, { cancel_reason: 'CUSTOMER_SUPPORT', price: -product.price }));
+    if (ending < 0.2)
+      out.push(
+        ev('CANCELLATION', periodStart(last) + 10 * DAY, last, {
+          cancel_reason: r.pick(['UNSUBSCRIBE', 'PRICE_INCREASE', 'BILLING_ERROR']),
+        }),
+      );
+    else if (ending < 0.3)
+      out.push(ev('EXPIRATION', periodStart(last) + product.lengthMs, last, { expiration_reason: 'UNSUBSCRIBE', price: 0 }));
+    else if (ending < 0.35)
+      out.push(ev('CANCELLATION', periodStart(last) + 2 * DAY, last, { cancel_reason: 'CUSTOMER_SUPPORT', price: -product.price }));
     // A stale EXPIRATION of an earlier period, arriving in any order: it must not revoke what a renewal paid for.
-    if (last > 0 && r.chance(0.15)) out.push(ev('EXPIRATION', periodStart(last), last - 1, { expiration_reason: 'BILLING_ERROR', price: 0 }));
+    if (last > 0 && r.chance(0.15))
+      out.push(ev('EXPIRATION', periodStart(last), last - 1, { expiration_reason: 'BILLING_ERROR', price: 0 }));
     return out;
   }
 
@@ -101,7 +128,10 @@ export function generateTraffic(opts: { seed: number; targetEvents: number; runI
     figures.orgs += 1;
     const b = base();
     operator.push(...lifecycle(userNames(org), OP_MONTHLY, `otx-${org}-m`, b, { billingIssue: r.chance(0.4), scope: 'operator' }));
-    if (r.chance(0.3)) operator.push(...lifecycle(userNames(org), OP_YEARLY, `otx-${org}-y`, b + 3 * DAY, { billingIssue: r.chance(0.3), scope: 'operator' }));
+    if (r.chance(0.3))
+      operator.push(
+        ...lifecycle(userNames(org), OP_YEARLY, `otx-${org}-y`, b + 3 * DAY, { billingIssue: r.chance(0.3), scope: 'operator' }),
+      );
   }
   for (const e of operator) if (e.type === 'BILLING_ISSUE') operatorBillingIssues.push(e.id);
 
@@ -121,7 +151,8 @@ export function generateTraffic(opts: { seed: number; targetEvents: number; runI
       const known = user();
       const b = base();
       app.push(...lifecycle(userNames(anon), APP_MONTHLY, `otx-${anon}`, b, { billingIssue: r.chance(0.1), scope: 'app' }));
-      if (r.chance(0.5)) app.push(...lifecycle(userNames(known), APP_YEARLY, `otx-${known}-y`, b + DAY, { billingIssue: false, scope: 'app' }));
+      if (r.chance(0.5))
+        app.push(...lifecycle(userNames(known), APP_YEARLY, `otx-${known}-y`, b + DAY, { billingIssue: false, scope: 'app' }));
       const at = MERGES_FROM_MS + n * 60_000;
       app.push(aliasEvent(nextId('alias'), { original: anon, current: known, aliases: [anon, known] }, at));
       if (r.chance(0.4)) app.push(aliasEvent(nextId('alias'), { original: known, current: known, aliases: [known, anon] }, at + 1000));
@@ -141,7 +172,11 @@ export function generateTraffic(opts: { seed: number; targetEvents: number; runI
       for (const [from, to] of edges) {
         if (from === to) continue;
         at += r.int(1, 3) * 1000;
-        app.push(r.chance(0.7) ? aliasEvent(nextId('alias'), { original: from, current: to, aliases: [from, to] }, at) : transferEvent(nextId('transfer'), [from], [to], at));
+        app.push(
+          r.chance(0.7)
+            ? aliasEvent(nextId('alias'), { original: from, current: to, aliases: [from, to] }, at)
+            : transferEvent(nextId('transfer'), [from], [to], at),
+        );
       }
     } else {
       // Two customers with histories of their own; a transfer one way, and for half of them back the other way.
@@ -158,12 +193,16 @@ export function generateTraffic(opts: { seed: number; targetEvents: number; runI
   function subscriberHistory(names: Names): BillingEvent[] {
     const b = base();
     const out = lifecycle(names, APP_MONTHLY, `otx-${names.original}-m`, b, { billingIssue: r.chance(0.15), scope: 'app' });
-    if (r.chance(0.2)) out.push(...lifecycle(names, APP_YEARLY, `otx-${names.original}-y`, b + 2 * DAY, { billingIssue: r.chance(0.1), scope: 'app' }));
+    if (r.chance(0.2))
+      out.push(...lifecycle(names, APP_YEARLY, `otx-${names.original}-y`, b + 2 * DAY, { billingIssue: r.chance(0.1), scope: 'app' }));
     return out;
   }
 
   const deliveries: Delivery[] = [];
-  for (const [scope, list] of [['app', app], ['operator', operator]] as const) {
+  for (const [scope, list] of [
+    ['app', app],
+    ['operator', operator],
+  ] as const) {
     for (const e of list) {
       deliveries.push({ scope, event: e, copy: 1 });
       if (r.chance(0.12)) deliveries.push({ scope, event: e, copy: 2 });
@@ -182,7 +221,17 @@ function shuffle<T>(items: T[], r: Rng): void {
 }
 
 /** Shaped like the provider's samples (same members as test/support/provider-events.ts). */
-function event(id: string, type: string, names: Names, product: Product, otx: string, at: number, purchasedAt: number, expiresAt: number, extra: Partial<BillingEvent>): BillingEvent {
+function event(
+  id: string,
+  type: string,
+  names: Names,
+  product: Product,
+  otx: string,
+  at: number,
+  purchasedAt: number,
+  expiresAt: number,
+  extra: Partial<BillingEvent>,
+): BillingEvent {
   return {
     id,
     type,

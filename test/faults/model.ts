@@ -72,7 +72,13 @@ export interface ScopeCheck {
  * Compares every stored record of a scope with the model. `acked` are the events the provider got a 200 for;
  * `unsure` were sent but never acknowledged (the sender gave up): applied or not, both are fine.
  */
-export function checkScope(scope: BillingScope, acked: BillingEvent[], unsure: BillingEvent[], records: SubscriberRecord[], nowMs: number): ScopeCheck {
+export function checkScope(
+  scope: BillingScope,
+  acked: BillingEvent[],
+  unsure: BillingEvent[],
+  records: SubscriberRecord[],
+  nowMs: number,
+): ScopeCheck {
   const problems: string[] = [];
   const byId = new Map(records.map((r) => [r.subscriberId, r]));
   const appliedIn = new Map<string, string[]>();
@@ -90,12 +96,19 @@ export function checkScope(scope: BillingScope, acked: BillingEvent[], unsure: B
     const label = group.ids.length > 1 ? `group [${group.ids.join(', ')}]` : `subscriber ${group.ids[0]}`;
     const missing = group.ids.filter((id) => !byId.has(id));
     if (missing.length > 0) {
-      problems.push(`${scope} ${label}: no stored record for ${missing.join(', ')} (${group.events.length} events, e.g. ${group.events.map((e) => `${e.type} ${e.id}`).slice(0, 3).join('; ')})`);
+      problems.push(
+        `${scope} ${label}: no stored record for ${missing.join(', ')} (${group.events.length} events, e.g. ${group.events
+          .map((e) => `${e.type} ${e.id}`)
+          .slice(0, 3)
+          .join('; ')})`,
+      );
       continue;
     }
     const canonical = group.ids.filter((id) => byId.get(id)!.mergedInto === null);
     if (canonical.length !== 1) {
-      problems.push(`${scope} ${label}: ${canonical.length} canonical records (${canonical.join(', ') || 'none'}); mergedInto: ${group.ids.map((id) => `${id}→${byId.get(id)!.mergedInto}`).join(', ')}`);
+      problems.push(
+        `${scope} ${label}: ${canonical.length} canonical records (${canonical.join(', ') || 'none'}); mergedInto: ${group.ids.map((id) => `${id}→${byId.get(id)!.mergedInto}`).join(', ')}`,
+      );
       continue;
     }
     const root = canonical[0]!;
@@ -114,13 +127,16 @@ export function checkScope(scope: BillingScope, acked: BillingEvent[], unsure: B
     if (diff.length > 0) problems.push(`${scope} ${root} (${label}) differs from the model: ${diff.join('; ')}`);
     const storedApplied = new Set(record.state?.appliedEventIds ?? []);
     const notApplied = group.events.filter((e) => !storedApplied.has(e.id));
-    if (notApplied.length > 0) problems.push(`${scope} ${root}: acknowledged but not applied: ${notApplied.map((e) => `${e.type} ${e.id}`).join(', ')}`);
+    if (notApplied.length > 0)
+      problems.push(`${scope} ${root}: acknowledged but not applied: ${notApplied.map((e) => `${e.type} ${e.id}`).join(', ')}`);
     applied += group.events.length - notApplied.length;
     const sentIds = new Set(group.events.map((e) => e.id));
     const foreign = [...storedApplied].filter((id) => !sentIds.has(id));
-    if (foreign.length > 0) problems.push(`${scope} ${root}: applied events of another customer or never acknowledged: ${foreign.join(', ')}`);
+    if (foreign.length > 0)
+      problems.push(`${scope} ${root}: applied events of another customer or never acknowledged: ${foreign.join(', ')}`);
   }
-  for (const [eventId, where] of appliedIn) if (where.length > 1) problems.push(`${scope} event ${eventId} applied by ${where.length} customers: ${where.join(', ')}`);
+  for (const [eventId, where] of appliedIn)
+    if (where.length > 1) problems.push(`${scope} event ${eventId} applied by ${where.length} customers: ${where.join(', ')}`);
   return {
     problems,
     modelTotals,
@@ -136,7 +152,8 @@ export function viewDiff(expected: CanonicalView, actual: CanonicalView | undefi
   if (!actual) return ['no view stored'];
   const out: string[] = [];
   for (const key of Object.keys(expected) as (keyof CanonicalView)[]) {
-    if (!isDeepStrictEqual(expected[key], actual[key])) out.push(`${key}: expected ${JSON.stringify(expected[key])}, stored ${JSON.stringify(actual[key])}`);
+    if (!isDeepStrictEqual(expected[key], actual[key]))
+      out.push(`${key}: expected ${JSON.stringify(expected[key])}, stored ${JSON.stringify(actual[key])}`);
   }
   return out;
 }

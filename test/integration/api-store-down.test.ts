@@ -35,7 +35,11 @@ describe('API start-up with the store down (real process, real store started lat
       stdio: ['ignore', 'ignore', 'inherit'],
     });
     const base = `http://127.0.0.1:${apiPort}`;
-    await eventually(() => fetch(`${base}/healthz`).then((r) => r.status), (s) => s === 200, { what: 'the API to listen', timeoutMs: 30_000 });
+    await eventually(
+      () => fetch(`${base}/healthz`).then((r) => r.status),
+      (s) => s === 200,
+      { what: 'the API to listen', timeoutMs: 30_000 },
+    );
     const notReady = await fetch(`${base}/readyz`);
     assert.equal(notReady.status, 503);
     const body = (await notReady.json()) as { checks?: Record<string, { status: string }> };
@@ -44,6 +48,10 @@ describe('API start-up with the store down (real process, real store started lat
 
     mongo = await startMongo({ dataDir, port: storePort, cacheSizeMb: 64 });
     assert.equal(mongo.uri, `mongodb://127.0.0.1:${storePort}/`);
-    await eventually(() => fetch(`${base}/readyz`).then(async (r) => ({ status: r.status, body: await r.text() })), (r) => r.status === 200, { what: 'the API to become ready', timeoutMs: 45_000, intervalMs: 250 });
+    await eventually(
+      () => fetch(`${base}/readyz`).then(async (r) => ({ status: r.status, body: await r.text() })),
+      (r) => r.status === 200,
+      { what: 'the API to become ready', timeoutMs: 45_000, intervalMs: 250 },
+    );
   });
 });

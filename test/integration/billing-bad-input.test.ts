@@ -32,13 +32,20 @@ describe('billing webhooks: hostile input and acceptance faults (real stack)', (
   after(async () => h?.close());
 
   const post = (body: unknown, raw?: string) =>
-    h.request('POST', HOOK, { ...(raw !== undefined ? { raw, headers: { Authorization: auth, 'Content-Type': 'application/json' } } : { body, headers: { Authorization: auth } }) });
+    h.request('POST', HOOK, {
+      ...(raw !== undefined
+        ? { raw, headers: { Authorization: auth, 'Content-Type': 'application/json' } }
+        : { body, headers: { Authorization: auth } }),
+    });
 
   it('a timestamp outside any date is refused with 400 naming the member, and the customer list keeps working', async () => {
     const res = await post(envelope(providerEvent('INITIAL_PURCHASE', 'far-future', { at: Date.now(), expiresAt: 9e15 })));
     assert.equal(res.status, 400, res.text);
     assert.equal(res.headers.get('content-type'), 'application/problem+json');
-    assert.ok(res.body.errors.some((e: { path: string }) => e.path === '/event/expiration_at_ms'), res.text);
+    assert.ok(
+      res.body.errors.some((e: { path: string }) => e.path === '/event/expiration_at_ms'),
+      res.text,
+    );
     assert.equal((await h.request('GET', `/v1/billing/customers?app=${APP}`, { token: adminToken() })).status, 200);
   });
 
@@ -54,7 +61,12 @@ describe('billing webhooks: hostile input and acceptance faults (real stack)', (
   });
 
   it('30,000 invalid aliases: a 400 whose body lists a bounded number of problems', async () => {
-    const res = await post(envelope({ ...providerEvent('SUBSCRIBER_ALIAS', 'bad', { at: Date.now() }), aliases: Array.from({ length: 30_000 }, () => 7) as never }));
+    const res = await post(
+      envelope({
+        ...providerEvent('SUBSCRIBER_ALIAS', 'bad', { at: Date.now() }),
+        aliases: Array.from({ length: 30_000 }, () => 7) as never,
+      }),
+    );
     assert.equal(res.status, 400, res.text.slice(0, 300));
     assert.ok(res.body.errors.length <= MAX_REPORTED_ERRORS + 1, `${res.body.errors.length} errors listed`);
     assert.ok(res.text.length < 20_000, `a ${res.text.length}-byte answer`);
@@ -68,7 +80,11 @@ describe('billing webhooks: hostile input and acceptance faults (real stack)', (
     assert.equal(res.body.code, 'malformed_json');
     const surrogate = await post(undefined, '{"event":{"id":"s\\ud800","type":"TEST"}}');
     assert.equal(surrogate.status, 400, surrogate.text);
-    const doc = await h.request('POST', '/v1/projects/nowhere/documents', { token: adminToken(), raw: '{"documents":[{"kind":"ticket","externalId":"\\ud800"}]}', headers: { 'Content-Type': 'application/json' } });
+    const doc = await h.request('POST', '/v1/projects/nowhere/documents', {
+      token: adminToken(),
+      raw: '{"documents":[{"kind":"ticket","externalId":"\\ud800"}]}',
+      headers: { 'Content-Type': 'application/json' },
+    });
     assert.equal(doc.status, 400, doc.text);
     assert.equal((await h.request('GET', '/healthz')).status, 200, 'still serving');
   });
@@ -97,7 +113,10 @@ describe('billing webhooks: hostile input and acceptance faults (real stack)', (
       (r) => r.status === 200 && r.body.status === 'active',
       { what: 'the redelivered event to be applied', timeoutMs: 30_000 },
     );
-    assert.deepEqual(customer.body.entitlements.map((e: { id: string }) => e.id), ['pro']);
+    assert.deepEqual(
+      customer.body.entitlements.map((e: { id: string }) => e.id),
+      ['pro'],
+    );
   });
 
   it('an event id delivered again with another body: the first body stands, the second is parked as a conflict and never applied', async () => {
@@ -112,7 +131,11 @@ describe('billing webhooks: hostile input and acceptance faults (real stack)', (
     assert.deepEqual((await post(envelope(reordered))).body, { received: true, eventId: first.id, duplicate: true, ignored: false });
 
     const customer = (id: string) => h.request('GET', `/v1/billing/customers/${id}?app=${APP}`, { token: adminToken() });
-    await eventually(() => customer('conflict-a'), (r) => r.status === 200 && r.body.status === 'active', { what: 'the first body applied' });
+    await eventually(
+      () => customer('conflict-a'),
+      (r) => r.status === 200 && r.body.status === 'active',
+      { what: 'the first body applied' },
+    );
     const list = await eventually(
       () => h.request('GET', `/v1/billing/dead-letters?app=${APP}`, { token: adminToken() }),
       (r) => r.body.deadLetters.some((d: { eventId: string }) => d.eventId === first.id),
@@ -125,7 +148,11 @@ describe('billing webhooks: hostile input and acceptance faults (real stack)', (
     const retry = await h.request('POST', `/v1/billing/dead-letters/${parked.id}/retry`, { token: adminToken() });
     assert.equal(retry.status, 422, retry.text);
     // Nothing of the second body anywhere: no record for the subscriber it named, the first customer unchanged.
-    const settledA = await eventually(() => customer('conflict-a'), (r) => r.body.lastEvent?.id === first.id, { what: 'the first customer' });
+    const settledA = await eventually(
+      () => customer('conflict-a'),
+      (r) => r.body.lastEvent?.id === first.id,
+      { what: 'the first customer' },
+    );
     assert.equal(settledA.body.mrrContribution, 9.99);
     assert.equal((await customer('conflict-b')).status, 404);
   });
@@ -135,7 +162,9 @@ describe('billing webhooks: hostile input and acceptance faults (real stack)', (
     const ids = Array.from({ length: 12 }, (_, i) => `big-${String(i).padStart(2, '0')}`);
     const entitlements = (id: string) => Array.from({ length: EVENT_LIMITS.entitlements }, (_, k) => `${id}-${k}-`.padEnd(1000, 'e'));
     for (const id of ids) {
-      const res = await post(envelope(providerEvent('INITIAL_PURCHASE', id, { at: t, entitlement_ids: entitlements(id), original_transaction_id: `otx-${id}` })));
+      const res = await post(
+        envelope(providerEvent('INITIAL_PURCHASE', id, { at: t, entitlement_ids: entitlements(id), original_transaction_id: `otx-${id}` })),
+      );
       assert.equal(res.status, 200, res.text);
     }
     await eventually(
@@ -152,7 +181,11 @@ describe('billing webhooks: hostile input and acceptance faults (real stack)', (
     let cursor: string | null = null;
     let pages = 0;
     do {
-      const res = await h.request('GET', `/v1/billing/customers?app=${APP}&limit=200${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`, { token: adminToken() });
+      const res = await h.request(
+        'GET',
+        `/v1/billing/customers?app=${APP}&limit=200${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`,
+        { token: adminToken() },
+      );
       assert.equal(res.status, 200, res.text.slice(0, 300));
       assert.ok(res.text.length <= PAGE_BYTE_BUDGET + 4096, `a ${res.text.length}-byte page`);
       seen.push(...res.body.customers.map((c: { id: string }) => c.id));
@@ -168,7 +201,10 @@ describe('billing webhooks: hostile input and acceptance faults (real stack)', (
     const slug = `gone-${randomSuffix()}`;
     const created = await h.request('POST', '/v1/apps', { token: adminToken(), body: { slug, name: 'Gone' } });
     assert.equal((await h.request('DELETE', `/v1/apps/${slug}`, { token: adminToken() })).status, 204);
-    const hook = await h.request('POST', `/api/saas/iap/billingprovider/webhook?app=${slug}`, { body: envelope(providerEvent('TEST', 'x', { at: Date.now() })), headers: { Authorization: created.body.authorization } });
+    const hook = await h.request('POST', `/api/saas/iap/billingprovider/webhook?app=${slug}`, {
+      body: envelope(providerEvent('TEST', 'x', { at: Date.now() })),
+      headers: { Authorization: created.body.authorization },
+    });
     assert.equal(hook.status, 401);
     const again = await h.request('POST', '/v1/apps', { token: adminToken(), body: { slug, name: 'Reused' } });
     assert.equal(again.status, 409, again.text);
@@ -183,7 +219,8 @@ describe('billing webhooks: hostile input and acceptance faults (real stack)', (
       assert.equal(res.status, 200, res.text);
     }
     await eventually(
-      () => Promise.all(['race-a', 'race-b'].map((id) => h.request('GET', `/v1/billing/customers/${id}?app=${APP}`, { token: adminToken() }))),
+      () =>
+        Promise.all(['race-a', 'race-b'].map((id) => h.request('GET', `/v1/billing/customers/${id}?app=${APP}`, { token: adminToken() }))),
       (rs) => rs.every((r) => r.status === 200 && r.body.status === 'active'),
       { what: 'both purchases applied', timeoutMs: 30_000 },
     );
@@ -194,8 +231,9 @@ describe('billing webhooks: hostile input and acceptance faults (real stack)', (
     assert.equal(one!.status, 200);
     assert.equal(two!.status, 200);
     const merged = await eventually(
-      () => Promise.all(['race-a', 'race-b'].map((id) => h.request('GET', `/v1/billing/customers/${id}?app=${APP}`, { token: adminToken() }))),
-      (rs) => rs.every((r) => r.status === 200 && r.body.id === 'race-a' && r.body.entitlements.length === 1) ,
+      () =>
+        Promise.all(['race-a', 'race-b'].map((id) => h.request('GET', `/v1/billing/customers/${id}?app=${APP}`, { token: adminToken() }))),
+      (rs) => rs.every((r) => r.status === 200 && r.body.id === 'race-a' && r.body.entitlements.length === 1),
       { what: 'both ids to resolve to one customer (race-a, the smaller id)', timeoutMs: 30_000 },
     );
     assert.equal(merged[0]!.body.mergedInto, null);
@@ -208,28 +246,49 @@ describe('billing webhooks: hostile input and acceptance faults (real stack)', (
     assert.ok(metrics.body.activeSubscriptions >= 2, 'both subscriptions still count once each');
   });
 
-  it('relay recovery judges peers by the store\'s clock: an instance whose own clock runs ahead never takes a live peer for dead', async () => {
+  it("relay recovery judges peers by the store's clock: an instance whose own clock runs ahead never takes a live peer for dead", async () => {
     const live = new EventForwarder(h.repos, h.temporal.client, h.config.temporal.taskQueue, createLogger(h.config, 'test'));
     await live.checkpoint();
     // An instance whose clock is two minutes ahead of everyone else's.
-    const ahead = new EventForwarder(h.repos, h.temporal.client, h.config.temporal.taskQueue, createLogger(h.config, 'test'), () => new Date(Date.now() + 120_000));
+    const ahead = new EventForwarder(
+      h.repos,
+      h.temporal.client,
+      h.config.temporal.taskQueue,
+      createLogger(h.config, 'test'),
+      () => new Date(Date.now() + 120_000),
+    );
     await ahead.recover();
     const kept = await h.db.collection(COLLECTIONS.relayCheckpoints).findOne({ _id: live.instanceId as never });
-    assert.ok(kept, 'the live peer\'s checkpoint is still there');
+    assert.ok(kept, "the live peer's checkpoint is still there");
     await live.stop();
     await ahead.stop();
   });
 
   it('the relay holds a bounded number of events in memory and reads the rest back from the inbox', async () => {
-    const relay = new EventForwarder(h.repos, h.temporal.client, `relay-bound-${randomSuffix()}`, createLogger(h.config, 'test'), () => new Date(), 20);
+    const relay = new EventForwarder(
+      h.repos,
+      h.temporal.client,
+      `relay-bound-${randomSuffix()}`,
+      createLogger(h.config, 'test'),
+      () => new Date(),
+      20,
+    );
     await relay.start();
     const now = new Date();
     const records = Array.from({ length: 60 }, (_, i) => {
       const event = providerEvent('INITIAL_PURCHASE', `bounded-${i}`, { at: now.getTime() });
       return {
-        _id: eventKey(`app:${APP}`, event.id), scope: `app:${APP}` as const, eventId: event.id, type: event.type,
-        workflowId: `relay-bound/${randomSuffix()}/${i}`, subscriberId: `bounded-${i}`, eventJson: JSON.stringify(event),
-        receivedAt: new Date(now.getTime() + i), acceptedBy: relay.instanceId, ignored: false, deliveries: 1,
+        _id: eventKey(`app:${APP}`, event.id),
+        scope: `app:${APP}` as const,
+        eventId: event.id,
+        type: event.type,
+        workflowId: `relay-bound/${randomSuffix()}/${i}`,
+        subscriberId: `bounded-${i}`,
+        eventJson: JSON.stringify(event),
+        receivedAt: new Date(now.getTime() + i),
+        acceptedBy: relay.instanceId,
+        ignored: false,
+        deliveries: 1,
       };
     });
     await h.db.collection(COLLECTIONS.webhookEvents).insertMany(records as never[]);
@@ -237,7 +296,11 @@ describe('billing webhooks: hostile input and acceptance faults (real stack)', (
     const held = relay.stats();
     assert.ok(held.queued <= 20, `${held.queued} queued`);
     assert.equal(held.owed, 60);
-    await eventually(async () => relay.stats(), (st) => st.owed === 0, { what: 'every event relayed, the overflow read back from the inbox', timeoutMs: 30_000 });
+    await eventually(
+      async () => relay.stats(),
+      (st) => st.owed === 0,
+      { what: 'every event relayed, the overflow read back from the inbox', timeoutMs: 30_000 },
+    );
     await relay.stop();
   });
 
@@ -247,16 +310,26 @@ describe('billing webhooks: hostile input and acceptance faults (real stack)', (
     assert.equal((await post(envelope(providerEvent('INITIAL_PURCHASE', id, { at: t })))).status, 200);
     // Five events at once, each naming the limit of new aliases: each fans out to 100 other records.
     const floods = Array.from({ length: 5 }, (_, n) =>
-      providerEvent('SUBSCRIBER_ALIAS', id, { at: t + n + 1, aliases: [id, ...Array.from({ length: EVENT_LIMITS.ids - 1 }, (_, i) => `${id}-alias-${n}-${i}`)] }));
+      providerEvent('SUBSCRIBER_ALIAS', id, {
+        at: t + n + 1,
+        aliases: [id, ...Array.from({ length: EVENT_LIMITS.ids - 1 }, (_, i) => `${id}-alias-${n}-${i}`)],
+      }),
+    );
     const answers = await Promise.all(floods.map((e) => post(envelope(e))));
     for (const a of answers) assert.equal(a.status, 200, a.text);
     const handle = h.temporal.client.workflow.getHandle(workflowIdFor(`app:${APP}`, id));
-    const state = await eventually(() => handle.query(subscriberStateQuery), (st) => st.appliedEventIds.length === 6, { what: 'all six events applied', timeoutMs: 90_000, intervalMs: 250 });
+    const state = await eventually(
+      () => handle.query(subscriberStateQuery),
+      (st) => st.appliedEventIds.length === 6,
+      { what: 'all six events applied', timeoutMs: 90_000, intervalMs: 250 },
+    );
     assert.equal(state.aliases.length, 1 + 5 * (EVENT_LIMITS.ids - 1));
     const runs: { events: number; fanOut: number }[] = [];
     for await (const run of h.temporal.client.workflow.list({ query: `WorkflowId = '${workflowIdFor(`app:${APP}`, id)}'` })) {
       const history = await h.temporal.client.workflow.getHandle(run.workflowId, run.runId).fetchHistory();
-      const fanOut = (history.events ?? []).filter((e) => e.activityTaskScheduledEventAttributes?.activityType?.name === 'signalSubscriber').length;
+      const fanOut = (history.events ?? []).filter(
+        (e) => e.activityTaskScheduledEventAttributes?.activityType?.name === 'signalSubscriber',
+      ).length;
       runs.push({ events: history.events?.length ?? 0, fanOut });
     }
     const shown = runs.map((r) => `${r.events} events/${r.fanOut} signals`).join(', ');
@@ -273,7 +346,11 @@ describe('billing webhooks: hostile input and acceptance faults (real stack)', (
     const t = Date.now();
     assert.equal((await post(envelope(providerEvent('INITIAL_PURCHASE', id, { at: t })))).status, 200);
     const handle = h.temporal.client.workflow.getHandle(workflowIdFor(`app:${APP}`, id));
-    await eventually(() => handle.query(subscriberStateQuery), (st) => st.appliedEventIds.length === 1, { what: 'the purchase applied', timeoutMs: 30_000 });
+    await eventually(
+      () => handle.query(subscriberStateQuery),
+      (st) => st.appliedEventIds.length === 1,
+      { what: 'the purchase applied', timeoutMs: 30_000 },
+    );
     await eventually(
       () => h.request('GET', `/v1/billing/customers/${id}?app=${APP}`, { token: adminToken() }),
       (r) => r.status === 200 && r.body.status === 'active',
@@ -294,7 +371,11 @@ describe('billing webhooks: hostile input and acceptance faults (real stack)', (
     ).then((r) => r.body);
     await handle.terminate('an operator ended the run');
     assert.equal((await post(envelope(providerEvent('BILLING_ISSUE', id, { at: t + 1000 })))).status, 200);
-    const resumed = await eventually(() => handle.query(subscriberStateQuery), (st) => st.appliedEventIds.length === 2, { what: 'a new run with both events', timeoutMs: 30_000 });
+    const resumed = await eventually(
+      () => handle.query(subscriberStateQuery),
+      (st) => st.appliedEventIds.length === 2,
+      { what: 'a new run with both events', timeoutMs: 30_000 },
+    );
     assert.equal(resumed.status, 'active');
     const customer = await eventually(
       () => h.request('GET', `/v1/billing/customers/${id}?app=${APP}`, { token: adminToken() }),
@@ -315,13 +396,19 @@ describe('billing webhooks: hostile input and acceptance faults (real stack)', (
     const slug = `totals-${randomSuffix()}`;
     const created = await h.request('POST', '/v1/apps', { token: adminToken(), body: { slug, name: 'Totals' } });
     const send = (id: string) =>
-      h.request('POST', `/api/saas/iap/billingprovider/webhook?app=${slug}`, { body: envelope(providerEvent('INITIAL_PURCHASE', id, { at: Date.now() })), headers: { Authorization: created.body.authorization } });
+      h.request('POST', `/api/saas/iap/billingprovider/webhook?app=${slug}`, {
+        body: envelope(providerEvent('INITIAL_PURCHASE', id, { at: Date.now() })),
+        headers: { Authorization: created.body.authorization },
+      });
     const metrics = () => h.request('GET', `/v1/billing/metrics?app=${slug}`, { token: adminToken() });
     assert.equal((await send('first')).status, 200);
     await eventually(metrics, (r) => r.body.activeSubscriptions === 1, { what: 'the first subscription counted', timeoutMs: 30_000 });
     await h.temporal.client.workflow.getHandle(`billing-metrics/app:${slug}`).terminate('an operator ended the run');
     assert.equal((await send('second')).status, 200);
-    const after = await eventually(metrics, (r) => r.body.activeSubscriptions === 2, { what: 'both subscriptions counted by the new run', timeoutMs: 30_000 });
+    const after = await eventually(metrics, (r) => r.body.activeSubscriptions === 2, {
+      what: 'both subscriptions counted by the new run',
+      timeoutMs: 30_000,
+    });
     assert.equal(after.body.mrr.amount, 2 * 9.99);
   });
 

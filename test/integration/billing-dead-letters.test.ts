@@ -59,7 +59,11 @@ describe('billing dead letters: work that fails for good is parked where operato
       const ack = await client.deliver(event);
       assert.equal(ack.duplicate, false);
 
-      const listed = await eventually(() => deadLetters(h, app), (b) => b.deadLetters.length === 1, { what: 'the refused event to be parked' });
+      const listed = await eventually(
+        () => deadLetters(h, app),
+        (b) => b.deadLetters.length === 1,
+        { what: 'the refused event to be parked' },
+      );
       const parked = listed.deadLetters[0]!;
       assert.equal(parked.stage, 'relay');
       assert.equal(parked.status, 'parked');
@@ -92,20 +96,35 @@ describe('billing dead letters: work that fails for good is parked where operato
       const now = Date.now();
       const event = providerEvent('INITIAL_PURCHASE', 'short-1', { at: now, expiresAt: now + 30 * DAY, aliases: ['short-1', longId] });
       await client.deliver(event);
-      const listed = await eventually(() => deadLetters(h, 'tight2'), (b) => b.deadLetters.length === 1, { what: 'the refused merge to be parked' });
+      const listed = await eventually(
+        () => deadLetters(h, 'tight2'),
+        (b) => b.deadLetters.length === 1,
+        { what: 'the refused merge to be parked' },
+      );
       const parked = listed.deadLetters[0]!;
       assert.equal(parked.stage, 'effect');
       assert.equal(parked.eventId, event.id);
       assert.equal(parked.subscriberId, 'short-1');
       assert.match(String(parked.reason), /refused/i);
-      const customer = await eventually(() => client.customer('short-1'), (c) => c?.status === 'active', { what: 'short-1 to be entitled' });
-      assert.deepEqual(customer.entitlements.map((e: { id: string }) => e.id), ['pro']);
+      const customer = await eventually(
+        () => client.customer('short-1'),
+        (c) => c?.status === 'active',
+        { what: 'short-1 to be entitled' },
+      );
+      assert.deepEqual(
+        customer.entitlements.map((e: { id: string }) => e.id),
+        ['pro'],
+      );
 
       // A retry hands the effect back to short-1's workflow, which carries it out again: still refused, so it
       // is parked again under the same record.
       const retried = await h.request('POST', `/v1/billing/dead-letters/${parked.id}/retry`, { token: admin });
       assert.equal(retried.status, 202, retried.text);
-      const again = await eventually(() => deadLetters(h, 'tight2', '&status=all'), (b) => b.deadLetters[0]?.attempts === 2, { what: 'the redone effect to be parked again' });
+      const again = await eventually(
+        () => deadLetters(h, 'tight2', '&status=all'),
+        (b) => b.deadLetters[0]?.attempts === 2,
+        { what: 'the redone effect to be parked again' },
+      );
       assert.equal(again.deadLetters.length, 1);
       assert.equal(again.deadLetters[0]!.status, 'parked');
     });
@@ -144,7 +163,11 @@ describe('billing dead letters: work that fails for good is parked where operato
       const res = await h.request('POST', `/v1/billing/dead-letters/${id}/retry`, { token: admin });
       assert.equal(res.status, 202, res.text);
       assert.equal(res.body.status, 'retried');
-      await eventually(() => client.customer('parked-user'), (c) => c?.status === 'active', { what: 'the retried event to entitle parked-user' });
+      await eventually(
+        () => client.customer('parked-user'),
+        (c) => c?.status === 'active',
+        { what: 'the retried event to entitle parked-user' },
+      );
 
       assert.equal((await deadLetters(h, app)).deadLetters.length, 0, 'nothing is parked any more');
       const retried = await deadLetters(h, app, '&status=retried');
@@ -164,13 +187,26 @@ describe('billing dead letters: work that fails for good is parked where operato
       const now = Date.now();
       // Not something today's intake lets in (aliases must be a list): as an older API version might have relayed.
       const malformed = { ...providerEvent('INITIAL_PURCHASE', 'odd-user', { at: now }), aliases: 5 } as unknown as BillingEvent;
-      await signalSubscriberWorkflow(h.temporal.client, h.config.temporal.taskQueue, { scope: `app:${app}`, subscriberId: 'odd-user' }, { kind: 'event', event: malformed });
+      await signalSubscriberWorkflow(
+        h.temporal.client,
+        h.config.temporal.taskQueue,
+        { scope: `app:${app}`, subscriberId: 'odd-user' },
+        { kind: 'event', event: malformed },
+      );
       await client.deliver(providerEvent('INITIAL_PURCHASE', 'odd-user', { at: now + 1, expiresAt: now + 30 * DAY }));
 
-      const listed = await eventually(() => deadLetters(h, app), (b) => b.deadLetters.length === 1, { what: 'the malformed event to be parked' });
+      const listed = await eventually(
+        () => deadLetters(h, app),
+        (b) => b.deadLetters.length === 1,
+        { what: 'the malformed event to be parked' },
+      );
       assert.equal(listed.deadLetters[0]!.stage, 'apply');
       assert.equal(listed.deadLetters[0]!.eventId, malformed.id);
-      await eventually(() => client.customer('odd-user'), (c) => c?.status === 'active', { what: 'the valid event after it to apply' });
+      await eventually(
+        () => client.customer('odd-user'),
+        (c) => c?.status === 'active',
+        { what: 'the valid event after it to apply' },
+      );
       const state = await h.temporal.client.workflow.getHandle(`billing/app:${app}/odd-user`).query(subscriberStateQuery);
       assert.equal(state.appliedEventIds.includes(malformed.id), false);
     });

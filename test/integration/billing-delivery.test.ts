@@ -14,8 +14,6 @@ import { randomSuffix } from '../support/config';
 // A slug of its own: suites share one Temporal namespace, and workflow ids are derived from the scope.
 const APP = `acme-${randomSuffix()}`;
 
-
-
 /** A realistic history for `user`, with ids `${user}:n` so two users' histories compare after renaming. */
 function history(user: string, t: number): BillingEvent[] {
   const id = (n: number) => `${user}:${n}`;
@@ -38,7 +36,7 @@ function history(user: string, t: number): BillingEvent[] {
 function shuffled<T>(items: T[], seed: number): T[] {
   const out = [...items];
   let s = seed;
-  const rand = () => ((s = (s * 1_103_515_245 + 12_345) % 2 ** 31) / 2 ** 31);
+  const rand = () => (s = (s * 1_103_515_245 + 12_345) % 2 ** 31) / 2 ** 31;
   for (let i = out.length - 1; i > 0; i--) {
     const j = Math.floor(rand() * (i + 1));
     [out[i], out[j]] = [out[j]!, out[i]!];
@@ -63,7 +61,11 @@ describe('billing delivery: a worker crash between acceptance and effect (real s
     assert.equal((await customer('crash')).code, 'unknown_customer');
 
     let worker = await harness().spawnWorkerProcess();
-    await eventually(() => customer('crash'), (c) => c.status === 'active', { what: 'effect after the worker starts', timeoutMs: 30_000 });
+    await eventually(
+      () => customer('crash'),
+      (c) => c.status === 'active',
+      { what: 'effect after the worker starts', timeoutMs: 30_000 },
+    );
     worker.kill('SIGKILL');
     await new Promise((r) => worker.once('exit', r));
 
@@ -73,7 +75,9 @@ describe('billing delivery: a worker crash between acceptance and effect (real s
     assert.equal((await deliver(purchase)).duplicate, true);
     // A burst for other subscribers, then a kill while the worker is in the middle of it.
     worker = await harness().spawnWorkerProcess();
-    const burst = ['b1', 'b2', 'b3', 'b4'].map((u) => providerEvent('INITIAL_PURCHASE', u, { at: t, purchasedAt: t, expiresAt: t + 30 * DAY, price: 1 }));
+    const burst = ['b1', 'b2', 'b3', 'b4'].map((u) =>
+      providerEvent('INITIAL_PURCHASE', u, { at: t, purchasedAt: t, expiresAt: t + 30 * DAY, price: 1 }),
+    );
     await Promise.all(burst.map(deliver));
     worker.kill('SIGKILL');
     await new Promise((r) => worker.once('exit', r));
@@ -89,7 +93,6 @@ describe('billing delivery: a worker crash between acceptance and effect (real s
     );
     assert.equal(m.mrr.amount, 13.99, 'each subscription counted exactly once');
   });
-
 });
 
 describe('billing delivery: reordering, duplicates, continue-as-new, replay (real stack)', () => {
@@ -134,7 +137,11 @@ describe('billing delivery: reordering, duplicates, continue-as-new, replay (rea
     assert.ok(Date.now() < periodEnd, 'continued as new while the downgrade timer was still pending');
     const described = await handle.describe();
     assert.equal(described.status.name, 'RUNNING');
-    const expired = await eventually(() => customer(user), (c) => c.status === 'expired', { what: 'downgrade after continue-as-new', timeoutMs: 30_000 });
+    const expired = await eventually(
+      () => customer(user),
+      (c) => c.status === 'expired',
+      { what: 'downgrade after continue-as-new', timeoutMs: 30_000 },
+    );
     assert.ok(Date.now() >= periodEnd);
     assert.deepEqual(expired.entitlements, []);
   });

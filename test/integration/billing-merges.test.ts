@@ -43,8 +43,10 @@ describe('billing merges and real payloads through the whole stack', function ()
         const res = await h.request('POST', hook, { body: envelope(event), headers: { Authorization: auth } });
         assert.equal(res.status, 200, res.text);
       },
-      customer: async (id: string) => (await h.request('GET', `/v1/billing/customers/${encodeURIComponent(id)}?app=${slug}`, { token: admin })).body,
-      customers: async () => (await h.request('GET', `/v1/billing/customers?app=${slug}&limit=200`, { token: admin })).body.customers as Array<{ id: string }>,
+      customer: async (id: string) =>
+        (await h.request('GET', `/v1/billing/customers/${encodeURIComponent(id)}?app=${slug}`, { token: admin })).body,
+      customers: async () =>
+        (await h.request('GET', `/v1/billing/customers?app=${slug}&limit=200`, { token: admin })).body.customers as Array<{ id: string }>,
       mrr: async () => (await h.request('GET', `/v1/billing/metrics?app=${slug}`, { token: admin })).body.mrr.amount as number,
     };
   }
@@ -67,20 +69,38 @@ describe('billing merges and real payloads through the whole stack', function ()
     const ids = Array.from({ length }, (_, i) => `member_${String(i).padStart(2, '0')}`);
     // Each member pays for a subscription of its own; then A→B, B→C, …, last→A.
     for (const [i, id] of ids.entries()) {
-      await app.deliver(providerEvent('INITIAL_PURCHASE', id, { at: t - 5000 + i, purchasedAt: t - 5000, expiresAt: t + 30 * DAY, price: 1 }));
+      await app.deliver(
+        providerEvent('INITIAL_PURCHASE', id, { at: t - 5000 + i, purchasedAt: t - 5000, expiresAt: t + 30 * DAY, price: 1 }),
+      );
     }
     for (const [i, id] of ids.entries()) await app.deliver(alias(id, ids[(i + 1) % length]!, t + i));
     const expected = length * 1;
     // Converged: every member resolves to the smallest id, which holds every subscription, counted once.
     for (const id of ids) {
-      await eventually(() => app.customer(id), (c) => c?.id === ids[0] && c.subscriptions?.length === length, { what: `${id} resolves to ${ids[0]}`, timeoutMs: 60_000 });
+      await eventually(
+        () => app.customer(id),
+        (c) => c?.id === ids[0] && c.subscriptions?.length === length,
+        { what: `${id} resolves to ${ids[0]}`, timeoutMs: 60_000 },
+      );
     }
-    const customers = await eventually(() => app.customers(), (list) => list.length === 1, { what: 'one customer listed', timeoutMs: 30_000 });
+    const customers = await eventually(
+      () => app.customers(),
+      (list) => list.length === 1,
+      { what: 'one customer listed', timeoutMs: 30_000 },
+    );
     assert.equal(customers[0]!.id, ids[0]);
-    await eventually(() => app.mrr(), (mrr) => mrr === expected, { what: `scope MRR ${expected}`, timeoutMs: 30_000 });
+    await eventually(
+      () => app.mrr(),
+      (mrr) => mrr === expected,
+      { what: `scope MRR ${expected}`, timeoutMs: 30_000 },
+    );
     // Quiescent: no workflow keeps passing state around, so the records' histories stop growing (two reads 1.5 s apart agree).
     const lengths = async () =>
-      (await Promise.all(ids.map(async (id) => (await h.temporal.client.workflow.getHandle(`billing/app:${app.slug}/${id}`).describe()).historyLength))).join(',');
+      (
+        await Promise.all(
+          ids.map(async (id) => (await h.temporal.client.workflow.getHandle(`billing/app:${app.slug}/${id}`).describe()).historyLength),
+        )
+      ).join(',');
     let previous = '';
     await eventually(
       async () => {
@@ -105,12 +125,22 @@ describe('billing merges and real payloads through the whole stack', function ()
     const app = await newApp('chain');
     const t = Date.now();
     const ids = Array.from({ length: 14 }, (_, i) => `link_${String(i).padStart(2, '0')}`);
-    await app.deliver(providerEvent('INITIAL_PURCHASE', ids[13]!, { at: t - 1000, purchasedAt: t - 1000, expiresAt: t + 30 * DAY, price: 9.99 }));
+    await app.deliver(
+      providerEvent('INITIAL_PURCHASE', ids[13]!, { at: t - 1000, purchasedAt: t - 1000, expiresAt: t + 30 * DAY, price: 9.99 }),
+    );
     for (let i = 13; i > 0; i--) await app.deliver(alias(ids[i]!, ids[i - 1]!, t + (13 - i)));
-    const last = await eventually(() => app.customer(ids[13]!), (c) => c?.id === ids[0] && c.status === 'active', { what: 'the last alias resolves', timeoutMs: 60_000 });
+    const last = await eventually(
+      () => app.customer(ids[13]!),
+      (c) => c?.id === ids[0] && c.status === 'active',
+      { what: 'the last alias resolves', timeoutMs: 60_000 },
+    );
     assert.equal(last.subscriptions.length, 1);
     assert.equal(last.mrrContribution, 9.99);
-    await eventually(() => app.mrr(), (mrr) => mrr === 9.99, { what: 'scope MRR 9.99' });
+    await eventually(
+      () => app.mrr(),
+      (mrr) => mrr === 9.99,
+      { what: 'scope MRR 9.99' },
+    );
   });
 
   it('TRANSFER whose source is known by its app_user_id (anonymous original id) moves the subscription, counted once', async () => {
@@ -119,9 +149,30 @@ describe('billing merges and real payloads through the whole stack', function ()
     const anon = `$RCAnonymousID:${randomSuffix()}f00d`;
     // After login the provider names the anonymous original id and the real id as app_user_id.
     const asLoggedIn = { app_user_id: 'real_user', original_app_user_id: anon, aliases: [anon, 'real_user'] };
-    await app.deliver(providerEvent('INITIAL_PURCHASE', 'real_user', { at: t - 3000, purchasedAt: t - 3000, expiresAt: t + 30 * DAY, price: 19.98, original_transaction_id: 'otx-shared', ...asLoggedIn }));
-    await app.deliver(providerEvent('INITIAL_PURCHASE', 'other', { at: t - 3000, purchasedAt: t - 3000, expiresAt: t + 30 * DAY, price: 32.54, original_transaction_id: 'otx-other' }));
-    await eventually(() => app.mrr(), (mrr) => mrr === 52.52, { what: 'MRR before the transfer' });
+    await app.deliver(
+      providerEvent('INITIAL_PURCHASE', 'real_user', {
+        at: t - 3000,
+        purchasedAt: t - 3000,
+        expiresAt: t + 30 * DAY,
+        price: 19.98,
+        original_transaction_id: 'otx-shared',
+        ...asLoggedIn,
+      }),
+    );
+    await app.deliver(
+      providerEvent('INITIAL_PURCHASE', 'other', {
+        at: t - 3000,
+        purchasedAt: t - 3000,
+        expiresAt: t + 30 * DAY,
+        price: 32.54,
+        original_transaction_id: 'otx-other',
+      }),
+    );
+    await eventually(
+      () => app.mrr(),
+      (mrr) => mrr === 52.52,
+      { what: 'MRR before the transfer' },
+    );
     // The provider's TRANSFER sample: no app_user_id, the source named by the id in use, its far-future timestamp.
     await app.deliver({
       id: eventId('transfer'),
@@ -134,16 +185,29 @@ describe('billing merges and real payloads through the whole stack', function ()
       transferred_to: ['new_device_user'],
     });
     await app.deliver(
-      providerEvent('RENEWAL', 'new_device_user', { at: t, purchasedAt: t + 30 * DAY, expiresAt: t + 60 * DAY, price: 19.98, original_transaction_id: 'otx-shared' }),
+      providerEvent('RENEWAL', 'new_device_user', {
+        at: t,
+        purchasedAt: t + 30 * DAY,
+        expiresAt: t + 60 * DAY,
+        price: 19.98,
+        original_transaction_id: 'otx-shared',
+      }),
     );
     const merged = await eventually(
       () => app.customer('new_device_user'),
-      (c) => c?.id === anon && c.aliases.includes('real_user') && c.subscriptions.some((s: { expiresAtMs: number }) => s.expiresAtMs === t + 60 * DAY),
+      (c) =>
+        c?.id === anon &&
+        c.aliases.includes('real_user') &&
+        c.subscriptions.some((s: { expiresAtMs: number }) => s.expiresAtMs === t + 60 * DAY),
       { what: 'the destination resolves to the customer that holds the subscription', timeoutMs: 30_000 },
     );
     assert.equal(merged.subscriptions.length, 1);
     assert.equal(merged.mrrContribution, 19.98);
-    await eventually(() => app.mrr(), (mrr) => mrr === 52.52, { what: 'the subscription is counted once (52.52, not 72.50)' });
+    await eventually(
+      () => app.mrr(),
+      (mrr) => mrr === 52.52,
+      { what: 'the subscription is counted once (52.52, not 72.50)' },
+    );
     assert.equal((await app.customer('real_user')).id, anon);
   });
 
@@ -153,12 +217,27 @@ describe('billing merges and real payloads through the whole stack', function ()
     const t = Date.now();
     const anon = `$RCAnonymousID:${randomSuffix()}op`;
     const deliverOp = async (event: BillingEvent) => {
-      const res = await h.request('POST', OPERATOR_HOOK, { body: envelope(event), headers: { Authorization: TEST_OPERATOR_AUTHORIZATION } });
+      const res = await h.request('POST', OPERATOR_HOOK, {
+        body: envelope(event),
+        headers: { Authorization: TEST_OPERATOR_AUTHORIZATION },
+      });
       assert.equal(res.status, 200, res.text);
     };
     const named = { app_user_id: org, original_app_user_id: anon, aliases: [anon, org] };
-    await deliverOp(providerEvent('INITIAL_PURCHASE', org, { at: t - 1000, purchasedAt: t - 1000, expiresAt: t + 30 * DAY, entitlement_ids: ['team'], ...named }));
-    const entitled = await eventually(async () => (await h.request('GET', `/v1/orgs/${org}`, { token: admin })).body, (o) => o.entitlements?.length === 1, { what: 'org entitled' });
+    await deliverOp(
+      providerEvent('INITIAL_PURCHASE', org, {
+        at: t - 1000,
+        purchasedAt: t - 1000,
+        expiresAt: t + 30 * DAY,
+        entitlement_ids: ['team'],
+        ...named,
+      }),
+    );
+    const entitled = await eventually(
+      async () => (await h.request('GET', `/v1/orgs/${org}`, { token: admin })).body,
+      (o) => o.entitlements?.length === 1,
+      { what: 'org entitled' },
+    );
     assert.equal(entitled.entitlements[0].id, 'team');
 
     // An alias linking the paying org to another anonymous id (smaller: it becomes canonical) keeps the org entitled.
@@ -178,7 +257,11 @@ describe('billing merges and real payloads through the whole stack', function ()
 
     const issue = providerEvent('BILLING_ISSUE', org, { at: t + 1000, purchasedAt: t - 1000, expiresAt: t + 30 * DAY, ...named });
     await deliverOp(issue);
-    const mail = await eventually(async () => smtp.mails.find((m) => m.raw.includes(issue.id)), (m) => m !== undefined, { what: 'the billing-issue mail to the org owner' });
+    const mail = await eventually(
+      async () => smtp.mails.find((m) => m.raw.includes(issue.id)),
+      (m) => m !== undefined,
+      { what: 'the billing-issue mail to the org owner' },
+    );
     assert.deepEqual(mail!.to, [`owner@${org}.test`]);
     assert.match(mail!.raw, /Billing issue with the Initech subscription/);
     // Still entitled once everything settled (the merged record never wrote "nothing" over it).
@@ -191,11 +274,22 @@ describe('billing merges and real payloads through the whole stack', function ()
     const padding = 'x'.repeat(1000);
     const attributes = Object.fromEntries(Array.from({ length: 230 }, (_, i) => [`attr_${i}`, { value: padding, updated_at_ms: t }]));
     const events = Array.from({ length: 24 }, (_, i) =>
-      providerEvent('INITIAL_PURCHASE', 'flooded', { at: t + i, purchasedAt: t, expiresAt: t + 30 * DAY, price: 1, original_transaction_id: `otx-flood-${i}`, subscriber_attributes: attributes }),
+      providerEvent('INITIAL_PURCHASE', 'flooded', {
+        at: t + i,
+        purchasedAt: t,
+        expiresAt: t + 30 * DAY,
+        price: 1,
+        original_transaction_id: `otx-flood-${i}`,
+        subscriber_attributes: attributes,
+      }),
     );
     assert.ok(JSON.stringify(envelope(events[0]!)).length > 230_000);
     await Promise.all(events.map((e) => app.deliver(e)));
-    const c = await eventually(() => app.customer('flooded'), (x) => x?.subscriptions?.length === 24, { what: 'all 24 applied', timeoutMs: 60_000 });
+    const c = await eventually(
+      () => app.customer('flooded'),
+      (x) => x?.subscriptions?.length === 24,
+      { what: 'all 24 applied', timeoutMs: 60_000 },
+    );
     assert.equal(c.mrrContribution, 24);
   });
 
@@ -204,19 +298,46 @@ describe('billing merges and real payloads through the whole stack', function ()
     const t = Date.now();
     const entitlements = (n: number) => Array.from({ length: 50 }, (_, i) => `${String(n).padStart(2, '0')}-${i}-`.padEnd(1000, 'e'));
     for (let n = 0; n < 30; n++) {
-      await app.deliver(providerEvent('INITIAL_PURCHASE', 'hoarder', { at: t + n, purchasedAt: t, expiresAt: t + 30 * DAY, price: 1, original_transaction_id: `otx-big-${n}`, entitlement_ids: entitlements(n) }));
+      await app.deliver(
+        providerEvent('INITIAL_PURCHASE', 'hoarder', {
+          at: t + n,
+          purchasedAt: t,
+          expiresAt: t + 30 * DAY,
+          price: 1,
+          original_transaction_id: `otx-big-${n}`,
+          entitlement_ids: entitlements(n),
+        }),
+      );
     }
     // Every purchase is either applied or parked as a dead letter an operator sees.
-    const parked = async () => (await h.request('GET', `/v1/billing/dead-letters?app=${app.slug}&limit=100`, { token: admin })).body.deadLetters as Array<{ reason: string }>;
+    const parked = async () =>
+      (await h.request('GET', `/v1/billing/dead-letters?app=${app.slug}&limit=100`, { token: admin })).body.deadLetters as Array<{
+        reason: string;
+      }>;
     const settled = await eventually(
       async () => ({ c: await app.customer('hoarder'), p: await parked() }),
       ({ c, p }) => (c?.subscriptions?.length ?? 0) + p.length === 30,
       { what: 'all 30 applied or parked', timeoutMs: 60_000 },
     );
-    assert.ok(settled.p.length > 0 && settled.c.subscriptions.length > 0, `${settled.c.subscriptions.length} applied, ${settled.p.length} parked`);
+    assert.ok(
+      settled.p.length > 0 && settled.c.subscriptions.length > 0,
+      `${settled.c.subscriptions.length} applied, ${settled.p.length} parked`,
+    );
     assert.match(settled.p[0]!.reason, /over its budget/);
     // Not stuck: a later ordinary event for the same subscriber is still applied.
-    await app.deliver(providerEvent('INITIAL_PURCHASE', 'hoarder', { at: t + 100, purchasedAt: t, expiresAt: t + 30 * DAY, price: 2, original_transaction_id: 'otx-small' }));
-    await eventually(() => app.customer('hoarder'), (c) => c.subscriptions.some((s: { key: string }) => s.key === 'otx-small'), { what: 'a later event applied' });
+    await app.deliver(
+      providerEvent('INITIAL_PURCHASE', 'hoarder', {
+        at: t + 100,
+        purchasedAt: t,
+        expiresAt: t + 30 * DAY,
+        price: 2,
+        original_transaction_id: 'otx-small',
+      }),
+    );
+    await eventually(
+      () => app.customer('hoarder'),
+      (c) => c.subscriptions.some((s: { key: string }) => s.key === 'otx-small'),
+      { what: 'a later event applied' },
+    );
   });
 });

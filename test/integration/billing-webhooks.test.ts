@@ -39,7 +39,8 @@ describe('billing webhooks: receivers, authorization, bad input (real stack)', (
   });
 
   it('401 for a missing, wrong, other app’s or unknown-slug authorization, with no hint which', async () => {
-    const other = (await h.request('POST', '/v1/apps', { token: adminToken(), body: { slug: 'third', name: 'Third' } })).body.authorization as string;
+    const other = (await h.request('POST', '/v1/apps', { token: adminToken(), body: { slug: 'third', name: 'Third' } })).body
+      .authorization as string;
     const ev = envelope(providerEvent('INITIAL_PURCHASE', 'u-auth', { at: Date.now() }));
     const answers = await Promise.all([
       post(`${APP_HOOK}?app=${APP}`, ev),
@@ -61,20 +62,34 @@ describe('billing webhooks: receivers, authorization, bad input (real stack)', (
   });
 
   it('415, 400 (malformed JSON), 400 (no event.id or event.type), 413 past 256 KiB', async () => {
-    assert.equal((await h.request('POST', `${APP_HOOK}?app=${APP}`, { raw: 'x=1', headers: { Authorization: auth, 'Content-Type': 'text/plain' } })).status, 415);
-    const malformed = await h.request('POST', `${APP_HOOK}?app=${APP}`, { raw: '{"event":', headers: { Authorization: auth, 'Content-Type': 'application/json' } });
+    assert.equal(
+      (await h.request('POST', `${APP_HOOK}?app=${APP}`, { raw: 'x=1', headers: { Authorization: auth, 'Content-Type': 'text/plain' } }))
+        .status,
+      415,
+    );
+    const malformed = await h.request('POST', `${APP_HOOK}?app=${APP}`, {
+      raw: '{"event":',
+      headers: { Authorization: auth, 'Content-Type': 'application/json' },
+    });
     assert.equal(malformed.status, 400);
     assert.match(malformed.headers.get('content-type') ?? '', /problem\+json/);
     const noId = await post(`${APP_HOOK}?app=${APP}`, { api_version: '1.0', event: { type: 'RENEWAL' } }, auth);
     assert.equal(noId.status, 400);
-    assert.deepEqual(noId.body.errors.map((e: { path: string }) => e.path), ['/event/id']);
+    assert.deepEqual(
+      noId.body.errors.map((e: { path: string }) => e.path),
+      ['/event/id'],
+    );
     assert.equal((await post(`${APP_HOOK}?app=${APP}`, { api_version: '1.0', event: { id: 'x' } }, auth)).status, 400);
     const big = envelope(providerEvent('RENEWAL', 'u-big', { at: Date.now(), padding: 'x'.repeat(300 * 1024) }));
     assert.equal((await post(`${APP_HOOK}?app=${APP}`, big, auth)).status, 413);
   });
 
   it('acknowledges unknown types with exactly 200 and no effect', async () => {
-    const res = await post(`${APP_HOOK}?app=${APP}`, { api_version: '1.0', event: { id: eventId('future'), type: 'SOMETHING_NEW', app_user_id: 'u-new', extra: { nested: true } } }, auth);
+    const res = await post(
+      `${APP_HOOK}?app=${APP}`,
+      { api_version: '1.0', event: { id: eventId('future'), type: 'SOMETHING_NEW', app_user_id: 'u-new', extra: { nested: true } } },
+      auth,
+    );
     assert.equal(res.status, 200);
     assert.deepEqual(Object.keys(res.body).sort(), ['duplicate', 'eventId', 'ignored', 'ignoredReason', 'received']);
     assert.equal(res.body.ignored, true);
@@ -124,11 +139,13 @@ describe('billing webhooks: receivers, authorization, bad input (real stack)', (
     const [a, b] = await Promise.all([rotate(), rotate()]);
     assert.deepEqual([a.status, b.status], [200, 200]);
     const ev = () => envelope(providerEvent('TEST', 'u-twice', { at: Date.now() }));
-    for (const value of [inUse, a.body.authorization, b.body.authorization]) assert.equal((await post(`${APP_HOOK}?app=twice`, ev(), value)).status, 200);
+    for (const value of [inUse, a.body.authorization, b.body.authorization])
+      assert.equal((await post(`${APP_HOOK}?app=twice`, ev(), value)).status, 200);
     assert.equal((await rotate('?revokePrevious=maybe')).status, 400);
     const revoked = await rotate('?revokePrevious=true');
     assert.equal(revoked.status, 200);
-    for (const value of [inUse, a.body.authorization, b.body.authorization]) assert.equal((await post(`${APP_HOOK}?app=twice`, ev(), value)).status, 401);
+    for (const value of [inUse, a.body.authorization, b.body.authorization])
+      assert.equal((await post(`${APP_HOOK}?app=twice`, ev(), value)).status, 401);
     assert.equal((await post(`${APP_HOOK}?app=twice`, ev(), revoked.body.authorization)).status, 200);
     assert.equal((await h.request('GET', '/v1/apps/twice', { token: adminToken() })).body.previousAuthorizationValidUntil, null);
   });
@@ -142,13 +159,13 @@ describe('billing webhooks: rotated-out value after the grace period', () => {
   after(async () => h?.close());
 
   it('401 for the previous value once the grace period has passed; 200 for the new one', async () => {
-    const first = (await h.request('POST', '/v1/apps', { token: adminToken(), body: { slug: APP, name: 'Acme' } })).body.authorization as string;
+    const first = (await h.request('POST', '/v1/apps', { token: adminToken(), body: { slug: APP, name: 'Acme' } })).body
+      .authorization as string;
     const ev = () => envelope(providerEvent('TEST', 'u', { at: Date.now() }));
     assert.equal((await h.request('POST', `${APP_HOOK}?app=${APP}`, { body: ev(), headers: { Authorization: first } })).status, 200);
-    const second = (await h.request('POST', `/v1/apps/${APP}/webhook-authorization/rotate`, { token: adminToken() })).body.authorization as string;
+    const second = (await h.request('POST', `/v1/apps/${APP}/webhook-authorization/rotate`, { token: adminToken() })).body
+      .authorization as string;
     assert.equal((await h.request('POST', `${APP_HOOK}?app=${APP}`, { body: ev(), headers: { Authorization: first } })).status, 401);
     assert.equal((await h.request('POST', `${APP_HOOK}?app=${APP}`, { body: ev(), headers: { Authorization: second } })).status, 200);
   });
 });
-
-

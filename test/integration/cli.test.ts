@@ -41,7 +41,8 @@ describe('operator CLI (against the real store)', () => {
   it('lists its commands', () => {
     const res = cli('help');
     assert.equal(res.status, 0);
-    for (const name of ['mint-token', 'connect-app', 'rotate-app-authorization', 'billing-check', 'setup-temporal']) assert.match(res.stdout, new RegExp(name));
+    for (const name of ['mint-token', 'connect-app', 'rotate-app-authorization', 'billing-check', 'setup-temporal'])
+      assert.match(res.stdout, new RegExp(name));
     const unknown = cli('no-such-command');
     assert.equal(unknown.status, 2);
     assert.match(unknown.stderr, /unknown command "no-such-command"/);
@@ -58,16 +59,38 @@ describe('operator CLI (against the real store)', () => {
     assert.equal(up.status, 0, up.stdout + up.stderr);
     assert.match(up.stdout, /mongodb: up/);
     assert.match(up.stdout, /temporal: up/);
-    const down = spawnSync(process.execPath, [CLI, 'health'], { env: { ...env, TEMPORAL_ADDRESS: '127.0.0.1:1' }, encoding: 'utf8', timeout: 30_000 });
+    const down = spawnSync(process.execPath, [CLI, 'health'], {
+      env: { ...env, TEMPORAL_ADDRESS: '127.0.0.1:1' },
+      encoding: 'utf8',
+      timeout: 30_000,
+    });
     assert.equal(down.status, 1, down.stdout + down.stderr);
     assert.match(down.stdout, /temporal: down/);
   });
 
   it('trigger sends a provider sample event to an app; listen verifies the signatures of what it receives', async () => {
     const slug = `trig-${randomSuffix()}`;
-    const authorization = (await h.request('POST', '/v1/apps', { token: adminToken(), body: { slug, name: 'Trigger' } })).body.authorization as string;
+    const authorization = (await h.request('POST', '/v1/apps', { token: adminToken(), body: { slug, name: 'Trigger' } })).body
+      .authorization as string;
     // Asynchronously: the API it posts to runs in this process.
-    const trigger = spawn(process.execPath, [CLI, 'trigger', '--type', 'INITIAL_PURCHASE', '--user', 'trig-user', '--app', slug, '--authorization', authorization, '--api', h.baseUrl], { env });
+    const trigger = spawn(
+      process.execPath,
+      [
+        CLI,
+        'trigger',
+        '--type',
+        'INITIAL_PURCHASE',
+        '--user',
+        'trig-user',
+        '--app',
+        slug,
+        '--authorization',
+        authorization,
+        '--api',
+        h.baseUrl,
+      ],
+      { env },
+    );
     let sent = '';
     trigger.stdout.on('data', (d: Buffer) => (sent += d.toString()));
     trigger.stderr.on('data', (d: Buffer) => (sent += d.toString()));
@@ -75,7 +98,13 @@ describe('operator CLI (against the real store)', () => {
     assert.match(sent, /^200 .*"duplicate":false/);
     // In the app's inbox (this suite runs no worker to apply it).
     assert.equal(await h.db.collection(COLLECTIONS.webhookEvents).countDocuments({ scope: `app:${slug}`, type: 'INITIAL_PURCHASE' }), 1);
-    assert.equal(spawnSync(process.execPath, [CLI, 'trigger', '--type', 'NOPE', '--user', 'u', '--app', slug, '--authorization', authorization], { env, encoding: 'utf8' }).status, 1);
+    assert.equal(
+      spawnSync(process.execPath, [CLI, 'trigger', '--type', 'NOPE', '--user', 'u', '--app', slug, '--authorization', authorization], {
+        env,
+        encoding: 'utf8',
+      }).status,
+      1,
+    );
 
     const secret = generateEndpointSecret();
     const port = await freePort();
@@ -83,14 +112,34 @@ describe('operator CLI (against the real store)', () => {
     let out = '';
     listener.stdout.on('data', (d: Buffer) => (out += d.toString()));
     try {
-      await eventually(async () => out, (o) => o.includes('listening on'), { what: 'the listener' });
+      await eventually(
+        async () => out,
+        (o) => o.includes('listening on'),
+        { what: 'the listener' },
+      );
       const body = JSON.stringify({ type: 'INITIAL_PURCHASE', id: 'e1' });
       const ts = Math.floor(Date.now() / 1000);
-      const signed = await fetch(`http://127.0.0.1:${port}/`, { method: 'POST', body, headers: { 'webhook-id': 'msg_1', 'webhook-timestamp': String(ts), 'webhook-signature': signatureOf(secret, 'msg_1', ts, body) } });
+      const signed = await fetch(`http://127.0.0.1:${port}/`, {
+        method: 'POST',
+        body,
+        headers: { 'webhook-id': 'msg_1', 'webhook-timestamp': String(ts), 'webhook-signature': signatureOf(secret, 'msg_1', ts, body) },
+      });
       assert.equal(signed.status, 200);
-      const forged = await fetch(`http://127.0.0.1:${port}/`, { method: 'POST', body, headers: { 'webhook-id': 'msg_2', 'webhook-timestamp': String(ts), 'webhook-signature': signatureOf(generateEndpointSecret(), 'msg_2', ts, body) } });
+      const forged = await fetch(`http://127.0.0.1:${port}/`, {
+        method: 'POST',
+        body,
+        headers: {
+          'webhook-id': 'msg_2',
+          'webhook-timestamp': String(ts),
+          'webhook-signature': signatureOf(generateEndpointSecret(), 'msg_2', ts, body),
+        },
+      });
       assert.equal(forged.status, 401);
-      await eventually(async () => out, (o) => o.includes('verified msg_1 INITIAL_PURCHASE') && o.includes('REFUSED msg_2'), { what: 'both lines' });
+      await eventually(
+        async () => out,
+        (o) => o.includes('verified msg_1 INITIAL_PURCHASE') && o.includes('REFUSED msg_2'),
+        { what: 'both lines' },
+      );
     } finally {
       listener.kill('SIGTERM');
     }
@@ -113,7 +162,10 @@ describe('operator CLI (against the real store)', () => {
     const authorization = /Authorization header:\s+(\S+)/.exec(res.stdout)![1]!;
     assert.equal(url, `${h.baseUrl}/api/saas/iap/billingprovider/webhook?app=${slug}`);
     const post = (value: string) =>
-      h.request('POST', url.slice(h.baseUrl.length), { body: envelope(providerEvent('TEST', 'u', { at: Date.now() })), headers: { Authorization: value } });
+      h.request('POST', url.slice(h.baseUrl.length), {
+        body: envelope(providerEvent('TEST', 'u', { at: Date.now() })),
+        headers: { Authorization: value },
+      });
     assert.equal((await post(authorization)).status, 200);
     assert.equal(cli('connect-app', '--slug', slug, '--name', 'again').status, 1, 'an existing slug is refused');
 
@@ -129,7 +181,16 @@ describe('operator CLI (against the real store)', () => {
     const ok = cli('billing-check', '--scope', 'app:nothing-here');
     assert.equal(ok.status, 0, ok.stdout + ok.stderr);
     assert.match(ok.stdout, /agree/);
-    await h.db.collection('billing_metrics').insertOne({ _id: 'app:skewed' as never, mrrMicros: 5_000_000, activeSubscriptions: 0, activeTrials: 0, flaggedCustomers: 0, scheduledDowngrades: 0, seq: 1, updatedAt: new Date() });
+    await h.db.collection('billing_metrics').insertOne({
+      _id: 'app:skewed' as never,
+      mrrMicros: 5_000_000,
+      activeSubscriptions: 0,
+      activeTrials: 0,
+      flaggedCustomers: 0,
+      scheduledDowngrades: 0,
+      seq: 1,
+      updatedAt: new Date(),
+    });
     const bad = cli('billing-check', '--scope', 'app:skewed');
     assert.equal(bad.status, 1);
     assert.match(bad.stdout, /MISMATCH/);
@@ -138,9 +199,20 @@ describe('operator CLI (against the real store)', () => {
   it('billing-check --repair sends the metrics workflow the difference when the disagreement holds, and then agrees', async () => {
     await h.startWorker();
     // As if a subscriber run had been terminated after storing its record and before sending its delta.
-    await h.db.collection('billing_metrics').insertOne({ _id: 'app:lost-delta' as never, mrrMicros: 7_000_000, activeSubscriptions: 2, activeTrials: 0, flaggedCustomers: 1, scheduledDowngrades: 0, seq: 4, updatedAt: new Date() });
+    await h.db.collection('billing_metrics').insertOne({
+      _id: 'app:lost-delta' as never,
+      mrrMicros: 7_000_000,
+      activeSubscriptions: 2,
+      activeTrials: 0,
+      flaggedCustomers: 1,
+      scheduledDowngrades: 0,
+      seq: 4,
+      updatedAt: new Date(),
+    });
     const repairEnv = { ...env, TEMPORAL_TASK_QUEUE: h.config.temporal.taskQueue };
-    const repaired = await runProcess(process.execPath, [CLI, 'billing-check', '--scope', 'app:lost-delta', '--repair'], { env: repairEnv });
+    const repaired = await runProcess(process.execPath, [CLI, 'billing-check', '--scope', 'app:lost-delta', '--repair'], {
+      env: repairEnv,
+    });
     assert.equal(repaired.code, 0, repaired.stdout + repaired.stderr);
     assert.match(repaired.stdout, /repaired/);
     const check = cli('billing-check', '--scope', 'app:lost-delta');
@@ -156,7 +228,11 @@ describe('operator CLI (against the real store)', () => {
 });
 
 /** Runs a process to its end, collecting its output (asynchronously: a worker may run in this process). */
-function runProcess(command: string, args: string[], options: { cwd?: string; env: NodeJS.ProcessEnv }): Promise<{ code: number | null; stdout: string; stderr: string }> {
+function runProcess(
+  command: string,
+  args: string[],
+  options: { cwd?: string; env: NodeJS.ProcessEnv },
+): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
     const child = spawn(command, args, { ...options, stdio: ['ignore', 'pipe', 'pipe'] });
     let [stdout, stderr] = ['', ''];
@@ -170,12 +246,16 @@ function runProcess(command: string, args: string[], options: { cwd?: string; en
 function readmeCliCommands(): string[] {
   const readme = readFileSync(join(repoRoot(), 'README.md'), 'utf8');
   const blocks = [...readme.matchAll(/```sh\n([\s\S]*?)```/g)].map((m) => m[1]!);
-  return blocks.flatMap((b) => b.split('\n')).map((l) => l.trim()).filter((l) => l.startsWith('npm run cli -- '));
+  return blocks
+    .flatMap((b) => b.split('\n'))
+    .map((l) => l.trim())
+    .filter((l) => l.startsWith('npm run cli -- '));
 }
 
 /** What each README command must do; a README command missing here fails the test, so new ones get checked. */
 const EXPECT: Record<string, (out: { stdout: string; stderr: string }) => void> = {
-  'import-git': ({ stdout }) => assert.match(stdout, /imported .*some-repo into acme-web: 2 releases, 3 commits; 5 documents new, 0 updated, 0 rejected/),
+  'import-git': ({ stdout }) =>
+    assert.match(stdout, /imported .*some-repo into acme-web: 2 releases, 3 commits; 5 documents new, 0 updated, 0 rejected/),
   invoke: ({ stdout, stderr }) => {
     assert.match(stderr, /\[invoke\] inv_\w+: completed \(3\/3\)/);
     assert.match(stdout, /\]\(https?:\/\/[^)]+\)|\[\^\d+\]/, 'the publishable Markdown, its sources linked, on stdout');
@@ -199,9 +279,24 @@ describe('the README’s CLI commands, as written, in a second terminal beside a
     root = mkdtempSync(join(tmpdir(), 'readme-cli-'));
     app = join(root, 'app');
     mkdirSync(app);
-    writeFileSync(join(app, 'package.json'), JSON.stringify({ name: 'app', private: true, scripts: { cli: `node ${JSON.stringify(join(__dirname, '..', '..', 'src', 'cli.js'))}` } }));
-    writeFileSync(join(app, '.env'), `JWT_SECRET=${h.config.jwt.secret}\nMONGODB_DB=${h.config.mongo.dbName}\nTEMPORAL_TASK_QUEUE=${h.config.temporal.taskQueue}\n`);
-    writeDevStack(app, { TEMPORAL_ADDRESS: h.config.temporal.address, MONGODB_URI: h.config.mongo.uri, PORT: new URL(h.baseUrl).port, HOST: '127.0.0.1' });
+    writeFileSync(
+      join(app, 'package.json'),
+      JSON.stringify({
+        name: 'app',
+        private: true,
+        scripts: { cli: `node ${JSON.stringify(join(__dirname, '..', '..', 'src', 'cli.js'))}` },
+      }),
+    );
+    writeFileSync(
+      join(app, '.env'),
+      `JWT_SECRET=${h.config.jwt.secret}\nMONGODB_DB=${h.config.mongo.dbName}\nTEMPORAL_TASK_QUEUE=${h.config.temporal.taskQueue}\n`,
+    );
+    writeDevStack(app, {
+      TEMPORAL_ADDRESS: h.config.temporal.address,
+      MONGODB_URI: h.config.mongo.uri,
+      PORT: new URL(h.baseUrl).port,
+      HOST: '127.0.0.1',
+    });
     const repo = new GitRepo({ dir: join(root, 'some-repo') });
     repo.commit('feat: first (#1)');
     repo.tag('v0.9.0', 'First');
@@ -209,7 +304,11 @@ describe('the README’s CLI commands, as written, in a second terminal beside a
     repo.tag('v0.9.1');
     repo.commit('docs: unreleased');
     // The second terminal: none of the stack's variables are in its environment.
-    env = Object.fromEntries(Object.entries(process.env).filter(([k]) => !['TEMPORAL_ADDRESS', 'MONGODB_URI', 'MONGODB_DB', 'JWT_SECRET', 'TEMPORAL_TASK_QUEUE'].includes(k)));
+    env = Object.fromEntries(
+      Object.entries(process.env).filter(
+        ([k]) => !['TEMPORAL_ADDRESS', 'MONGODB_URI', 'MONGODB_DB', 'JWT_SECRET', 'TEMPORAL_TASK_QUEUE'].includes(k),
+      ),
+    );
   });
   after(async () => {
     await h?.close();
@@ -250,7 +349,15 @@ describe('invoke (against the real stack)', function () {
     h = await startHarness();
     await loadDemo(h);
     await h.startWorker();
-    env = { ...process.env, LOG_LEVEL: 'silent', TEMPORAL_ADDRESS: h.config.temporal.address, TEMPORAL_TASK_QUEUE: h.config.temporal.taskQueue, MONGODB_URI: h.config.mongo.uri, MONGODB_DB: h.config.mongo.dbName, JWT_SECRET: h.config.jwt.secret! };
+    env = {
+      ...process.env,
+      LOG_LEVEL: 'silent',
+      TEMPORAL_ADDRESS: h.config.temporal.address,
+      TEMPORAL_TASK_QUEUE: h.config.temporal.taskQueue,
+      MONGODB_URI: h.config.mongo.uri,
+      MONGODB_DB: h.config.mongo.dbName,
+      JWT_SECRET: h.config.jwt.secret!,
+    };
   });
   after(async () => h?.close());
 
@@ -276,16 +383,42 @@ describe('invoke (against the real stack)', function () {
   it('--api and a token: the same invocation through the HTTP API, with no store or Temporal settings at all', async () => {
     const token = projectToken(['acme-web']);
     const bare = { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '' };
-    const res = await runProcess(process.execPath, [CLI, 'invoke', 'release_notes_composer', '--project', 'acme-web', '--from', '1.2.1', '--to', '2.0.0', '--api', h.baseUrl, '--token', token], { env: bare, cwd: tmpdir() });
+    const res = await runProcess(
+      process.execPath,
+      [
+        CLI,
+        'invoke',
+        'release_notes_composer',
+        '--project',
+        'acme-web',
+        '--from',
+        '1.2.1',
+        '--to',
+        '2.0.0',
+        '--api',
+        h.baseUrl,
+        '--token',
+        token,
+      ],
+      { env: bare, cwd: tmpdir() },
+    );
     assert.equal(res.code, 0, res.stderr);
     assert.match(res.stdout, /^# Release notes: 2\.0\.0\n/);
     const id = /\[invoke\] (inv_\w+): completed/.exec(res.stderr)![1]!;
     assert.equal((await h.request('GET', `/v1/agents/acme-web/invocations/${id}`, { token })).body.result.markdown, res.stdout);
     // The API's refusals come back with their code and words; a missing token is said before anything is sent.
-    const refused = await runProcess(process.execPath, [CLI, 'invoke', 'release_notes_composer', '--project', 'acme-web', '--from', '1.2.1', '--to', '9.9.9'], { env: { ...bare, SKILLS_API_URL: h.baseUrl, SKILLS_TOKEN: token }, cwd: tmpdir() });
+    const refused = await runProcess(
+      process.execPath,
+      [CLI, 'invoke', 'release_notes_composer', '--project', 'acme-web', '--from', '1.2.1', '--to', '9.9.9'],
+      { env: { ...bare, SKILLS_API_URL: h.baseUrl, SKILLS_TOKEN: token }, cwd: tmpdir() },
+    );
     assert.equal(refused.code, 1);
     assert.match(refused.stderr, /422 impossible_request/);
-    const noToken = await runProcess(process.execPath, [CLI, 'invoke', 'release_notes_composer', '--project', 'acme-web', '--from', '1.2.1', '--to', '2.0.0', '--api', h.baseUrl], { env: bare, cwd: tmpdir() });
+    const noToken = await runProcess(
+      process.execPath,
+      [CLI, 'invoke', 'release_notes_composer', '--project', 'acme-web', '--from', '1.2.1', '--to', '2.0.0', '--api', h.baseUrl],
+      { env: bare, cwd: tmpdir() },
+    );
     assert.equal(noToken.code, 1);
     assert.match(noToken.stderr, /--api needs --token/);
   });
@@ -293,10 +426,16 @@ describe('invoke (against the real stack)', function () {
   it('connect-app, dead-letters and outbound-access over the HTTP API too', async () => {
     const bare = { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', SKILLS_API_URL: h.baseUrl, SKILLS_TOKEN: adminToken() };
     const slug = `api-${randomSuffix()}`;
-    const connected = await runProcess(process.execPath, [CLI, 'connect-app', '--slug', slug, '--name', 'Over the API'], { env: bare, cwd: tmpdir() });
+    const connected = await runProcess(process.execPath, [CLI, 'connect-app', '--slug', slug, '--name', 'Over the API'], {
+      env: bare,
+      cwd: tmpdir(),
+    });
     assert.equal(connected.code, 0, connected.stderr);
     const authorization = /Authorization header:\s+(\S+)/.exec(connected.stdout)![1]!;
-    const hook = await h.request('POST', `/api/saas/iap/billingprovider/webhook?app=${slug}`, { body: { api_version: '1.0', event: { id: `e-${slug}`, type: 'TEST' } }, headers: { Authorization: authorization } });
+    const hook = await h.request('POST', `/api/saas/iap/billingprovider/webhook?app=${slug}`, {
+      body: { api_version: '1.0', event: { id: `e-${slug}`, type: 'TEST' } },
+      headers: { Authorization: authorization },
+    });
     assert.equal(hook.status, 200);
     const again = await runProcess(process.execPath, [CLI, 'connect-app', '--slug', slug, '--name', 'Again'], { env: bare, cwd: tmpdir() });
     assert.equal(again.code, 1);
@@ -304,9 +443,16 @@ describe('invoke (against the real stack)', function () {
     const listed = await runProcess(process.execPath, [CLI, 'dead-letters', '--scope', `app:${slug}`], { env: bare, cwd: tmpdir() });
     assert.equal(listed.code, 0, listed.stderr);
     assert.match(listed.stdout, new RegExp(`^0 parked in app:${slug}`));
-    const access = await runProcess(process.execPath, [CLI, 'outbound-access', '--slug', slug, '--enable', '--contact-email', 'ops@api.test'], { env: bare, cwd: tmpdir() });
+    const access = await runProcess(
+      process.execPath,
+      [CLI, 'outbound-access', '--slug', slug, '--enable', '--contact-email', 'ops@api.test'],
+      { env: bare, cwd: tmpdir() },
+    );
     assert.equal(access.code, 0, access.stderr);
-    assert.equal((await h.db.collection<{ _id: string; outboundAccess?: boolean }>(COLLECTIONS.apps).findOne({ _id: slug }))?.outboundAccess, true);
+    assert.equal(
+      (await h.db.collection<{ _id: string; outboundAccess?: boolean }>(COLLECTIONS.apps).findOne({ _id: slug }))?.outboundAccess,
+      true,
+    );
   });
 
   it('refuses what the API refuses, with its message', async () => {

@@ -33,10 +33,16 @@ describe('console API', function () {
     const h = s.harness();
     const a = await h.request('GET', '/v1/console/scopes', { token: admin });
     assert.equal(a.status, 200, a.text);
-    assert.deepEqual(a.body.scopes.map((x: { scope: string }) => x.scope), [`app:${APP}`, 'operator']);
+    assert.deepEqual(
+      a.body.scopes.map((x: { scope: string }) => x.scope),
+      [`app:${APP}`, 'operator'],
+    );
     assert.equal(a.body.admin, true);
     const m = await h.request('GET', '/v1/console/scopes', { token: member });
-    assert.deepEqual(m.body.scopes.map((x: { scope: string }) => x.scope), [`app:${APP}`]);
+    assert.deepEqual(
+      m.body.scopes.map((x: { scope: string }) => x.scope),
+      [`app:${APP}`],
+    );
     const none = await h.request('GET', '/v1/console/scopes', { token: stranger });
     assert.deepEqual(none.body.scopes, []);
     problem(await h.request('GET', '/v1/console/scopes'), 401);
@@ -50,11 +56,20 @@ describe('console API', function () {
     const now = Date.now();
     // Each applied before the next is sent: the timeline lists writes newest first, and the relay may hand events
     // sent at once over in any order (each then a write of its own).
-    await s.deliver(providerEvent('INITIAL_PURCHASE', 'tl-1', { at: now - 2 * DAY, aliases: ['tl-1', 'tl-1-device'], expiresAt: now + 3 * DAY }));
+    await s.deliver(
+      providerEvent('INITIAL_PURCHASE', 'tl-1', { at: now - 2 * DAY, aliases: ['tl-1', 'tl-1-device'], expiresAt: now + 3 * DAY }),
+    );
     await s.settled('tl-1', 1);
     await s.deliver(providerEvent('BILLING_ISSUE', 'tl-1', { at: now - DAY, purchasedAt: now - 2 * DAY, expiresAt: now + 3 * DAY }));
     await s.settled('tl-1', 2);
-    await s.deliver(providerEvent('CANCELLATION', 'tl-1', { at: now - DAY + 1000, purchasedAt: now - 2 * DAY, expiresAt: now + 3 * DAY, cancel_reason: 'UNSUBSCRIBE' }));
+    await s.deliver(
+      providerEvent('CANCELLATION', 'tl-1', {
+        at: now - DAY + 1000,
+        purchasedAt: now - 2 * DAY,
+        expiresAt: now + 3 * DAY,
+        cancel_reason: 'UNSUBSCRIBE',
+      }),
+    );
     await s.settled('tl-1', 3);
     const res = await h.request('GET', `/v1/billing/customers/${encodeURIComponent('tl-1-device')}/timeline?app=${APP}`, { token: member });
     assert.equal(res.status, 200, res.text);
@@ -70,7 +85,11 @@ describe('console API', function () {
     const page1 = await h.request('GET', `/v1/billing/customers/tl-1/timeline?app=${APP}&limit=2`, { token: member });
     assert.equal(page1.body.entries.length, 2);
     assert.ok(page1.body.nextCursor);
-    const page2 = await h.request('GET', `/v1/billing/customers/tl-1/timeline?app=${APP}&limit=2&cursor=${encodeURIComponent(page1.body.nextCursor)}`, { token: member });
+    const page2 = await h.request(
+      'GET',
+      `/v1/billing/customers/tl-1/timeline?app=${APP}&limit=2&cursor=${encodeURIComponent(page1.body.nextCursor)}`,
+      { token: member },
+    );
     assert.equal(page2.body.entries.length, 1);
     assert.equal(page2.body.nextCursor, null);
     const all = [...page1.body.entries, ...page2.body.entries].map((e: { eventId: string }) => e.eventId);
@@ -85,7 +104,10 @@ describe('console API', function () {
     // Downgrades due: tl-1's period ends in 3 days.
     const due = await h.request('GET', `/v1/billing/downgrades?app=${APP}&days=7`, { token: member });
     assert.equal(due.status, 200, due.text);
-    assert.deepEqual(due.body.customers.map((c: { id: string }) => c.id), ['tl-1']);
+    assert.deepEqual(
+      due.body.customers.map((c: { id: string }) => c.id),
+      ['tl-1'],
+    );
     const notYet = await h.request('GET', `/v1/billing/downgrades?app=${APP}&days=1`, { token: member });
     assert.deepEqual(notYet.body.customers, []);
     problem(await h.request('GET', `/v1/billing/downgrades?app=${APP}&days=0`, { token: member }), 400);
@@ -97,11 +119,25 @@ describe('console API', function () {
     const now = Date.now();
     // Today's point is written with the running totals: wait for the metrics workflow to count all of tl-1
     // (its events may reach the totals in more than one delta).
-    await eventually(() => s.metrics(), (m) => m?.activeSubscriptions === 1 && m?.flaggedCustomers === 1, { what: 'the running totals to count tl-1', timeoutMs: 30_000 });
+    await eventually(
+      () => s.metrics(),
+      (m) => m?.activeSubscriptions === 1 && m?.flaggedCustomers === 1,
+      { what: 'the running totals to count tl-1', timeoutMs: 30_000 },
+    );
     // A point kept 10 days ago carries forward to the days after it that have none.
-    await new BillingDailyRepository(h.db).replace(`app:${APP}`, {
-      day: utcDay(now - 10 * DAY), mrrMicros: 5_000_000, activeSubscriptions: 7, activeTrials: 1, flaggedCustomers: 0, scheduledDowngrades: 0, churned: 2,
-    }, new Date());
+    await new BillingDailyRepository(h.db).replace(
+      `app:${APP}`,
+      {
+        day: utcDay(now - 10 * DAY),
+        mrrMicros: 5_000_000,
+        activeSubscriptions: 7,
+        activeTrials: 1,
+        flaggedCustomers: 0,
+        scheduledDowngrades: 0,
+        churned: 2,
+      },
+      new Date(),
+    );
     for (const days of [30, 90, 365]) {
       const res = await h.request('GET', `/v1/billing/trends?app=${APP}&days=${days}`, { token: member });
       assert.equal(res.status, 200, res.text);
@@ -127,9 +163,20 @@ describe('console API', function () {
 
   it('billing-backfill-trends rebuilds the daily points from the subscriber records', async () => {
     const h = s.harness();
-    const env = { ...process.env, LOG_LEVEL: 'silent', TEMPORAL_ADDRESS: h.config.temporal.address, MONGODB_URI: h.config.mongo.uri, MONGODB_DB: h.config.mongo.dbName, JWT_SECRET: h.config.jwt.secret! };
+    const env = {
+      ...process.env,
+      LOG_LEVEL: 'silent',
+      TEMPORAL_ADDRESS: h.config.temporal.address,
+      MONGODB_URI: h.config.mongo.uri,
+      MONGODB_DB: h.config.mongo.dbName,
+      JWT_SECRET: h.config.jwt.secret!,
+    };
     // Asynchronous: the worker runs in this process, and a synchronous spawn would stop it while the CLI runs.
-    const child = spawn(process.execPath, [join(__dirname, '..', '..', 'src', 'cli.js'), 'billing-backfill-trends', '--scope', `app:${APP}`, '--days', '30'], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(
+      process.execPath,
+      [join(__dirname, '..', '..', 'src', 'cli.js'), 'billing-backfill-trends', '--scope', `app:${APP}`, '--days', '30'],
+      { env, stdio: ['ignore', 'pipe', 'pipe'] },
+    );
     let out = '';
     child.stdout.on('data', (d) => (out += String(d)));
     child.stderr.on('data', (d) => (out += String(d)));
@@ -149,12 +196,54 @@ describe('console API', function () {
     const now = Date.now();
     const month = { expiresAt: now + 30 * DAY };
     await s.deliver(providerEvent('INITIAL_PURCHASE', 'cl-a', { at: now - 4 * DAY, purchasedAt: now - 4 * DAY, ...month, price: 9.99 }));
-    await s.deliver(providerEvent('INITIAL_PURCHASE', 'cl-b', { at: now - 3 * DAY, purchasedAt: now - 3 * DAY, ...month, price: 4.99, store: 'PLAY_STORE' }));
-    await s.deliver(providerEvent('BILLING_ISSUE', 'cl-b', { at: now - 3 * DAY + 1000, purchasedAt: now - 3 * DAY, ...month, price: 4.99, store: 'PLAY_STORE' }));
-    await s.deliver(providerEvent('INITIAL_PURCHASE', 'cl-c', { at: now - 2 * DAY, purchasedAt: now - 2 * DAY, expiresAt: now + 5 * DAY, periodType: 'TRIAL', price: 0, environment: 'SANDBOX' }));
-    await s.deliver(providerEvent('INITIAL_PURCHASE', 'cl-d', { at: now - DAY, purchasedAt: now - DAY, ...month, price: 19.99, store: 'STRIPE' }));
-    await s.deliver(providerEvent('CANCELLATION', 'cl-d', { at: now - DAY + 1000, purchasedAt: now - DAY, ...month, price: 19.99, store: 'STRIPE', cancel_reason: 'UNSUBSCRIBE' }));
-    for (const [id, n] of [['cl-a', 1], ['cl-b', 2], ['cl-c', 1], ['cl-d', 2]] as const) await s.settled(id, n);
+    await s.deliver(
+      providerEvent('INITIAL_PURCHASE', 'cl-b', {
+        at: now - 3 * DAY,
+        purchasedAt: now - 3 * DAY,
+        ...month,
+        price: 4.99,
+        store: 'PLAY_STORE',
+      }),
+    );
+    await s.deliver(
+      providerEvent('BILLING_ISSUE', 'cl-b', {
+        at: now - 3 * DAY + 1000,
+        purchasedAt: now - 3 * DAY,
+        ...month,
+        price: 4.99,
+        store: 'PLAY_STORE',
+      }),
+    );
+    await s.deliver(
+      providerEvent('INITIAL_PURCHASE', 'cl-c', {
+        at: now - 2 * DAY,
+        purchasedAt: now - 2 * DAY,
+        expiresAt: now + 5 * DAY,
+        periodType: 'TRIAL',
+        price: 0,
+        environment: 'SANDBOX',
+      }),
+    );
+    await s.deliver(
+      providerEvent('INITIAL_PURCHASE', 'cl-d', { at: now - DAY, purchasedAt: now - DAY, ...month, price: 19.99, store: 'STRIPE' }),
+    );
+    await s.deliver(
+      providerEvent('CANCELLATION', 'cl-d', {
+        at: now - DAY + 1000,
+        purchasedAt: now - DAY,
+        ...month,
+        price: 19.99,
+        store: 'STRIPE',
+        cancel_reason: 'UNSUBSCRIBE',
+      }),
+    );
+    for (const [id, n] of [
+      ['cl-a', 1],
+      ['cl-b', 2],
+      ['cl-c', 1],
+      ['cl-d', 2],
+    ] as const)
+      await s.settled(id, n);
 
     type Row = { id: string; status: string };
     const list = async (query: string, token = member) => {
@@ -168,7 +257,9 @@ describe('console API', function () {
       const seen: string[] = [];
       let cursor: string | null = null;
       do {
-        const page: { customers: Row[]; nextCursor: string | null } = await list(`${query}&limit=1${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`);
+        const page: { customers: Row[]; nextCursor: string | null } = await list(
+          `${query}&limit=1${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`,
+        );
         seen.push(...page.customers.map((c) => c.id));
         cursor = page.nextCursor;
       } while (cursor && seen.length < 20);
@@ -200,10 +291,19 @@ describe('console API', function () {
     assert.deepEqual(await paged('&sort=-mrr&status=active'), ['cl-a', 'cl-b', 'cl-c']);
 
     // An id prefix, in id order both ways, with filters, paged.
-    assert.deepEqual((await list('&q=cl-')).customers.map((c) => c.id), ['cl-a', 'cl-b', 'cl-c', 'cl-d']);
+    assert.deepEqual(
+      (await list('&q=cl-')).customers.map((c) => c.id),
+      ['cl-a', 'cl-b', 'cl-c', 'cl-d'],
+    );
     assert.deepEqual(await paged('&q=cl-&sort=-id'), ['cl-d', 'cl-c', 'cl-b', 'cl-a']);
-    assert.deepEqual((await list('&q=cl-&status=active&store=APP_STORE')).customers.map((c) => c.id), ['cl-a', 'cl-c']);
-    assert.deepEqual((await list('&q=cl-b')).customers.map((c) => c.id), ['cl-b']);
+    assert.deepEqual(
+      (await list('&q=cl-&status=active&store=APP_STORE')).customers.map((c) => c.id),
+      ['cl-a', 'cl-c'],
+    );
+    assert.deepEqual(
+      (await list('&q=cl-b')).customers.map((c) => c.id),
+      ['cl-b'],
+    );
     assert.deepEqual((await list('&q=CL-')).customers, [], 'ids are case-sensitive');
     // The customer q names exactly, by an alias a prefix of ids does not find.
     const byAlias = await h.request('GET', `/v1/billing/customers?app=${APP}&q=tl-1-device`, { token: member });
@@ -213,7 +313,19 @@ describe('console API', function () {
     assert.equal('exactMatch' in (await list('')), false);
 
     // Bad values: 400 problem+json naming the parameter.
-    for (const bad of ['&status=paying', '&store=app store', '&store=app_store', '&environment=production', '&sort=price', '&sort=mrr&sort=id', '&flagged=yes', `&q=${'x'.repeat(201)}`, '&q=', '&limit=0', '&limit=201']) {
+    for (const bad of [
+      '&status=paying',
+      '&store=app store',
+      '&store=app_store',
+      '&environment=production',
+      '&sort=price',
+      '&sort=mrr&sort=id',
+      '&flagged=yes',
+      `&q=${'x'.repeat(201)}`,
+      '&q=',
+      '&limit=0',
+      '&limit=201',
+    ]) {
       const res = await h.request('GET', `/v1/billing/customers?app=${APP}${bad}`, { token: member });
       problem(res, 400);
       assert.equal(res.body.code, 'invalid_input', bad);
@@ -224,7 +336,11 @@ describe('console API', function () {
     assert.deepEqual(withQ.body.errors, [{ path: '/sort', message: 'must be id or -id with q' }]);
     // A cursor belongs to its sort.
     const byMrr = await list('&sort=mrr&limit=1');
-    const crossed = await h.request('GET', `/v1/billing/customers?app=${APP}&sort=lastEvent&cursor=${encodeURIComponent(byMrr.nextCursor!)}`, { token: member });
+    const crossed = await h.request(
+      'GET',
+      `/v1/billing/customers?app=${APP}&sort=lastEvent&cursor=${encodeURIComponent(byMrr.nextCursor!)}`,
+      { token: member },
+    );
     problem(crossed, 400);
     assert.equal(crossed.body.code, 'invalid_cursor');
     problem(await h.request('GET', `/v1/billing/customers?app=${APP}&sort=-mrr&cursor=zzz`, { token: member }), 400);

@@ -53,14 +53,22 @@ describe('operator console in a real browser (chromium)', function () {
     const executablePath = chromiumPath();
     if (!executablePath) {
       // In CI a missing browser is a failure, never a pass by omission.
-      if (process.env.CI === 'true') throw new Error('CI=true and no chromium: the browser tests cannot run (bash scripts/ensure-chromium.sh installs it as root)');
-      console.error('\n[browser] !!! chromium not found: THE BROWSER TESTS DID NOT RUN (bash scripts/ensure-chromium.sh installs it as root) !!!\n');
+      if (process.env.CI === 'true')
+        throw new Error('CI=true and no chromium: the browser tests cannot run (bash scripts/ensure-chromium.sh installs it as root)');
+      console.error(
+        '\n[browser] !!! chromium not found: THE BROWSER TESTS DID NOT RUN (bash scripts/ensure-chromium.sh installs it as root) !!!\n',
+      );
       this.skip();
     }
     // A model that rewrites release notes and never answers for a proposal, so one invocation stays running.
     llm = await startFakeLlm();
     llm.handle((req) => (JSON.stringify(req.body).includes('Harbor') ? { hang: true } : rewrite(req)));
-    h = await startHarness({ TEMPORAL_UI_URL: 'http://127.0.0.1:8233', LLM_BASE_URL: llm.baseUrl, LLM_MODEL: 'fake-model', LLM_TIMEOUT_MS: '120000' });
+    h = await startHarness({
+      TEMPORAL_UI_URL: 'http://127.0.0.1:8233',
+      LLM_BASE_URL: llm.baseUrl,
+      LLM_MODEL: 'fake-model',
+      LLM_TIMEOUT_MS: '120000',
+    });
     await loadDemo(h);
     await h.startWorker();
     auth = (await h.request('POST', '/v1/apps', { token: adminToken(), body: { slug: APP, name: 'Console UI' } })).body.authorization;
@@ -72,8 +80,12 @@ describe('operator console in a real browser (chromium)', function () {
     // A failed request is reported with its address below; the one expected is the private preview's 403 for an app
     // without outbound webhooks, which the work list shows as such.
     const expected = (status: number, url: string) => status === 403 && /\/v1\/apps\/[^/]+\/webhook-endpoints$/.test(url);
-    page.on('console', (m) => { if (m.type() === 'error' && !/status of 403/.test(m.text())) problems.push(m.text()); });
-    page.on('response', (r) => { if (r.status() >= 400 && !expected(r.status(), r.url())) problems.push(`${r.status()} ${r.url()}`); });
+    page.on('console', (m) => {
+      if (m.type() === 'error' && !/status of 403/.test(m.text())) problems.push(m.text());
+    });
+    page.on('response', (r) => {
+      if (r.status() >= 400 && !expected(r.status(), r.url())) problems.push(`${r.status()} ${r.url()}`);
+    });
     page.on('pageerror', (e) => problems.push(String(e)));
     mkdirSync(SHOTS, { recursive: true });
   });
@@ -94,15 +106,31 @@ describe('operator console in a real browser (chromium)', function () {
   const axeCheck = async (p: Page, what: string) => {
     // The console's CSP allows only its own scripts: axe is evaluated through the debugging protocol, which it does not govern.
     await p.evaluate(readFileSync(require.resolve('axe-core/axe.min.js'), 'utf8'));
-    const found = JSON.parse(String(await p.evaluate("axe.run(document, { resultTypes: ['violations'] }).then((r) => JSON.stringify(r.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => v.id + ': ' + v.nodes.map((n) => n.target.join(' ')).slice(0, 3).join(' | '))))"))) as string[];
+    const found = JSON.parse(
+      String(
+        await p.evaluate(
+          "axe.run(document, { resultTypes: ['violations'] }).then((r) => JSON.stringify(r.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => v.id + ': ' + v.nodes.map((n) => n.target.join(' ')).slice(0, 3).join(' | '))))",
+        ),
+      ),
+    ) as string[];
     assert.deepEqual(found, [], `${what}: ${found.join(', ')}`);
   };
 
   it('opens with a token in the fragment, lists the scopes, and keeps the picked app in the URL (not the token)', async () => {
     // Yesterday's point, as kept by the totals write (or the backfill); today's comes from the events below.
-    await new BillingDailyRepository(h.db).replace(`app:${APP}`, {
-      day: utcDay(Date.now() - DAY), mrrMicros: 4_990_000, activeSubscriptions: 1, activeTrials: 0, flaggedCustomers: 0, scheduledDowngrades: 0, churned: 0,
-    }, new Date());
+    await new BillingDailyRepository(h.db).replace(
+      `app:${APP}`,
+      {
+        day: utcDay(Date.now() - DAY),
+        mrrMicros: 4_990_000,
+        activeSubscriptions: 1,
+        activeTrials: 0,
+        flaggedCustomers: 0,
+        scheduledDowngrades: 0,
+        churned: 0,
+      },
+      new Date(),
+    );
     const member = projectToken([PROJECT], [APP]);
     await page.goto(`${h.baseUrl}/dashboard#token=${member}`);
     await page.waitForSelector(`#scope option[value="app:${APP}"]`);
@@ -133,11 +161,20 @@ describe('operator console in a real browser (chromium)', function () {
     const now = Date.now();
     // Each applied before the next is sent: events relayed together may be applied in any order (each write's
     // entries come after the previous write's), and this test reads the timeline, not the relay's order.
-    await client.deliver(providerEvent('INITIAL_PURCHASE', 'ui-1', { at: now - 2 * DAY, aliases: ['ui-1', 'ui-1-device'], expiresAt: now + 5 * DAY }));
+    await client.deliver(
+      providerEvent('INITIAL_PURCHASE', 'ui-1', { at: now - 2 * DAY, aliases: ['ui-1', 'ui-1-device'], expiresAt: now + 5 * DAY }),
+    );
     await client.settled('ui-1', 1);
     await client.deliver(providerEvent('BILLING_ISSUE', 'ui-1', { at: now - DAY }));
     await client.settled('ui-1', 2);
-    await client.deliver(providerEvent('CANCELLATION', 'ui-1', { at: now - DAY + 1000, purchasedAt: now - 2 * DAY, expiresAt: now + 5 * DAY, cancel_reason: 'UNSUBSCRIBE' }));
+    await client.deliver(
+      providerEvent('CANCELLATION', 'ui-1', {
+        at: now - DAY + 1000,
+        purchasedAt: now - 2 * DAY,
+        expiresAt: now + 5 * DAY,
+        cancel_reason: 'UNSUBSCRIBE',
+      }),
+    );
     await client.settled('ui-1', 3);
 
     // Keyboard: the nav link is focused and followed with Enter.
@@ -176,12 +213,27 @@ describe('operator console in a real browser (chromium)', function () {
   it('customer list: status, store, environment, sort and search are in the URL; a reload and a fresh page keep the view', async () => {
     const client = billingClient(h, APP, () => auth);
     const now = Date.now();
-    await client.deliver(providerEvent('INITIAL_PURCHASE', 'ui-trial', { at: now - 3 * 3600_000, expiresAt: now + 5 * DAY, periodType: 'TRIAL', price: 0, environment: 'SANDBOX' }));
-    await client.deliver(providerEvent('INITIAL_PURCHASE', 'ui-play', { at: now - 2 * 3600_000, expiresAt: now + 30 * DAY, price: 4.99, store: 'PLAY_STORE' }));
-    await client.deliver(providerEvent('INITIAL_PURCHASE', 'ui-stripe', { at: now - 3600_000, expiresAt: now + 30 * DAY, price: 19.99, store: 'STRIPE' }));
+    await client.deliver(
+      providerEvent('INITIAL_PURCHASE', 'ui-trial', {
+        at: now - 3 * 3600_000,
+        expiresAt: now + 5 * DAY,
+        periodType: 'TRIAL',
+        price: 0,
+        environment: 'SANDBOX',
+      }),
+    );
+    await client.deliver(
+      providerEvent('INITIAL_PURCHASE', 'ui-play', { at: now - 2 * 3600_000, expiresAt: now + 30 * DAY, price: 4.99, store: 'PLAY_STORE' }),
+    );
+    await client.deliver(
+      providerEvent('INITIAL_PURCHASE', 'ui-stripe', { at: now - 3600_000, expiresAt: now + 30 * DAY, price: 19.99, store: 'STRIPE' }),
+    );
     for (const id of ['ui-trial', 'ui-play', 'ui-stripe']) await client.settled(id, 1);
 
-    const rows = async (p: Page = page) => (await p.$$eval('#customers tbody tr', (trs) => trs.map((tr) => tr.getAttribute('data-customer') ?? ''))).filter((id) => id.startsWith('ui-'));
+    const rows = async (p: Page = page) =>
+      (await p.$$eval('#customers tbody tr', (trs) => trs.map((tr) => tr.getAttribute('data-customer') ?? ''))).filter((id) =>
+        id.startsWith('ui-'),
+      );
     const param = (name: string) => new URL(page.url()).searchParams.get(name);
     /** Changes a filter as a person does, then waits for the list it asks for. */
     const choose = async (select: string, value: string) => {
@@ -198,13 +250,20 @@ describe('operator console in a real browser (chromium)', function () {
     await choose('#filter-sort', '-mrr');
     assert.equal(param('sort'), '-mrr');
     assert.deepEqual(await rows(), ['ui-stripe', 'ui-play', 'ui-trial']);
-    assert.equal(await page.$eval('#customers th[aria-sort]', (th) => `${th.textContent} ${th.getAttribute('aria-sort')}`), 'MRR ↓ descending');
+    assert.equal(
+      await page.$eval('#customers th[aria-sort]', (th) => `${th.textContent} ${th.getAttribute('aria-sort')}`),
+      'MRR ↓ descending',
+    );
     // The sorted column's header sorts the other way.
     await page.click('#customers th a[data-sort="mrr"]');
     await ready('customers');
     assert.equal(param('sort'), 'mrr');
     assert.deepEqual(await rows(), ['ui-trial', 'ui-play', 'ui-stripe']);
-    assert.match(await page.$eval('#customers tr[data-customer="ui-trial"]', (tr) => tr.textContent ?? ''), /active.*trial.*sandbox/, 'a trial in the sandbox says so');
+    assert.match(
+      await page.$eval('#customers tr[data-customer="ui-trial"]', (tr) => tr.textContent ?? ''),
+      /active.*trial.*sandbox/,
+      'a trial in the sandbox says so',
+    );
     await choose('#filter-store', 'PLAY_STORE');
     assert.deepEqual(await rows(), ['ui-play']);
     await choose('#filter-store', '');
@@ -229,7 +288,12 @@ describe('operator console in a real browser (chromium)', function () {
     await ready('customers');
     assert.equal(page.url(), address);
     assert.deepEqual(await rows(), ['ui-trial', 'ui-1']);
-    assert.deepEqual(await page.$eval('form.filters', (f) => ['store', 'sort', 'status'].map((n) => ((f as unknown as { elements: Record<string, { value: string }> }).elements[n]!.value))), ['APP_STORE', '-lastEvent', '']);
+    assert.deepEqual(
+      await page.$eval('form.filters', (f) =>
+        ['store', 'sort', 'status'].map((n) => (f as unknown as { elements: Record<string, { value: string }> }).elements[n]!.value),
+      ),
+      ['APP_STORE', '-lastEvent', ''],
+    );
     // So does a shared link, opened with another token for the same app.
     const shared = await browser!.newPage();
     await shared.goto(`${address}#token=${projectToken([PROJECT], [APP])}`);
@@ -247,7 +311,9 @@ describe('operator console in a real browser (chromium)', function () {
     assert.deepEqual([param('q'), param('sort')], ['ui-', '-id']);
     assert.deepEqual(await rows(), ['ui-trial', 'ui-stripe', 'ui-play', 'ui-1']);
     assert.equal(await page.$('#customers th a[data-sort$="mrr"]'), null, 'no MRR order with a search');
-    await page.$eval('#customer-search', (i) => { (i as unknown as { value: string }).value = ''; });
+    await page.$eval('#customer-search', (i) => {
+      (i as unknown as { value: string }).value = '';
+    });
     await page.type('#customer-search', 'ui-s');
     await page.keyboard.press('Enter');
     await ready('customers');
@@ -264,7 +330,17 @@ describe('operator console in a real browser (chromium)', function () {
     // An event the relay gave up on, as it parks one.
     const parked = providerEvent('INITIAL_PURCHASE', 'ui-parked', { at: Date.now(), expiresAt: Date.now() + 30 * DAY });
     const id = await new DeadLetterRepository(h.db).park(
-      { key: `app:${APP}|relay|${parked.id}`, scope: `app:${APP}`, stage: 'relay', eventId: parked.id, type: parked.type, subscriberId: 'ui-parked', workflowId: null, reason: 'not relayed for 24 h', payload: JSON.stringify(parked) },
+      {
+        key: `app:${APP}|relay|${parked.id}`,
+        scope: `app:${APP}`,
+        stage: 'relay',
+        eventId: parked.id,
+        type: parked.type,
+        subscriberId: 'ui-parked',
+        workflowId: null,
+        reason: 'not relayed for 24 h',
+        payload: JSON.stringify(parked),
+      },
       new Date(),
     );
     await page.click('#nav a[data-view="work"]');
@@ -279,13 +355,33 @@ describe('operator console in a real browser (chromium)', function () {
     assert.equal((await h.request('PUT', `/v1/apps/${APP}/outbound-access`, { token: adminToken(), body: { enabled: true } })).status, 200);
     const at = new Date();
     await new EndpointRepository(h.db).insert({
-      _id: 'ep_01JCONSOLE0000000000000000', app: APP, url: 'https://hooks.console.example/billing', eventTypes: null, description: 'prod', disabled: false, disabledReason: null,
-      secret: 'whsec_c2VjcmV0', previousSecret: null, previousSecretValidUntil: null, failingSince: new Date(at.getTime() - DAY), createdAt: at, updatedAt: at,
+      _id: 'ep_01JCONSOLE0000000000000000',
+      app: APP,
+      url: 'https://hooks.console.example/billing',
+      eventTypes: null,
+      description: 'prod',
+      disabled: false,
+      disabledReason: null,
+      secret: 'whsec_c2VjcmV0',
+      previousSecret: null,
+      previousSecretValidUntil: null,
+      failingSince: new Date(at.getTime() - DAY),
+      createdAt: at,
+      updatedAt: at,
     });
     // The token lives in the page's memory only: reopen the same view with it.
     await new DeliveryRepository(h.db).ensure({
-      _id: 'msg_console', app: APP, endpointId: 'ep_01JCONSOLE0000000000000000', eventId: 'evt-console', eventType: 'RENEWAL', body: '{}', status: 'failed',
-      attempts: [{ attempt: 1, at, statusCode: 500, latencyMs: 120, error: 'HTTP 500', nextRetryAt: null }], nextRetryAt: null, createdAt: at, updatedAt: at,
+      _id: 'msg_console',
+      app: APP,
+      endpointId: 'ep_01JCONSOLE0000000000000000',
+      eventId: 'evt-console',
+      eventType: 'RENEWAL',
+      body: '{}',
+      status: 'failed',
+      attempts: [{ attempt: 1, at, statusCode: 500, latencyMs: 120, error: 'HTTP 500', nextRetryAt: null }],
+      nextRetryAt: null,
+      createdAt: at,
+      updatedAt: at,
     });
     const view = page.url().split('#')[0]!;
     const reopened = await browser!.newPage();
@@ -308,29 +404,79 @@ describe('operator console in a real browser (chromium)', function () {
     await admin.click(`#dead-letters button[data-retry="${id}"]`);
     await admin.waitForSelector(`#dead-letters button[data-retry="${id}"]::-p-text(Retry requested)`);
     await admin.close();
-    await eventually(() => h.request('GET', `/v1/billing/customers/ui-parked?app=${APP}`, { token: adminToken() }), (r) => r.body?.status === 'active', {
-      what: 'the retried event to entitle ui-parked',
-    });
+    await eventually(
+      () => h.request('GET', `/v1/billing/customers/ui-parked?app=${APP}`, { token: adminToken() }),
+      (r) => r.body?.status === 'active',
+      {
+        what: 'the retried event to entitle ui-parked',
+      },
+    );
   });
 
   it("a delivery's payload and each answer open in place, as text (an answer's markup is never parsed), and the open one is in the URL", async () => {
     const at = new Date();
-    const payload = JSON.stringify({ type: 'RENEWAL', id: 'evt-detail', timestamp: at.toISOString(), data: { subscriber: { id: 'ui-1', aliases: ['ui-1'] } } });
+    const payload = JSON.stringify({
+      type: 'RENEWAL',
+      id: 'evt-detail',
+      timestamp: at.toISOString(),
+      data: { subscriber: { id: 'ui-1', aliases: ['ui-1'] } },
+    });
     const hostile = '<img src=x onerror="window.__hostile = 1"><b>bold</b>' + ' <p>server error</p>'.repeat(300);
     await new DeliveryRepository(h.db).ensure({
-      _id: 'msg_detail', app: APP, endpointId: 'ep_01JCONSOLE0000000000000000', eventId: 'evt-detail', eventType: 'RENEWAL', body: payload, status: 'succeeded',
+      _id: 'msg_detail',
+      app: APP,
+      endpointId: 'ep_01JCONSOLE0000000000000000',
+      eventId: 'evt-detail',
+      eventType: 'RENEWAL',
+      body: payload,
+      status: 'succeeded',
       attempts: [
-        { attempt: 1, at: new Date(at.getTime() - 60_000), statusCode: 500, latencyMs: 80, error: 'HTTP 500', nextRetryAt: at, responseBody: hostile.slice(0, 4096), responseBodyTruncated: true },
-        { attempt: 2, at, statusCode: null, latencyMs: null, error: 'timed out after 1000 ms', nextRetryAt: at, responseBody: null, responseBodyTruncated: false },
-        { attempt: 3, at, statusCode: 200, latencyMs: 12, error: null, nextRetryAt: null, responseBody: '{"received":true}', responseBodyTruncated: false },
+        {
+          attempt: 1,
+          at: new Date(at.getTime() - 60_000),
+          statusCode: 500,
+          latencyMs: 80,
+          error: 'HTTP 500',
+          nextRetryAt: at,
+          responseBody: hostile.slice(0, 4096),
+          responseBodyTruncated: true,
+        },
+        {
+          attempt: 2,
+          at,
+          statusCode: null,
+          latencyMs: null,
+          error: 'timed out after 1000 ms',
+          nextRetryAt: at,
+          responseBody: null,
+          responseBodyTruncated: false,
+        },
+        {
+          attempt: 3,
+          at,
+          statusCode: 200,
+          latencyMs: 12,
+          error: null,
+          nextRetryAt: null,
+          responseBody: '{"received":true}',
+          responseBodyTruncated: false,
+        },
       ],
-      nextRetryAt: null, createdAt: new Date(at.getTime() + 1000), updatedAt: at,
+      nextRetryAt: null,
+      createdAt: new Date(at.getTime() + 1000),
+      updatedAt: at,
     });
     const detail = await browser!.newPage();
     await detail.setViewport(DESKTOP);
-    await detail.goto(`${h.baseUrl}/dashboard?app=${APP}&view=deliveries&endpoint=ep_01JCONSOLE0000000000000000#token=${projectToken([PROJECT], [APP])}`);
+    await detail.goto(
+      `${h.baseUrl}/dashboard?app=${APP}&view=deliveries&endpoint=ep_01JCONSOLE0000000000000000#token=${projectToken([PROJECT], [APP])}`,
+    );
     await detail.waitForSelector('#view [data-view="deliveries"][data-ready="true"]');
-    assert.equal(await detail.$eval('tr[data-detail-of="msg_detail"]', (tr) => (tr as unknown as { hidden: boolean }).hidden), true, 'closed until asked');
+    assert.equal(
+      await detail.$eval('tr[data-detail-of="msg_detail"]', (tr) => (tr as unknown as { hidden: boolean }).hidden),
+      true,
+      'closed until asked',
+    );
     await detail.click('button[data-details="msg_detail"]');
     await detail.waitForSelector('tr[data-detail-of="msg_detail"] ol.responses');
     assert.equal(await detail.$eval('button[data-details="msg_detail"]', (b) => b.getAttribute('aria-expanded')), 'true');
@@ -343,7 +489,14 @@ describe('operator console in a real browser (chromium)', function () {
     assert.match(text, /"received": true/);
     const answers = await detail.$$eval('tr[data-detail-of="msg_detail"] pre', (pres) => pres.map((p) => p.textContent ?? ''));
     assert.equal(answers[1], hostile.slice(0, 4096), 'the answer as text, character for character');
-    assert.equal(await detail.$$eval('tr[data-detail-of="msg_detail"] img, tr[data-detail-of="msg_detail"] b, tr[data-detail-of="msg_detail"] p p', (els) => els.length), 0, 'no element from the answer');
+    assert.equal(
+      await detail.$$eval(
+        'tr[data-detail-of="msg_detail"] img, tr[data-detail-of="msg_detail"] b, tr[data-detail-of="msg_detail"] p p',
+        (els) => els.length,
+      ),
+      0,
+      'no element from the answer',
+    );
     assert.equal(await detail.evaluate('window.__hostile'), undefined);
     await capture(detail, 'delivery-detail');
     // The address opens the same delivery, at a phone's width too.
@@ -351,7 +504,10 @@ describe('operator console in a real browser (chromium)', function () {
     await detail.reload();
     await detail.waitForSelector('tr[data-detail-of="msg_detail"]:not([hidden]) ol.responses');
     await capture(detail, 'delivery-detail-mobile');
-    assert.ok(Number(await detail.evaluate('document.documentElement.scrollWidth - document.documentElement.clientWidth')) <= 1, 'fits a phone');
+    assert.ok(
+      Number(await detail.evaluate('document.documentElement.scrollWidth - document.documentElement.clientWidth')) <= 1,
+      'fits a phone',
+    );
     // Closed again: gone from the address.
     await detail.click('button[data-details="msg_detail"]');
     assert.equal(new URL(detail.url()).searchParams.get('delivery'), null);
@@ -372,7 +528,13 @@ describe('operator console in a real browser (chromium)', function () {
         return void req.respond({
           status: 500,
           contentType: 'application/problem+json',
-          body: JSON.stringify({ type: 'about:blank', title: 'Internal Server Error', status: 500, detail: 'The store did not answer in time', code: 'internal' }),
+          body: JSON.stringify({
+            type: 'about:blank',
+            title: 'Internal Server Error',
+            status: 500,
+            detail: 'The store did not answer in time',
+            code: 'internal',
+          }),
         });
       }
       return void req.continue();
@@ -381,7 +543,11 @@ describe('operator console in a real browser (chromium)', function () {
     const address = `${h.baseUrl}/dashboard?app=${APP}&view=customers&status=active`;
     await states.goto(`${address}#token=${member}`);
     await states.waitForSelector('#view .loading[role="status"]');
-    await eventually(async () => held.length, (n) => n > 0, { what: 'the held request' });
+    await eventually(
+      async () => held.length,
+      (n) => n > 0,
+      { what: 'the held request' },
+    );
     assert.match(await states.$eval('#view', (e) => e.textContent ?? ''), /Loading/);
     assert.equal(await states.$eval('#view [data-view="customers"]', (e) => e.getAttribute('aria-busy')), 'true');
     await capture(states, 'state-loading');
@@ -393,7 +559,11 @@ describe('operator console in a real browser (chromium)', function () {
     mode = 'hold';
     await states.click('#customers a[href*="id=ui-play"]');
     await states.waitForSelector('#view .view-loading', { visible: true });
-    await eventually(async () => held.length, (n) => n > 0, { what: 'the held customer request' });
+    await eventually(
+      async () => held.length,
+      (n) => n > 0,
+      { what: 'the held customer request' },
+    );
     await capture(states, 'state-loading-view');
     mode = 'pass';
     for (const req of held.splice(0)) await req.continue();
@@ -460,7 +630,9 @@ describe('operator console in a real browser (chromium)', function () {
     await ready('invocation');
     const heading = await page.$eval('#document h1, #document h2', (e) => e.textContent ?? '');
     assert.ok(heading.length > 0);
-    const links = await page.$$eval('#document a.citation', (as) => as.map((a) => ({ id: a.getAttribute('data-citation'), href: a.getAttribute('href') })));
+    const links = await page.$$eval('#document a.citation', (as) =>
+      as.map((a) => ({ id: a.getAttribute('data-citation'), href: a.getAttribute('href') })),
+    );
     assert.ok(links.length > 0, 'citations are links: ' + (await page.$eval('#document', (e) => e.innerHTML.slice(0, 1500))));
     const byId = new Map((done.result.citations as { id: string; url: string | null }[]).map((c) => [c.id, c]));
     for (const l of links) {
@@ -480,7 +652,11 @@ describe('operator console in a real browser (chromium)', function () {
     const member = projectToken([PROJECT], [APP]);
     const res = await invoke(h, member, 'proposal_writer', { customerName: 'Harbor & Vine Market', industry: 'Retail', format });
     assert.equal(res.status, 202, res.text);
-    await eventually(() => h.request('GET', `/v1/agents/${PROJECT}/invocations/${res.body.id}`, { token: member }), (r) => r.body.status === 'drafting', { timeoutMs: 30_000, what: 'the proposal to be drafting' });
+    await eventually(
+      () => h.request('GET', `/v1/agents/${PROJECT}/invocations/${res.body.id}`, { token: member }),
+      (r) => r.body.status === 'drafting',
+      { timeoutMs: 30_000, what: 'the proposal to be drafting' },
+    );
     await page.click('#nav a[data-view="trends"]');
     await ready('trends');
     await page.click('#nav a[data-view="skills"]');
@@ -505,7 +681,10 @@ describe('operator console in a real browser (chromium)', function () {
     await page.evaluate('window.__sameDocument = true');
     // Cancelled elsewhere: the open view learns it from its stream and shows the final state.
     assert.equal((await h.request('POST', `/v1/agents/${PROJECT}/invocations/${id}/cancel`, { token: member })).status, 202);
-    await page.waitForFunction("!document.querySelector('#progress') && /status cancelled/.test(document.querySelector('#view')?.textContent ?? '')", { timeout: 15_000 });
+    await page.waitForFunction(
+      "!document.querySelector('#progress') && /status cancelled/.test(document.querySelector('#view')?.textContent ?? '')",
+      { timeout: 15_000 },
+    );
     assert.equal(await page.evaluate('window.__sameDocument === true'), true, 'no page reload');
   });
 
@@ -513,7 +692,7 @@ describe('operator console in a real browser (chromium)', function () {
     // A navigation without the token in the URL: the tab still has it.
     await page.goto(`${h.baseUrl}/dashboard?app=${APP}&view=trends`);
     await ready('trends');
-    const stored = await page.evaluate("JSON.stringify([Object.keys(sessionStorage), Object.keys(localStorage), document.cookie])");
+    const stored = await page.evaluate('JSON.stringify([Object.keys(sessionStorage), Object.keys(localStorage), document.cookie])');
     const [session, local, cookie] = JSON.parse(String(stored)) as [string[], string[], string];
     assert.equal(session.length, 1, 'the token is kept for this tab');
     assert.deepEqual([local, cookie], [[], ''], 'never in localStorage or a cookie');
@@ -536,7 +715,11 @@ describe('operator console in a real browser (chromium)', function () {
       body: { api_version: '1.0', event: { ...providerEvent('INITIAL_PURCHASE', 'trialist', { at: t, periodType: 'TRIAL', price: 0 }) } },
       headers: { Authorization: auth },
     });
-    await eventually(() => h.request('GET', `/v1/billing/customers/trialist?app=${APP}`, { token: adminToken() }), (r) => r.status === 200, { what: 'the trial applied' });
+    await eventually(
+      () => h.request('GET', `/v1/billing/customers/trialist?app=${APP}`, { token: adminToken() }),
+      (r) => r.status === 200,
+      { what: 'the trial applied' },
+    );
     await page.setViewport({ width: 375, height: 800 });
     await page.goto(`${h.baseUrl}/dashboard?app=${APP}&view=customer&id=trialist`);
     await ready('customer');
@@ -545,7 +728,9 @@ describe('operator console in a real browser (chromium)', function () {
     assert.match(row, /PRODUCTION/);
     assert.match(row, /trial/);
     const overflow = Number(await page.evaluate('document.documentElement.scrollWidth - document.documentElement.clientWidth'));
-    const wide = await page.evaluate("[...document.querySelectorAll('body *')].filter((e) => e.getBoundingClientRect().right > document.documentElement.clientWidth + 1).slice(0, 6).map((e) => e.tagName + (e.id ? '#' + e.id : '') + '.' + e.className + ':' + Math.round(e.getBoundingClientRect().right)).join(' ')");
+    const wide = await page.evaluate(
+      "[...document.querySelectorAll('body *')].filter((e) => e.getBoundingClientRect().right > document.documentElement.clientWidth + 1).slice(0, 6).map((e) => e.tagName + (e.id ? '#' + e.id : '') + '.' + e.className + ':' + Math.round(e.getBoundingClientRect().right)).join(' ')",
+    );
     assert.ok(overflow <= 1, `the page is ${overflow}px wider than a phone: ${String(wide)}`);
     await shot('customer-mobile');
     await page.setViewport({ width: 1280, height: 900 });
@@ -554,14 +739,22 @@ describe('operator console in a real browser (chromium)', function () {
   it('axe-core finds no serious or critical accessibility violation in the main views', async () => {
     const checker = await browser!.newPage();
     const views = [
-      'view=trends', 'view=customers', 'view=customers&status=active&store=APP_STORE&sort=-mrr', 'view=customers&q=ui-&sort=-id', 'view=customer&id=ui-1', 'view=work',
-      'view=deliveries&endpoint=ep_01JCONSOLE0000000000000000&delivery=msg_detail', 'view=skills',
+      'view=trends',
+      'view=customers',
+      'view=customers&status=active&store=APP_STORE&sort=-mrr',
+      'view=customers&q=ui-&sort=-id',
+      'view=customer&id=ui-1',
+      'view=work',
+      'view=deliveries&endpoint=ep_01JCONSOLE0000000000000000&delivery=msg_detail',
+      'view=skills',
     ];
     for (const width of [DESKTOP, PHONE]) {
       await checker.setViewport(width);
       for (const view of views) {
         await checker.goto(`${h.baseUrl}/dashboard?app=${APP}&${view}#token=${adminToken()}`);
-        await checker.waitForSelector(`#view [data-view="${new URLSearchParams(view).get('view')}"][data-ready="true"]`, { timeout: 30_000 });
+        await checker.waitForSelector(`#view [data-view="${new URLSearchParams(view).get('view')}"][data-ready="true"]`, {
+          timeout: 30_000,
+        });
         await axeCheck(checker, `${view} at ${width.width}px`);
       }
     }
@@ -571,16 +764,25 @@ describe('operator console in a real browser (chromium)', function () {
   it('each view at desktop and phone widths: screenshots, and none wider than a phone', async () => {
     const viewer = await browser!.newPage();
     const views: [string, string][] = [
-      ['trends', 'view=trends'], ['customers', 'view=customers&status=active&sort=-mrr'], ['customer', 'view=customer&id=ui-1'], ['work', 'view=work'],
-      ['deliveries', 'view=deliveries&endpoint=ep_01JCONSOLE0000000000000000&delivery=msg_detail'], ['skills', 'view=skills'],
+      ['trends', 'view=trends'],
+      ['customers', 'view=customers&status=active&sort=-mrr'],
+      ['customer', 'view=customer&id=ui-1'],
+      ['work', 'view=work'],
+      ['deliveries', 'view=deliveries&endpoint=ep_01JCONSOLE0000000000000000&delivery=msg_detail'],
+      ['skills', 'view=skills'],
     ];
     await viewer.goto(`${h.baseUrl}/dashboard#token=${adminToken()}`);
     await viewer.waitForSelector(`#scope option[value="app:${APP}"]`);
     for (const [name, view] of views) {
-      for (const [suffix, width] of [['desktop', DESKTOP], ['mobile', PHONE]] as const) {
+      for (const [suffix, width] of [
+        ['desktop', DESKTOP],
+        ['mobile', PHONE],
+      ] as const) {
         await viewer.setViewport(width);
         await viewer.goto(`${h.baseUrl}/dashboard?app=${APP}&${view}`);
-        await viewer.waitForSelector(`#view [data-view="${new URLSearchParams(view).get('view')}"][data-ready="true"]`, { timeout: 30_000 });
+        await viewer.waitForSelector(`#view [data-view="${new URLSearchParams(view).get('view')}"][data-ready="true"]`, {
+          timeout: 30_000,
+        });
         await capture(viewer, `view-${name}-${suffix}`);
         const overflow = Number(await viewer.evaluate('document.documentElement.scrollWidth - document.documentElement.clientWidth'));
         assert.ok(overflow <= 1, `${name} is ${overflow}px wider than ${width.width}px`);

@@ -27,7 +27,12 @@ describe('the image: Dockerfile steps replayed, the API and worker started from 
   before(async () => {
     out = mkdtempSync(join(tmpdir(), 'image-'));
     // npm ci reads the local cache first: the packages this checkout installed are there.
-    const stages = await replayDockerfile({ context: repoRoot(), out, log: () => undefined, env: { npm_config_prefer_offline: 'true', npm_config_loglevel: 'error' } });
+    const stages = await replayDockerfile({
+      context: repoRoot(),
+      out,
+      log: () => undefined,
+      env: { npm_config_prefer_offline: 'true', npm_config_loglevel: 'error' },
+    });
     runtime = stages.at(-1)!;
     const config = testConfig();
     const port = await freePort();
@@ -63,19 +68,40 @@ describe('the image: Dockerfile steps replayed, the API and worker started from 
     assert.deepEqual(runtime.cmd, ['node', 'dist/src/api/server.js']);
     const app = join(runtime.root, runtime.workdir);
     const exists = (p: string) => existsSync(join(app, p));
-    for (const p of ['dist/src/api/server.js', 'dist/src/worker.js', 'dist/workflow-bundle.js', 'src/api/dashboard/console.js', 'demo', 'node_modules/@temporalio/worker']) assert.ok(exists(p), p);
-    for (const p of ['src/billing', 'node_modules/typescript', 'node_modules/mocha', '.env']) assert.ok(!exists(p), `${p} is not in the image`);
+    for (const p of [
+      'dist/src/api/server.js',
+      'dist/src/worker.js',
+      'dist/workflow-bundle.js',
+      'src/api/dashboard/console.js',
+      'demo',
+      'node_modules/@temporalio/worker',
+    ])
+      assert.ok(exists(p), p);
+    for (const p of ['src/billing', 'node_modules/typescript', 'node_modules/mocha', '.env'])
+      assert.ok(!exists(p), `${p} is not in the image`);
   });
 
   it('the API and the worker start from it: ready, the console and its assets, a skill invocation on the demo data', async () => {
-    const seed = spawn(process.execPath, ['dist/src/cli.js', 'seed-demo'], { cwd: join(runtime.root, runtime.workdir), env, stdio: 'ignore' });
+    const seed = spawn(process.execPath, ['dist/src/cli.js', 'seed-demo'], {
+      cwd: join(runtime.root, runtime.workdir),
+      env,
+      stdio: 'ignore',
+    });
     assert.equal(await new Promise((r) => seed.once('exit', r)), 0, 'seed-demo from the image');
     start(['dist/src/api/server.js']);
     start(['dist/src/worker.js']);
-    await eventually(() => fetch(`${base}/readyz`).then((r) => r.status).catch(() => 0), (s) => s === 200, { what: 'the API from the image to be ready', timeoutMs: 60_000 });
+    await eventually(
+      () =>
+        fetch(`${base}/readyz`)
+          .then((r) => r.status)
+          .catch(() => 0),
+      (s) => s === 200,
+      { what: 'the API from the image to be ready', timeoutMs: 60_000 },
+    );
     const page = await fetch(`${base}/dashboard`);
     assert.equal(page.status, 200);
-    for (const asset of ['console.js', 'console.css', 'uPlot.iife.min.js', 'markdown-it.min.js']) assert.equal((await fetch(`${base}/dashboard/assets/${asset}`)).status, 200, asset);
+    for (const asset of ['console.js', 'console.css', 'uPlot.iife.min.js', 'markdown-it.min.js'])
+      assert.equal((await fetch(`${base}/dashboard/assets/${asset}`)).status, 200, asset);
     const token = projectToken(['acme-web']);
     const invoked = await fetch(`${base}/v1/agents/acme-web/skills/release_notes_composer`, {
       method: 'POST',
@@ -83,11 +109,19 @@ describe('the image: Dockerfile steps replayed, the API and worker started from 
       body: JSON.stringify({ fromVersion: '1.2.1', toVersion: '2.0.0' }),
     });
     const body = (await invoked.json()) as { status: string; result?: { markdown: string } };
-    const done = body.status === 'completed' ? body : await eventually(
-      async () => (await fetch(`${base}/v1/agents/acme-web/invocations/${(body as { id?: string }).id}`, { headers: { Authorization: `Bearer ${token}` } })).json() as Promise<{ status: string; result?: { markdown: string } }>,
-      (b) => b.status === 'completed',
-      { what: 'the invocation on the image worker', timeoutMs: 60_000 },
-    );
+    const done =
+      body.status === 'completed'
+        ? body
+        : await eventually(
+            async () =>
+              (
+                await fetch(`${base}/v1/agents/acme-web/invocations/${(body as { id?: string }).id}`, {
+                  headers: { Authorization: `Bearer ${token}` },
+                })
+              ).json() as Promise<{ status: string; result?: { markdown: string } }>,
+            (b) => b.status === 'completed',
+            { what: 'the invocation on the image worker', timeoutMs: 60_000 },
+          );
     assert.match(done.result!.markdown, /^# /);
   });
 });

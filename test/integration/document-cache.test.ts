@@ -6,7 +6,17 @@ import { connectStore, type Store } from '../../src/store/mongo';
 import { testConfig } from '../support/config';
 
 const win = (externalId: string, title: string): ProjectDocument =>
-  ({ kind: 'win', externalId, title, body: '', createdAt: '2025-01-01T00:00:00.000Z', customer: 'C', industry: 'Retail', date: '2025-01-01T00:00:00.000Z', metrics: [] }) as unknown as ProjectDocument;
+  ({
+    kind: 'win',
+    externalId,
+    title,
+    body: '',
+    createdAt: '2025-01-01T00:00:00.000Z',
+    customer: 'C',
+    industry: 'Retail',
+    date: '2025-01-01T00:00:00.000Z',
+    metrics: [],
+  }) as unknown as ProjectDocument;
 
 describe('whole-kind document cache', () => {
   let store: Store;
@@ -25,15 +35,21 @@ describe('whole-kind document cache', () => {
     const query = { kind: 'win' as const, where: [], sort: [{ field: 'date', order: 'desc' as const }], limit: 500 };
     await writer.upsertMany('p', [win('w1', 'First')], new Date());
     const first = await cached.find('p', query);
-    assert.deepEqual(first.map((d) => d.title), ['First']);
+    assert.deepEqual(
+      first.map((d) => d.title),
+      ['First'],
+    );
 
     // A write behind the cache's back (not through upsertMany) is invisible: the repeat is served from memory.
     await store.db.collection('documents').updateOne({ project: 'p', externalId: 'w1' }, { $set: { title: 'Changed directly' } });
-    assert.deepEqual((await cached.find('p', query)).map((d) => d.title), ['First']);
+    assert.deepEqual(
+      (await cached.find('p', query)).map((d) => d.title),
+      ['First'],
+    );
 
     await writer.upsertMany('p', [win('w2', 'Second')], new Date());
     const after = await cached.find('p', query);
     assert.deepEqual(after.map((d) => d.title).sort(), ['Changed directly', 'Second']);
-    assert.deepEqual((await cached.find('other-project', query)), []);
+    assert.deepEqual(await cached.find('other-project', query), []);
   });
 });

@@ -89,9 +89,14 @@ describe('foundation: health, errors, OpenAPI (real MongoDB wire server, real Te
     assert.equal(res.status, 200);
     assert.equal(res.body.openapi, '3.1.0');
     const documented = new Set<string>();
-    for (const [p, item] of Object.entries(res.body.paths as Record<string, object>)) for (const m of Object.keys(item)) documented.add(`${m.toUpperCase()} ${p}`);
+    for (const [p, item] of Object.entries(res.body.paths as Record<string, object>))
+      for (const m of Object.keys(item)) documented.add(`${m.toUpperCase()} ${p}`);
     const { routers } = createApp(composeApi({ config: h.config, logger: silentLogger(), db: h.db, temporal: h.temporal }));
-    const served = routers.flatMap((r) => r.stack.flatMap((layer) => layer.methods.filter((m) => m !== 'HEAD').map((m) => `${m} ${String(layer.path).replace(/:(\w+)/g, '{$1}')}`)));
+    const served = routers.flatMap((r) =>
+      r.stack.flatMap((layer) =>
+        layer.methods.filter((m) => m !== 'HEAD').map((m) => `${m} ${String(layer.path).replace(/:(\w+)/g, '{$1}')}`),
+      ),
+    );
     assert.ok(served.length > 5);
     const missing = served.filter((s) => !documented.has(s));
     assert.deepEqual(missing, [], 'routes missing from the OpenAPI document');
@@ -108,30 +113,57 @@ describe('foundation: health, errors, OpenAPI (real MongoDB wire server, real Te
     const originalError = console.error;
     console.error = (...args: unknown[]) => void printed.push(args);
     try {
-      const malformed = await fetch(`${base}/v1/orgs/acme`, { method: 'PUT', headers: { 'Content-Type': 'application/json', Authorization: `Bearer ${adminToken()}` }, body: '{"name":' });
+      const malformed = await fetch(`${base}/v1/orgs/acme`, {
+        method: 'PUT',
+        headers: { 'Content-Type': 'application/json', Authorization: `Bearer ${adminToken()}` },
+        body: '{"name":',
+      });
       assert.equal(malformed.status, 400);
-      const hook = await fetch(`${base}/api/saas/iap/billingprovider/webhook?app=some-app`, { method: 'POST', headers: { 'Content-Type': 'application/json', Authorization: 'nope' }, body: '{}' });
+      const hook = await fetch(`${base}/api/saas/iap/billingprovider/webhook?app=some-app`, {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json', Authorization: 'nope' },
+        body: '{}',
+      });
       assert.equal(hook.status, 401);
     } finally {
       console.error = originalError;
       await new Promise((r) => server.close(r));
     }
     const access = lines.map((l) => JSON.parse(l) as Record<string, unknown>).filter((l) => l.msg === 'request');
-    assert.deepEqual(access.map((l) => [l.path, l.status]), [['/v1/orgs/acme', 400], ['/api/saas/iap/billingprovider/webhook', 401]]);
+    assert.deepEqual(
+      access.map((l) => [l.path, l.status]),
+      [
+        ['/v1/orgs/acme', 400],
+        ['/api/saas/iap/billingprovider/webhook', 401],
+      ],
+    );
     assert.equal(access[1]!.app, 'some-app');
-    assert.ok(lines.every((l) => !l.slice(0, -1).includes('\n')), 'every entry is one line');
+    assert.ok(
+      lines.every((l) => !l.slice(0, -1).includes('\n')),
+      'every entry is one line',
+    );
     assert.deepEqual(printed, [], 'nothing printed outside the JSON log');
   });
 
   it('/openapi.json: an operationId on every operation, and every $ref resolves (openapi-contract.test.ts generates a client from it)', async () => {
     const doc = (await h.request('GET', '/openapi.json')).body as { paths: Record<string, Record<string, { operationId?: string }>> };
-    const ids = Object.values(doc.paths).flatMap((ops) => Object.entries(ops).filter(([m]) => ['get', 'put', 'post', 'delete', 'patch'].includes(m)).map(([, op]) => op.operationId));
-    assert.ok(ids.every((id) => typeof id === 'string' && /^[a-z][A-Za-z0-9]+$/.test(id)), JSON.stringify(ids));
+    const ids = Object.values(doc.paths).flatMap((ops) =>
+      Object.entries(ops)
+        .filter(([m]) => ['get', 'put', 'post', 'delete', 'patch'].includes(m))
+        .map(([, op]) => op.operationId),
+    );
+    assert.ok(
+      ids.every((id) => typeof id === 'string' && /^[a-z][A-Za-z0-9]+$/.test(id)),
+      JSON.stringify(ids),
+    );
     assert.equal(new Set(ids).size, ids.length, 'operationIds are unique');
     const refs = [...JSON.stringify(doc).matchAll(/"\$ref":"([^"]+)"/g)].map((m) => m[1]!);
     for (const ref of new Set(refs)) {
       assert.match(ref, /^#\//, ref);
-      const target = ref.slice(2).split('/').reduce<unknown>((node, key) => (node as Record<string, unknown> | undefined)?.[key.replace(/~1/g, '/').replace(/~0/g, '~')], doc);
+      const target = ref
+        .slice(2)
+        .split('/')
+        .reduce<unknown>((node, key) => (node as Record<string, unknown> | undefined)?.[key.replace(/~1/g, '/').replace(/~0/g, '~')], doc);
       assert.ok(target !== undefined, `${ref} resolves`);
     }
   });
@@ -158,7 +190,10 @@ describe('orgs, projects and the skills listing', () => {
   before(async () => {
     h = await startHarness();
     const admin = adminToken();
-    assert.equal((await h.request('PUT', '/v1/orgs/acme', { token: admin, body: { name: 'Acme', ownerEmail: 'owner@acme.test' } })).status, 201);
+    assert.equal(
+      (await h.request('PUT', '/v1/orgs/acme', { token: admin, body: { name: 'Acme', ownerEmail: 'owner@acme.test' } })).status,
+      201,
+    );
     assert.equal((await h.request('PUT', '/v1/projects/acme-web', { token: admin, body: { name: 'Acme Web', org: 'acme' } })).status, 201);
   });
   after(async () => h?.close());
@@ -221,7 +256,11 @@ describe('orgs, projects and the skills listing', () => {
     const admin = adminToken();
     const wrongType = await h.request('PUT', '/v1/orgs/x', { token: admin, raw: 'name=x', headers: { 'Content-Type': 'text/plain' } });
     assert.equal(wrongType.status, 415);
-    const malformed = await h.request('PUT', '/v1/orgs/x', { token: admin, raw: '{"name":', headers: { 'Content-Type': 'application/json' } });
+    const malformed = await h.request('PUT', '/v1/orgs/x', {
+      token: admin,
+      raw: '{"name":',
+      headers: { 'Content-Type': 'application/json' },
+    });
     assert.equal(malformed.status, 400);
     assert.equal(malformed.body.code, 'malformed_json');
     const huge = await h.request('PUT', '/v1/orgs/x', { token: admin, body: { name: 'x'.repeat(70 * 1024), ownerEmail: 'a@b.c' } });

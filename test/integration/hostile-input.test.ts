@@ -12,8 +12,38 @@ import { adminToken, projectToken } from '../support/tokens';
 import { loadDemo } from './skills-helpers';
 import { seeded, type Rng } from '../../bench/lib/random';
 
-const PATH_VALUES = ['acme-web', 'x', 'a'.repeat(300), '%00', '..', '%ED%A0%80', '%F0%9F%98%80', 'UPPER', 'inv_01M82RANSA3FRAD36WHFZAZZD8', '$where', 'release_notes_composer', '%25', '-', '1e309'];
-const QUERY_VALUES = ['?revokePrevious=maybe', '?q=' + Array.from({ length: 300 }, (_, i) => `w${i}`).join('+'), '', '?limit=-1', '?limit=1e9', '?limit=abc', '?cursor=%E0%A4%A', '?cursor=' + 'A'.repeat(3000), '?kind=$ne', '?q=' + '('.repeat(500), '?status=%00', '?app=acme&app=b', '?flagged=maybe', '?app=' + 'x'.repeat(500)];
+const PATH_VALUES = [
+  'acme-web',
+  'x',
+  'a'.repeat(300),
+  '%00',
+  '..',
+  '%ED%A0%80',
+  '%F0%9F%98%80',
+  'UPPER',
+  'inv_01M82RANSA3FRAD36WHFZAZZD8',
+  '$where',
+  'release_notes_composer',
+  '%25',
+  '-',
+  '1e309',
+];
+const QUERY_VALUES = [
+  '?revokePrevious=maybe',
+  '?q=' + Array.from({ length: 300 }, (_, i) => `w${i}`).join('+'),
+  '',
+  '?limit=-1',
+  '?limit=1e9',
+  '?limit=abc',
+  '?cursor=%E0%A4%A',
+  '?cursor=' + 'A'.repeat(3000),
+  '?kind=$ne',
+  '?q=' + '('.repeat(500),
+  '?status=%00',
+  '?app=acme&app=b',
+  '?flagged=maybe',
+  '?app=' + 'x'.repeat(500),
+];
 
 function hostileBody(r: Rng): { raw: string; type: string } {
   const json = (v: unknown) => ({ raw: JSON.stringify(v), type: 'application/json' });
@@ -22,11 +52,17 @@ function hostileBody(r: Rng): { raw: string; type: string } {
     () => ({ raw: '{', type: 'application/json' }),
     () => ({ raw: Buffer.from(Array.from({ length: 200 }, () => r.int(0, 255))).toString('latin1'), type: 'application/json' }),
     () => deep(5_000),
-    () => ({ raw: `{"event":{"id":"deep","type":"INITIAL_PURCHASE","app_user_id":"u","x":${'['.repeat(100_000)}${']'.repeat(100_000)}}}`, type: 'application/json' }),
+    () => ({
+      raw: `{"event":{"id":"deep","type":"INITIAL_PURCHASE","app_user_id":"u","x":${'['.repeat(100_000)}${']'.repeat(100_000)}}}`,
+      type: 'application/json',
+    }),
     () => ({ raw: `{"a":${'{"a":'.repeat(2_000)}1${'}'.repeat(2_000)}}`, type: 'application/json' }),
     () => json({ documents: [{ kind: 'ticket', externalId: 'x'.repeat(100_000), title: 't', body: 'b' }] }),
     () => ({ raw: '{"event":{"id":"\\ud800","type":"TEST"}}', type: 'application/json' }),
-    () => json({ event: { id: 'e', type: 'INITIAL_PURCHASE', app_user_id: 'u', expiration_at_ms: 1e308, purchased_at_ms: -1e308, price: 1e308 } }),
+    () =>
+      json({
+        event: { id: 'e', type: 'INITIAL_PURCHASE', app_user_id: 'u', expiration_at_ms: 1e308, purchased_at_ms: -1e308, price: 1e308 },
+      }),
     () => json({ event: { id: 'e', type: 'RENEWAL', app_user_id: { $gt: '' }, aliases: [{ $ne: 1 }] } }),
     () => json({ $where: 'sleep(1000)', 'a.b': 1, slug: { $gt: '' }, name: ['x'] }),
     () => json({ fromVersion: '1.0.0', toVersion: '9'.repeat(400) + '.0.0', tone: 'loud' }),
@@ -40,7 +76,16 @@ function hostileBody(r: Rng): { raw: string; type: string } {
     () => ({ raw: 'a=1&b=2', type: 'application/x-www-form-urlencoded' }),
     () => json({ name: 'n', org: 'o', ownerEmail: 'not-an-email', slug: 'UPPER CASE', documents: 'nope' }),
     () => json({ event: { id: 'x'.repeat(600), type: 'T'.repeat(100) } }),
-    () => json({ url: r.pick(['https://[::ffff:0:127.0.0.1]/x', 'https://192.0.2.1/x', 'https://[64:ff9b::a00:1]/x', 'https://[2002:a00:1::1]/x', 'https://[fec0::1]/x']) }),
+    () =>
+      json({
+        url: r.pick([
+          'https://[::ffff:0:127.0.0.1]/x',
+          'https://192.0.2.1/x',
+          'https://[64:ff9b::a00:1]/x',
+          'https://[2002:a00:1::1]/x',
+          'https://[fec0::1]/x',
+        ]),
+      }),
   ];
   return r.pick(cases)();
 }
@@ -59,16 +104,30 @@ describe('hostile input: generated requests against every route (real stack)', f
 
   it('answers every case with a documented 4xx or a 2xx, never a 5xx, and keeps serving', async () => {
     const doc = (await h.request('GET', '/openapi.json')).body as { paths: Record<string, Record<string, unknown>> };
-    const routes = Object.entries(doc.paths).flatMap(([path, ops]) => Object.keys(ops).filter((m) => ['get', 'post', 'put', 'patch', 'delete'].includes(m)).map((m) => ({ method: m.toUpperCase(), path })));
+    const routes = Object.entries(doc.paths).flatMap(([path, ops]) =>
+      Object.keys(ops)
+        .filter((m) => ['get', 'post', 'put', 'patch', 'delete'].includes(m))
+        .map((m) => ({ method: m.toUpperCase(), path })),
+    );
     assert.ok(routes.length >= 20, `${routes.length} routes in the OpenAPI document`);
     const r = seeded(20261122);
-    const tokens = [() => adminToken(), () => projectToken(['acme-web'], [APP]), () => 'garbage', () => 'a'.repeat(10_000), () => '', () => futureToken('iat'), () => futureToken('nbf')];
+    const tokens = [
+      () => adminToken(),
+      () => projectToken(['acme-web'], [APP]),
+      () => 'garbage',
+      () => 'a'.repeat(10_000),
+      () => '',
+      () => futureToken('iat'),
+      () => futureToken('nbf'),
+    ];
     const failures: string[] = [];
     let sent = 0;
     const CASES_PER_ROUTE = 80;
     for (const route of routes) {
       for (let i = 0; i < CASES_PER_ROUTE; i++) {
-        const path = route.path.replace(/\{[^}]+\}/g, () => r.pick(PATH_VALUES)).replace('?app={slug}', '') + (route.path.includes('webhook') ? `?app=${r.chance(0.8) ? APP : r.pick(PATH_VALUES)}` : r.pick(QUERY_VALUES));
+        const path =
+          route.path.replace(/\{[^}]+\}/g, () => r.pick(PATH_VALUES)).replace('?app={slug}', '') +
+          (route.path.includes('webhook') ? `?app=${r.chance(0.8) ? APP : r.pick(PATH_VALUES)}` : r.pick(QUERY_VALUES));
         const headers: Record<string, string> = {};
         if (route.path.includes('/api/saas/')) headers.Authorization = r.chance(0.8) ? appAuth : r.pick(['', 'x', appAuth + 'x']);
         else if (route.path.includes('/api/billing/')) headers.Authorization = r.chance(0.8) ? TEST_OPERATOR_AUTHORIZATION : 'nope';
@@ -92,8 +151,10 @@ describe('hostile input: generated requests against every route (real stack)', f
         }
         sent += 1;
         if (res.status >= 500) failures.push(`${route.method} ${path.slice(0, 120)} → ${res.status} ${res.text.slice(0, 200)}`);
-        else if (res.status >= 400 && !(res.headers.get('content-type') ?? '').includes('application/problem+json')) failures.push(`${route.method} ${path.slice(0, 120)} → ${res.status} without problem+json`);
-        else if (res.status >= 400 && typeof res.body?.code !== 'string') failures.push(`${route.method} ${path.slice(0, 120)} → ${res.status} without a code`);
+        else if (res.status >= 400 && !(res.headers.get('content-type') ?? '').includes('application/problem+json'))
+          failures.push(`${route.method} ${path.slice(0, 120)} → ${res.status} without problem+json`);
+        else if (res.status >= 400 && typeof res.body?.code !== 'string')
+          failures.push(`${route.method} ${path.slice(0, 120)} → ${res.status} without a code`);
       }
     }
     process.stdout.write(`      hostile input: ${sent} requests over ${routes.length} routes, ${failures.length} failures\n`);
@@ -107,9 +168,17 @@ describe('hostile input: generated requests against every route (real stack)', f
       const res = await h.request('GET', '/v1/apps', { headers: { Authorization: `Bearer ${futureToken(claim)}` } });
       assert.equal(res.status, 401, `a token with ${claim} in the future`);
     }
-    assert.equal((await h.request('POST', `/v1/apps/${APP}/webhook-authorization/rotate?revokePrevious=maybe`, { token: adminToken() })).status, 400);
+    assert.equal(
+      (await h.request('POST', `/v1/apps/${APP}/webhook-authorization/rotate?revokePrevious=maybe`, { token: adminToken() })).status,
+      400,
+    );
     await h.request('PUT', `/v1/apps/${APP}/outbound-access`, { token: adminToken(), body: { enabled: true } });
-    for (const url of ['https://[::ffff:0:127.0.0.1]/x', 'https://203.0.113.7/x', 'https://[64:ff9b::a00:1]/x', 'https://[2001:0:4136:e378:8000:63bf:3fff:fdd2]/x']) {
+    for (const url of [
+      'https://[::ffff:0:127.0.0.1]/x',
+      'https://203.0.113.7/x',
+      'https://[64:ff9b::a00:1]/x',
+      'https://[2001:0:4136:e378:8000:63bf:3fff:fdd2]/x',
+    ]) {
       const res = await h.request('POST', `/v1/apps/${APP}/webhook-endpoints`, { token: adminToken(), body: { url } });
       assert.equal(res.status, 422, `${url}: ${res.text}`);
       assert.equal(res.body.code, 'unsafe_url');

@@ -21,7 +21,11 @@ describe('billing-issue email: send once (real store, real SMTP server)', () => 
   let smtp: Awaited<ReturnType<typeof startSmtpServer>>;
   let config: ReturnType<typeof testConfig>;
   const activities = (smtpUrl: string) =>
-    createEmailActivities({ repos: createRepositories(store.db), logger: createLogger(config, 'test'), mailer: createMailer(smtpUrl, 'billing@service.test') });
+    createEmailActivities({
+      repos: createRepositories(store.db),
+      logger: createLogger(config, 'test'),
+      mailer: createMailer(smtpUrl, 'billing@service.test'),
+    });
 
   before(async () => {
     config = testConfig({ LOG_LEVEL: 'silent' });
@@ -49,13 +53,23 @@ describe('billing-issue email: send once (real store, real SMTP server)', () => 
     const at = (ms: number) => (clock = new Date(Date.now() + ms));
     const send = () =>
       createEmailActivities({
-        repos: createRepositories(store.db), logger: createLogger(config, 'test'),
-        mailer: createMailer(smtp.url, 'billing@service.test'), now: () => clock,
+        repos: createRepositories(store.db),
+        logger: createLogger(config, 'test'),
+        mailer: createMailer(smtp.url, 'billing@service.test'),
+        now: () => clock,
       }).sendBillingIssueEmail({ eventId: 'evt-crashed', subscriberId: 'org-mail' });
     // As if an attempt had claimed the mail and died before it sent or recorded the send.
     await outbox.insertOne({
-      _id: key as never, to: 'owner@example.com', subject: 's', text: 't', messageId: '<evt-crashed@skills-billing.local>', status: 'sending',
-      claimedAt: clock, attempts: 1, createdAt: clock, sentAt: null,
+      _id: key as never,
+      to: 'owner@example.com',
+      subject: 's',
+      text: 't',
+      messageId: '<evt-crashed@skills-billing.local>',
+      status: 'sending',
+      claimedAt: clock,
+      attempts: 1,
+      createdAt: clock,
+      sentAt: null,
     });
     at(MAIL_CLAIM_LEASE_MS / 2);
     await assert.rejects(send(), (err: ApplicationFailure) => {

@@ -63,7 +63,18 @@ describe('OpenAPI contract: every route answers as its document says (real stack
     const controller = new AbortController();
     const res = await fetch(`${h.baseUrl}${path}`, { headers, signal: controller.signal });
     controller.abort();
-    assert.deepEqual(validator.problems({ method: 'GET', path, status: res.status, contentType: res.headers.get('content-type'), body: undefined, text: '' }), [], `GET ${path}`);
+    assert.deepEqual(
+      validator.problems({
+        method: 'GET',
+        path,
+        status: res.status,
+        contentType: res.headers.get('content-type'),
+        body: undefined,
+        text: '',
+      }),
+      [],
+      `GET ${path}`,
+    );
     return res;
   }
 
@@ -79,20 +90,46 @@ describe('OpenAPI contract: every route answers as its document says (real stack
   });
 
   it('operations, orgs, projects and documents', async () => {
-    for (const path of ['/healthz', '/readyz', '/metrics', '/dashboard', '/dashboard/assets/console.js', '/dashboard/assets/console.css', '/openapi.json']) {
+    for (const path of [
+      '/healthz',
+      '/readyz',
+      '/metrics',
+      '/dashboard',
+      '/dashboard/assets/console.js',
+      '/dashboard/assets/console.css',
+      '/openapi.json',
+    ]) {
       assert.equal((await h.request('GET', path)).status, 200, path);
     }
-    assert.equal((await h.request('PUT', '/v1/orgs/acme', { token: admin, body: { name: 'Acme', ownerEmail: 'owner@acme.test' } })).status, 200);
-    assert.equal((await h.request('PUT', `/v1/orgs/other-${APP}`, { token: admin, body: { name: 'Other', ownerEmail: 'owner@other.test' } })).status, 201);
+    assert.equal(
+      (await h.request('PUT', '/v1/orgs/acme', { token: admin, body: { name: 'Acme', ownerEmail: 'owner@acme.test' } })).status,
+      200,
+    );
+    assert.equal(
+      (await h.request('PUT', `/v1/orgs/other-${APP}`, { token: admin, body: { name: 'Other', ownerEmail: 'owner@other.test' } })).status,
+      201,
+    );
     assert.equal((await h.request('GET', '/v1/orgs/acme', { token: admin })).status, 200);
-    assert.equal((await h.request('PUT', `/v1/projects/${PROJECT}`, { token: admin, body: { name: 'Acme Web', org: 'acme' } })).status, 200);
+    assert.equal(
+      (await h.request('PUT', `/v1/projects/${PROJECT}`, { token: admin, body: { name: 'Acme Web', org: 'acme' } })).status,
+      200,
+    );
     assert.equal((await h.request('GET', `/v1/projects/${PROJECT}`, { token: member })).status, 200);
     const upload = await h.request('POST', `/v1/projects/${PROJECT}/documents`, {
       token: member,
       body: {
         documents: [
           { kind: 'ticket', externalId: 'CONTRACT-1', title: 'A ticket', body: 'Text', key: 'CONTRACT-1', type: 'bug', status: 'Done' },
-          { kind: 'ticket', externalId: 'CONTRACT-2', title: 'A bad ticket', body: 'Text', key: 'CONTRACT-2', type: 'bug', status: 'Done', fixversion: '1.0.0' },
+          {
+            kind: 'ticket',
+            externalId: 'CONTRACT-2',
+            title: 'A bad ticket',
+            body: 'Text',
+            key: 'CONTRACT-2',
+            type: 'bug',
+            status: 'Done',
+            fixversion: '1.0.0',
+          },
         ],
       },
     });
@@ -105,18 +142,32 @@ describe('OpenAPI contract: every route answers as its document says (real stack
   it('skills, invocations and their event stream; MCP and A2A', async () => {
     assert.equal((await h.request('GET', `/v1/agents/${PROJECT}/skills`, { token: member })).status, 200);
     // No worker yet: the invocation waits, so it can be cancelled.
-    const waiting = await h.request('POST', `/v1/agents/${PROJECT}/skills/incident_rca`, { token: member, body: { incidentId: 'INC-2025-014', severity: 'SEV-1' } });
+    const waiting = await h.request('POST', `/v1/agents/${PROJECT}/skills/incident_rca`, {
+      token: member,
+      body: { incidentId: 'INC-2025-014', severity: 'SEV-1' },
+    });
     assert.equal(waiting.status, 202, waiting.text);
     assert.equal((await h.request('POST', `/v1/agents/${PROJECT}/invocations/${waiting.body.id}/cancel`, { token: member })).status, 202);
 
     worker = await h.startWorker();
-    const done = await h.request('POST', `/v1/agents/${PROJECT}/skills/release_notes_composer`, { token: member, body: { fromVersion: '1.2.1', toVersion: '2.0.0' }, headers: { Prefer: 'wait=30' } });
+    const done = await h.request('POST', `/v1/agents/${PROJECT}/skills/release_notes_composer`, {
+      token: member,
+      body: { fromVersion: '1.2.1', toVersion: '2.0.0' },
+      headers: { Prefer: 'wait=30' },
+    });
     assert.equal(done.status, 200, done.text);
     assert.equal(done.body.status, 'completed');
     invocationId = done.body.id;
     for (const skill of ['proposal_writer', 'incident_rca']) {
-      const inputs = skill === 'proposal_writer' ? { customerName: 'Northwind', industry: 'Retail', format: 'one-pager' } : { incidentId: 'INC-2025-014', severity: 'SEV-1' };
-      assert.equal((await h.request('POST', `/v1/agents/${PROJECT}/skills/${skill}`, { token: member, body: inputs, headers: { Prefer: 'wait=30' } })).body.status, 'completed');
+      const inputs =
+        skill === 'proposal_writer'
+          ? { customerName: 'Northwind', industry: 'Retail', format: 'one-pager' }
+          : { incidentId: 'INC-2025-014', severity: 'SEV-1' };
+      assert.equal(
+        (await h.request('POST', `/v1/agents/${PROJECT}/skills/${skill}`, { token: member, body: inputs, headers: { Prefer: 'wait=30' } }))
+          .body.status,
+        'completed',
+      );
     }
     assert.equal((await h.request('GET', `/v1/agents/${PROJECT}/invocations?limit=10`, { token: member })).status, 200);
     assert.equal((await h.request('GET', `/v1/agents/${PROJECT}/invocations/${invocationId}`, { token: member })).status, 200);
@@ -125,23 +176,48 @@ describe('OpenAPI contract: every route answers as its document says (real stack
     // The stream's `result` event carries the invocation as GET answers it: checked against the same schema.
     const result = /event: result\ndata: (.*)\n/.exec(events.text)?.[1];
     assert.ok(result, events.text);
-    assert.deepEqual(validator.problems({ method: 'GET', path: `/v1/agents/${PROJECT}/invocations/${invocationId}`, status: 200, contentType: 'application/json', body: JSON.parse(result), text: result }), []);
+    assert.deepEqual(
+      validator.problems({
+        method: 'GET',
+        path: `/v1/agents/${PROJECT}/invocations/${invocationId}`,
+        status: 200,
+        contentType: 'application/json',
+        body: JSON.parse(result),
+        text: result,
+      }),
+      [],
+    );
 
     const mcp = `/v1/agents/${PROJECT}/mcp`;
-    const mcpHeaders = { Authorization: `Bearer ${member}`, 'Content-Type': 'application/json', Accept: 'application/json, text/event-stream' };
+    const mcpHeaders = {
+      Authorization: `Bearer ${member}`,
+      'Content-Type': 'application/json',
+      Accept: 'application/json, text/event-stream',
+    };
     const init = await h.request('POST', mcp, {
       headers: mcpHeaders,
-      body: { jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'contract-test', version: '1' } } },
+      body: {
+        jsonrpc: '2.0',
+        id: 1,
+        method: 'initialize',
+        params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'contract-test', version: '1' } },
+      },
     });
     assert.equal(init.status, 200, init.text);
     const session = { ...mcpHeaders, 'Mcp-Session-Id': init.headers.get('mcp-session-id')!, 'Mcp-Protocol-Version': '2025-06-18' };
-    assert.equal((await h.request('POST', mcp, { headers: session, body: { jsonrpc: '2.0', method: 'notifications/initialized' } })).status, 202);
+    assert.equal(
+      (await h.request('POST', mcp, { headers: session, body: { jsonrpc: '2.0', method: 'notifications/initialized' } })).status,
+      202,
+    );
     assert.equal((await h.request('POST', mcp, { headers: session, body: { jsonrpc: '2.0', id: 2, method: 'tools/list' } })).status, 200);
     assert.equal((await checkedStream(mcp, { ...session, Accept: 'text/event-stream' })).status, 200);
     assert.equal((await h.request('DELETE', mcp, { headers: session })).status, 200);
 
     assert.equal((await h.request('GET', `/v1/agents/${PROJECT}/.well-known/agent-card.json`, { token: member })).status, 200);
-    const task = await h.request('POST', `/v1/agents/${PROJECT}/a2a`, { token: member, body: { jsonrpc: '2.0', id: 1, method: 'tasks/get', params: { id: invocationId } } });
+    const task = await h.request('POST', `/v1/agents/${PROJECT}/a2a`, {
+      token: member,
+      body: { jsonrpc: '2.0', id: 1, method: 'tasks/get', params: { id: invocationId } },
+    });
     assert.equal(task.status, 200, task.text);
     assert.ok(task.body.result, task.text);
   });
@@ -160,7 +236,15 @@ describe('OpenAPI contract: every route answers as its document says (real stack
     assert.equal((await h.request('DELETE', `/v1/apps/${gone}`, { token: admin })).status, 204);
 
     const base = `/v1/apps/${APP}/webhook-endpoints`;
-    assert.equal((await h.request('PUT', `/v1/apps/${APP}/outbound-access`, { token: admin, body: { enabled: true, contactEmail: 'owner@acme.test' } })).status, 200);
+    assert.equal(
+      (
+        await h.request('PUT', `/v1/apps/${APP}/outbound-access`, {
+          token: admin,
+          body: { enabled: true, contactEmail: 'owner@acme.test' },
+        })
+      ).status,
+      200,
+    );
     const ep = await h.request('POST', base, { token: member, body: { url: receiver.url, description: 'contract' } });
     assert.equal(ep.status, 201, ep.text);
     const spare = await h.request('POST', base, { token: member, body: { url: receiver.url, eventTypes: ['RENEWAL'], disabled: true } });
@@ -172,13 +256,28 @@ describe('OpenAPI contract: every route answers as its document says (real stack
     assert.equal((await h.request('DELETE', `${base}/${spare.body.id}`, { token: member })).status, 204);
     const test = await h.request('POST', `${base}/${ep.body.id}/test`, { token: member });
     assert.equal(test.status, 202, test.text);
-    await eventually(() => h.request('GET', `${base}/${ep.body.id}/deliveries`, { token: member }), (r) => r.body.deliveries[0]?.status === 'succeeded', { what: 'the test delivery to succeed' });
-    assert.equal((await h.request('GET', `${base}/${ep.body.id}/deliveries/${test.body.deliveryId}`, { token: member })).body.attempts[0].responseBody, 'ok');
+    await eventually(
+      () => h.request('GET', `${base}/${ep.body.id}/deliveries`, { token: member }),
+      (r) => r.body.deliveries[0]?.status === 'succeeded',
+      { what: 'the test delivery to succeed' },
+    );
+    assert.equal(
+      (await h.request('GET', `${base}/${ep.body.id}/deliveries/${test.body.deliveryId}`, { token: member })).body.attempts[0].responseBody,
+      'ok',
+    );
     // The delivery is recorded as succeeded a moment before its workflow closes; until then a redelivery is 409.
     await h.temporal.client.workflow.getHandle(outboundDeliveryContract.workflowId(APP, ep.body.id, test.body.deliveryId)).result();
     const redelivered = await h.request('POST', `${base}/${ep.body.id}/deliveries/${test.body.deliveryId}/redeliver`, { token: member });
     assert.equal(redelivered.status, 202, redelivered.text);
-    assert.equal((await h.request('POST', `${base}/${ep.body.id}/redeliver-failed`, { token: member, body: { since: new Date(Date.now() - DAY).toISOString() } })).status, 202);
+    assert.equal(
+      (
+        await h.request('POST', `${base}/${ep.body.id}/redeliver-failed`, {
+          token: member,
+          body: { since: new Date(Date.now() - DAY).toISOString() },
+        })
+      ).status,
+      202,
+    );
   });
 
   it('billing webhooks, the dashboard and console reads, dead letters', async () => {
@@ -196,17 +295,35 @@ describe('OpenAPI contract: every route answers as its document says (real stack
     await deliver(providerEvent('INITIAL_PURCHASE', 'leaver', { at: now - 2 * DAY, expiresAt: now + 2 * DAY }));
     await deliver(providerEvent('CANCELLATION', 'leaver', { at: now - DAY, expiresAt: now + 2 * DAY, cancel_reason: 'UNSUBSCRIBE' }));
     assert.equal((await deliver(providerEvent('TEST', 'payer', { at: now }))).ignored, true);
-    const operator = await h.request('POST', '/api/billing/billingprovider/webhook', { body: envelope(providerEvent('INITIAL_PURCHASE', 'acme', { at: now - DAY })), headers: { Authorization: TEST_OPERATOR_AUTHORIZATION } });
+    const operator = await h.request('POST', '/api/billing/billingprovider/webhook', {
+      body: envelope(providerEvent('INITIAL_PURCHASE', 'acme', { at: now - DAY })),
+      headers: { Authorization: TEST_OPERATOR_AUTHORIZATION },
+    });
     assert.equal(operator.status, 200, operator.text);
 
     const q = `app=${APP}`;
-    await eventually(() => h.request('GET', `/v1/billing/customers/payer?${q}`, { token: member }), (r) => r.status === 200 && r.body.flags.length === 1, { what: 'payer flagged' });
-    await eventually(() => h.request('GET', `/v1/billing/downgrades?${q}&days=7`, { token: member }), (r) => r.body.customers.length === 1, { what: "leaver's downgrade listed" });
+    await eventually(
+      () => h.request('GET', `/v1/billing/customers/payer?${q}`, { token: member }),
+      (r) => r.status === 200 && r.body.flags.length === 1,
+      { what: 'payer flagged' },
+    );
+    await eventually(
+      () => h.request('GET', `/v1/billing/downgrades?${q}&days=7`, { token: member }),
+      (r) => r.body.customers.length === 1,
+      { what: "leaver's downgrade listed" },
+    );
     assert.equal((await h.request('GET', `/v1/billing/metrics?${q}`, { token: member })).status, 200);
     assert.equal((await h.request('GET', '/v1/billing/metrics', { token: admin })).status, 200);
     assert.equal((await h.request('GET', `/v1/billing/customers?${q}&limit=1`, { token: member })).body.customers.length, 1);
-    assert.equal((await h.request('GET', `/v1/billing/customers?${q}&q=pay&sort=-id&status=active`, { token: member })).body.exactMatch, null);
-    assert.equal((await h.request('GET', `/v1/billing/customers?${q}&q=payer&store=APP_STORE&environment=PRODUCTION`, { token: member })).body.exactMatch.id, 'payer');
+    assert.equal(
+      (await h.request('GET', `/v1/billing/customers?${q}&q=pay&sort=-id&status=active`, { token: member })).body.exactMatch,
+      null,
+    );
+    assert.equal(
+      (await h.request('GET', `/v1/billing/customers?${q}&q=payer&store=APP_STORE&environment=PRODUCTION`, { token: member })).body
+        .exactMatch.id,
+      'payer',
+    );
     assert.equal((await h.request('GET', `/v1/billing/customers?${q}&sort=-mrr&limit=1`, { token: member })).status, 200);
     assert.equal((await h.request('GET', `/v1/billing/customers/payer/timeline?${q}`, { token: member })).status, 200);
     assert.equal((await h.request('GET', `/v1/billing/trends?${q}&days=90`, { token: member })).status, 200);
@@ -214,14 +331,28 @@ describe('OpenAPI contract: every route answers as its document says (real stack
     assert.equal((await h.request('GET', '/v1/console/projects', { token: member })).status, 200);
 
     // The outbound deliveries of the applied events reached the endpoint: each body as the webhooks section says.
-    await eventually(async () => receiver.bodies, (b) => b.some((x) => (x as { id?: string }).id === purchase.id), { what: "the purchase's outbound delivery" });
+    await eventually(
+      async () => receiver.bodies,
+      (b) => b.some((x) => (x as { id?: string }).id === purchase.id),
+      { what: "the purchase's outbound delivery" },
+    );
     for (const body of receiver.bodies) assert.deepEqual(validator.webhookProblems('billingEvent', body), []);
     assert.ok(receiver.bodies.some((b) => (b as { type: string }).type === 'WEBHOOK_TEST'));
 
     const event = providerEvent('INITIAL_PURCHASE', 'parked-user', { at: now, expiresAt: now + 30 * DAY });
     // As the relay parks an event it gave up on.
     const id = await new DeadLetterRepository(h.db).park(
-      { key: `app:${APP}|relay|${event.id}`, scope: `app:${APP}`, stage: 'relay', eventId: event.id, type: event.type, subscriberId: 'parked-user', workflowId: `billing/app:${APP}/parked-user`, reason: 'not relayed', payload: JSON.stringify(event) },
+      {
+        key: `app:${APP}|relay|${event.id}`,
+        scope: `app:${APP}`,
+        stage: 'relay',
+        eventId: event.id,
+        type: event.type,
+        subscriberId: 'parked-user',
+        workflowId: `billing/app:${APP}/parked-user`,
+        reason: 'not relayed',
+        payload: JSON.stringify(event),
+      },
       new Date(),
     );
     assert.equal((await h.request('GET', `/v1/billing/dead-letters?${q}&status=all`, { token: member })).body.deadLetters.length, 1);
@@ -241,12 +372,24 @@ describe('OpenAPI contract: every route answers as its document says (real stack
     try {
       writeFileSync(join(dir, 'api.d.ts'), types);
       writeFileSync(join(dir, 'client.ts'), CLIENT);
-      const options: ts.CompilerOptions = { strict: true, noEmit: true, types: [], lib: ['lib.es2022.d.ts', 'lib.dom.d.ts'], target: ts.ScriptTarget.ES2022, module: ts.ModuleKind.Node16, moduleResolution: ts.ModuleResolutionKind.Node16 };
+      const options: ts.CompilerOptions = {
+        strict: true,
+        noEmit: true,
+        types: [],
+        lib: ['lib.es2022.d.ts', 'lib.dom.d.ts'],
+        target: ts.ScriptTarget.ES2022,
+        module: ts.ModuleKind.Node16,
+        moduleResolution: ts.ModuleResolutionKind.Node16,
+      };
       const program = ts.createProgram([join(dir, 'client.ts')], options);
-      const diagnostics = ts.getPreEmitDiagnostics(program).map((d) => `${d.file?.fileName.split('/').pop() ?? ''}: ${ts.flattenDiagnosticMessageText(d.messageText, '\n')}`);
+      const diagnostics = ts
+        .getPreEmitDiagnostics(program)
+        .map((d) => `${d.file?.fileName.split('/').pop() ?? ''}: ${ts.flattenDiagnosticMessageText(d.messageText, '\n')}`);
       assert.deepEqual(diagnostics, []);
 
-      const js = ts.transpileModule(CLIENT, { compilerOptions: { module: ts.ModuleKind.CommonJS, target: ts.ScriptTarget.ES2022 } }).outputText;
+      const js = ts.transpileModule(CLIENT, {
+        compilerOptions: { module: ts.ModuleKind.CommonJS, target: ts.ScriptTarget.ES2022 },
+      }).outputText;
       writeFileSync(join(dir, 'client.js'), js);
       // Its answers go through the same check as the harness's.
       const checkingFetch = async (request: Request) => {
@@ -259,7 +402,17 @@ describe('OpenAPI contract: every route answers as its document says (real stack
           body = undefined;
         }
         const url = new URL(request.url);
-        assert.deepEqual(validator.problems({ method: request.method, path: url.pathname + url.search, status: res.status, contentType: res.headers.get('content-type'), body, text }), []);
+        assert.deepEqual(
+          validator.problems({
+            method: request.method,
+            path: url.pathname + url.search,
+            status: res.status,
+            contentType: res.headers.get('content-type'),
+            body,
+            text,
+          }),
+          [],
+        );
         return res;
       };
       // eslint-disable-next-line @typescript-eslint/no-require-imports -- the client compiled just now

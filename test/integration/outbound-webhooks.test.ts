@@ -64,7 +64,10 @@ async function connectApp(h: Harness, slug: string, access: boolean): Promise<st
   const res = await h.request('POST', '/v1/apps', { token: admin, body: { slug, name: slug } });
   assert.equal(res.status, 201, res.text);
   if (access) {
-    const put = await h.request('PUT', `/v1/apps/${slug}/outbound-access`, { token: admin, body: { enabled: true, contactEmail: 'owner@example.com' } });
+    const put = await h.request('PUT', `/v1/apps/${slug}/outbound-access`, {
+      token: admin,
+      body: { enabled: true, contactEmail: 'owner@example.com' },
+    });
     assert.equal(put.status, 200, put.text);
   }
   return res.body.authorization as string;
@@ -93,7 +96,8 @@ describe('outbound webhooks (real stack, real receiver on loopback)', () => {
     assert.equal(res.status, 201, res.text);
     return res.body;
   }
-  const log = async (id: string) => (await h.request('GET', `${endpointsPath}/${id}/deliveries`, { token: admin })).body.deliveries as any[]; // eslint-disable-line @typescript-eslint/no-explicit-any
+  const log = async (id: string) =>
+    (await h.request('GET', `${endpointsPath}/${id}/deliveries`, { token: admin })).body.deliveries as any[]; // eslint-disable-line @typescript-eslint/no-explicit-any
 
   it('an app without early access gets a problem+json 403 that says how to ask', async () => {
     const slug = `noaccess-${randomSuffix()}`;
@@ -124,7 +128,11 @@ describe('outbound webhooks (real stack, real receiver on loopback)', () => {
     const t = Date.now();
     const purchase = providerEvent('INITIAL_PURCHASE', 'alice', { at: t, expiresAt: t + 30 * DAY });
     await client.deliver(purchase);
-    const [req] = await eventually(async () => receiver.at('/events'), (r) => r.length >= 1, { what: 'the delivery', timeoutMs: 30_000 });
+    const [req] = await eventually(
+      async () => receiver.at('/events'),
+      (r) => r.length >= 1,
+      { what: 'the delivery', timeoutMs: 30_000 },
+    );
     const body = new Webhook(ep.secret).verify(req!.body, req!.headers as Record<string, string>) as any; // eslint-disable-line @typescript-eslint/no-explicit-any
     assert.equal(req!.headers['webhook-id'], messageIdFor(ep.id, purchase.id));
     assert.equal(body.type, 'INITIAL_PURCHASE');
@@ -137,7 +145,11 @@ describe('outbound webhooks (real stack, real receiver on loopback)', () => {
 
     // A redelivered provider event has no second effect and sends nothing new.
     await client.deliver(purchase);
-    const entries = await eventually(() => log(ep.id), (l) => l.length === 1 && l[0].status === 'succeeded', { what: 'the log' });
+    const entries = await eventually(
+      () => log(ep.id),
+      (l) => l.length === 1 && l[0].status === 'succeeded',
+      { what: 'the log' },
+    );
     assert.equal(entries[0].attempts[0].statusCode, 200);
     assert.equal(typeof entries[0].attempts[0].latencyMs, 'number');
   });
@@ -148,7 +160,11 @@ describe('outbound webhooks (real stack, real receiver on loopback)', () => {
     const t = Date.now();
     await client.deliver(providerEvent('INITIAL_PURCHASE', 'bob', { at: t - 1000, purchasedAt: t - 1000, expiresAt: t + 3000 }));
     await client.deliver(providerEvent('CANCELLATION', 'bob', { at: t, purchasedAt: t - 1000, expiresAt: t + 3000 }));
-    const [req] = await eventually(async () => receiver.at('/downgrades'), (r) => r.length >= 1, { what: 'the downgrade', timeoutMs: 30_000 });
+    const [req] = await eventually(
+      async () => receiver.at('/downgrades'),
+      (r) => r.length >= 1,
+      { what: 'the downgrade', timeoutMs: 30_000 },
+    );
     const body = new Webhook(ep.secret).verify(req!.body, req!.headers as Record<string, string>) as any; // eslint-disable-line @typescript-eslint/no-explicit-any
     assert.equal(body.type, 'SUBSCRIPTION_DOWNGRADED');
     assert.equal(body.data.event, null);
@@ -161,8 +177,15 @@ describe('outbound webhooks (real stack, real receiver on loopback)', () => {
     const ep = await register('/flaky');
     const test = await h.request('POST', `${endpointsPath}/${ep.id}/test`, { token: admin });
     assert.equal(test.status, 202, test.text);
-    const [entry] = await eventually(() => log(ep.id), (l) => l[0]?.status === 'succeeded', { what: 'success after retries', timeoutMs: 30_000 });
-    assert.deepEqual(entry.attempts.map((a: { statusCode: number | null }) => a.statusCode), [500, 500, null, 204]);
+    const [entry] = await eventually(
+      () => log(ep.id),
+      (l) => l[0]?.status === 'succeeded',
+      { what: 'success after retries', timeoutMs: 30_000 },
+    );
+    assert.deepEqual(
+      entry.attempts.map((a: { statusCode: number | null }) => a.statusCode),
+      [500, 500, null, 204],
+    );
     assert.match(entry.attempts[2].error, /timed out/);
     assert.ok(entry.attempts.slice(0, 3).every((a: { nextRetryAt: string | null }) => a.nextRetryAt !== null));
     assert.equal(entry.attempts[3].nextRetryAt, null);
@@ -174,11 +197,18 @@ describe('outbound webhooks (real stack, real receiver on loopback)', () => {
   it('a delivery keeps what was sent and the first 4 KiB of each answer (whole characters); the log leaves them out', async () => {
     // 4 KiB ends inside the last "é" kept: the answer keeps the whole characters before it.
     const long = 'abcdef' + '<p onclick="x">é</p>'.repeat(400);
-    receiver.plan('/answers', [{ status: 500, body: long }, { status: 200, body: '{"ok":true}' }]);
+    receiver.plan('/answers', [
+      { status: 500, body: long },
+      { status: 200, body: '{"ok":true}' },
+    ]);
     const ep = await register('/answers');
     const test = await h.request('POST', `${endpointsPath}/${ep.id}/test`, { token: admin });
     assert.equal(test.status, 202, test.text);
-    await eventually(() => log(ep.id), (l) => l[0]?.status === 'succeeded', { what: 'success after a retry', timeoutMs: 30_000 });
+    await eventually(
+      () => log(ep.id),
+      (l) => l[0]?.status === 'succeeded',
+      { what: 'success after a retry', timeoutMs: 30_000 },
+    );
     const detail = await h.request('GET', `${endpointsPath}/${ep.id}/deliveries/${test.body.deliveryId}`, { token: admin });
     assert.equal(detail.status, 200, detail.text);
     const sent = receiver.at('/answers');
@@ -199,17 +229,29 @@ describe('outbound webhooks (real stack, real receiver on loopback)', () => {
     assert.equal(missing.status, 404);
     assert.equal(missing.body.code, 'unknown_delivery');
     assert.equal((await h.request('GET', `${endpointsPath}/${ep.id}/deliveries/not-an-id`, { token: admin })).status, 400);
-    assert.equal((await h.request('GET', `${endpointsPath}/${ep.id}/deliveries/${test.body.deliveryId}`, { token: projectToken([], ['other']) })).status, 403);
+    assert.equal(
+      (await h.request('GET', `${endpointsPath}/${ep.id}/deliveries/${test.body.deliveryId}`, { token: projectToken([], ['other']) }))
+        .status,
+      403,
+    );
   });
 
   it('410 Gone disables the endpoint at once', async () => {
     receiver.plan('/gone', [410]);
     const ep = await register('/gone');
     await h.request('POST', `${endpointsPath}/${ep.id}/test`, { token: admin });
-    const got = await eventually(async () => (await h.request('GET', `${endpointsPath}/${ep.id}`, { token: admin })).body, (e) => e.disabled === true, { what: 'disabled' });
+    const got = await eventually(
+      async () => (await h.request('GET', `${endpointsPath}/${ep.id}`, { token: admin })).body,
+      (e) => e.disabled === true,
+      { what: 'disabled' },
+    );
     assert.equal(got.disabledReason, 'gone');
     assert.equal(receiver.at('/gone').length, 1, 'no retry after 410');
-    const metrics = await eventually(async () => (await h.request('GET', '/metrics')).text, (m) => /outbound_webhook_endpoints_disabled_total [1-9]/.test(m), { what: 'metrics' });
+    const metrics = await eventually(
+      async () => (await h.request('GET', '/metrics')).text,
+      (m) => /outbound_webhook_endpoints_disabled_total [1-9]/.test(m),
+      { what: 'metrics' },
+    );
     assert.match(metrics, /outbound_webhook_deliveries_total\{outcome="sent"\} [1-9]/);
     assert.equal((await h.request('POST', `${endpointsPath}/${ep.id}/test`, { token: admin })).status, 409);
   });
@@ -221,7 +263,11 @@ describe('outbound webhooks (real stack, real receiver on loopback)', () => {
     assert.notEqual(rotated.body.secret, ep.secret);
     assert.ok(Date.parse(rotated.body.previousSecretValidUntil) > Date.now());
     await h.request('POST', `${endpointsPath}/${ep.id}/test`, { token: admin });
-    const [req] = await eventually(async () => receiver.at('/rotate'), (r) => r.length >= 1, { what: 'the delivery' });
+    const [req] = await eventually(
+      async () => receiver.at('/rotate'),
+      (r) => r.length >= 1,
+      { what: 'the delivery' },
+    );
     assert.equal(String(req!.headers['webhook-signature']).split(' ').length, 2);
     new Webhook(ep.secret).verify(req!.body, req!.headers as Record<string, string>);
     new Webhook(rotated.body.secret).verify(req!.body, req!.headers as Record<string, string>);
@@ -231,7 +277,11 @@ describe('outbound webhooks (real stack, real receiver on loopback)', () => {
     receiver.plan('/redeliver', [500]);
     const ep = await register('/redeliver');
     const first = (await h.request('POST', `${endpointsPath}/${ep.id}/test`, { token: admin })).body.deliveryId as string;
-    await eventually(() => log(ep.id), (l) => l[0]?.status === 'failed', { what: 'the schedule to run out', timeoutMs: 30_000 });
+    await eventually(
+      () => log(ep.id),
+      (l) => l[0]?.status === 'failed',
+      { what: 'the schedule to run out', timeoutMs: 30_000 },
+    );
     // The log says "failed" as soon as the last attempt is recorded; the workflow closes just after.
     const closed = () => h.temporal.client.workflow.getHandle(outboundDeliveryWorkflowId(APP, ep.id, first)).result();
     assert.equal(await closed(), 'failed');
@@ -239,48 +289,91 @@ describe('outbound webhooks (real stack, real receiver on loopback)', () => {
     assert.ok(tries >= 5, `${tries} attempts`);
 
     receiver.plan('/redeliver', [200]);
-    const again = await h.request('POST', `${endpointsPath}/${ep.id}/redeliver-failed`, { token: admin, body: { since: new Date(Date.now() - 60_000).toISOString() } });
+    const again = await h.request('POST', `${endpointsPath}/${ep.id}/redeliver-failed`, {
+      token: admin,
+      body: { since: new Date(Date.now() - 60_000).toISOString() },
+    });
     assert.equal(again.status, 202, again.text);
     assert.equal(again.body.redelivered, 1);
-    await eventually(() => log(ep.id), (l) => l[0]?.status === 'succeeded', { what: 'redelivered' });
+    await eventually(
+      () => log(ep.id),
+      (l) => l[0]?.status === 'succeeded',
+      { what: 'redelivered' },
+    );
     assert.equal(await closed(), 'succeeded');
 
     const one = await h.request('POST', `${endpointsPath}/${ep.id}/deliveries/${first}/redeliver`, { token: admin });
     assert.equal(one.status, 202, one.text);
-    await eventually(async () => receiver.at('/redeliver').length, (n) => n === tries + 2, { what: 'the manual redelivery' });
+    await eventually(
+      async () => receiver.at('/redeliver').length,
+      (n) => n === tries + 2,
+      { what: 'the manual redelivery' },
+    );
     assert.ok(receiver.at('/redeliver').every((r) => r.headers['webhook-id'] === first));
 
     assert.equal((await h.request('POST', `${endpointsPath}/${ep.id}/deliveries/msg_unknown/redeliver`, { token: admin })).status, 404);
-    assert.equal((await h.request('POST', `${endpointsPath}/${ep.id}/redeliver-failed`, { token: admin, body: { since: 'yesterday' } })).status, 400);
+    assert.equal(
+      (await h.request('POST', `${endpointsPath}/${ep.id}/redeliver-failed`, { token: admin, body: { since: 'yesterday' } })).status,
+      400,
+    );
   });
 
   it('checks the address again at delivery time (DNS or the record may have changed since registration)', async () => {
     const ep = await register('/rebind');
     await h.db.collection('outbound_webhook_endpoints').updateOne({ _id: ep.id as never }, { $set: { url: 'https://10.0.0.1/hook' } });
     await h.request('POST', `${endpointsPath}/${ep.id}/test`, { token: admin });
-    const [entry] = await eventually(() => log(ep.id), (l) => l[0]?.attempts.length >= 1, { what: 'an attempt' });
+    const [entry] = await eventually(
+      () => log(ep.id),
+      (l) => l[0]?.attempts.length >= 1,
+      { what: 'an attempt' },
+    );
     assert.match(entry.attempts[0].error, /^refused: .*10\.0\.0\.1/);
     assert.equal(entry.attempts[0].statusCode, null);
     await h.request('PATCH', `${endpointsPath}/${ep.id}`, { token: admin, body: { disabled: true } });
   });
 
   it('refuses private, metadata and link-local URLs even with the development setting, bad input with 4xx, and more than 10 endpoints', async () => {
-    for (const url of ['https://10.0.0.1/hook', 'http://192.168.1.10/hook', 'https://169.254.169.254/latest/meta-data', 'https://metadata.google.internal/', 'https://[fd00:ec2::254]/', 'https://100.64.0.1/', 'ftp://127.0.0.1/']) {
+    for (const url of [
+      'https://10.0.0.1/hook',
+      'http://192.168.1.10/hook',
+      'https://169.254.169.254/latest/meta-data',
+      'https://metadata.google.internal/',
+      'https://[fd00:ec2::254]/',
+      'https://100.64.0.1/',
+      'ftp://127.0.0.1/',
+    ]) {
       const res = await h.request('POST', endpointsPath, { token: admin, body: { url } });
       assert.equal(res.status, 422, `${url}: ${res.text}`);
       assert.equal(res.body.code, 'unsafe_url');
     }
-    for (const body of [{}, { url: 'x'.repeat(3000) }, { url: receiver.url('/a'), eventTypes: ['lower'] }, { url: receiver.url('/a'), extra: 1 }, { url: receiver.url('/a'), description: 'd'.repeat(501) }]) {
+    for (const body of [
+      {},
+      { url: 'x'.repeat(3000) },
+      { url: receiver.url('/a'), eventTypes: ['lower'] },
+      { url: receiver.url('/a'), extra: 1 },
+      { url: receiver.url('/a'), description: 'd'.repeat(501) },
+    ]) {
       const res = await h.request('POST', endpointsPath, { token: admin, body });
       assert.equal(res.status, 400, JSON.stringify(body).slice(0, 100));
     }
     assert.equal((await h.request('GET', `${endpointsPath}/nope`, { token: admin })).status, 404);
-    assert.equal((await h.request('GET', `${endpointsPath}/ep_01ARZ3NDEKTSV4RRFFQ69G5FAV/deliveries?limit=1000`, { token: admin })).status, 404);
+    assert.equal(
+      (await h.request('GET', `${endpointsPath}/ep_01ARZ3NDEKTSV4RRFFQ69G5FAV/deliveries?limit=1000`, { token: admin })).status,
+      404,
+    );
 
     const slug = `limit-${randomSuffix()}`;
     await connectApp(h, slug, true);
     for (let i = 0; i < 10; i++) {
-      assert.equal((await h.request('POST', `/v1/apps/${slug}/webhook-endpoints`, { token: admin, body: { url: receiver.url(`/l${i}`), disabled: true } })).status, 201);
+      assert.equal(
+        (
+          await h.request('POST', `/v1/apps/${slug}/webhook-endpoints`, {
+            token: admin,
+            body: { url: receiver.url(`/l${i}`), disabled: true },
+          })
+        ).status,
+        201,
+      );
     }
     const eleventh = await h.request('POST', `/v1/apps/${slug}/webhook-endpoints`, { token: admin, body: { url: receiver.url('/l10') } });
     assert.equal(eleventh.status, 409);
@@ -310,7 +403,8 @@ describe('outbound webhooks: an endpoint failing for days', () => {
     receiver.plan('/down', [503]);
     const path = `/v1/apps/${APP}/webhook-endpoints`;
     const ep = (await h.request('POST', path, { token: admin, body: { url: receiver.url('/down') } })).body as { id: string };
-    const deliveries = async () => (await h.request('GET', `${path}/${ep.id}/deliveries`, { token: admin })).body.deliveries as { status: string }[];
+    const deliveries = async () =>
+      (await h.request('GET', `${path}/${ep.id}/deliveries`, { token: admin })).body.deliveries as { status: string }[];
     clock = Date.now();
     await h.request('POST', `${path}/${ep.id}/test`, { token: admin });
     await eventually(deliveries, (l) => l[0]?.status === 'failed', { what: 'the first delivery to fail for good', timeoutMs: 30_000 });
@@ -320,9 +414,16 @@ describe('outbound webhooks: an endpoint failing for days', () => {
 
     clock += 73 * 3_600_000;
     await h.request('POST', `${path}/${ep.id}/test`, { token: admin });
-    const disabled = await eventually(async () => (await h.request('GET', `${path}/${ep.id}`, { token: admin })).body, (e) => e.disabled === true, { what: 'disabled' });
+    const disabled = await eventually(
+      async () => (await h.request('GET', `${path}/${ep.id}`, { token: admin })).body,
+      (e) => e.disabled === true,
+      { what: 'disabled' },
+    );
     assert.equal(disabled.disabledReason, 'failing');
-    const mails = await h.db.collection('mail_outbox').find({ _id: { $regex: `^outbound_disabled:${ep.id}:` } as never }).toArray();
+    const mails = await h.db
+      .collection('mail_outbox')
+      .find({ _id: { $regex: `^outbound_disabled:${ep.id}:` } as never })
+      .toArray();
     assert.equal(mails.length, 1);
     assert.equal(mails[0]!.to, 'owner@example.com');
     assert.match(String(mails[0]!.text), /disabled/);
@@ -342,8 +443,16 @@ describe('outbound webhooks without the development setting', () => {
   it('the CLI grants and takes away early access', async () => {
     const slug = `cli-${randomSuffix()}`;
     await connectApp(h, slug, false);
-    const env = { ...process.env, LOG_LEVEL: 'silent', TEMPORAL_ADDRESS: h.config.temporal.address, MONGODB_URI: h.config.mongo.uri, MONGODB_DB: h.config.mongo.dbName, JWT_SECRET: h.config.jwt.secret! };
-    const cli = (...args: string[]) => spawnSync(process.execPath, [join(__dirname, '..', '..', 'src', 'cli.js'), 'outbound-access', ...args], { env, encoding: 'utf8' });
+    const env = {
+      ...process.env,
+      LOG_LEVEL: 'silent',
+      TEMPORAL_ADDRESS: h.config.temporal.address,
+      MONGODB_URI: h.config.mongo.uri,
+      MONGODB_DB: h.config.mongo.dbName,
+      JWT_SECRET: h.config.jwt.secret!,
+    };
+    const cli = (...args: string[]) =>
+      spawnSync(process.execPath, [join(__dirname, '..', '..', 'src', 'cli.js'), 'outbound-access', ...args], { env, encoding: 'utf8' });
     const list = () => h.request('GET', `/v1/apps/${slug}/webhook-endpoints`, { token: admin });
     assert.equal((await list()).status, 403);
     const on = cli('--slug', slug, '--enable', '--contact-email', 'owner@example.com');
@@ -356,7 +465,13 @@ describe('outbound webhooks without the development setting', () => {
   });
 
   it('refuses http, loopback addresses and names that resolve to loopback', async () => {
-    for (const url of ['https://127.0.0.1/hook', 'https://[::1]/hook', 'https://localhost/hook', 'http://example.com/hook', 'https://10.1.1.1/']) {
+    for (const url of [
+      'https://127.0.0.1/hook',
+      'https://[::1]/hook',
+      'https://localhost/hook',
+      'http://example.com/hook',
+      'https://10.1.1.1/',
+    ]) {
       const res = await h.request('POST', `/v1/apps/${APP}/webhook-endpoints`, { token: admin, body: { url } });
       assert.equal(res.status, 422, `${url}: ${res.text}`);
       assert.equal(res.body.code, 'unsafe_url');
@@ -388,7 +503,11 @@ describe('outbound webhooks: a worker killed mid-delivery', () => {
     const child = await h.spawnWorkerProcess();
     const test = await h.request('POST', `/v1/apps/${APP}/webhook-endpoints/${ep.id}/test`, { token: admin });
     assert.equal(test.status, 202);
-    await eventually(async () => receiver.at('/crash').length, (n) => n >= 1, { what: 'the first request', timeoutMs: 30_000 });
+    await eventually(
+      async () => receiver.at('/crash').length,
+      (n) => n >= 1,
+      { what: 'the first request', timeoutMs: 30_000 },
+    );
     child.kill('SIGKILL');
     await new Promise((r) => child.once('exit', r));
     await h.startWorker();
@@ -423,14 +542,21 @@ describe('outbound webhooks: deliveries started by hand are rate limited (real s
 
   it('past the limit per endpoint, then per app: 429 with Retry-After, and nothing is started', async () => {
     const endpoints = [];
-    for (let i = 0; i < 4; i++) endpoints.push((await h.request('POST', path, { token: admin, body: { url: receiver.url(`/l${i}`) } })).body.id as string);
+    for (let i = 0; i < 4; i++)
+      endpoints.push((await h.request('POST', path, { token: admin, body: { url: receiver.url(`/l${i}`) } })).body.id as string);
     const test = (id: string) => h.request('POST', `${path}/${id}/test`, { token: admin });
     assert.deepEqual([(await test(endpoints[0]!)).status, (await test(endpoints[0]!)).status], [202, 202]);
     const refused = await test(endpoints[0]!);
     assert.equal(refused.status, 429);
     assert.equal(refused.headers.get('content-type'), 'application/problem+json');
-    assert.ok(Number(refused.headers.get('retry-after')) >= 1 && Number(refused.headers.get('retry-after')) <= 60, refused.headers.get('retry-after') ?? '');
-    const redeliverAll = await h.request('POST', `${path}/${endpoints[0]}/redeliver-failed`, { token: admin, body: { since: new Date(0).toISOString() } });
+    assert.ok(
+      Number(refused.headers.get('retry-after')) >= 1 && Number(refused.headers.get('retry-after')) <= 60,
+      refused.headers.get('retry-after') ?? '',
+    );
+    const redeliverAll = await h.request('POST', `${path}/${endpoints[0]}/redeliver-failed`, {
+      token: admin,
+      body: { since: new Date(0).toISOString() },
+    });
     assert.equal(redeliverAll.status, 429, 'redeliveries count against the same limit');
     // The app's limit is three endpoints' worth: two more endpoints take two each, the fourth is refused.
     for (const id of [endpoints[1]!, endpoints[2]!]) assert.deepEqual([(await test(id)).status, (await test(id)).status], [202, 202]);

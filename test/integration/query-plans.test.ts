@@ -18,7 +18,14 @@ import { RETAIL } from '../unit/skills/cases';
 import { invoke, loadDemo, PROJECT, settle } from './skills-helpers';
 
 /** Collections whose size is bounded by configuration, not by use: a scan of them costs nothing worth an index. */
-const SMALL = new Set<string>([COLLECTIONS.orgs, COLLECTIONS.projects, COLLECTIONS.apps, COLLECTIONS.relayCheckpoints, COLLECTIONS.billingMetrics, COLLECTIONS.outboundCounters]);
+const SMALL = new Set<string>([
+  COLLECTIONS.orgs,
+  COLLECTIONS.projects,
+  COLLECTIONS.apps,
+  COLLECTIONS.relayCheckpoints,
+  COLLECTIONS.billingMetrics,
+  COLLECTIONS.outboundCounters,
+]);
 
 describe('query plans: every query on a growing collection uses an index', function () {
   this.timeout(120_000);
@@ -57,7 +64,11 @@ describe('query plans: every query on a growing collection uses an index', funct
       const list = await h.request('GET', `/v1/agents/${PROJECT}/invocations${query}`, { token: member });
       assert.equal(list.status, 200, list.text);
       if (list.body.nextCursor) {
-        const next = await h.request('GET', `/v1/agents/${PROJECT}/invocations${query}${query ? '&' : '?'}cursor=${encodeURIComponent(list.body.nextCursor)}`, { token: member });
+        const next = await h.request(
+          'GET',
+          `/v1/agents/${PROJECT}/invocations${query}${query ? '&' : '?'}cursor=${encodeURIComponent(list.body.nextCursor)}`,
+          { token: member },
+        );
         assert.equal(next.status, 200, next.text);
       }
     }
@@ -66,22 +77,41 @@ describe('query plans: every query on a growing collection uses an index', funct
     // Project data: upserts, listings by kind, text, cursor.
     const docs = await h.request('POST', `/v1/projects/${PROJECT}/documents`, {
       token: admin,
-      body: { documents: [{ kind: 'ticket', externalId: 'PLAN-1', title: 'Plans', body: 'Query plans', key: 'PLAN-1', type: 'task', status: 'done', createdAt: '2026-01-01T00:00:00.000Z' }] },
+      body: {
+        documents: [
+          {
+            kind: 'ticket',
+            externalId: 'PLAN-1',
+            title: 'Plans',
+            body: 'Query plans',
+            key: 'PLAN-1',
+            type: 'task',
+            status: 'done',
+            createdAt: '2026-01-01T00:00:00.000Z',
+          },
+        ],
+      },
     });
     assert.equal(docs.status, 200, docs.text);
     for (const query of ['?limit=2', '?kind=commit&limit=2', '?q=checkout&limit=2', '?kind=ticket&q=plans']) {
       const list = await h.request('GET', `/v1/projects/${PROJECT}/documents${query}`, { token: member });
       assert.equal(list.status, 200, list.text);
-      if (list.body.nextCursor) await h.request('GET', `/v1/projects/${PROJECT}/documents${query}&cursor=${encodeURIComponent(list.body.nextCursor)}`, { token: member });
+      if (list.body.nextCursor)
+        await h.request('GET', `/v1/projects/${PROJECT}/documents${query}&cursor=${encodeURIComponent(list.body.nextCursor)}`, {
+          token: member,
+        });
     }
 
     // Billing: an app's receiver with every effect, a duplicate, a merge; the dashboard; the relay's recovery read.
-    const auth = (await h.request('POST', '/v1/apps', { token: admin, body: { slug: 'plans', name: 'Plans' } })).body.authorization as string;
+    const auth = (await h.request('POST', '/v1/apps', { token: admin, body: { slug: 'plans', name: 'Plans' } })).body
+      .authorization as string;
     // Outbound webhooks for the same app: an endpoint receives every event below.
     await h.request('PUT', '/v1/apps/plans/outbound-access', { token: admin, body: { enabled: true } });
     const port = (receiver.address() as { port: number }).port;
     const endpoints = '/v1/apps/plans/webhook-endpoints';
-    const ep = (await h.request('POST', endpoints, { token: admin, body: { url: `http://127.0.0.1:${port}/hook` } })).body as { id: string };
+    const ep = (await h.request('POST', endpoints, { token: admin, body: { url: `http://127.0.0.1:${port}/hook` } })).body as {
+      id: string;
+    };
     const now = Date.now();
     const events = [
       providerEvent('INITIAL_PURCHASE', 'plan-a', { at: now - 2 * DAY, purchasedAt: now - 2 * DAY }),
@@ -91,7 +121,10 @@ describe('query plans: every query on a growing collection uses an index', funct
       providerEvent('SUBSCRIBER_ALIAS', 'plan-c', { at: now, aliases: ['plan-c', 'plan-a'] }),
     ];
     for (const event of [...events, events[0]!]) {
-      const res = await h.request('POST', '/api/saas/iap/billingprovider/webhook?app=plans', { body: envelope(event), headers: { Authorization: auth } });
+      const res = await h.request('POST', '/api/saas/iap/billingprovider/webhook?app=plans', {
+        body: envelope(event),
+        headers: { Authorization: auth },
+      });
       assert.equal(res.status, 200, res.text);
     }
     await eventually(
@@ -101,17 +134,36 @@ describe('query plans: every query on a growing collection uses an index', funct
     );
     // The console's customer list: every filter, every sort both ways, the id prefix search, each with a next page.
     const listQueries = [
-      '', '&flagged=true', '&status=active', '&limit=1', '&sort=-id&limit=1', '&sort=mrr&limit=1', '&sort=-mrr&limit=1', '&sort=lastEvent&limit=1',
-      '&sort=-lastEvent&status=active&limit=1', '&status=trial', '&status=billing_issue&store=APP_STORE&limit=1', '&environment=PRODUCTION&sort=-mrr&limit=1',
-      '&store=APP_STORE&environment=PRODUCTION&flagged=false&sort=lastEvent&limit=1', '&q=plan-&limit=1', '&q=plan-&sort=-id&status=active&limit=1',
+      '',
+      '&flagged=true',
+      '&status=active',
+      '&limit=1',
+      '&sort=-id&limit=1',
+      '&sort=mrr&limit=1',
+      '&sort=-mrr&limit=1',
+      '&sort=lastEvent&limit=1',
+      '&sort=-lastEvent&status=active&limit=1',
+      '&status=trial',
+      '&status=billing_issue&store=APP_STORE&limit=1',
+      '&environment=PRODUCTION&sort=-mrr&limit=1',
+      '&store=APP_STORE&environment=PRODUCTION&flagged=false&sort=lastEvent&limit=1',
+      '&q=plan-&limit=1',
+      '&q=plan-&sort=-id&status=active&limit=1',
     ];
     for (const query of listQueries) {
       const list = await h.request('GET', `/v1/billing/customers?app=plans${query}`, { token: admin });
       assert.equal(list.status, 200, list.text);
-      if (list.body.nextCursor) await h.request('GET', `/v1/billing/customers?app=plans${query}&cursor=${encodeURIComponent(list.body.nextCursor)}`, { token: admin });
+      if (list.body.nextCursor)
+        await h.request('GET', `/v1/billing/customers?app=plans${query}&cursor=${encodeURIComponent(list.body.nextCursor)}`, {
+          token: admin,
+        });
     }
     // plan-c's alias is applied by plan-a's workflow (the smaller id): the lookup answers once it has.
-    await eventually(() => h.request('GET', '/v1/billing/customers/plan-c?app=plans', { token: admin }), (r) => r.status === 200, { what: 'plan-c to resolve' });
+    await eventually(
+      () => h.request('GET', '/v1/billing/customers/plan-c?app=plans', { token: admin }),
+      (r) => r.status === 200,
+      { what: 'plan-c to resolve' },
+    );
     await h.request('GET', '/v1/billing/metrics?app=plans', { token: admin });
     // Outbound: the delivery log (paged), an endpoint's life, a test event, redeliveries.
     await eventually(
@@ -144,7 +196,17 @@ describe('query plans: every query on a growing collection uses an index', funct
     // Dead letters: the listing with and without a status, a page after a cursor, a retry's read, the /metrics gauge.
     const deadLetters = new DeadLetterRepository(h.db);
     const parkedId = await deadLetters.park(
-      { key: 'plans-dl', scope: 'app:plans', stage: 'relay', eventId: 'e', type: 'RENEWAL', subscriberId: 'plan-a', workflowId: null, reason: 'r', payload: '{}' },
+      {
+        key: 'plans-dl',
+        scope: 'app:plans',
+        stage: 'relay',
+        eventId: 'e',
+        type: 'RENEWAL',
+        subscriberId: 'plan-a',
+        workflowId: null,
+        reason: 'r',
+        payload: '{}',
+      },
       new Date(),
     );
     for (const query of ['', '&status=all', '&limit=1']) {

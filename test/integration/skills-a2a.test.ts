@@ -13,8 +13,9 @@ import { projectToken } from '../support/tokens';
 import { PROJECT, loadDemo } from './skills-helpers';
 
 // The SDK is published as ES modules with a CommonJS build: loaded with require, typed from its ES declarations.
-// eslint-disable-next-line @typescript-eslint/no-require-imports
-const { ClientFactory, ClientFactoryOptions, DefaultAgentCardResolver, JsonRpcTransportFactory } = require('@a2a-js/sdk/client') as typeof A2aClient;
+const { ClientFactory, ClientFactoryOptions, DefaultAgentCardResolver, JsonRpcTransportFactory } =
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  require('@a2a-js/sdk/client') as typeof A2aClient;
 type Client = A2aClient.Client;
 
 /** TaskState of the SDK's v1.0 model (an enum of numbers). */
@@ -23,7 +24,10 @@ const STATE = { submitted: 1, working: 2, completed: 3, failed: 4, canceled: 5 }
 describe('skills over A2A (official SDK client, real Temporal, real store)', () => {
   let h: Harness;
   const member = projectToken([PROJECT]);
-  const withToken = (token: string): typeof fetch => (input, init) => fetch(input, { ...init, headers: { ...Object.fromEntries(new Headers(init?.headers).entries()), Authorization: `Bearer ${token}` } });
+  const withToken =
+    (token: string): typeof fetch =>
+    (input, init) =>
+      fetch(input, { ...init, headers: { ...Object.fromEntries(new Headers(init?.headers).entries()), Authorization: `Bearer ${token}` } });
 
   before(async () => {
     h = await startHarness({ PUBLIC_BASE_URL: 'http://placeholder.invalid' });
@@ -39,7 +43,10 @@ describe('skills over A2A (official SDK client, real Temporal, real store)', () 
         cardResolver: new DefaultAgentCardResolver({ fetchImpl, legacyCompat: { enabled: true } }),
       }),
     );
-    const card = await new DefaultAgentCardResolver({ fetchImpl, legacyCompat: { enabled: true } }).resolve(`${h.baseUrl}/v1/agents/${PROJECT}/.well-known/agent-card.json`, '');
+    const card = await new DefaultAgentCardResolver({ fetchImpl, legacyCompat: { enabled: true } }).resolve(
+      `${h.baseUrl}/v1/agents/${PROJECT}/.well-known/agent-card.json`,
+      '',
+    );
     // The card names the public URL; in this test the API listens on loopback.
     for (const i of card.supportedInterfaces) i.url = i.url.replace('http://placeholder.invalid', h.baseUrl);
     return factory.createFromAgentCard(card);
@@ -47,7 +54,18 @@ describe('skills over A2A (official SDK client, real Temporal, real store)', () 
 
   const message = (skill: string, inputs: Record<string, unknown>, returnImmediately = false) => ({
     tenant: '',
-    message: { messageId: randomUUID(), contextId: '', taskId: '', role: 1, parts: [{ content: { $case: 'data' as const, value: { skill, inputs } }, metadata: undefined, filename: '', mediaType: 'application/json' }], metadata: undefined, extensions: [], referenceTaskIds: [] },
+    message: {
+      messageId: randomUUID(),
+      contextId: '',
+      taskId: '',
+      role: 1,
+      parts: [
+        { content: { $case: 'data' as const, value: { skill, inputs } }, metadata: undefined, filename: '', mediaType: 'application/json' },
+      ],
+      metadata: undefined,
+      extensions: [],
+      referenceTaskIds: [],
+    },
     configuration: { acceptedOutputModes: [], taskPushNotificationConfig: undefined, returnImmediately },
     metadata: undefined,
   });
@@ -56,9 +74,18 @@ describe('skills over A2A (official SDK client, real Temporal, real store)', () 
     const res = await h.request('GET', `/v1/agents/${PROJECT}/.well-known/agent-card.json`, { token: member });
     assert.equal(res.status, 200);
     assert.equal(res.body.protocolVersion, '0.3.0');
-    assert.deepEqual(res.body.skills.map((s: { id: string }) => s.id), SKILLS.map((s) => s.name));
-    const card = await new DefaultAgentCardResolver({ fetchImpl: withToken(member), legacyCompat: { enabled: true } }).resolve(`${h.baseUrl}/v1/agents/${PROJECT}/.well-known/agent-card.json`, '');
-    assert.deepEqual(card.skills.map((s) => s.id), SKILLS.map((s) => s.name));
+    assert.deepEqual(
+      res.body.skills.map((s: { id: string }) => s.id),
+      SKILLS.map((s) => s.name),
+    );
+    const card = await new DefaultAgentCardResolver({ fetchImpl: withToken(member), legacyCompat: { enabled: true } }).resolve(
+      `${h.baseUrl}/v1/agents/${PROJECT}/.well-known/agent-card.json`,
+      '',
+    );
+    assert.deepEqual(
+      card.skills.map((s) => s.id),
+      SKILLS.map((s) => s.name),
+    );
     assert.ok(card.supportedInterfaces.length >= 1);
   });
 
@@ -95,7 +122,11 @@ describe('skills over A2A (official SDK client, real Temporal, real store)', () 
     assert.equal(task.status?.state, STATE.submitted, 'no worker runs: the task waits');
     const cancelled = await a2a.cancelTask({ tenant: '', id: task.id, metadata: undefined });
     assert.equal(cancelled.status?.state, STATE.canceled);
-    await eventually(() => h.request('GET', `/v1/agents/${PROJECT}/invocations/${task.id}`, { token: member }), (r) => r.body.status === 'cancelled', { what: 'the invocation cancelled' });
+    await eventually(
+      () => h.request('GET', `/v1/agents/${PROJECT}/invocations/${task.id}`, { token: member }),
+      (r) => r.body.status === 'cancelled',
+      { what: 'the invocation cancelled' },
+    );
     await assert.rejects(a2a.cancelTask({ tenant: '', id: task.id, metadata: undefined }), /cancel/i);
     await assert.rejects(a2a.getTask({ tenant: '', id: 'inv_01M82RANSA3FRAD36WHFZAZZD8', historyLength: undefined }), /not found|found/i);
   });
@@ -103,13 +134,46 @@ describe('skills over A2A (official SDK client, real Temporal, real store)', () 
   it('JSON-RPC errors for bad requests; 401 without a token and 403 for another project, as problem+json', async () => {
     const rpc = (body: unknown) => h.request('POST', `/v1/agents/${PROJECT}/a2a`, { token: member, body });
     assert.equal((await rpc({ jsonrpc: '2.0', id: 1, method: 'nope' })).body.error.code, -32601);
-    assert.equal((await rpc({ jsonrpc: '2.0', id: 2, method: 'message/send', params: { message: { messageId: 'm', role: 'user', parts: [{ kind: 'text', text: 'hi' }] } } })).body.error.code, -32602);
-    assert.equal((await rpc({ jsonrpc: '2.0', id: 3, method: 'message/send', params: { message: { messageId: 'm2', role: 'user', parts: [{ kind: 'data', data: { skill: 'release_notes_composer', inputs: { fromVersion: 7 } } }] } } })).body.error.code, -32602);
+    assert.equal(
+      (
+        await rpc({
+          jsonrpc: '2.0',
+          id: 2,
+          method: 'message/send',
+          params: { message: { messageId: 'm', role: 'user', parts: [{ kind: 'text', text: 'hi' }] } },
+        })
+      ).body.error.code,
+      -32602,
+    );
+    assert.equal(
+      (
+        await rpc({
+          jsonrpc: '2.0',
+          id: 3,
+          method: 'message/send',
+          params: {
+            message: {
+              messageId: 'm2',
+              role: 'user',
+              parts: [{ kind: 'data', data: { skill: 'release_notes_composer', inputs: { fromVersion: 7 } } }],
+            },
+          },
+        })
+      ).body.error.code,
+      -32602,
+    );
     assert.equal((await rpc({ id: 4 })).body.error.code, -32600);
-    const raw = await h.request('POST', `/v1/agents/${PROJECT}/a2a`, { token: member, raw: '{', headers: { 'Content-Type': 'application/json' } });
+    const raw = await h.request('POST', `/v1/agents/${PROJECT}/a2a`, {
+      token: member,
+      raw: '{',
+      headers: { 'Content-Type': 'application/json' },
+    });
     assert.equal(raw.body.error.code, -32700);
     assert.equal((await h.request('GET', `/v1/agents/${PROJECT}/.well-known/agent-card.json`)).status, 401);
-    const other = await h.request('POST', `/v1/agents/${PROJECT}/a2a`, { token: projectToken(['elsewhere']), body: { jsonrpc: '2.0', id: 5, method: 'tasks/get', params: { id: 'x' } } });
+    const other = await h.request('POST', `/v1/agents/${PROJECT}/a2a`, {
+      token: projectToken(['elsewhere']),
+      body: { jsonrpc: '2.0', id: 5, method: 'tasks/get', params: { id: 'x' } },
+    });
     assert.equal(other.status, 403);
     assert.equal(other.headers.get('content-type'), 'application/problem+json');
   });

@@ -37,14 +37,17 @@ describe('skills over HTTP: invoke, poll, list, idempotency (real Temporal, real
     assert.equal(res.status, 202, res.text);
     assert.match(res.body.id, /^inv_[0-9A-Z]{26}$/);
     assert.equal(res.headers.get('location'), `/v1/agents/${PROJECT}/invocations/${res.body.id}`);
-    assert.deepEqual({ ...res.body, id: undefined, createdAt: undefined }, {
-      project: PROJECT,
-      skill: 'release_notes_composer',
-      status: 'queued',
-      links: { self: `/v1/agents/${PROJECT}/invocations/${res.body.id}` },
-      id: undefined,
-      createdAt: undefined,
-    });
+    assert.deepEqual(
+      { ...res.body, id: undefined, createdAt: undefined },
+      {
+        project: PROJECT,
+        skill: 'release_notes_composer',
+        status: 'queued',
+        links: { self: `/v1/agents/${PROJECT}/invocations/${res.body.id}` },
+        id: undefined,
+        createdAt: undefined,
+      },
+    );
 
     const inv = await settle(h, member, res.body.id);
     assert.equal(inv.status, 'completed', JSON.stringify(inv.error));
@@ -88,9 +91,15 @@ describe('skills over HTTP: invoke, poll, list, idempotency (real Temporal, real
     const p = (await settle(h, member, proposal.body.id)).result;
     const r = (await settle(h, member, rca.body.id)).result;
     for (const result of [p, r]) assertResultShape(result);
-    assertInOrder(p.sections.map((s: { heading: string }) => s.heading), ['Summary', 'Your challenges', 'Our approach', 'Proof', 'Next steps']);
+    assertInOrder(
+      p.sections.map((s: { heading: string }) => s.heading),
+      ['Summary', 'Your challenges', 'Our approach', 'Proof', 'Next steps'],
+    );
     for (const pain of RETAIL.painPoints) assert.ok(p.markdown.includes(pain), `pain point "${pain}" answered by name`);
-    assertInOrder(r.sections.map((s: { heading: string }) => s.heading), ['Summary', 'Impact', 'Timeline', 'Root cause', 'Contributing factors', 'Fix', 'Follow-up actions', 'Customer-facing summary']);
+    assertInOrder(
+      r.sections.map((s: { heading: string }) => s.heading),
+      ['Summary', 'Impact', 'Timeline', 'Root cause', 'Contributing factors', 'Fix', 'Follow-up actions', 'Customer-facing summary'],
+    );
     assert.equal(r.markdown, golden('incident_rca', 'sev1-INC-2025-014').md);
     assert.ok(r.citations.some((c: { id: string }) => c.id === 'incident:INC-2025-014'));
   });
@@ -107,7 +116,12 @@ describe('skills over HTTP: invoke, poll, list, idempotency (real Temporal, real
   });
 
   it('lists invocations newest first, filtered by skill and status, page by page with a cursor', async () => {
-    const all = (await h.request('GET', `/v1/agents/${PROJECT}/invocations?limit=100`, { token: member })).body.invocations as { id: string; skill: string; status: string; createdAt: string }[];
+    const all = (await h.request('GET', `/v1/agents/${PROJECT}/invocations?limit=100`, { token: member })).body.invocations as {
+      id: string;
+      skill: string;
+      status: string;
+      createdAt: string;
+    }[];
     assert.ok(all.length >= 6, `${all.length} invocations`);
     for (let i = 1; i < all.length; i++) assert.ok(all[i - 1].createdAt >= all[i].createdAt, 'newest first');
 
@@ -124,11 +138,20 @@ describe('skills over HTTP: invoke, poll, list, idempotency (real Temporal, real
       paged.push(...page.body.invocations.map((i) => i.id));
       cursor = page.body.nextCursor;
     } while (cursor);
-    assert.deepEqual(paged, all.map((i) => i.id), 'pages join up to the whole list, no gaps, no repeats');
+    assert.deepEqual(
+      paged,
+      all.map((i) => i.id),
+      'pages join up to the whole list, no gaps, no repeats',
+    );
 
-    const rn = (await h.request('GET', `/v1/agents/${PROJECT}/invocations?skill=release_notes_composer&status=completed`, { token: member })).body.invocations;
+    const rn = (
+      await h.request('GET', `/v1/agents/${PROJECT}/invocations?skill=release_notes_composer&status=completed`, { token: member })
+    ).body.invocations;
     assert.equal(rn.length, all.filter((i) => i.skill === 'release_notes_composer' && i.status === 'completed').length);
-    assert.ok(rn.length >= 3 && rn.every((i: { skill: string; status: string }) => i.skill === 'release_notes_composer' && i.status === 'completed'));
+    assert.ok(
+      rn.length >= 3 &&
+        rn.every((i: { skill: string; status: string }) => i.skill === 'release_notes_composer' && i.status === 'completed'),
+    );
     assert.equal((await h.request('GET', `/v1/agents/${PROJECT}/invocations?status=failed`, { token: member })).body.invocations.length, 0);
 
     for (const bad of ['status=done', 'skill=nope', 'limit=0', 'cursor=garbage']) {
@@ -142,11 +165,22 @@ describe('skills over HTTP: invoke, poll, list, idempotency (real Temporal, real
     const body = { customerName: 'Idempotent Foods', format: 'email', industry: 'Retail' };
     const first = await invoke(h, member, 'proposal_writer', body, { 'Idempotency-Key': 'key-1' });
     assert.equal(first.status, 202, first.text);
-    const again = await invoke(h, member, 'proposal_writer', { industry: 'Retail', format: 'email', customerName: 'Idempotent Foods' }, { 'Idempotency-Key': 'key-1' });
+    const again = await invoke(
+      h,
+      member,
+      'proposal_writer',
+      { industry: 'Retail', format: 'email', customerName: 'Idempotent Foods' },
+      { 'Idempotency-Key': 'key-1' },
+    );
     assert.equal(again.body.id, first.body.id, 'member order does not matter');
 
-    const racing = await Promise.all([1, 2, 3].map(() => invoke(h, member, 'proposal_writer', { ...body, customerName: 'Racing Foods' }, { 'Idempotency-Key': 'key-2' })));
-    assert.deepEqual(racing.map((r) => r.status), [202, 202, 202]);
+    const racing = await Promise.all(
+      [1, 2, 3].map(() => invoke(h, member, 'proposal_writer', { ...body, customerName: 'Racing Foods' }, { 'Idempotency-Key': 'key-2' })),
+    );
+    assert.deepEqual(
+      racing.map((r) => r.status),
+      [202, 202, 202],
+    );
     assert.equal(new Set(racing.map((r) => r.body.id)).size, 1, 'concurrent requests with one key share one invocation');
     assert.equal(await invocationCount(h), before + 2, 'one record (hence one workflow) per key');
 
@@ -163,11 +197,15 @@ describe('skills over HTTP: invoke, poll, list, idempotency (real Temporal, real
   });
 
   it('cancelling a finished invocation is 409; unknown invocations are 404', async () => {
-    const done = (await h.request('GET', `/v1/agents/${PROJECT}/invocations?status=completed&limit=1`, { token: member })).body.invocations[0];
+    const done = (await h.request('GET', `/v1/agents/${PROJECT}/invocations?status=completed&limit=1`, { token: member })).body
+      .invocations[0];
     const res = await h.request('POST', `/v1/agents/${PROJECT}/invocations/${done.id}/cancel`, { token: member });
     assert.equal(res.status, 409);
     assert.equal(res.body.code, 'invocation_finished');
-    for (const [method, path] of [['GET', 'inv_nope'], ['POST', 'inv_nope/cancel']] as const) {
+    for (const [method, path] of [
+      ['GET', 'inv_nope'],
+      ['POST', 'inv_nope/cancel'],
+    ] as const) {
       const missing = await h.request(method, `/v1/agents/${PROJECT}/invocations/${path}`, { token: member });
       assert.equal(missing.status, 404);
       assert.equal(missing.body.code, 'unknown_invocation');
@@ -210,7 +248,10 @@ describe('skills over HTTP: invoke, poll, list, idempotency (real Temporal, real
     });
 
     it('404 for an unknown project or skill', async () => {
-      const project = await h.request('POST', '/v1/agents/ghost/skills/proposal_writer', { token: adminToken(), body: { customerName: 'X', format: 'email' } });
+      const project = await h.request('POST', '/v1/agents/ghost/skills/proposal_writer', {
+        token: adminToken(),
+        body: { customerName: 'X', format: 'email' },
+      });
       assert.equal(project.status, 404);
       assert.equal(project.body.code, 'unknown_project');
       const skill = await invoke(h, member, 'poem_writer', { topic: 'x' });
@@ -221,9 +262,17 @@ describe('skills over HTTP: invoke, poll, list, idempotency (real Temporal, real
     it('413 past 64 KiB; 415 for a body that is not JSON; 400 for malformed JSON', async () => {
       const big = await invoke(h, member, 'proposal_writer', { customerName: 'X', format: 'email', industry: 'x'.repeat(70 * 1024) });
       assert.equal(big.status, 413);
-      const text = await h.request('POST', `/v1/agents/${PROJECT}/skills/proposal_writer`, { token: member, raw: 'customerName=X', headers: { 'Content-Type': 'text/plain' } });
+      const text = await h.request('POST', `/v1/agents/${PROJECT}/skills/proposal_writer`, {
+        token: member,
+        raw: 'customerName=X',
+        headers: { 'Content-Type': 'text/plain' },
+      });
       assert.equal(text.status, 415);
-      const malformed = await h.request('POST', `/v1/agents/${PROJECT}/skills/proposal_writer`, { token: member, raw: '{"customerName":', headers: { 'Content-Type': 'application/json' } });
+      const malformed = await h.request('POST', `/v1/agents/${PROJECT}/skills/proposal_writer`, {
+        token: member,
+        raw: '{"customerName":',
+        headers: { 'Content-Type': 'application/json' },
+      });
       assert.equal(malformed.status, 400);
     });
 
@@ -238,7 +287,10 @@ describe('skills over HTTP: invoke, poll, list, idempotency (real Temporal, real
         const res = await invoke(h, member, skill, inputs);
         assert.equal(res.status, 422, `${JSON.stringify(inputs)}: ${res.text}`);
         assert.equal(res.body.code, 'impossible_request');
-        assert.ok(res.body.errors.some((e: { path: string }) => e.path === path), `${JSON.stringify(res.body.errors)} names ${path}`);
+        assert.ok(
+          res.body.errors.some((e: { path: string }) => e.path === path),
+          `${JSON.stringify(res.body.errors)} names ${path}`,
+        );
       }
     });
   });
@@ -251,7 +303,13 @@ describe('skills with the worker in the API process (API_RUNS_WORKER): eager sta
   before(async () => {
     h = await startHarness({ API_RUNS_WORKER: 'true' });
     await loadDemo(h);
-    inApi = runWorkerInApi({ config: h.config, db: h.db, logger: createLogger(h.config, 'test'), workflowBundlePath: await workflowBundlePath(), onStarter: (c) => (h.temporal.starter = c) });
+    inApi = runWorkerInApi({
+      config: h.config,
+      db: h.db,
+      logger: createLogger(h.config, 'test'),
+      workflowBundlePath: await workflowBundlePath(),
+      onStarter: (c) => (h.temporal.starter = c),
+    });
     await eventually(async () => h.temporal.starter, Boolean, { timeoutMs: 30_000, what: 'the worker in the API process to run' });
   });
   after(async () => {
@@ -261,7 +319,14 @@ describe('skills with the worker in the API process (API_RUNS_WORKER): eager sta
 
   it('the server hands the first workflow task to this process (eagerlyStarted), and a restart of the same invocation attaches to its run', async () => {
     const id = `inv_EAGER${Date.now()}`;
-    const record = { _id: id, project: PROJECT, skill: 'incident_rca', inputs: { incidentId: 'INC-2025-014', severity: 'SEV-1' }, createdAt: new Date(), workflowId: `skill/${PROJECT}/${id}` } as unknown as InvocationRecord;
+    const record = {
+      _id: id,
+      project: PROJECT,
+      skill: 'incident_rca',
+      inputs: { incidentId: 'INC-2025-014', severity: 'SEV-1' },
+      createdAt: new Date(),
+      workflowId: `skill/${PROJECT}/${id}`,
+    } as unknown as InvocationRecord;
     const run = { workflowId: record.workflowId, input: inputOf(record) };
     const start = () => startInvocationWorkflow(h.temporal.client, h.config.temporal.taskQueue, run, { eagerClient: h.temporal.starter });
     assert.deepEqual(await start(), { kind: 'started', eager: true });
@@ -289,7 +354,10 @@ describe('skills with the worker in the API process (API_RUNS_WORKER): eager sta
     assert.equal(events.filter((e) => e.activityTaskScheduledEventAttributes).length, 0, 'no remote activity');
     assert.deepEqual(localActivities(events), ['retrieveSkillContext', 'draftSkillDocumentLocally', 'storeSkillResult']);
     if (process.env.UPDATE_HISTORIES === '1') {
-      writeFileSync(join(repoRoot(), 'test', 'fixtures', 'histories', 'skill-invocation.json'), JSON.stringify({ workflowId: handle.workflowId, history: JSON.parse(historyToJSON(history)) }));
+      writeFileSync(
+        join(repoRoot(), 'test', 'fixtures', 'histories', 'skill-invocation.json'),
+        JSON.stringify({ workflowId: handle.workflowId, history: JSON.parse(historyToJSON(history)) }),
+      );
     }
   });
 });

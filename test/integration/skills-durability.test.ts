@@ -32,7 +32,10 @@ describe('skills: cancellation and a worker killed mid-invocation (worker in its
     const requestsBefore = llm.requests.length;
     const res = await invoke(h, member, skill, inputs);
     assert.equal(res.status, 202, res.text);
-    await eventually(async () => llm.requests.length > requestsBefore && llm.pending > 0, Boolean, { timeoutMs: 30_000, what: 'the model call' });
+    await eventually(async () => llm.requests.length > requestsBefore && llm.pending > 0, Boolean, {
+      timeoutMs: 30_000,
+      what: 'the model call',
+    });
     const inv = await h.request('GET', `/v1/agents/${PROJECT}/invocations/${res.body.id}`, { token: member });
     assert.equal(inv.body.status, 'drafting');
     assert.deepEqual(inv.body.progress, { step: 'drafting', completedSteps: 1, totalSteps: 3 });
@@ -59,9 +62,17 @@ describe('skills: cancellation and a worker killed mid-invocation (worker in its
     assert.equal(res.body.status, 'cancelled');
 
     const handle = h.temporal.client.workflow.getHandle(`skill/${PROJECT}/${id}`);
-    await eventually(() => handle.describe(), (d) => d.status.name === 'CANCELLED', { timeoutMs: 20_000, what: 'the workflow to be cancelled' });
+    await eventually(
+      () => handle.describe(),
+      (d) => d.status.name === 'CANCELLED',
+      { timeoutMs: 20_000, what: 'the workflow to be cancelled' },
+    );
     // The cancellation reaches the running activity with a heartbeat's answer and aborts its HTTP request.
-    await eventually(async () => llm.aborted, (n) => n > abortedBefore, { timeoutMs: 20_000, what: 'the model request to be aborted' });
+    await eventually(
+      async () => llm.aborted,
+      (n) => n > abortedBefore,
+      { timeoutMs: 20_000, what: 'the model request to be aborted' },
+    );
     const inv = await h.request('GET', `/v1/agents/${PROJECT}/invocations/${id}`, { token: member });
     assert.equal(inv.body.status, 'cancelled');
     assert.equal(inv.body.result, null);
@@ -93,11 +104,15 @@ describe('skills: cancellation and a worker killed mid-invocation (worker in its
     await run.result();
     const history = await run.fetchHistory();
     const events = history.events ?? [];
-    const scheduled = events.filter((e) => e.activityTaskScheduledEventAttributes).map((e) => e.activityTaskScheduledEventAttributes!.activityType!.name);
+    const scheduled = events
+      .filter((e) => e.activityTaskScheduledEventAttributes)
+      .map((e) => e.activityTaskScheduledEventAttributes!.activityType!.name);
     assert.deepEqual(scheduled, ['draftSkillDocument']);
     assert.deepEqual(localActivities(events), ['retrieveSkillContext', 'storeSkillResult']);
     const draftId = events.find((e) => e.activityTaskScheduledEventAttributes?.activityType?.name === 'draftSkillDocument')!.eventId;
-    const draftStarted = events.find((e) => e.activityTaskStartedEventAttributes && String(e.activityTaskStartedEventAttributes.scheduledEventId) === String(draftId));
+    const draftStarted = events.find(
+      (e) => e.activityTaskStartedEventAttributes && String(e.activityTaskStartedEventAttributes.scheduledEventId) === String(draftId),
+    );
     assert.equal(draftStarted?.activityTaskStartedEventAttributes?.attempt, 2);
     assert.equal(events.filter((e) => e.activityTaskCompletedEventAttributes).length, scheduled.length);
     assert.equal(events.filter((e) => e.workflowExecutionCompletedEventAttributes).length, 1);
@@ -106,7 +121,12 @@ describe('skills: cancellation and a worker killed mid-invocation (worker in its
     const repo = new InvocationRepository(h.db);
     const record = await repo.get(PROJECT, id);
     assert.equal(record!.seq, 3);
-    const late = await repo.advance(id, 2, { status: 'drafting', progress: { step: 'drafting', completedSteps: 1, totalSteps: 3 } }, new Date());
+    const late = await repo.advance(
+      id,
+      2,
+      { status: 'drafting', progress: { step: 'drafting', completedSteps: 1, totalSteps: 3 } },
+      new Date(),
+    );
     assert.equal(late, false);
     assert.deepEqual(await repo.get(PROJECT, id), record);
   });

@@ -23,8 +23,14 @@ async function* events(res: Response): AsyncGenerator<SseEvent> {
     while ((end = buffer.indexOf('\n\n')) >= 0) {
       const block = buffer.slice(0, end);
       buffer = buffer.slice(end + 2);
-      const fields = Object.fromEntries(block.split('\n').filter((l) => !l.startsWith(':') && l.includes(': ')).map((l) => [l.slice(0, l.indexOf(': ')), l.slice(l.indexOf(': ') + 2)]));
-      if (fields.event) yield { id: fields.id ?? '', event: fields.event, data: JSON.parse(fields.data ?? 'null') as Record<string, unknown> };
+      const fields = Object.fromEntries(
+        block
+          .split('\n')
+          .filter((l) => !l.startsWith(':') && l.includes(': '))
+          .map((l) => [l.slice(0, l.indexOf(': ')), l.slice(l.indexOf(': ') + 2)]),
+      );
+      if (fields.event)
+        yield { id: fields.id ?? '', event: fields.event, data: JSON.parse(fields.data ?? 'null') as Record<string, unknown> };
     }
   }
 }
@@ -39,7 +45,9 @@ describe('invocation progress as Server-Sent Events (real Temporal, real store)'
   after(async () => h?.close());
 
   const open = (id: string, lastEventId?: string) =>
-    fetch(`${h.baseUrl}/v1/agents/${PROJECT}/invocations/${id}/events`, { headers: { Authorization: `Bearer ${member}`, ...(lastEventId ? { 'Last-Event-ID': lastEventId } : {}) } });
+    fetch(`${h.baseUrl}/v1/agents/${PROJECT}/invocations/${id}/events`, {
+      headers: { Authorization: `Bearer ${member}`, ...(lastEventId ? { 'Last-Event-ID': lastEventId } : {}) },
+    });
 
   it('streams the queued state, each change once the worker runs it, then the result; a reconnect gets only what is new', async () => {
     const started = await invoke(h, member, 'release_notes_composer', { fromVersion: '1.2.1', toVersion: '2.0.0' });
@@ -66,7 +74,10 @@ describe('invocation progress as Server-Sent Events (real Temporal, real store)'
     // Reconnecting after the last event: nothing is repeated but the result.
     const again = [];
     for await (const e of events(await open(started.body.id, last.id))) again.push(e);
-    assert.deepEqual(again.map((e) => e.event), ['result']);
+    assert.deepEqual(
+      again.map((e) => e.event),
+      ['result'],
+    );
   });
 
   it('401 without a token, 404 for an unknown invocation, as problem+json', async () => {

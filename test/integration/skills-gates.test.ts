@@ -44,12 +44,20 @@ describe('skills: entitlements and rate limits (SKILL_ENTITLEMENTS, SKILL_INVOCA
     const member = projectToken([PROJECT]);
     const answers = [];
     for (let i = 0; i < 3; i++) answers.push(await invoke(h, member, 'release_notes_composer', { fromVersion: '1.0.0' }));
-    assert.deepEqual(answers.map((r) => r.status), [400, 400, 429], 'refused requests count too: the limit protects the workflow service');
+    assert.deepEqual(
+      answers.map((r) => r.status),
+      [400, 400, 429],
+      'refused requests count too: the limit protects the workflow service',
+    );
     assert.equal(answers[2].body.code, 'rate_limited');
     const retryAfter = Number(answers[2].headers.get('retry-after'));
     assert.ok(Number.isInteger(retryAfter) && retryAfter >= 1 && retryAfter <= 60, `Retry-After ${retryAfter}`);
     const another = mintToken(TEST_JWT_SECRET, { sub: 'another-member', projects: [PROJECT] }, { expiresInSeconds: 600 });
-    assert.equal((await invoke(h, another, 'release_notes_composer', { fromVersion: '1.0.0' })).status, 400, 'another caller has its own window');
+    assert.equal(
+      (await invoke(h, another, 'release_notes_composer', { fromVersion: '1.0.0' })).status,
+      400,
+      'another caller has its own window',
+    );
   });
 });
 

@@ -13,7 +13,13 @@ export function loadDemo(h: Harness) {
   return seedDemo(h.repos, defaultDemoDir(), new Date(), () => undefined);
 }
 
-export function invoke(h: Harness, token: string, skill: string, inputs: unknown, headers: Record<string, string> = {}): Promise<TestResponse> {
+export function invoke(
+  h: Harness,
+  token: string,
+  skill: string,
+  inputs: unknown,
+  headers: Record<string, string> = {},
+): Promise<TestResponse> {
   return h.request('POST', `/v1/agents/${PROJECT}/skills/${skill}`, { token, body: inputs, headers });
 }
 
@@ -54,7 +60,8 @@ export function assertResultShape(result: Result): void {
   assert.ok(result.sections.length > 0, 'sections');
   const ids = new Set(result.citations.map((c) => c.id));
   assert.equal(ids.size, result.citations.length, 'citation ids are unique');
-  for (const s of result.sections) for (const id of s.citations) assert.ok(ids.has(id), `${s.heading} cites ${id}, which is not in result.citations`);
+  for (const s of result.sections)
+    for (const id of s.citations) assert.ok(ids.has(id), `${s.heading} cites ${id}, which is not in result.citations`);
   for (const c of result.citations) assert.ok(c.kind && c.title, `citation ${c.id} has kind and title`);
   assert.equal(typeof result.retrieval.used, 'number');
   assert.ok(Object.keys(result.retrieval.searched).length > 0, 'retrieval.searched');

@@ -65,7 +65,10 @@ describe('import-git: a real repository into a project, then release notes over 
   });
 
   const documents = async (kind: string) =>
-    (await h.request('GET', `/v1/projects/${GIT_PROJECT}/documents?kind=${kind}&limit=200`, { token: member })).body.documents as Record<string, unknown>[];
+    (await h.request('GET', `/v1/projects/${GIT_PROJECT}/documents?kind=${kind}&limit=200`, { token: member })).body.documents as Record<
+      string,
+      unknown
+    >[];
 
   it('imports semver releases and every reachable commit with its first release, PR number and ticket keys', async () => {
     const { stdout } = await cli(['--project', GIT_PROJECT, '--repo', repo.dir]);
@@ -75,11 +78,15 @@ describe('import-git: a real repository into a project, then release notes over 
     assert.match(stdout, /11 documents new, 0 updated, 0 rejected/);
 
     const releases = await documents('release');
+    assert.deepEqual(releases.map((r) => [r.version, r.tag, r.sha, r.body]).sort(), [
+      ['1.0.0', 'v1.0.0', c.first, 'First release'],
+      ['1.1.0', '1.1.0', c.merge, ''],
+      ['2.0.0', 'v2.0.0', c.breaking, 'Version 2'],
+    ]);
     assert.deepEqual(
-      releases.map((r) => [r.version, r.tag, r.sha, r.body]).sort(),
-      [['1.0.0', 'v1.0.0', c.first, 'First release'], ['1.1.0', '1.1.0', c.merge, ''], ['2.0.0', 'v2.0.0', c.breaking, 'Version 2']],
+      releases.map((r) => r.url).sort(),
+      ['1.1.0', 'v1.0.0', 'v2.0.0'].map((t) => `https://github.com/shop/api/releases/tag/${t}`),
     );
-    assert.deepEqual(releases.map((r) => r.url).sort(), ['1.1.0', 'v1.0.0', 'v2.0.0'].map((t) => `https://github.com/shop/api/releases/tag/${t}`));
 
     const commits = new Map((await documents('commit')).map((d) => [d.sha as string, d]));
     assert.equal(commits.size, 8);
@@ -90,7 +97,11 @@ describe('import-git: a real repository into a project, then release notes over 
     };
     assert.deepEqual(view(c.first), { version: '1.0.0', prNumber: 1, ticketKeys: ['WEB-1'] });
     assert.deepEqual(view(c.fix), { version: '1.1.0', prNumber: undefined, ticketKeys: ['GH-45'] });
-    assert.deepEqual(view(c.branch1), { version: '1.1.0', prNumber: 7, ticketKeys: ['WEB-7'] }, 'a branch commit belongs to the PR that merged it');
+    assert.deepEqual(
+      view(c.branch1),
+      { version: '1.1.0', prNumber: 7, ticketKeys: ['WEB-7'] },
+      'a branch commit belongs to the PR that merged it',
+    );
     assert.deepEqual(view(c.chore), { version: '1.1.0', prNumber: undefined, ticketKeys: undefined });
     assert.deepEqual(view(c.merge), { version: '1.1.0', prNumber: 7, ticketKeys: undefined });
     assert.deepEqual(view(c.breaking), { version: '2.0.0', prNumber: 9, ticketKeys: undefined });
@@ -110,37 +121,71 @@ describe('import-git: a real repository into a project, then release notes over 
   });
 
   it('through the HTTP API with a token (--api): the same documents, no store or Temporal settings needed', async () => {
-    const { stdout } = await run(process.execPath, [CLI, 'import-git', '--project', GIT_PROJECT, '--repo', repo.dir, '--api', h.baseUrl, '--token', member], {
-      env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '' },
-      cwd: tmpdir(),
-    });
+    const { stdout } = await run(
+      process.execPath,
+      [CLI, 'import-git', '--project', GIT_PROJECT, '--repo', repo.dir, '--api', h.baseUrl, '--token', member],
+      {
+        env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '' },
+        cwd: tmpdir(),
+      },
+    );
     assert.match(stdout, /0 documents new, 11 updated, 0 rejected/);
     assert.equal((await documents('commit')).length, 8);
   });
 
   it('release notes over the imported history: the fix and the breaking change, each cited', async () => {
-    const minor = await h.request('POST', `/v1/agents/${GIT_PROJECT}/skills/release_notes_composer`, { token: member, body: { fromVersion: '1.0.0', toVersion: '1.1.0' }, headers: { Prefer: 'wait=30' } });
+    const minor = await h.request('POST', `/v1/agents/${GIT_PROJECT}/skills/release_notes_composer`, {
+      token: member,
+      body: { fromVersion: '1.0.0', toVersion: '1.1.0' },
+      headers: { Prefer: 'wait=30' },
+    });
     assert.equal(minor.status, 200, minor.text);
     assertResultShape(minor.body.result);
     const cited = (result: { sections: { heading: string; citations: string[] }[] }, heading: string) =>
       result.sections.find((s) => s.heading === heading)?.citations ?? [];
     assert.ok(cited(minor.body.result, 'Fixes').includes(`commit:${c.fix.slice(0, 7)}`), JSON.stringify(minor.body.result.sections));
-    assert.ok(minor.body.result.retrieval.excluded.some((e: { id: string }) => e.id === `commit:${c.chore.slice(0, 7)}`), 'the bot-style bump is left out');
-    assert.equal(minor.body.result.retrieval.searched.commit, 6, 'fix, two branch commits, the bump, the merge, and one earlier commit of their author');
-    assert.ok(minor.body.result.retrieval.excluded.some((e: { reason: string }) => e.reason.startsWith('an earlier contribution by ')), 'read only to tell new contributors');
+    assert.ok(
+      minor.body.result.retrieval.excluded.some((e: { id: string }) => e.id === `commit:${c.chore.slice(0, 7)}`),
+      'the bot-style bump is left out',
+    );
+    assert.equal(
+      minor.body.result.retrieval.searched.commit,
+      6,
+      'fix, two branch commits, the bump, the merge, and one earlier commit of their author',
+    );
+    assert.ok(
+      minor.body.result.retrieval.excluded.some((e: { reason: string }) => e.reason.startsWith('an earlier contribution by ')),
+      'read only to tell new contributors',
+    );
 
-    const major = await h.request('POST', `/v1/agents/${GIT_PROJECT}/skills/release_notes_composer`, { token: member, body: { fromVersion: '1.1.0', toVersion: '2.0.0' }, headers: { Prefer: 'wait=30' } });
+    const major = await h.request('POST', `/v1/agents/${GIT_PROJECT}/skills/release_notes_composer`, {
+      token: member,
+      body: { fromVersion: '1.1.0', toVersion: '2.0.0' },
+      headers: { Prefer: 'wait=30' },
+    });
     assert.equal(major.status, 200, major.text);
     const breaking = major.body.result.sections.find((s: { heading: string }) => s.heading === 'Breaking changes').markdown as string;
-    assert.ok(cited(major.body.result, 'Breaking changes').includes(`commit:${c.breaking.slice(0, 7)}`), JSON.stringify(major.body.result.sections));
-    assert.match(breaking, /\*\*Drop the v1 orders endpoint\*\* \(\[#9\]\(https:\/\/github\.com\/shop\/api\/pull\/9\)\) by Priya Raman\. Action required: clients must call \/v2\/orders\./);
+    assert.ok(
+      cited(major.body.result, 'Breaking changes').includes(`commit:${c.breaking.slice(0, 7)}`),
+      JSON.stringify(major.body.result.sections),
+    );
+    assert.match(
+      breaking,
+      /\*\*Drop the v1 orders endpoint\*\* \(\[#9\]\(https:\/\/github\.com\/shop\/api\/pull\/9\)\) by Priya Raman\. Action required: clients must call \/v2\/orders\./,
+    );
   });
 
   it('fails clearly for an unknown project or a folder that is not a repository', async () => {
-    await assert.rejects(cli(['--project', 'nope', '--repo', repo.dir]), (err: { code: number; stderr: string }) => err.code === 1 && /project "nope" does not exist/.test(err.stderr));
+    await assert.rejects(
+      cli(['--project', 'nope', '--repo', repo.dir]),
+      (err: { code: number; stderr: string }) => err.code === 1 && /project "nope" does not exist/.test(err.stderr),
+    );
     const empty = mkdtempSync(join(tmpdir(), 'not-a-repo-'));
     try {
-      await assert.rejects(cli(['--project', GIT_PROJECT, '--repo', empty]), (err: { code: number; stderr: string }) => err.code === 1 && /is not a git repository/.test(err.stderr));
+      await assert.rejects(
+        cli(['--project', GIT_PROJECT, '--repo', empty]),
+        (err: { code: number; stderr: string }) => err.code === 1 && /is not a git repository/.test(err.stderr),
+      );
     } finally {
       rmSync(empty, { recursive: true, force: true });
     }

@@ -7,7 +7,12 @@ import { projectToken } from '../support/tokens';
 import { repoRoot } from '../unit/skills/demo';
 import { PROJECT, assertResultShape, invoke, loadDemo } from './skills-helpers';
 
-const EMAIL = { customerName: 'Harbor & Vine Market', industry: 'Retail', format: 'email', painPoints: ['Checkout pages slow down during seasonal peaks'] };
+const EMAIL = {
+  customerName: 'Harbor & Vine Market',
+  industry: 'Retail',
+  format: 'email',
+  painPoints: ['Checkout pages slow down during seasonal peaks'],
+};
 const goldenMd = (skill: string, name: string) => readFileSync(join(repoRoot(), 'test', 'golden', skill, `${name}.md`), 'utf8');
 
 describe('skills with a model (OpenAI-compatible endpoint on loopback, real Temporal, real store)', () => {
@@ -38,17 +43,29 @@ describe('skills with a model (OpenAI-compatible endpoint on loopback, real Temp
   it('good answers: each rewritten section is the model’s, checked for facts; generator llm:<model>', async () => {
     llm.handle((req) => rewrite(req));
     const { result, requests } = await run('release_notes_composer', { fromVersion: '1.2.1', toVersion: '2.0.0' });
-    const golden = JSON.parse(readFileSync(join(repoRoot(), 'test', 'golden', 'release_notes_composer', 'neutral-1.2.1-2.0.0.json'), 'utf8'));
+    const golden = JSON.parse(
+      readFileSync(join(repoRoot(), 'test', 'golden', 'release_notes_composer', 'neutral-1.2.1-2.0.0.json'), 'utf8'),
+    );
     const sent = ['Highlights', 'Breaking changes', 'New features', 'Improvements', 'Fixes'];
     assert.equal(result.generator, 'llm:fake-model');
     assert.equal(result.notes, undefined);
-    assert.deepEqual(result.model.sections.map((s: { heading: string; outcome: string }) => [s.heading, s.outcome]), golden.sections.map((s: { heading: string }) => [s.heading, sent.includes(s.heading) ? 'accepted' : 'kept']));
-    assert.deepEqual(result.sections.map((s: { generator: string }) => s.generator), golden.sections.map((s: { heading: string }) => (sent.includes(s.heading) ? 'llm:fake-model' : 'deterministic')));
+    assert.deepEqual(
+      result.model.sections.map((s: { heading: string; outcome: string }) => [s.heading, s.outcome]),
+      golden.sections.map((s: { heading: string }) => [s.heading, sent.includes(s.heading) ? 'accepted' : 'kept']),
+    );
+    assert.deepEqual(
+      result.sections.map((s: { generator: string }) => s.generator),
+      golden.sections.map((s: { heading: string }) => (sent.includes(s.heading) ? 'llm:fake-model' : 'deterministic')),
+    );
     assert.equal(result.markdown.match(/Rewritten for readers\./g)?.length, sent.length);
     assert.deepEqual(result.citations, golden.citations, 'the same documents, cited the same way');
     assert.doesNotMatch(result.markdown, /\[(pr|commit|ticket|release):/, 'the publishable form carries no markers');
 
-    assert.deepEqual(requests.map((r) => sectionOf(r).heading), sent, 'one request per section, in order');
+    assert.deepEqual(
+      requests.map((r) => sectionOf(r).heading),
+      sent,
+      'one request per section, in order',
+    );
     const [req] = requests;
     assert.equal(req.path, '/v1/chat/completions');
     assert.equal(req.headers.authorization, 'Bearer sk-fake');
@@ -61,14 +78,21 @@ describe('skills with a model (OpenAI-compatible endpoint on loopback, real Temp
   });
 
   it('a rewrite that changes a fact is refused for that section only, with a note naming the fact', async () => {
-    llm.handle((req) => rewrite(req, (m, heading) => (heading === 'Fixes' ? m.replace('leading zeros', 'leading zeros in 3 regions') : `${m}\n\nRewritten for readers.`)));
+    llm.handle((req) =>
+      rewrite(req, (m, heading) =>
+        heading === 'Fixes' ? m.replace('leading zeros', 'leading zeros in 3 regions') : `${m}\n\nRewritten for readers.`,
+      ),
+    );
     const { result } = await run('release_notes_composer', { fromVersion: '1.2.1', toVersion: '2.0.0', tone: 'casual' });
     assert.equal(result.generator, 'llm:fake-model');
     const fixes = result.sections.find((s: { heading: string }) => s.heading === 'Fixes');
     assert.equal(fixes.generator, 'deterministic');
     assert.doesNotMatch(fixes.markdown, /3 regions/);
     assert.equal(result.notes.length, 1);
-    assert.match(result.notes[0], /^The model's rewrite of "Fixes" was not used: ‘3’ \(number\) in the entry citing .* is in neither the draft nor its sources\.$/);
+    assert.match(
+      result.notes[0],
+      /^The model's rewrite of "Fixes" was not used: ‘3’ \(number\) in the entry citing .* is in neither the draft nor its sources\.$/,
+    );
     assert.equal(result.model.sections.find((s: { heading: string }) => s.heading === 'Fixes').outcome, 'refused');
   });
 
@@ -83,18 +107,30 @@ describe('skills with a model (OpenAI-compatible endpoint on loopback, real Temp
   });
 
   it('a server that refuses a JSON schema (HTTP 400) is asked again in JSON mode, and kept to it', async () => {
-    llm.handle((req) => ((req.body.response_format as { type: string }).type === 'json_schema' ? { status: 400, body: { error: { message: 'unknown response_format' } } } : rewrite(req)));
+    llm.handle((req) =>
+      (req.body.response_format as { type: string }).type === 'json_schema'
+        ? { status: 400, body: { error: { message: 'unknown response_format' } } }
+        : rewrite(req),
+    );
     const { result, requests } = await run('proposal_writer', { ...EMAIL, customerName: 'Schema Market' });
     assert.equal(result.generator, 'llm:fake-model');
-    assert.deepEqual(requests.map((r) => (r.body.response_format as { type: string }).type), ['json_schema', ...requests.slice(1).map(() => 'json_object')]);
+    assert.deepEqual(
+      requests.map((r) => (r.body.response_format as { type: string }).type),
+      ['json_schema', ...requests.slice(1).map(() => 'json_object')],
+    );
   });
 
   it('429 with Retry-After: the activity retries after the server’s delay, from the section it was on', async () => {
-    llm.handle((req, n) => (n === 1 ? { status: 429, headers: { 'Retry-After': '3' }, body: { error: { message: 'rate limited' } } } : rewrite(req)));
+    llm.handle((req, n) =>
+      n === 1 ? { status: 429, headers: { 'Retry-After': '3' }, body: { error: { message: 'rate limited' } } } : rewrite(req),
+    );
     const { result, requests } = await run('release_notes_composer', { fromVersion: '1.2.1', toVersion: '2.0.0', tone: 'formal' });
     assert.equal(result.generator, 'llm:fake-model');
     // The first section's answer was kept (in the attempt's heartbeat); the retried attempt goes on from the second.
-    assert.deepEqual(requests.map((r) => sectionOf(r).heading), ['Highlights', 'Breaking changes', 'Breaking changes', 'New features', 'Improvements', 'Fixes']);
+    assert.deepEqual(
+      requests.map((r) => sectionOf(r).heading),
+      ['Highlights', 'Breaking changes', 'Breaking changes', 'New features', 'Improvements', 'Fixes'],
+    );
     assert.equal(result.model.sections.filter((s: { outcome: string }) => s.outcome === 'accepted').length, 5);
     const gap = requests[2].at - requests[1].at;
     // The retry policy alone would come back after 2 s; Retry-After says 3.
@@ -105,7 +141,9 @@ describe('skills with a model (OpenAI-compatible endpoint on loopback, real Temp
     llm.handle(() => ({ status: 503, headers: { 'Retry-After': '1' } }));
     const { result, requests } = await run('proposal_writer', EMAIL);
     assert.equal(result.generator, 'deterministic');
-    assert.deepEqual(result.notes, ['The model endpoint kept failing (the model endpoint answered HTTP 503) after 4 attempts. This is the deterministic draft.']);
+    assert.deepEqual(result.notes, [
+      'The model endpoint kept failing (the model endpoint answered HTTP 503) after 4 attempts. This is the deterministic draft.',
+    ]);
     assert.equal(requests.length, 4);
   });
 
@@ -137,7 +175,12 @@ describe('skills with a model asked for JSON mode (LLM_RESPONSE_FORMAT=json_obje
   const member = projectToken([PROJECT]);
   before(async () => {
     llm = await startFakeLlm();
-    h = await startHarness({ LLM_BASE_URL: llm.baseUrl, LLM_MODEL: 'fake-model', LLM_TIMEOUT_MS: '1500', LLM_RESPONSE_FORMAT: 'json_object' });
+    h = await startHarness({
+      LLM_BASE_URL: llm.baseUrl,
+      LLM_MODEL: 'fake-model',
+      LLM_TIMEOUT_MS: '1500',
+      LLM_RESPONSE_FORMAT: 'json_object',
+    });
     await loadDemo(h);
     await h.startWorker();
   });
@@ -153,7 +196,10 @@ describe('skills with a model asked for JSON mode (LLM_RESPONSE_FORMAT=json_obje
     assert.equal(res.body.result.generator, 'llm:fake-model');
     assert.ok(llm.requests.length > 0);
     for (const r of llm.requests) {
-      assert.deepEqual(r.body.response_format, { type: 'json_object', schema: { type: 'object', properties: { markdown: { type: 'string' } }, required: ['markdown'], additionalProperties: false } });
+      assert.deepEqual(r.body.response_format, {
+        type: 'json_object',
+        schema: { type: 'object', properties: { markdown: { type: 'string' } }, required: ['markdown'], additionalProperties: false },
+      });
     }
   });
 });

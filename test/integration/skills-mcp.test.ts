@@ -29,7 +29,9 @@ describe('skills over MCP (official SDK client, real Temporal, real store)', () 
 
   async function connect(token = member, project = PROJECT): Promise<Client> {
     const client = new Client({ name: 'test-client', version: '1.0.0' });
-    const transport = new StreamableHTTPClientTransport(new URL(`${h.baseUrl}/v1/agents/${project}/mcp`), { requestInit: { headers: { Authorization: `Bearer ${token}` } } });
+    const transport = new StreamableHTTPClientTransport(new URL(`${h.baseUrl}/v1/agents/${project}/mcp`), {
+      requestInit: { headers: { Authorization: `Bearer ${token}` } },
+    });
     await client.connect(transport);
     clients.push(client);
     return client;
@@ -38,7 +40,10 @@ describe('skills over MCP (official SDK client, real Temporal, real store)', () 
   it('lists one tool per skill with the skill input schema', async () => {
     const client = await connect();
     const { tools } = await client.listTools();
-    assert.deepEqual(tools.map((t) => t.name), SKILLS.map((s) => s.name));
+    assert.deepEqual(
+      tools.map((t) => t.name),
+      SKILLS.map((s) => s.name),
+    );
     for (const s of SKILLS) assert.deepEqual(tools.find((t) => t.name === s.name)!.inputSchema, s.inputSchema);
   });
 
@@ -46,7 +51,11 @@ describe('skills over MCP (official SDK client, real Temporal, real store)', () 
     const worker = await h.startWorker();
     const client = await connect();
     const progress: { progress: number; total?: number; message?: string }[] = [];
-    const result = await client.callTool({ name: 'release_notes_composer', arguments: { fromVersion: '1.2.1', toVersion: '2.0.0' } }, undefined, { onprogress: (p) => void progress.push(p) });
+    const result = await client.callTool(
+      { name: 'release_notes_composer', arguments: { fromVersion: '1.2.1', toVersion: '2.0.0' } },
+      undefined,
+      { onprogress: (p) => void progress.push(p) },
+    );
     assert.notEqual(result.isError, true, JSON.stringify(result));
     const text = (result.content as { type: string; text: string }[])[0]!;
     assert.equal(text.type, 'text');
@@ -66,7 +75,10 @@ describe('skills over MCP (official SDK client, real Temporal, real store)', () 
     // No worker runs: the invocation stays queued until the client gives up on the call.
     const client = await connect();
     const controller = new AbortController();
-    const call = client.callTool({ name: 'incident_rca', arguments: { incidentId: 'INC-2025-014', severity: 'SEV-1' } }, undefined, { signal: controller.signal, onprogress: () => undefined });
+    const call = client.callTool({ name: 'incident_rca', arguments: { incidentId: 'INC-2025-014', severity: 'SEV-1' } }, undefined, {
+      signal: controller.signal,
+      onprogress: () => undefined,
+    });
     const queued = await eventually(
       () => h.request('GET', `/v1/agents/${PROJECT}/invocations?skill=incident_rca&status=queued`, { token: member }),
       (r) => r.body.invocations.length === 1,
@@ -75,7 +87,11 @@ describe('skills over MCP (official SDK client, real Temporal, real store)', () 
     controller.abort();
     await assert.rejects(call);
     const id = queued.body.invocations[0].id as string;
-    await eventually(() => h.request('GET', `/v1/agents/${PROJECT}/invocations/${id}`, { token: member }), (r) => r.body.status === 'cancelled', { what: 'the invocation to be cancelled' });
+    await eventually(
+      () => h.request('GET', `/v1/agents/${PROJECT}/invocations/${id}`, { token: member }),
+      (r) => r.body.status === 'cancelled',
+      { what: 'the invocation to be cancelled' },
+    );
   });
 
   it('bad arguments are a tool error; an unknown tool is a protocol error', async () => {
@@ -87,7 +103,11 @@ describe('skills over MCP (official SDK client, real Temporal, real store)', () 
   });
 
   it('the API token and project rules hold: 401 without a token, 403 for another project, a session only for its caller', async () => {
-    const anonymous = await fetch(`${h.baseUrl}/v1/agents/${PROJECT}/mcp`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: '{}' });
+    const anonymous = await fetch(`${h.baseUrl}/v1/agents/${PROJECT}/mcp`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: '{}',
+    });
     assert.equal(anonymous.status, 401);
     await assert.rejects(connect(projectToken(['elsewhere'])), /403|Forbidden/i);
     const client = await connect();
@@ -95,7 +115,12 @@ describe('skills over MCP (official SDK client, real Temporal, real store)', () 
     const someoneElse = mintToken(TEST_JWT_SECRET, { sub: 'someone-else', projects: [PROJECT] }, { expiresInSeconds: 600 });
     const res = await fetch(`${h.baseUrl}/v1/agents/${PROJECT}/mcp`, {
       method: 'POST',
-      headers: { 'Content-Type': 'application/json', Accept: 'application/json, text/event-stream', Authorization: `Bearer ${someoneElse}`, 'Mcp-Session-Id': sessionId },
+      headers: {
+        'Content-Type': 'application/json',
+        Accept: 'application/json, text/event-stream',
+        Authorization: `Bearer ${someoneElse}`,
+        'Mcp-Session-Id': sessionId,
+      },
       body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' }),
     });
     assert.equal(res.status, 404);

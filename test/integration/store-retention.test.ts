@@ -10,8 +10,14 @@ import { testConfig } from '../support/config';
 const DAY_S = 86_400;
 
 async function ttlOf(db: Db, collection: string): Promise<Record<string, number>> {
-  const indexes = await db.collection(collection).listIndexes().toArray().catch(() => []);
-  return Object.fromEntries(indexes.filter((i) => i.expireAfterSeconds !== undefined).map((i) => [String(i.name), Number(i.expireAfterSeconds)]));
+  const indexes = await db
+    .collection(collection)
+    .listIndexes()
+    .toArray()
+    .catch(() => []);
+  return Object.fromEntries(
+    indexes.filter((i) => i.expireAfterSeconds !== undefined).map((i) => [String(i.name), Number(i.expireAfterSeconds)]),
+  );
 }
 
 describe('retention: TTL indexes on the real store', () => {

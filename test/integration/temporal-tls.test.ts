@@ -60,15 +60,21 @@ describe('Temporal over TLS with client certificates (dev server behind a TLS pr
       headers: { Authorization: app.body.authorization },
     });
     assert.equal(hook.status, 200, hook.text);
-    await eventually(() => h.request('GET', `/v1/billing/customers/tls-user?app=${slug}`, { token: adminToken() }), (r) => r.status === 200 && r.body.status === 'active', {
-      what: 'the purchase applied over mTLS',
-      timeoutMs: 30_000,
-    });
+    await eventually(
+      () => h.request('GET', `/v1/billing/customers/tls-user?app=${slug}`, { token: adminToken() }),
+      (r) => r.status === 200 && r.body.status === 'active',
+      {
+        what: 'the purchase applied over mTLS',
+        timeoutMs: 30_000,
+      },
+    );
   });
 
   it('the CLI connects with the same settings', async () => {
     // Asynchronously: the proxy runs in this process and must keep serving while the CLI talks through it.
-    const cli = spawn(process.execPath, [join(repoRoot(), 'dist/src/cli.js'), 'setup-temporal'], { env: { ...process.env, ...envOf(testConfig()), ...tlsEnv } });
+    const cli = spawn(process.execPath, [join(repoRoot(), 'dist/src/cli.js'), 'setup-temporal'], {
+      env: { ...process.env, ...envOf(testConfig()), ...tlsEnv },
+    });
     let output = '';
     cli.stdout.on('data', (d: Buffer) => (output += d.toString()));
     cli.stderr.on('data', (d: Buffer) => (output += d.toString()));
@@ -79,7 +85,10 @@ describe('Temporal over TLS with client certificates (dev server behind a TLS pr
   it('a wrong CA, or no client certificate, fails to connect with a clear message; an unreadable file names its variable', async () => {
     const config = (env: Record<string, string>) => loadConfig({ ...envOf(testConfig()), ...env }).temporal;
     const before = proxy.handshakeFailures;
-    await assert.rejects(connectTemporal(config({ ...tlsEnv, TEMPORAL_TLS_CA_PATH: pki.otherCaPath })), /certificate|tls|transport|connect/i);
+    await assert.rejects(
+      connectTemporal(config({ ...tlsEnv, TEMPORAL_TLS_CA_PATH: pki.otherCaPath })),
+      /certificate|tls|transport|connect/i,
+    );
     const { TEMPORAL_TLS_CERT_PATH: _c, TEMPORAL_TLS_KEY_PATH: _k, ...noClientCert } = tlsEnv;
     await assert.rejects(connectTemporal(config(noClientCert)), /certificate|tls|transport|connect|handshake|closed|reset/i);
     assert.ok(proxy.handshakeFailures > before, 'the proxy refused the handshakes');
@@ -88,7 +97,10 @@ describe('Temporal over TLS with client certificates (dev server behind a TLS pr
       assert.match(err.message, /TEMPORAL_TLS_CA_PATH \(\/nonexistent\/ca\.pem\) cannot be read/);
       return true;
     });
-    assert.throws(() => config({ TEMPORAL_TLS_CERT_PATH: pki.clientCertPath }), /TEMPORAL_TLS_CERT_PATH and TEMPORAL_TLS_KEY_PATH go together/);
+    assert.throws(
+      () => config({ TEMPORAL_TLS_CERT_PATH: pki.clientCertPath }),
+      /TEMPORAL_TLS_CERT_PATH and TEMPORAL_TLS_KEY_PATH go together/,
+    );
   });
 });
 

@@ -34,10 +34,17 @@ describe('Temporal work per billing event (from real histories)', function () {
         previous = h.length;
         return { h, stable };
       },
-      ({ h, stable }) => stable && h.length > lastId && !['WORKFLOW_TASK_SCHEDULED', 'WORKFLOW_TASK_STARTED'].includes(h[h.length - 1]!.type),
+      ({ h, stable }) =>
+        stable && h.length > lastId && !['WORKFLOW_TASK_SCHEDULED', 'WORKFLOW_TASK_STARTED'].includes(h[h.length - 1]!.type),
       { what: `${user}'s workflow to go idle`, intervalMs: 300 },
     ).then(({ h }) => h);
-    if (process.env.TEMPORAL_WORK_TRACE) console.log(user, since(events, lastId).map((e) => e.type).join(' '));
+    if (process.env.TEMPORAL_WORK_TRACE)
+      console.log(
+        user,
+        since(events, lastId)
+          .map((e) => e.type)
+          .join(' '),
+      );
     return temporalWork(since(events, lastId));
   }
 
@@ -47,9 +54,29 @@ describe('Temporal work per billing event (from real histories)', function () {
     const first = `first-${randomSuffix()}`;
     await cost(first, () => s.deliver(providerEvent('INITIAL_PURCHASE', first, { at: t, purchasedAt: t, expiresAt: t + 30 * DAY })), 1);
     const user = `payer-${randomSuffix()}`;
-    const purchase = await cost(user, () => s.deliver(providerEvent('INITIAL_PURCHASE', user, { at: t, purchasedAt: t, expiresAt: t + 30 * DAY })), 1);
-    const renewal = await cost(user, () => s.deliver(providerEvent('RENEWAL', user, { at: t + 1, purchasedAt: t + 30 * DAY, expiresAt: t + 60 * DAY })), 2);
-    const cancellation = await cost(user, () => s.deliver(providerEvent('CANCELLATION', user, { at: t + 2, purchasedAt: t + 30 * DAY, expiresAt: t + 60 * DAY, cancel_reason: 'UNSUBSCRIBE' })), 3);
+    const purchase = await cost(
+      user,
+      () => s.deliver(providerEvent('INITIAL_PURCHASE', user, { at: t, purchasedAt: t, expiresAt: t + 30 * DAY })),
+      1,
+    );
+    const renewal = await cost(
+      user,
+      () => s.deliver(providerEvent('RENEWAL', user, { at: t + 1, purchasedAt: t + 30 * DAY, expiresAt: t + 60 * DAY })),
+      2,
+    );
+    const cancellation = await cost(
+      user,
+      () =>
+        s.deliver(
+          providerEvent('CANCELLATION', user, {
+            at: t + 2,
+            purchasedAt: t + 30 * DAY,
+            expiresAt: t + 60 * DAY,
+            cancel_reason: 'UNSUBSCRIBE',
+          }),
+        ),
+      3,
+    );
     const table = { purchase, renewal, cancellation };
     if (process.env.TEMPORAL_WORK_TRACE) console.log(JSON.stringify(table, null, 1));
     // Workflow tasks depend on how fast the local activities answer (a slow one makes the SDK heartbeat the

@@ -55,12 +55,21 @@ describe('metrics operators alert on (a real worker process, the API)', () => {
     assert.match(workerPage, /skill_invocation_duration_seconds_bucket\{/);
     assert.match(workerPage, /temporal_workflow_task_schedule_to_start_latency/, "the SDK's own metrics on the same endpoint");
     const apiPage = (await h.request('GET', '/metrics')).text;
-    for (const name of ['billing_relay_backlog', 'billing_relay_lag_seconds', 'billing_dead_letters_parked', 'http_request_duration_seconds']) assert.match(apiPage, new RegExp(`# TYPE ${name} `), name);
+    for (const name of [
+      'billing_relay_backlog',
+      'billing_relay_lag_seconds',
+      'billing_dead_letters_parked',
+      'http_request_duration_seconds',
+    ])
+      assert.match(apiPage, new RegExp(`# TYPE ${name} `), name);
 
     const known = new Set([...declared(workerPage), ...declared(apiPage)]);
     // Metrics that appear only once something happened (a failed mail, an outbound attempt) are declared by name.
-    for (const name of ['mail_send_failures_total', 'outbound_delivery_attempts_total', 'outbound_delivery_latency_seconds_bucket']) known.add(name);
-    const rules = parse(readFileSync(join(repoRoot(), 'ops', 'prometheus-alerts.yml'), 'utf8')) as { groups: { rules: { alert: string; expr: string }[] }[] };
+    for (const name of ['mail_send_failures_total', 'outbound_delivery_attempts_total', 'outbound_delivery_latency_seconds_bucket'])
+      known.add(name);
+    const rules = parse(readFileSync(join(repoRoot(), 'ops', 'prometheus-alerts.yml'), 'utf8')) as {
+      groups: { rules: { alert: string; expr: string }[] }[];
+    };
     const alerts = rules.groups.flatMap((g) => g.rules);
     assert.ok(alerts.length >= 8);
     for (const rule of alerts) {

@@ -11,7 +11,10 @@ export function billingClient(h: Harness, app: string, authorization: () => stri
   const admin = adminToken();
   return {
     async deliver(event: BillingEvent): Promise<{ duplicate: boolean; ignored: boolean }> {
-      const res = await h.request('POST', `/api/saas/iap/billingprovider/webhook?app=${app}`, { body: envelope(event), headers: { Authorization: authorization() } });
+      const res = await h.request('POST', `/api/saas/iap/billingprovider/webhook?app=${app}`, {
+        body: envelope(event),
+        headers: { Authorization: authorization() },
+      });
       assert.equal(res.status, 200, res.text);
       return res.body;
     },
@@ -24,10 +27,14 @@ export function billingClient(h: Harness, app: string, authorization: () => stri
     /** Waits until the subscriber's workflow has applied `count` events and its projection has caught up. */
     async settled(id: string, count: number): Promise<void> {
       const handle = h.temporal.client.workflow.getHandle(`billing/app:${app}/${id}`);
-      const state = await eventually(() => handle.query(subscriberStateQuery), (s) => s.appliedEventIds.length === count, {
-        what: `${id} to apply ${count} events`,
-        timeoutMs: 30_000,
-      });
+      const state = await eventually(
+        () => handle.query(subscriberStateQuery),
+        (s) => s.appliedEventIds.length === count,
+        {
+          what: `${id} to apply ${count} events`,
+          timeoutMs: 30_000,
+        },
+      );
       await eventually(
         () => h.db.collection<{ _id: string; version: number }>('billing_subscribers').findOne({ _id: `app:${app}|${id}` }),
         (r) => (r?.version ?? -1) >= state.version,

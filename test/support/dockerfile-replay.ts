@@ -46,10 +46,18 @@ function ignoredBy(patterns: string[], path: string): boolean {
   return ignored;
 }
 
-export async function replayDockerfile(opts: { context: string; out: string; log: (line: string) => void; env?: Record<string, string> }): Promise<Stage[]> {
+export async function replayDockerfile(opts: {
+  context: string;
+  out: string;
+  log: (line: string) => void;
+  env?: Record<string, string>;
+}): Promise<Stage[]> {
   const { context, out, log } = opts;
   const ignore = existsSync(join(context, '.dockerignore'))
-    ? readFileSync(join(context, '.dockerignore'), 'utf8').split('\n').map((l) => l.trim()).filter((l) => l && !l.startsWith('#'))
+    ? readFileSync(join(context, '.dockerignore'), 'utf8')
+        .split('\n')
+        .map((l) => l.trim())
+        .filter((l) => l && !l.startsWith('#'))
     : [];
   const stages: Stage[] = [];
   let stage: Stage | null = null;
@@ -78,7 +86,12 @@ export async function replayDockerfile(opts: { context: string; out: string; log
         const parts = args.replace(/--from=\S+\s*/, '').split(/\s+/);
         const dest = parts.pop()!;
         for (const src of parts) {
-          const source = from ? inStage(stages.find((x) => x.name === from)!, src) : join(context, src);
+          const source = from
+            ? inStage(
+                stages.find((x) => x.name === from)!,
+                src,
+              )
+            : join(context, src);
           const target = dest.endsWith('/') || parts.length > 1 ? join(inStage(s, dest), basename(src)) : inStage(s, dest);
           mkdirSync(statSync(source).isDirectory() ? target : join(target, '..'), { recursive: true });
           cpSync(source, target, {

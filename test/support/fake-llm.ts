@@ -49,7 +49,12 @@ export async function startFakeLlm(): Promise<FakeLlm> {
     req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', () => {
       const text = Buffer.concat(chunks).toString('utf8');
-      const request: LlmRequest = { at: Date.now(), path: req.url ?? '', headers: req.headers, body: text ? (JSON.parse(text) as LlmRequest['body']) : {} };
+      const request: LlmRequest = {
+        at: Date.now(),
+        path: req.url ?? '',
+        headers: req.headers,
+        body: text ? (JSON.parse(text) as LlmRequest['body']) : {},
+      };
       requests.push(request);
       pending += 1;
       let answered = false;
@@ -126,7 +131,10 @@ export function sectionOf(request: LlmRequest): SentSection {
 }
 
 /** A model answer rewriting the section it was sent: `edit` changes its markdown (by default, adds a framing sentence). */
-export function rewrite(request: LlmRequest, edit: (markdown: string, heading: string) => string = (m) => `${m}\n\nRewritten for readers.`): Reply {
+export function rewrite(
+  request: LlmRequest,
+  edit: (markdown: string, heading: string) => string = (m) => `${m}\n\nRewritten for readers.`,
+): Reply {
   const section = sectionOf(request);
   return chatAnswer(JSON.stringify({ markdown: edit(section.markdown, section.heading) }));
 }

@@ -36,7 +36,11 @@ export interface Harness {
   /** Starts `node dist/src/worker.js` as a real child process, for crash tests (SIGKILL it). */
   spawnWorkerProcess(): Promise<ChildProcess>;
   /** An HTTP request to the API; the answer is checked against the OpenAPI document (test/support/openapi-validator.ts). */
-  request(method: string, path: string, opts?: { token?: string; body?: unknown; raw?: string; headers?: Record<string, string> }): Promise<TestResponse>;
+  request(
+    method: string,
+    path: string,
+    opts?: { token?: string; body?: unknown; raw?: string; headers?: Record<string, string> },
+  ): Promise<TestResponse>;
   close(): Promise<void>;
 }
 
@@ -53,7 +57,16 @@ export async function startHarness(overrides: Record<string, string> = {}, optio
     // The SDK's own logs only when asked for (TEST_SDK_LOGS=1): failing activities and workflow tasks show there.
     const show = process.env.TEST_SDK_LOGS === '1';
     const print = (level: string) => (message: string, meta?: unknown) => show && console.error(`[sdk ${level}] ${message}`, meta ?? '');
-    Runtime.install({ logger: { trace: () => {}, debug: () => {}, info: () => {}, warn: print('warn'), error: print('error'), log: (level, message, meta) => print(level)(message, meta) } });
+    Runtime.install({
+      logger: {
+        trace: () => {},
+        debug: () => {},
+        info: () => {},
+        warn: print('warn'),
+        error: print('error'),
+        log: (level, message, meta) => print(level)(message, meta),
+      },
+    });
     runtimeQuieted = true;
   }
   const config = testConfig(overrides);
@@ -111,7 +124,10 @@ export async function startHarness(overrides: Record<string, string> = {}, optio
         WORKFLOW_BUNDLE_PATH: await workflowBundlePath(),
         ...overrides,
       };
-      const child = spawn(process.execPath, [join(__dirname, '..', '..', 'src', 'worker.js')], { env, stdio: ['ignore', 'ignore', 'inherit'] });
+      const child = spawn(process.execPath, [join(__dirname, '..', '..', 'src', 'worker.js')], {
+        env,
+        stdio: ['ignore', 'ignore', 'inherit'],
+      });
       children.push(child);
       return child;
     },

@@ -70,7 +70,12 @@ export class OpenApiValidator {
     this.templates = Object.keys(this.paths)
       .map((template) => ({
         template,
-        pattern: new RegExp(`^${template.split(/\{[^}]+\}/).map((s) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('[^/]+')}$`),
+        pattern: new RegExp(
+          `^${template
+            .split(/\{[^}]+\}/)
+            .map((s) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'))
+            .join('[^/]+')}$`,
+        ),
         literals: template.split('/').filter((s) => s !== '' && !s.startsWith('{')).length,
       }))
       // A literal segment wins over a parameter (the router's order for these paths).
@@ -83,7 +88,9 @@ export class OpenApiValidator {
 
   /** Every operation of the document, as `METHOD template`. */
   operations(): string[] {
-    return Object.entries(this.paths).flatMap(([template, item]) => METHODS.filter((m) => item[m]).map((m) => `${m.toUpperCase()} ${template}`));
+    return Object.entries(this.paths).flatMap(([template, item]) =>
+      METHODS.filter((m) => item[m]).map((m) => `${m.toUpperCase()} ${template}`),
+    );
   }
 
   /** Operations that never answered a 2xx that was checked. */
@@ -113,7 +120,8 @@ export class OpenApiValidator {
     // A 4xx must be listed; any operation may answer a 5xx (its `default`).
     const status = [String(r.status), `${String(r.status)[0]}XX`, ...(r.status >= 500 ? ['default'] : [])].find((s) => s in op.responses);
     const documented = status === undefined ? undefined : op.responses[status];
-    if (status === undefined || !documented) return [`${where}: status not documented (documented: ${Object.keys(op.responses).join(', ')})`];
+    if (status === undefined || !documented)
+      return [`${where}: status not documented (documented: ${Object.keys(op.responses).join(', ')})`];
     if (!this.seen.has(name)) this.seen.set(name, new Set());
     this.seen.get(name)!.add(r.status);
     const media = mediaType(r.contentType);
@@ -125,7 +133,9 @@ export class OpenApiValidator {
     const validate = this.validator(template, method, status, media, entry.schema);
     if (validate(r.body)) return [];
     return (validate.errors ?? []).map((e) => {
-      const extra = (e.params as { unevaluatedProperty?: string; additionalProperty?: string }).unevaluatedProperty ?? (e.params as { additionalProperty?: string }).additionalProperty;
+      const extra =
+        (e.params as { unevaluatedProperty?: string; additionalProperty?: string }).unevaluatedProperty ??
+        (e.params as { additionalProperty?: string }).additionalProperty;
       return `${where}: ${e.instancePath || '(body)'} ${e.message}${extra ? ` "${extra}" (not in the document)` : ''} [${e.schemaPath}]`;
     });
   }
@@ -136,7 +146,9 @@ export class OpenApiValidator {
     if (!op) return [`no webhook ${name} in the document`];
     const schema = (op.requestBody as { content: Record<string, { schema: Json }> }).content['application/json']!.schema;
     const validate = this.validator(`webhook:${name}`, 'post', 'request', 'application/json', schema);
-    return validate(body) ? [] : (validate.errors ?? []).map((e) => `webhook ${name}: ${e.instancePath || '(body)'} ${e.message} ${JSON.stringify(e.params)}`);
+    return validate(body)
+      ? []
+      : (validate.errors ?? []).map((e) => `webhook ${name}: ${e.instancePath || '(body)'} ${e.message} ${JSON.stringify(e.params)}`);
   }
 
   private validator(template: string, method: string, status: string, media: string, schema: Json): ValidateFunction {
@@ -160,6 +172,8 @@ export function openApiValidator(): OpenApiValidator {
 export function assertMatchesDocument(r: CheckedResponse): void {
   const problems = openApiValidator().problems(r);
   if (problems.length > 0) {
-    throw new Error(`The answer does not match the OpenAPI document (src/api/openapi):\n  ${problems.join('\n  ')}\nbody: ${r.text.slice(0, 1000)}`);
+    throw new Error(
+      `The answer does not match the OpenAPI document (src/api/openapi):\n  ${problems.join('\n  ')}\nbody: ${r.text.slice(0, 1000)}`,
+    );
   }
 }

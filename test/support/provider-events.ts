@@ -10,7 +10,18 @@ export const eventId = (label: string) => `${label}-${Date.now().toString(36)}-$
  * An event shaped like the provider's published samples (same members and conventions), for subscriber
  * `user`; times are explicit so tests can put period ends a few seconds ahead.
  */
-export function providerEvent(type: string, user: string, o: { at: number; purchasedAt?: number; expiresAt?: number | null; price?: number; periodType?: string; id?: string } & Partial<BillingEvent>): BillingEvent {
+export function providerEvent(
+  type: string,
+  user: string,
+  o: {
+    at: number;
+    purchasedAt?: number;
+    expiresAt?: number | null;
+    price?: number;
+    periodType?: string;
+    id?: string;
+  } & Partial<BillingEvent>,
+): BillingEvent {
   const { at, purchasedAt, expiresAt, price, periodType, id, ...rest } = o;
   return {
     id: id ?? eventId(type.toLowerCase()),

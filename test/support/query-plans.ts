@@ -19,12 +19,26 @@ export function shapeOf(value: unknown): unknown {
   if (value instanceof Map) return shapeOf(Object.fromEntries(value));
   if (Array.isArray(value)) return value.length === 0 ? [] : [shapeOf(value[0])];
   if (value && typeof value === 'object' && !(value instanceof Date) && value.constructor?.name === 'Object') {
-    return Object.fromEntries(Object.keys(value).sort().map((k) => [k, shapeOf((value as Record<string, unknown>)[k])]));
+    return Object.fromEntries(
+      Object.keys(value)
+        .sort()
+        .map((k) => [k, shapeOf((value as Record<string, unknown>)[k])]),
+    );
   }
   return '?';
 }
 
-const SESSION_FIELDS = new Set(['lsid', '$clusterTime', 'txnNumber', '$db', '$readPreference', 'readConcern', 'writeConcern', 'apiVersion', 'cursor']);
+const SESSION_FIELDS = new Set([
+  'lsid',
+  '$clusterTime',
+  'txnNumber',
+  '$db',
+  '$readPreference',
+  'readConcern',
+  'writeConcern',
+  'apiVersion',
+  'cursor',
+]);
 
 export function captureQueries(client: MongoClient, dbName: string): { queries: Map<string, CapturedQuery>; stop(): void } {
   const queries = new Map<string, CapturedQuery>();
@@ -32,10 +46,14 @@ export function captureQueries(client: MongoClient, dbName: string): { queries: 
     if (ev.databaseName !== dbName || !(QUERY_COMMANDS as readonly string[]).includes(ev.commandName)) return;
     const body = Object.fromEntries(Object.entries(ev.command).filter(([k]) => !SESSION_FIELDS.has(k)));
     const collection = String(body[ev.commandName]);
-    const parts = ev.commandName === 'update' ? (body.updates as Document[]).map((u) => ({ q: u.q, multi: u.multi, upsert: u.upsert }))
-      : ev.commandName === 'delete' ? (body.deletes as Document[]).map((d) => ({ q: d.q }))
-      : ev.commandName === 'aggregate' ? body.pipeline
-      : { filter: body.filter ?? body.query, sort: body.sort, key: body.key };
+    const parts =
+      ev.commandName === 'update'
+        ? (body.updates as Document[]).map((u) => ({ q: u.q, multi: u.multi, upsert: u.upsert }))
+        : ev.commandName === 'delete'
+          ? (body.deletes as Document[]).map((d) => ({ q: d.q }))
+          : ev.commandName === 'aggregate'
+            ? body.pipeline
+            : { filter: body.filter ?? body.query, sort: body.sort, key: body.key };
     const shape = `${collection} ${ev.commandName} ${JSON.stringify(shapeOf(parts))}`;
     if (!queries.has(shape)) queries.set(shape, { collection, command: ev.commandName, body, shape });
   };
@@ -49,15 +67,19 @@ export function planStages(plan: unknown, into: string[] = []): string[] {
   const node = plan as Record<string, unknown>;
   if (typeof node.stage === 'string') into.push(node.stage);
   for (const key of ['inputStage', 'queryPlan', 'winningPlan']) if (node[key]) planStages(node[key], into);
-  for (const key of ['inputStages', 'shards']) if (Array.isArray(node[key])) for (const child of node[key] as unknown[]) planStages(child, into);
+  for (const key of ['inputStages', 'shards'])
+    if (Array.isArray(node[key])) for (const child of node[key] as unknown[]) planStages(child, into);
   return into;
 }
 
 /** The winning plan's stages for one captured query. Bulk writes are explained one statement at a time. */
 export async function explainStages(db: Db, q: CapturedQuery): Promise<string[]> {
-  const bodies: Document[] = q.command === 'update' ? (q.body.updates as Document[]).slice(0, 1).map((u) => ({ update: q.collection, updates: [u] }))
-    : q.command === 'delete' ? (q.body.deletes as Document[]).slice(0, 1).map((d) => ({ delete: q.collection, deletes: [d] }))
-    : [q.body];
+  const bodies: Document[] =
+    q.command === 'update'
+      ? (q.body.updates as Document[]).slice(0, 1).map((u) => ({ update: q.collection, updates: [u] }))
+      : q.command === 'delete'
+        ? (q.body.deletes as Document[]).slice(0, 1).map((d) => ({ delete: q.collection, deletes: [d] }))
+        : [q.body];
   const stages: string[] = [];
   for (const body of bodies) {
     const res = await db.command({ explain: body, verbosity: 'queryPlanner' });

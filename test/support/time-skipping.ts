@@ -14,7 +14,9 @@ export async function startTimeSkipping(): Promise<TestWorkflowEnvironment> {
   // The workflows set these, as on the dev server (scripts/stack/servers.ts registers them there).
   await env.connection.operatorService.addSearchAttributes({
     namespace: env.namespace ?? 'default',
-    searchAttributes: Object.fromEntries(Object.values(SEARCH_ATTRIBUTES).map((key) => [key.name, temporal.api.enums.v1.IndexedValueType.INDEXED_VALUE_TYPE_KEYWORD])),
+    searchAttributes: Object.fromEntries(
+      Object.values(SEARCH_ATTRIBUTES).map((key) => [key.name, temporal.api.enums.v1.IndexedValueType.INDEXED_VALUE_TYPE_KEYWORD]),
+    ),
   });
   return env;
 }

@@ -18,11 +18,20 @@ export interface TestPki {
 }
 
 const rsaPair = () => {
-  const { privateKey, publicKey } = generateKeyPairSync('rsa', { modulusLength: 2048, publicKeyEncoding: { type: 'spki', format: 'pem' }, privateKeyEncoding: { type: 'pkcs8', format: 'pem' } });
+  const { privateKey, publicKey } = generateKeyPairSync('rsa', {
+    modulusLength: 2048,
+    publicKeyEncoding: { type: 'spki', format: 'pem' },
+    privateKeyEncoding: { type: 'pkcs8', format: 'pem' },
+  });
   return { privateKey: forge.pki.privateKeyFromPem(privateKey), publicKey: forge.pki.publicKeyFromPem(publicKey), privatePem: privateKey };
 };
 
-function certificate(subject: string, keys: ReturnType<typeof rsaPair>, issuer: { name: string; key: forge.pki.rsa.PrivateKey } | null, extensions: object[]): string {
+function certificate(
+  subject: string,
+  keys: ReturnType<typeof rsaPair>,
+  issuer: { name: string; key: forge.pki.rsa.PrivateKey } | null,
+  extensions: object[],
+): string {
   const cert = forge.pki.createCertificate();
   cert.publicKey = keys.publicKey;
   cert.serialNumber = `01${Math.floor(Math.random() * 1e12).toString(16)}`;
@@ -39,14 +48,23 @@ function certificate(subject: string, keys: ReturnType<typeof rsaPair>, issuer: 
 export function createTestPki(): TestPki {
   const dir = mkdtempSync(join(tmpdir(), 'temporal-tls-'));
   const ca = rsaPair();
-  const caPem = certificate('Test CA', ca, null, [{ name: 'basicConstraints', cA: true, critical: true }, { name: 'keyUsage', keyCertSign: true, cRLSign: true, critical: true }]);
+  const caPem = certificate('Test CA', ca, null, [
+    { name: 'basicConstraints', cA: true, critical: true },
+    { name: 'keyUsage', keyCertSign: true, cRLSign: true, critical: true },
+  ]);
   const issuer = { name: 'Test CA', key: ca.privateKey };
   const server = rsaPair();
   const serverPem = certificate('localhost', server, issuer, [
     { name: 'basicConstraints', cA: false },
     { name: 'keyUsage', digitalSignature: true, keyEncipherment: true, critical: true },
     { name: 'extKeyUsage', serverAuth: true },
-    { name: 'subjectAltName', altNames: [{ type: 2, value: 'localhost' }, { type: 7, ip: '127.0.0.1' }] },
+    {
+      name: 'subjectAltName',
+      altNames: [
+        { type: 2, value: 'localhost' },
+        { type: 7, ip: '127.0.0.1' },
+      ],
+    },
   ]);
   const client = rsaPair();
   const clientPem = certificate('test-client', client, issuer, [
@@ -55,7 +73,10 @@ export function createTestPki(): TestPki {
     { name: 'extKeyUsage', clientAuth: true },
   ]);
   const other = rsaPair();
-  const otherPem = certificate('Other CA', other, null, [{ name: 'basicConstraints', cA: true, critical: true }, { name: 'keyUsage', keyCertSign: true, critical: true }]);
+  const otherPem = certificate('Other CA', other, null, [
+    { name: 'basicConstraints', cA: true, critical: true },
+    { name: 'keyUsage', keyCertSign: true, critical: true },
+  ]);
   const files = {
     caPath: ['ca.pem', caPem],
     serverCertPath: ['server.pem', serverPem],
@@ -76,7 +97,10 @@ export function createTestPki(): TestPki {
  * A TLS-terminating proxy on loopback in front of a plaintext gRPC server (the Temporal dev server): it speaks
  * HTTP/2 over TLS (ALPN h2), requires a client certificate signed by the test CA (mTLS), and passes the bytes on.
  */
-export async function startTlsProxy(pki: TestPki, upstream: { host: string; port: number }): Promise<{ address: string; handshakeFailures: number; close(): Promise<void> }> {
+export async function startTlsProxy(
+  pki: TestPki,
+  upstream: { host: string; port: number },
+): Promise<{ address: string; handshakeFailures: number; close(): Promise<void> }> {
   const sockets = new Set<Socket>();
   const state = { handshakeFailures: 0 };
   const server = createServer(

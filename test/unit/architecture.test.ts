@@ -26,9 +26,49 @@ const MAY_IMPORT: Record<string, string[]> = {
   git: ['documents', 'skills', 'config'],
   'billing-intake': ['billing', 'store', 'temporal', 'temporal/clients', 'workflows/contracts', 'logging', 'config'],
   invocations: ['skills', 'store', 'contracts', 'temporal', 'temporal/clients', 'workflows/contracts', 'config'],
-  activities: ['billing', 'skills', 'store', 'llm', 'mail', 'outbound', 'config', 'logging', 'temporal', 'temporal/clients', 'workflows/contracts'],
-  api: ['auth', 'billing', 'billing-intake', 'config', 'contracts', 'documents', 'invocations', 'logging', 'outbound', 'skills', 'store', 'temporal', 'temporal/clients', 'workflows/contracts'],
-  cli: ['auth', 'billing', 'billing-intake', 'config', 'contracts', 'documents', 'git', 'invocations', 'skills', 'store', 'temporal', 'temporal/clients'],
+  activities: [
+    'billing',
+    'skills',
+    'store',
+    'llm',
+    'mail',
+    'outbound',
+    'config',
+    'logging',
+    'temporal',
+    'temporal/clients',
+    'workflows/contracts',
+  ],
+  api: [
+    'auth',
+    'billing',
+    'billing-intake',
+    'config',
+    'contracts',
+    'documents',
+    'invocations',
+    'logging',
+    'outbound',
+    'skills',
+    'store',
+    'temporal',
+    'temporal/clients',
+    'workflows/contracts',
+  ],
+  cli: [
+    'auth',
+    'billing',
+    'billing-intake',
+    'config',
+    'contracts',
+    'documents',
+    'git',
+    'invocations',
+    'skills',
+    'store',
+    'temporal',
+    'temporal/clients',
+  ],
 };
 /** Where the process is wired: these connect and construct, so they import across layers. */
 const ROOTS = ['worker.ts', 'cli.ts', 'api/server.ts', 'api/compose.ts', 'api/worker-in-api.ts'];
@@ -77,13 +117,27 @@ function valueImportClosure(entry: string): string[] {
   const visit = (file: string) => {
     if (seen.has(file)) return;
     seen.add(file);
-    for (const line of readFileSync(join(src, file), 'utf8').split('\n')) {
-      const m = /^(?:import|export) (type )?(\{[^}]*\}|\*|[\w$]+(?:, \{[^}]*\})?)(?: as \w+)? from '(\.[^']+)'/.exec(line);
-      if (!m || m[1]) continue;
-      const names = m[2]!;
-      if (names.startsWith('{') && names.slice(1, -1).split(',').every((n) => n.trim() === '' || n.trim().startsWith('type '))) continue;
+    // Whole statements (a formatter may spread an import over lines), from "import"/"export" to its module path.
+    const statements = readFileSync(join(src, file), 'utf8').matchAll(/^(?:import|export)\s+(type\s+)?([^;'"]*?)\s*from\s+'(\.[^']+)'/gm);
+    for (const m of statements) {
+      if (m[1]) continue;
+      const names = m[2]!.trim();
+      if (
+        names.startsWith('{') &&
+        names
+          .slice(1, -1)
+          .split(',')
+          .every((n) => n.trim() === '' || n.trim().startsWith('type '))
+      )
+        continue;
       const base = resolve(dirname(join(src, file)), m[3]!);
-      const target = [`${base}.ts`, join(base, 'index.ts')].find((c) => { try { return statSync(c).isFile(); } catch { return false; } });
+      const target = [`${base}.ts`, join(base, 'index.ts')].find((c) => {
+        try {
+          return statSync(c).isFile();
+        } catch {
+          return false;
+        }
+      });
       if (target) visit(relative(src, target));
     }
   };
@@ -112,10 +166,8 @@ describe('architecture: the layout in ARCHITECTURE.md holds', () => {
   });
 
   it('workflows import activities for their types only (the bundle must not pull activity code in)', () => {
-    const src = join(repoRoot(), 'src');
-    const offenders = [...graph.keys()]
-      .filter((f) => f.startsWith('workflows/'))
-      .flatMap((f) => readFileSync(join(src, f), 'utf8').split('\n').filter((l) => /from '\.\.?\/(\.\.\/)*activities/.test(l) && !/^import type /.test(l)).map((l) => `${f}: ${l}`));
+    const activities = [...graph.keys()].filter((f) => f.startsWith('activities/'));
+    const offenders = valueImportClosure('workflows/index.ts').filter((f) => activities.includes(f));
     assert.deepEqual(offenders, []);
   });
 
@@ -138,10 +190,14 @@ describe('architecture: the layout in ARCHITECTURE.md holds', () => {
     const config = readFileSync(join(repoRoot(), 'eslint.config.mjs'), 'utf8');
     const block = config.slice(config.indexOf("Workflow code runs in Temporal's deterministic sandbox"));
     const globs = [...(/files: \[([^\]]*)\]/.exec(block)?.[1] ?? '').matchAll(/'([^']+)'/g)].map((m) => m[1]!);
-    const covered = (file: string) => globs.some((g) => (g.endsWith('/**/*.ts') ? `src/${file}`.startsWith(g.slice(0, -'**/*.ts'.length)) : g === `src/${file}`));
+    const covered = (file: string) =>
+      globs.some((g) => (g.endsWith('/**/*.ts') ? `src/${file}`.startsWith(g.slice(0, -'**/*.ts'.length)) : g === `src/${file}`));
     const bundled = valueImportClosure('workflows/index.ts');
     assert.ok(bundled.length > 10);
-    assert.deepEqual(bundled.filter((f) => !covered(f)), []);
+    assert.deepEqual(
+      bundled.filter((f) => !covered(f)),
+      [],
+    );
   });
 
   it('routes do not import each other', () => {

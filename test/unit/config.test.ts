@@ -25,14 +25,17 @@ describe('loadConfig', () => {
     assert.deepEqual(c.retention, { webhookEventDays: 7, mailOutboxDays: 3, invocationDays: 90 });
   });
 
-  it('asks a model for structured output by JSON schema unless told JSON mode (llama.cpp\'s Python server)', () => {
+  it("asks a model for structured output by JSON schema unless told JSON mode (llama.cpp's Python server)", () => {
     assert.equal(loadConfig(base).llm.responseFormat, 'json_schema');
     assert.equal(loadConfig({ ...base, LLM_RESPONSE_FORMAT: 'json_object' }).llm.responseFormat, 'json_object');
     assert.throws(() => loadConfig({ ...base, LLM_RESPONSE_FORMAT: 'xml' }), /LLM_RESPONSE_FORMAT/);
   });
 
   it('refuses an inbox retention shorter than the provider retry window', () => {
-    assert.throws(() => loadConfig({ ...base, WEBHOOK_EVENT_RETENTION_DAYS: '1' }), /WEBHOOK_EVENT_RETENTION_DAYS must be an integer between 2/);
+    assert.throws(
+      () => loadConfig({ ...base, WEBHOOK_EVENT_RETENTION_DAYS: '1' }),
+      /WEBHOOK_EVENT_RETENTION_DAYS must be an integer between 2/,
+    );
     assert.throws(() => loadConfig({ ...base, INVOCATION_RETENTION_DAYS: '0' }), /INVOCATION_RETENTION_DAYS/);
   });
 

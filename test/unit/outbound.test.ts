@@ -41,7 +41,11 @@ describe('outbound webhooks: signing (verified with the standardwebhooks package
     const id = messageIdFor('ep_1', 'evt_1');
     const ts = Math.floor(Date.now() / 1000);
     const body = JSON.stringify({ type: 'RENEWAL', id: 'evt_1' });
-    const headers = { 'webhook-id': id, 'webhook-timestamp': String(ts), 'webhook-signature': signatureHeader([current, previous], id, ts, body) };
+    const headers = {
+      'webhook-id': id,
+      'webhook-timestamp': String(ts),
+      'webhook-signature': signatureHeader([current, previous], id, ts, body),
+    };
     assert.deepEqual(new Webhook(current).verify(body, headers), JSON.parse(body));
     assert.deepEqual(new Webhook(previous).verify(body, headers), JSON.parse(body));
     assert.throws(() => new Webhook(generateEndpointSecret()).verify(body, headers));
@@ -57,10 +61,24 @@ describe('outbound webhooks: signing (verified with the standardwebhooks package
 
 describe('outbound webhooks: URL guard', () => {
   it('refuses private, loopback, link-local, CGNAT, unique-local and metadata addresses', () => {
-    for (const a of ['10.1.2.3', '172.16.0.1', '192.168.1.1', '127.0.0.1', '169.254.169.254', '100.64.0.1', '0.0.0.0', '::1', 'fd00:ec2::254', 'fe80::1', '::ffff:10.0.0.1', '::ffff:127.0.0.1']) {
+    for (const a of [
+      '10.1.2.3',
+      '172.16.0.1',
+      '192.168.1.1',
+      '127.0.0.1',
+      '169.254.169.254',
+      '100.64.0.1',
+      '0.0.0.0',
+      '::1',
+      'fd00:ec2::254',
+      'fe80::1',
+      '::ffff:10.0.0.1',
+      '::ffff:127.0.0.1',
+    ]) {
       assert.ok(refusedAddress(a, false), a);
     }
-    for (const a of ['93.184.216.34', '2606:2800:220:1:248:1893:25c8:1946', '::ffff:93.184.216.34']) assert.equal(refusedAddress(a, false), null, a);
+    for (const a of ['93.184.216.34', '2606:2800:220:1:248:1893:25c8:1946', '::ffff:93.184.216.34'])
+      assert.equal(refusedAddress(a, false), null, a);
     assert.equal(refusedAddress('127.0.0.1', true), null);
     assert.ok(refusedAddress('10.0.0.1', true), 'the development setting allows loopback only');
     assert.ok(refusedAddress('169.254.169.254', true));
@@ -98,7 +116,10 @@ describe('outbound webhooks: URL guard', () => {
   });
 
   it('checks every address a name resolves to', async () => {
-    const resolver = async () => [{ address: '93.184.216.34', family: 4 }, { address: '10.0.0.5', family: 4 }];
+    const resolver = async () => [
+      { address: '93.184.216.34', family: 4 },
+      { address: '10.0.0.5', family: 4 },
+    ];
     await assert.rejects(resolveSafely(new URL('https://mixed.example/'), false, resolver), UnsafeUrlError);
     const ok = await resolveSafely(new URL('https://fine.example/'), false, async () => [{ address: '93.184.216.34', family: 4 }]);
     assert.deepEqual(ok, { address: '93.184.216.34', family: 4 });

@@ -12,11 +12,19 @@ import { repoRoot } from '../support/repo-root';
 describe('skillInvocation replay', function () {
   this.timeout(30_000);
   const replay = async (file: string) => {
-    const saved = JSON.parse(readFileSync(join(repoRoot(), 'test/fixtures/histories', file), 'utf8')) as { workflowId: string; history: unknown };
-    await Worker.runReplayHistory({ workflowsPath: require.resolve('../../src/workflows') }, historyFromJSON(saved.history), saved.workflowId);
+    const saved = JSON.parse(readFileSync(join(repoRoot(), 'test/fixtures/histories', file), 'utf8')) as {
+      workflowId: string;
+      history: unknown;
+    };
+    await Worker.runReplayHistory(
+      { workflowsPath: require.resolve('../../src/workflows') },
+      historyFromJSON(saved.history),
+      saved.workflowId,
+    );
   };
 
-  it('a run recorded before the local-activity patch (retrieve, draft, store as remote activities)', () => replay('skill-invocation-before-local-activities.json'));
+  it('a run recorded before the local-activity patch (retrieve, draft, store as remote activities)', () =>
+    replay('skill-invocation-before-local-activities.json'));
 
-  it('a run of today\'s shape (eager start, one workflow task, three local activities)', () => replay('skill-invocation.json'));
+  it("a run of today's shape (eager start, one workflow task, three local activities)", () => replay('skill-invocation.json'));
 });

@@ -1,5 +1,13 @@
 import assert from 'node:assert/strict';
-import { MAX_GRACE_VALUES, appAuthorizes, digestMatches, digestOf, generateAuthorization, graceAfterRotation, type AuthorizationDigests } from '../../src/auth/webhook-authorization';
+import {
+  MAX_GRACE_VALUES,
+  appAuthorizes,
+  digestMatches,
+  digestOf,
+  generateAuthorization,
+  graceAfterRotation,
+  type AuthorizationDigests,
+} from '../../src/auth/webhook-authorization';
 
 describe('webhook authorization values', () => {
   const now = new Date('2026-11-23T12:00:00Z');
@@ -20,7 +28,11 @@ describe('webhook authorization values', () => {
   });
 
   it('accepts the current value, and the previous one only until its grace period ends', () => {
-    const app: AuthorizationDigests = { authorizationDigest: hex('new'), previousAuthorizationDigest: hex('old'), previousValidUntil: new Date(now.getTime() + 1000) };
+    const app: AuthorizationDigests = {
+      authorizationDigest: hex('new'),
+      previousAuthorizationDigest: hex('old'),
+      previousValidUntil: new Date(now.getTime() + 1000),
+    };
     assert.equal(appAuthorizes(app, 'new', now), true);
     assert.equal(appAuthorizes(app, 'old', now), true);
     assert.equal(appAuthorizes(app, 'old', new Date(now.getTime() + 1000)), false, 'not at the end of the grace period');
@@ -47,8 +59,15 @@ describe('webhook authorization values', () => {
     assert.equal(appAuthorizes(app, 'v8', new Date(now.getTime() + 61_000)), false);
     assert.equal(appAuthorizes(app, 'fresh', new Date(now.getTime() + 61_000)), true);
     // Records written before the grace list: their one previous value still counts until its end.
-    const legacy: AuthorizationDigests = { authorizationDigest: hex('new'), previousAuthorizationDigest: hex('old'), previousValidUntil: new Date(now.getTime() + 1000) };
-    assert.deepEqual(graceAfterRotation(legacy, now, HOUR, false).map((g) => g.digest), [hex('old'), hex('new')]);
+    const legacy: AuthorizationDigests = {
+      authorizationDigest: hex('new'),
+      previousAuthorizationDigest: hex('old'),
+      previousValidUntil: new Date(now.getTime() + 1000),
+    };
+    assert.deepEqual(
+      graceAfterRotation(legacy, now, HOUR, false).map((g) => g.digest),
+      [hex('old'), hex('new')],
+    );
   });
 
   it('authorizes nothing for an unknown app', () => {

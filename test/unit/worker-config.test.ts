@@ -32,15 +32,37 @@ describe('worker tuning (WORKER_* and API_RUNS_WORKER)', () => {
     assert.equal(c.worker.inApi, true);
     assert.deepEqual(
       { ...workerTuning(c.worker), maxCachedWorkflows: undefined, maxConcurrentActivityTaskExecutions: undefined },
-      { maxConcurrentWorkflowTaskPolls: 8, maxConcurrentActivityTaskPolls: 3, stickyQueueScheduleToStartTimeout: 2_000, maxEagerActivityReservationsPerWorkflowTask: 0, maxConcurrentLocalActivityExecutions: 20, maxCachedWorkflows: undefined, maxConcurrentActivityTaskExecutions: undefined },
+      {
+        maxConcurrentWorkflowTaskPolls: 8,
+        maxConcurrentActivityTaskPolls: 3,
+        stickyQueueScheduleToStartTimeout: 2_000,
+        maxEagerActivityReservationsPerWorkflowTask: 0,
+        maxConcurrentLocalActivityExecutions: 20,
+        maxCachedWorkflows: undefined,
+        maxConcurrentActivityTaskExecutions: undefined,
+      },
     );
   });
 
   it('refuses values the SDK or the server would reject, naming each', () => {
     assert.throws(
-      () => loadConfig({ ...base, WORKER_WORKFLOW_TASK_POLLERS: '1', WORKER_ACTIVITY_TASK_POLLERS: '0', WORKER_STICKY_QUEUE_TIMEOUT_MS: '10', WORKER_EAGER_ACTIVITIES: '-1', API_RUNS_WORKER: 'yes' }),
+      () =>
+        loadConfig({
+          ...base,
+          WORKER_WORKFLOW_TASK_POLLERS: '1',
+          WORKER_ACTIVITY_TASK_POLLERS: '0',
+          WORKER_STICKY_QUEUE_TIMEOUT_MS: '10',
+          WORKER_EAGER_ACTIVITIES: '-1',
+          API_RUNS_WORKER: 'yes',
+        }),
       (err: Error) =>
-        ['WORKER_WORKFLOW_TASK_POLLERS', 'WORKER_ACTIVITY_TASK_POLLERS', 'WORKER_STICKY_QUEUE_TIMEOUT_MS', 'WORKER_EAGER_ACTIVITIES', 'API_RUNS_WORKER must be true or false'].every((name) => err.message.includes(name)),
+        [
+          'WORKER_WORKFLOW_TASK_POLLERS',
+          'WORKER_ACTIVITY_TASK_POLLERS',
+          'WORKER_STICKY_QUEUE_TIMEOUT_MS',
+          'WORKER_EAGER_ACTIVITIES',
+          'API_RUNS_WORKER must be true or false',
+        ].every((name) => err.message.includes(name)),
     );
   });
 });

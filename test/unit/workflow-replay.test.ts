@@ -13,8 +13,15 @@ describe('workflow replay', function () {
   this.timeout(30_000);
 
   it('billingSubscriber replays a recorded lifecycle (trial, renewals, billing issue, cancellations)', async () => {
-    const saved = JSON.parse(readFileSync(join(repoRoot(), 'test/fixtures/histories/billing-subscriber.json'), 'utf8')) as { workflowId: string; history: unknown };
+    const saved = JSON.parse(readFileSync(join(repoRoot(), 'test/fixtures/histories/billing-subscriber.json'), 'utf8')) as {
+      workflowId: string;
+      history: unknown;
+    };
     // Throws DeterminismViolationError (failing the test) if the code no longer produces the recorded commands.
-    await Worker.runReplayHistory({ workflowsPath: require.resolve('../../src/workflows') }, historyFromJSON(saved.history), saved.workflowId);
+    await Worker.runReplayHistory(
+      { workflowsPath: require.resolve('../../src/workflows') },
+      historyFromJSON(saved.history),
+      saved.workflowId,
+    );
   });
 });

@@ -49,7 +49,12 @@ export interface A2aTask {
 }
 
 /** The card of a project's agent: one A2A skill per skill, invoked with a data part `{ skill, inputs }`. */
-export function agentCard(project: { _id: string; name?: string }, skills: readonly SkillDefinition[], endpointUrl: string, version: string): Record<string, unknown> {
+export function agentCard(
+  project: { _id: string; name?: string },
+  skills: readonly SkillDefinition[],
+  endpointUrl: string,
+  version: string,
+): Record<string, unknown> {
   return {
     protocolVersion: A2A_PROTOCOL_VERSION,
     name: `${project.name ?? project._id} project assistant`,
@@ -61,7 +66,14 @@ export function agentCard(project: { _id: string; name?: string }, skills: reado
     additionalInterfaces: [{ url: endpointUrl, transport: 'JSONRPC' }],
     version,
     capabilities: { streaming: true, pushNotifications: false, stateTransitionHistory: false },
-    securitySchemes: { bearer: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT', description: "The API's Bearer token, with the project in its projects claim" } },
+    securitySchemes: {
+      bearer: {
+        type: 'http',
+        scheme: 'bearer',
+        bearerFormat: 'JWT',
+        description: "The API's Bearer token, with the project in its projects claim",
+      },
+    },
     security: [{ bearer: [] }],
     defaultInputModes: ['application/json'],
     defaultOutputModes: ['text/markdown', 'application/json'],
@@ -125,11 +137,31 @@ export function taskOf(r: InvocationRecord): A2aTask {
     status: {
       state,
       timestamp: r.updatedAt.toISOString(),
-      ...(r.error ? { message: { kind: 'message', messageId: `${r._id}-error`, role: 'agent', parts: [{ kind: 'text', text: r.error.message }], taskId: r._id, contextId: r._id } } : {}),
+      ...(r.error
+        ? {
+            message: {
+              kind: 'message',
+              messageId: `${r._id}-error`,
+              role: 'agent',
+              parts: [{ kind: 'text', text: r.error.message }],
+              taskId: r._id,
+              contextId: r._id,
+            },
+          }
+        : {}),
     },
     artifacts:
       state === 'completed' && result?.markdown
-        ? [{ artifactId: `${r._id}-document`, name: `${r.skill} document`, parts: [{ kind: 'text', text: result.markdown }, { kind: 'data', data: { citations: result.citations ?? [] } }] }]
+        ? [
+            {
+              artifactId: `${r._id}-document`,
+              name: `${r.skill} document`,
+              parts: [
+                { kind: 'text', text: result.markdown },
+                { kind: 'data', data: { citations: result.citations ?? [] } },
+              ],
+            },
+          ]
         : [],
     metadata: { skill: r.skill, invocationId: r._id, progress: r.progress },
   };

@@ -1,5 +1,11 @@
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, McpError, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import {
+  CallToolRequestSchema,
+  ErrorCode,
+  ListToolsRequestSchema,
+  McpError,
+  type CallToolResult,
+} from '@modelcontextprotocol/sdk/types.js';
 import { InvocationRefused, type InvocationService } from '../../invocations/invoke';
 import { describeRefusal } from '../../invocations/refusal-text';
 import { isTerminal } from '../../invocations/wait';
@@ -60,11 +66,18 @@ export function skillToolsServer(deps: SkillToolsDeps, project: ProjectRecord, c
       return failed(`Invocation ${record._id} was cancelled`, record);
     }
     const finished = (await deps.invocations.getFinished(project._id, record._id)) ?? record;
-    if (finished.status !== 'completed') return failed(`Invocation ${finished._id} ${finished.status}${finished.error ? `: ${finished.error.message}` : ''}`, finished);
+    if (finished.status !== 'completed')
+      return failed(`Invocation ${finished._id} ${finished.status}${finished.error ? `: ${finished.error.message}` : ''}`, finished);
     const result = finished.result as { markdown: string; citations?: unknown[]; generator?: string };
     return {
       content: [{ type: 'text', text: result.markdown }],
-      structuredContent: { invocationId: finished._id, skill: finished.skill, status: finished.status, generator: result.generator ?? null, citations: result.citations ?? [] },
+      structuredContent: {
+        invocationId: finished._id,
+        skill: finished.skill,
+        status: finished.status,
+        generator: result.generator ?? null,
+        citations: result.citations ?? [],
+      },
     };
   });
 
@@ -72,5 +85,9 @@ export function skillToolsServer(deps: SkillToolsDeps, project: ProjectRecord, c
 }
 
 function failed(text: string, record?: InvocationRecord): CallToolResult {
-  return { isError: true, content: [{ type: 'text', text }], ...(record ? { structuredContent: { invocationId: record._id, status: record.status } } : {}) };
+  return {
+    isError: true,
+    content: [{ type: 'text', text }],
+    ...(record ? { structuredContent: { invocationId: record._id, status: record.status } } : {}),
+  };
 }

@@ -47,7 +47,15 @@ function isExposedHttpError(err: unknown): err is { status: number; message: str
 }
 
 /** The driver's errors for a store it cannot reach (selection timeout, network, closed client, pool). */
-const STORE_UNAVAILABLE = new Set(['MongoServerSelectionError', 'MongoNetworkError', 'MongoNetworkTimeoutError', 'MongoNotConnectedError', 'MongoTopologyClosedError', 'MongoPoolClearedError', 'MongoWaitQueueTimeoutError']);
+const STORE_UNAVAILABLE = new Set([
+  'MongoServerSelectionError',
+  'MongoNetworkError',
+  'MongoNetworkTimeoutError',
+  'MongoNotConnectedError',
+  'MongoTopologyClosedError',
+  'MongoPoolClearedError',
+  'MongoWaitQueueTimeoutError',
+]);
 
 function isStoreUnavailable(err: unknown): boolean {
   return err instanceof Error && STORE_UNAVAILABLE.has(err.name);

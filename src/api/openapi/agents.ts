@@ -7,8 +7,20 @@ import { authErrors, bearer, bodyErrors, json, pathParam, problemRef, ref, type 
  */
 const tags = ['agents'];
 const project = pathParam('project', 'Project id');
-const sessionHeader = { name: 'Mcp-Session-Id', in: 'header', required: false, schema: { type: 'string' }, description: 'The session the initialize answer named (absent on initialize)' };
-const rpcMessage: Schema = { type: 'object', additionalProperties: true, required: ['jsonrpc'], properties: { jsonrpc: { const: '2.0' } }, description: 'A JSON-RPC 2.0 message' };
+const sessionHeader = {
+  name: 'Mcp-Session-Id',
+  in: 'header',
+  required: false,
+  schema: { type: 'string' },
+  description: 'The session the initialize answer named (absent on initialize)',
+};
+const rpcMessage: Schema = {
+  type: 'object',
+  additionalProperties: true,
+  required: ['jsonrpc'],
+  properties: { jsonrpc: { const: '2.0' } },
+  description: 'A JSON-RPC 2.0 message',
+};
 const rpcError = (description: string) => json(description, ref('JsonRpcResponse'));
 
 export const agentPart: OpenApiPart = {
@@ -20,8 +32,13 @@ export const agentPart: OpenApiPart = {
       properties: {
         jsonrpc: { const: '2.0' },
         id: { type: ['string', 'number', 'null'] },
-        result: { description: 'The method\'s result (an A2A Task, Message or event)' },
-        error: { type: 'object', required: ['code', 'message'], additionalProperties: true, properties: { code: { type: 'integer' }, message: { type: 'string' } } },
+        result: { description: "The method's result (an A2A Task, Message or event)" },
+        error: {
+          type: 'object',
+          required: ['code', 'message'],
+          additionalProperties: true,
+          properties: { code: { type: 'integer' }, message: { type: 'string' } },
+        },
       },
     },
     AgentCard: {
@@ -36,7 +53,15 @@ export const agentPart: OpenApiPart = {
         url: { type: 'string', format: 'uri', description: 'The JSON-RPC endpoint (…/a2a)' },
         version: { type: 'string' },
         capabilities: { type: 'object', additionalProperties: true },
-        skills: { type: 'array', items: { type: 'object', additionalProperties: true, required: ['id', 'name', 'description'], properties: { id: { type: 'string' }, name: { type: 'string' }, description: { type: 'string' } } } },
+        skills: {
+          type: 'array',
+          items: {
+            type: 'object',
+            additionalProperties: true,
+            required: ['id', 'name', 'description'],
+            properties: { id: { type: 'string' }, name: { type: 'string' }, description: { type: 'string' } },
+          },
+        },
       },
     },
   },
@@ -49,7 +74,12 @@ export const agentPart: OpenApiPart = {
         tags,
         security: bearer,
         parameters: [project, sessionHeader],
-        requestBody: { required: true, content: { 'application/json': { schema: { ...rpcMessage, description: 'A JSON-RPC 2.0 message of the Model Context Protocol' } } } },
+        requestBody: {
+          required: true,
+          content: {
+            'application/json': { schema: { ...rpcMessage, description: 'A JSON-RPC 2.0 message of the Model Context Protocol' } },
+          },
+        },
         responses: {
           200: {
             description: 'JSON-RPC response, or an event stream of JSON-RPC messages; an initialize answer carries Mcp-Session-Id',
@@ -60,7 +90,9 @@ export const agentPart: OpenApiPart = {
           400: problemRef('No session and not an initialize request (mcp_session_required), or malformed JSON'),
           ...authErrors,
           404: problemRef('Unknown project, or no such session for this project and caller (unknown_mcp_session)'),
-          406: rpcError('The Accept header does not allow both application/json and text/event-stream (a JSON-RPC error from the transport)'),
+          406: rpcError(
+            'The Accept header does not allow both application/json and text/event-stream (a JSON-RPC error from the transport)',
+          ),
           ...bodyErrors,
         },
       },
@@ -84,7 +116,12 @@ export const agentPart: OpenApiPart = {
         tags,
         security: bearer,
         parameters: [project, sessionHeader],
-        responses: { 200: { description: 'Session ended' }, 400: problemRef('No Mcp-Session-Id'), ...authErrors, 404: problemRef('Unknown project or session') },
+        responses: {
+          200: { description: 'Session ended' },
+          400: problemRef('No Mcp-Session-Id'),
+          ...authErrors,
+          404: problemRef('Unknown project or session'),
+        },
       },
     },
     '/v1/agents/{project}/.well-known/agent-card.json': {
@@ -105,7 +142,10 @@ export const agentPart: OpenApiPart = {
         tags,
         security: bearer,
         parameters: [project],
-        requestBody: { required: true, content: { 'application/json': { schema: { ...rpcMessage, description: 'A JSON-RPC 2.0 request' } } } },
+        requestBody: {
+          required: true,
+          content: { 'application/json': { schema: { ...rpcMessage, description: 'A JSON-RPC 2.0 request' } } },
+        },
         responses: {
           200: {
             description: 'A JSON-RPC response, or for the streaming methods an event stream of JSON-RPC responses',

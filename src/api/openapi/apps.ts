@@ -1,5 +1,21 @@
 import { APP_BODY_SCHEMA } from '../../contracts/bodies';
-import { authErrors, bearer, bodyErrors, dateTime, headers, json, jsonBody, nullableDateTime, pathParam, problemRef, queryParam, record, ref, type OpenApiPart, type Schema } from './common';
+import {
+  authErrors,
+  bearer,
+  bodyErrors,
+  dateTime,
+  headers,
+  json,
+  jsonBody,
+  nullableDateTime,
+  pathParam,
+  problemRef,
+  queryParam,
+  record,
+  ref,
+  type OpenApiPart,
+  type Schema,
+} from './common';
 
 const tags = ['apps'];
 const slug = pathParam('slug', 'App slug');
@@ -10,14 +26,21 @@ const APP: Schema = record({
   webhookUrl: { type: 'string', format: 'uri', description: "The app's receiver, for the provider's dashboard" },
   createdAt: dateTime,
   authorizationRotatedAt: nullableDateTime,
-  previousAuthorizationValidUntil: { ...nullableDateTime, description: 'Until when a value rotated out still authorizes (the latest of them); null when none does' },
+  previousAuthorizationValidUntil: {
+    ...nullableDateTime,
+    description: 'Until when a value rotated out still authorizes (the latest of them); null when none does',
+  },
 });
 
 /** Customer apps connected to the billing provider (routes/apps.ts). No response carries a stored secret. */
 export const appPart: OpenApiPart = {
   schemas: {
     App: APP,
-    AppCreated: { ...APP, required: [...(APP.required as string[]), 'authorization'], properties: { ...(APP.properties as Record<string, Schema>), authorization } },
+    AppCreated: {
+      ...APP,
+      required: [...(APP.required as string[]), 'authorization'],
+      properties: { ...(APP.properties as Record<string, Schema>), authorization },
+    },
     AppList: record({ apps: { type: 'array', items: ref('App') } }),
     AuthorizationRotated: record({
       authorization,
@@ -29,7 +52,8 @@ export const appPart: OpenApiPart = {
     '/v1/apps': {
       post: {
         summary: 'Connect a customer app (admin)',
-        description: 'The answer carries the webhook authorization value this once: paste it into the provider\'s webhook Authorization field.',
+        description:
+          "The answer carries the webhook authorization value this once: paste it into the provider's webhook Authorization field.",
         tags,
         security: bearer,
         requestBody: jsonBody(APP_BODY_SCHEMA),
@@ -41,7 +65,12 @@ export const appPart: OpenApiPart = {
           ...bodyErrors,
         },
       },
-      get: { summary: 'Connected apps (admin)', tags, security: bearer, responses: { 200: json('The apps', ref('AppList')), ...authErrors } },
+      get: {
+        summary: 'Connected apps (admin)',
+        tags,
+        security: bearer,
+        responses: { 200: json('The apps', ref('AppList')), ...authErrors },
+      },
     },
     '/v1/apps/{slug}': {
       get: {
@@ -49,7 +78,12 @@ export const appPart: OpenApiPart = {
         tags,
         security: bearer,
         parameters: [slug],
-        responses: { 200: json('The app', ref('App')), 400: problemRef('Not a slug (invalid_id)'), ...authErrors, 404: problemRef('Unknown app') },
+        responses: {
+          200: json('The app', ref('App')),
+          400: problemRef('Not a slug (invalid_id)'),
+          ...authErrors,
+          404: problemRef('Unknown app'),
+        },
       },
       delete: {
         summary: 'Disconnect an app (admin)',
@@ -57,7 +91,12 @@ export const appPart: OpenApiPart = {
         tags,
         security: bearer,
         parameters: [slug],
-        responses: { 204: { description: 'Removed' }, 400: problemRef('Not a slug (invalid_id)'), ...authErrors, 404: problemRef('Unknown app') },
+        responses: {
+          204: { description: 'Removed' },
+          400: problemRef('Not a slug (invalid_id)'),
+          ...authErrors,
+          404: problemRef('Unknown app'),
+        },
       },
     },
     '/v1/apps/{slug}/webhook-authorization/rotate': {
@@ -67,8 +106,20 @@ export const appPart: OpenApiPart = {
           'The value rotated out keeps working until previousValidUntil, and values earlier rotations left in grace keep theirs (at most 5); revokePrevious=true revokes them all at once.',
         tags,
         security: bearer,
-        parameters: [slug, queryParam('revokePrevious', 'true: no grace for any earlier value (one that leaked); previousValidUntil is then now', { type: 'string', enum: ['true', 'false'] })],
-        responses: { 200: json('The new value (shown once) and previousValidUntil', ref('AuthorizationRotated')), 400: problemRef('revokePrevious is not true or false, not a slug, or a request body that is not JSON (none is needed)'), ...authErrors, 404: problemRef('Unknown app'), ...bodyErrors },
+        parameters: [
+          slug,
+          queryParam('revokePrevious', 'true: no grace for any earlier value (one that leaked); previousValidUntil is then now', {
+            type: 'string',
+            enum: ['true', 'false'],
+          }),
+        ],
+        responses: {
+          200: json('The new value (shown once) and previousValidUntil', ref('AuthorizationRotated')),
+          400: problemRef('revokePrevious is not true or false, not a slug, or a request body that is not JSON (none is needed)'),
+          ...authErrors,
+          404: problemRef('Unknown app'),
+          ...bodyErrors,
+        },
       },
     },
   },

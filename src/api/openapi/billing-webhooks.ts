@@ -31,11 +31,13 @@ export const billingWebhookPart: OpenApiPart = {
         ignored: { type: 'boolean' },
         ignoredReason: {
           enum: ['unknown_type', 'test_event', 'no_subscriber'],
-          description: 'With ignored: true, why the event has no effect: a type this service does not know (acknowledged so the provider does not retry it), a TEST event, or an event that names no subscriber',
+          description:
+            'With ignored: true, why the event has no effect: a type this service does not know (acknowledged so the provider does not retry it), a TEST event, or an event that names no subscriber',
         },
         conflict: {
           const: true,
-          description: 'Present on a redelivered event id whose body differs from the first one accepted: the first stands, this body is parked as an intake dead letter and never applied',
+          description:
+            'Present on a redelivered event id whose body differs from the first one accepted: the first stands, this body is parked as an intake dead letter and never applied',
         },
       },
     },
@@ -44,7 +46,8 @@ export const billingWebhookPart: OpenApiPart = {
     [APP_WEBHOOK_PATH]: {
       post: {
         summary: "Billing-provider webhook for a customer app's subscribers",
-        description: "Authorization must equal the app's generated value. Answered once the event is durably in the inbox; a redelivered id is 200 with duplicate: true.",
+        description:
+          "Authorization must equal the app's generated value. Answered once the event is durably in the inbox; a redelivered id is 200 with duplicate: true.",
         tags,
         security: [{ webhookAuthorization: [] }],
         parameters: [queryParam('app', 'The app slug', { type: 'string' }, true)],
@@ -55,7 +58,8 @@ export const billingWebhookPart: OpenApiPart = {
     [OPERATOR_WEBHOOK_PATH]: {
       post: {
         summary: "Billing-provider webhook for the operator's own subscriptions",
-        description: 'The subscriptions of orgs and projects; Authorization must equal OPERATOR_WEBHOOK_AUTHORIZATION (unset: every request is 401).',
+        description:
+          'The subscriptions of orgs and projects; Authorization must equal OPERATOR_WEBHOOK_AUTHORIZATION (unset: every request is 401).',
         tags,
         security: [{ webhookAuthorization: [] }],
         requestBody: jsonBody(ref('BillingEnvelope')),

@@ -1,5 +1,23 @@
 import { CUSTOMER_LIST_QUERY_SCHEMA } from '../routes/billing-dashboard';
-import { authErrors, bearer, count, cursorParam, dateTime, json, limitParam, nextCursor, nullableDateTime, nullableString, pathParam, problemRef, queryParam, record, ref, type OpenApiPart, type Schema } from './common';
+import {
+  authErrors,
+  bearer,
+  count,
+  cursorParam,
+  dateTime,
+  json,
+  limitParam,
+  nextCursor,
+  nullableDateTime,
+  nullableString,
+  pathParam,
+  problemRef,
+  queryParam,
+  record,
+  ref,
+  type OpenApiPart,
+  type Schema,
+} from './common';
 
 /** The customer list's filters, sort and search, described by the schema the route validates them with. */
 function customerListParams(names: (keyof typeof CUSTOMER_LIST_QUERY_SCHEMA.properties)[]) {
@@ -9,14 +27,24 @@ function customerListParams(names: (keyof typeof CUSTOMER_LIST_QUERY_SCHEMA.prop
   });
 }
 /** A record with members that are there only sometimes. */
-const withOptional = (schema: Schema, optional: Record<string, Schema>): Schema => ({ ...schema, properties: { ...(schema.properties as Record<string, Schema>), ...optional } });
+const withOptional = (schema: Schema, optional: Record<string, Schema>): Schema => ({
+  ...schema,
+  properties: { ...(schema.properties as Record<string, Schema>), ...optional },
+});
 
 const tags = ['billing'];
 export const appQuery = queryParam('app', 'App slug; omit for the operator scope (admins only)');
 export const scope: Schema = { type: 'string', pattern: '^(operator|app:.+)$', description: '"app:{slug}" or "operator"' };
 const usd: Schema = { type: 'number', description: 'USD per month, rounded to the cent' };
-const workflowUrl: Schema = { ...nullableString, description: 'The workflow in the Temporal UI; null when TEMPORAL_UI_URL is not configured' };
-const scopeErrors = { ...authErrors, 403: problemRef('The token does not grant the app, or no app and not an admin'), 404: problemRef('Unknown app') };
+const workflowUrl: Schema = {
+  ...nullableString,
+  description: 'The workflow in the Temporal UI; null when TEMPORAL_UI_URL is not configured',
+};
+const scopeErrors = {
+  ...authErrors,
+  403: problemRef('The token does not grant the app, or no app and not an admin'),
+  404: problemRef('Unknown app'),
+};
 
 /** The billing dashboard's reads (routes/billing-dashboard.ts) and dead letters (routes/dead-letters.ts). */
 export const billingPart: OpenApiPart = {
@@ -28,7 +56,7 @@ export const billingPart: OpenApiPart = {
       activeTrials: count,
       flaggedCustomers: count,
       scheduledDowngrades: count,
-      updatedAt: { ...nullableDateTime, description: 'Null before the scope\'s first event' },
+      updatedAt: { ...nullableDateTime, description: "Null before the scope's first event" },
       metricsWorkflowUrl: workflowUrl,
     }),
     /** billing/canonical-view.ts CanonicalSubscription. */
@@ -44,7 +72,10 @@ export const billingPart: OpenApiPart = {
       priceUsd: { type: ['number', 'null'] },
       purchasedAtMs: { type: ['integer', 'null'], description: 'Epoch milliseconds' },
       expiresAtMs: { type: ['integer', 'null'], description: 'Epoch milliseconds; null: no end' },
-      mrrMicros: { type: 'integer', description: 'What it counts toward MRR, in micro-dollars per month (0 for a trial, a sandbox purchase, …)' },
+      mrrMicros: {
+        type: 'integer',
+        description: 'What it counts toward MRR, in micro-dollars per month (0 for a trial, a sandbox purchase, …)',
+      },
     }),
     /** billing/customer-resource.ts, and what the dashboard route adds. */
     Customer: record({
@@ -55,7 +86,12 @@ export const billingPart: OpenApiPart = {
       status: { enum: ['active', 'cancelled', 'expired', 'none'] },
       entitlements: { type: 'array', items: ref('Entitlement') },
       flags: { type: 'array', items: record({ type: { const: 'billing_issue' }, since: dateTime, eventId: { type: 'string' } }) },
-      scheduledDowngrade: { anyOf: [record({ at: dateTime, reason: { type: 'string', description: 'The event type that scheduled it: CANCELLATION or EXPIRATION' } }), { type: 'null' }] },
+      scheduledDowngrade: {
+        anyOf: [
+          record({ at: dateTime, reason: { type: 'string', description: 'The event type that scheduled it: CANCELLATION or EXPIRATION' } }),
+          { type: 'null' },
+        ],
+      },
       mrrContribution: usd,
       lastEvent: { anyOf: [record({ id: { type: 'string' }, type: { type: 'string' }, at: dateTime }), { type: 'null' }] },
       workflowId: { type: 'string', description: 'billing/{scope}/{id}' },
@@ -65,7 +101,10 @@ export const billingPart: OpenApiPart = {
       updatedAt: dateTime,
     }),
     CustomerPage: withOptional(record({ customers: { type: 'array', items: ref('Customer') }, nextCursor }), {
-      exactMatch: { anyOf: [ref('Customer'), { type: 'null' }], description: 'With q only: the customer q names exactly (its id or any alias, through merges), or null' },
+      exactMatch: {
+        anyOf: [ref('Customer'), { type: 'null' }],
+        description: 'With q only: the customer q names exactly (its id or any alias, through merges), or null',
+      },
     }),
     DeadLetter: record({
       id: { type: 'string', pattern: '^dl_[0-9a-f]{32}$' },
@@ -106,7 +145,11 @@ export const billingPart: OpenApiPart = {
           limitParam(200, 50),
           queryParam('cursor', 'nextCursor of the previous page (of the same sort)'),
         ],
-        responses: { 200: json('A page of customers', ref('CustomerPage')), 400: problemRef('Bad filter, limit or cursor'), ...scopeErrors },
+        responses: {
+          200: json('A page of customers', ref('CustomerPage')),
+          400: problemRef('Bad filter, limit or cursor'),
+          ...scopeErrors,
+        },
       },
     },
     '/v1/billing/customers/{id}': {
@@ -116,7 +159,12 @@ export const billingPart: OpenApiPart = {
         tags,
         security: bearer,
         parameters: [pathParam('id', 'Any app user id or alias'), appQuery],
-        responses: { 200: json('The customer', ref('Customer')), 400: problemRef('app is not a single slug'), ...scopeErrors, 404: problemRef('Unknown app or customer') },
+        responses: {
+          200: json('The customer', ref('Customer')),
+          400: problemRef('app is not a single slug'),
+          ...scopeErrors,
+          404: problemRef('Unknown app or customer'),
+        },
       },
     },
     '/v1/billing/dead-letters': {
@@ -126,8 +174,17 @@ export const billingPart: OpenApiPart = {
           'A redelivery whose body conflicts with the first under its id, an event Temporal refused, an event the reducer could not apply, an effect that kept failing.',
         tags,
         security: bearer,
-        parameters: [appQuery, queryParam('status', 'parked (default) | retried | all', { enum: ['parked', 'retried', 'all'], default: 'parked' }), limitParam(200, 50), cursorParam],
-        responses: { 200: json('A page of dead letters', ref('DeadLetterPage')), 400: problemRef('Bad filter, limit or cursor'), ...scopeErrors },
+        parameters: [
+          appQuery,
+          queryParam('status', 'parked (default) | retried | all', { enum: ['parked', 'retried', 'all'], default: 'parked' }),
+          limitParam(200, 50),
+          cursorParam,
+        ],
+        responses: {
+          200: json('A page of dead letters', ref('DeadLetterPage')),
+          400: problemRef('Bad filter, limit or cursor'),
+          ...scopeErrors,
+        },
       },
     },
     '/v1/billing/dead-letters/{id}/retry': {
@@ -142,7 +199,9 @@ export const billingPart: OpenApiPart = {
           ...authErrors,
           404: problemRef('Unknown dead letter'),
           409: problemRef('Already retried (dead_letter_not_parked)'),
-          422: problemRef('Refused (retry_refused): Temporal refused it again, or it is an intake conflict, which is never applied; it stays parked'),
+          422: problemRef(
+            'Refused (retry_refused): Temporal refused it again, or it is an intake conflict, which is never applied; it stays parked',
+          ),
           503: problemRef('Temporal unreachable; nothing was done'),
         },
       },

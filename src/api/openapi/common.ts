@@ -27,9 +27,20 @@ export const json = (description: string, schema: Schema, headers?: Record<strin
 
 export const jsonBody = (schema: Schema) => ({ required: true, content: { 'application/json': { schema } } });
 
-export const pathParam = (name: string, description: string, schema: Schema = { type: 'string' }) => ({ name, in: 'path', required: true, schema, description });
-export const queryParam = (name: string, description: string, schema: Schema = { type: 'string' }, required = false) =>
-  ({ name, in: 'query', required, schema, description });
+export const pathParam = (name: string, description: string, schema: Schema = { type: 'string' }) => ({
+  name,
+  in: 'path',
+  required: true,
+  schema,
+  description,
+});
+export const queryParam = (name: string, description: string, schema: Schema = { type: 'string' }, required = false) => ({
+  name,
+  in: 'query',
+  required,
+  schema,
+  description,
+});
 
 export const bearer = [{ bearerAuth: [] }];
 /** Routes anyone may call. */
@@ -68,5 +79,6 @@ export const record = (properties: Record<string, Schema>, description?: string)
 });
 /** `nextCursor`: the `cursor` of the next page, or null on the last one. */
 export const nextCursor: Schema = { type: ['string', 'null'], description: 'Pass as `cursor` for the next page; null on the last page' };
-export const limitParam = (max: number, dflt: number) => queryParam('limit', `1-${max} (default ${dflt})`, { type: 'integer', minimum: 1, maximum: max, default: dflt });
+export const limitParam = (max: number, dflt: number) =>
+  queryParam('limit', `1-${max} (default ${dflt})`, { type: 'integer', minimum: 1, maximum: max, default: dflt });
 export const cursorParam = queryParam('cursor', 'nextCursor of the previous page');

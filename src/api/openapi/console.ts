@@ -1,7 +1,28 @@
-import { authErrors, bearer, count, cursorParam, dateTime, json, limitParam, nextCursor, nullableDateTime, nullableString, pathParam, problemRef, queryParam, record, ref, type OpenApiPart } from './common';
+import {
+  authErrors,
+  bearer,
+  count,
+  cursorParam,
+  dateTime,
+  json,
+  limitParam,
+  nextCursor,
+  nullableDateTime,
+  nullableString,
+  pathParam,
+  problemRef,
+  queryParam,
+  record,
+  ref,
+  type OpenApiPart,
+} from './common';
 import { appQuery, scope } from './billing';
 
-const scopeErrors = { ...authErrors, 403: problemRef('The token does not grant the app, or no app and not an admin'), 404: problemRef('Unknown app') };
+const scopeErrors = {
+  ...authErrors,
+  403: problemRef('The token does not grant the app, or no app and not an admin'),
+  404: problemRef('Unknown app'),
+};
 const snapshot = ref('TimelineSnapshot');
 
 /** What the operator console reads besides the dashboard's reads (routes/console.ts, routes/billing-dashboard.ts). */
@@ -79,7 +100,8 @@ export const consolePart: OpenApiPart = {
     '/v1/billing/trends': {
       get: {
         summary: 'One point per UTC day',
-        description: 'MRR, active subscriptions, trials, flagged customers, scheduled downgrades and churned subscriptions, from the kept daily snapshots, oldest first.',
+        description:
+          'MRR, active subscriptions, trials, flagged customers, scheduled downgrades and churned subscriptions, from the kept daily snapshots, oldest first.',
         tags: ['billing'],
         security: bearer,
         parameters: [appQuery, queryParam('days', '30, 90 or 365 (default 30)', { type: 'integer', enum: [30, 90, 365], default: 30 })],
@@ -92,18 +114,29 @@ export const consolePart: OpenApiPart = {
         description: 'Customers whose scheduled downgrade is due within the next N days (or overdue), soonest first.',
         tags: ['billing'],
         security: bearer,
-        parameters: [appQuery, queryParam('days', '1-365 (default 7)', { type: 'integer', minimum: 1, maximum: 365, default: 7 }), limitParam(200, 50), cursorParam],
+        parameters: [
+          appQuery,
+          queryParam('days', '1-365 (default 7)', { type: 'integer', minimum: 1, maximum: 365, default: 7 }),
+          limitParam(200, 50),
+          cursorParam,
+        ],
         responses: { 200: json('A page of customers', ref('CustomerPage')), 400: problemRef('Bad days, limit or cursor'), ...scopeErrors },
       },
     },
     '/v1/billing/customers/{id}/timeline': {
       get: {
         summary: "A customer's timeline",
-        description: 'Every event applied to a customer, newest first: type, provider time, received time, the status and entitlements before and after.',
+        description:
+          'Every event applied to a customer, newest first: type, provider time, received time, the status and entitlements before and after.',
         tags: ['billing'],
         security: bearer,
         parameters: [pathParam('id', 'Any app user id or alias'), appQuery, limitParam(200, 50), cursorParam],
-        responses: { 200: json('A page of timeline entries', ref('Timeline')), 400: problemRef('Bad limit or cursor'), ...scopeErrors, 404: problemRef('Unknown app or customer') },
+        responses: {
+          200: json('A page of timeline entries', ref('Timeline')),
+          400: problemRef('Bad limit or cursor'),
+          ...scopeErrors,
+          404: problemRef('Unknown app or customer'),
+        },
       },
     },
   },

@@ -17,11 +17,16 @@ const TAGS = [
   { name: 'billing webhooks', description: "The billing provider's receivers" },
   { name: 'billing', description: 'The billing dashboard: metrics, customers, timelines, work lists, dead letters' },
   { name: 'console', description: 'The operator console page and what its pickers read' },
-  { name: 'outbound webhooks (private preview)', description: "Endpoints that receive an app's billing events, their delivery log and redelivery" },
+  {
+    name: 'outbound webhooks (private preview)',
+    description: "Endpoints that receive an app's billing events, their delivery log and redelivery",
+  },
 ];
 
 /** Errors any operation can answer, whatever it describes. */
-const DEFAULT_ERROR = problemRef('An unexpected error (500 internal_error; logged, no internals in the body) or the data store unreachable (503 store_unavailable, with Retry-After)');
+const DEFAULT_ERROR = problemRef(
+  'An unexpected error (500 internal_error; logged, no internals in the body) or the data store unreachable (503 store_unavailable, with Retry-After)',
+);
 
 /**
  * A stable operationId for each operation that has none: the method and the path's words, parameters as
@@ -74,7 +79,12 @@ export function openApiDocument(parts: OpenApiPart[], serverUrl: string, webhook
     components: {
       securitySchemes: {
         bearerAuth: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' },
-        webhookAuthorization: { type: 'apiKey', in: 'header', name: 'Authorization', description: "The value generated for the app (or OPERATOR_WEBHOOK_AUTHORIZATION), as the provider's Authorization header" },
+        webhookAuthorization: {
+          type: 'apiKey',
+          in: 'header',
+          name: 'Authorization',
+          description: "The value generated for the app (or OPERATOR_WEBHOOK_AUTHORIZATION), as the provider's Authorization header",
+        },
         metricsToken: { type: 'http', scheme: 'bearer', description: 'METRICS_TOKEN, when set' },
       },
       schemas: Object.assign({}, problemSchemas, ...parts.map((p) => p.schemas ?? {})),

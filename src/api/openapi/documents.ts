@@ -1,7 +1,23 @@
 import { DOCUMENT_KIND_SCHEMAS } from '../../skills/documents';
 import { DOCUMENT_KINDS } from '../../skills/types';
 import { MAX_DOCUMENTS_PER_REQUEST } from '../../contracts/bodies';
-import { authErrors, bearer, bodyErrors, count, cursorParam, json, jsonBody, limitParam, nextCursor, pathParam, problemRef, queryParam, record, ref, type OpenApiPart } from './common';
+import {
+  authErrors,
+  bearer,
+  bodyErrors,
+  count,
+  cursorParam,
+  json,
+  jsonBody,
+  limitParam,
+  nextCursor,
+  pathParam,
+  problemRef,
+  queryParam,
+  record,
+  ref,
+  type OpenApiPart,
+} from './common';
 import { documentKind } from './skills';
 
 const tags = ['projects'];
@@ -17,7 +33,10 @@ export const documentPart: OpenApiPart = {
     ...Object.fromEntries(DOCUMENT_KINDS.map((kind) => [`Document_${kind}`, DOCUMENT_KIND_SCHEMAS[kind]])),
     Document: {
       oneOf: DOCUMENT_KINDS.map((kind) => ref(`Document_${kind}`)),
-      discriminator: { propertyName: 'kind', mapping: Object.fromEntries(DOCUMENT_KINDS.map((kind) => [kind, `#/components/schemas/Document_${kind}`])) },
+      discriminator: {
+        propertyName: 'kind',
+        mapping: Object.fromEntries(DOCUMENT_KINDS.map((kind) => [kind, `#/components/schemas/Document_${kind}`])),
+      },
     },
     DocumentUpload: {
       type: 'object',
@@ -40,7 +59,8 @@ export const documentPart: OpenApiPart = {
     '/v1/projects/{project}/documents': {
       post: {
         summary: 'Upsert documents',
-        description: 'Upserts by (kind, externalId); a bad document is rejected alone, the others are kept. Admin, or a token with the project.',
+        description:
+          'Upserts by (kind, externalId); a bad document is rejected alone, the others are kept. Admin, or a token with the project.',
         tags,
         security: bearer,
         parameters: [pathParam('project', 'Project id')],
@@ -60,11 +80,19 @@ export const documentPart: OpenApiPart = {
         parameters: [
           pathParam('project', 'Project id'),
           queryParam('kind', 'Document kind', documentKind),
-          queryParam('q', 'Words that must all be in the title or body (whole words, any case; up to 8), answered from an index', { type: 'string', maxLength: 200 }),
+          queryParam('q', 'Words that must all be in the title or body (whole words, any case; up to 8), answered from an index', {
+            type: 'string',
+            maxLength: 200,
+          }),
           limitParam(200, 50),
           cursorParam,
         ],
-        responses: { 200: json('A page of documents', ref('DocumentPage')), 400: problemRef('Bad filter, limit or cursor'), ...authErrors, 404: problemRef('Unknown project') },
+        responses: {
+          200: json('A page of documents', ref('DocumentPage')),
+          400: problemRef('Bad filter, limit or cursor'),
+          ...authErrors,
+          404: problemRef('Unknown project'),
+        },
       },
     },
   },

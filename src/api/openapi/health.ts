@@ -8,7 +8,15 @@ export const healthPart: OpenApiPart = {
     Readiness: record({ status: { const: 'ready' }, checks: ref('ReadinessChecks') }),
   },
   paths: {
-    '/healthz': { get: { summary: 'Liveness', description: 'Answers 200 while the process runs.', tags, security: open, responses: { 200: json('The process runs', ref('Liveness')) } } },
+    '/healthz': {
+      get: {
+        summary: 'Liveness',
+        description: 'Answers 200 while the process runs.',
+        tags,
+        security: open,
+        responses: { 200: json('The process runs', ref('Liveness')) },
+      },
+    },
     '/readyz': {
       get: {
         summary: 'Readiness',
@@ -36,7 +44,8 @@ export const healthPart: OpenApiPart = {
     '/dashboard': {
       get: {
         summary: 'Operator console web page',
-        description: 'Scopes, trends, customers and their timelines, work lists, skill invocations; it reads /v1/* with the token from the URL fragment or pasted.',
+        description:
+          'Scopes, trends, customers and their timelines, work lists, skill invocations; it reads /v1/* with the token from the URL fragment or pasted.',
         tags: ['console'],
         security: open,
         responses: { 200: { description: 'HTML', content: { 'text/html': { schema: { type: 'string' } } } } },
@@ -45,12 +54,16 @@ export const healthPart: OpenApiPart = {
     '/dashboard/assets/{name}': {
       get: {
         summary: "The console's scripts and styles",
-        description: "The console's script and style and the libraries it uses (uPlot, markdown-it), served from the project and node_modules.",
+        description:
+          "The console's script and style and the libraries it uses (uPlot, markdown-it), served from the project and node_modules.",
         tags: ['console'],
         security: open,
         parameters: [{ name: 'name', in: 'path', required: true, schema: { type: 'string' }, description: 'Asset file name' }],
         responses: {
-          200: { description: 'JavaScript or CSS', content: { 'application/javascript': { schema: { type: 'string' } }, 'text/css': { schema: { type: 'string' } } } },
+          200: {
+            description: 'JavaScript or CSS',
+            content: { 'application/javascript': { schema: { type: 'string' } }, 'text/css': { schema: { type: 'string' } } },
+          },
           404: problemRef('No such asset'),
         },
       },

@@ -1,8 +1,26 @@
 import { SKILLS } from '../../skills/catalog';
 import { INVOCATION_STATUSES } from '../../skills/invocation-status';
 import {
-  authErrors, bearer, bodyErrors, count, cursorParam, dateTime, headers, json, jsonBody, limitParam, nextCursor, nullable, nullableDateTime,
-  nullableString, pathParam, problemRef, queryParam, record, ref, type OpenApiPart,
+  authErrors,
+  bearer,
+  bodyErrors,
+  count,
+  cursorParam,
+  dateTime,
+  headers,
+  json,
+  jsonBody,
+  limitParam,
+  nextCursor,
+  nullable,
+  nullableDateTime,
+  nullableString,
+  pathParam,
+  problemRef,
+  queryParam,
+  record,
+  ref,
+  type OpenApiPart,
 } from './common';
 import { resultSchemas } from './result';
 import { SKILL_INPUT_REFS } from './skills';
@@ -49,14 +67,27 @@ export const invocationPart: OpenApiPart = {
     '/v1/agents/{project}/skills/{skill}': {
       post: {
         summary: 'Invoke a skill',
-        description: 'Starts a durable workflow; poll the Location, or follow …/events. With `Prefer: wait=N` the answer waits up to N s for the invocation to finish.',
+        description:
+          'Starts a durable workflow; poll the Location, or follow …/events. With `Prefer: wait=N` the answer waits up to N s for the invocation to finish.',
         tags,
         security: bearer,
         parameters: [
           project,
           pathParam('skill', 'Skill name', skillName),
-          { name: 'Idempotency-Key', in: 'header', required: false, schema: { type: 'string', maxLength: 255 }, description: 'Same key + same body within 24 h → the same invocation' },
-          { name: 'Prefer', in: 'header', required: false, schema: { type: 'string', examples: ['wait=10'] }, description: 'wait=N (N ≤ 60): hold the answer until the invocation finishes (answered as soon as it does)' },
+          {
+            name: 'Idempotency-Key',
+            in: 'header',
+            required: false,
+            schema: { type: 'string', maxLength: 255 },
+            description: 'Same key + same body within 24 h → the same invocation',
+          },
+          {
+            name: 'Prefer',
+            in: 'header',
+            required: false,
+            schema: { type: 'string', examples: ['wait=10'] },
+            description: 'wait=N (N ≤ 60): hold the answer until the invocation finishes (answered as soon as it does)',
+          },
         ],
         requestBody: jsonBody({ oneOf: SKILL_INPUT_REFS }),
         responses: {
@@ -69,11 +100,15 @@ export const invocationPart: OpenApiPart = {
           ...authErrors,
           402: problemRef('The project is not entitled to this skill'),
           404: problemRef('Unknown project or skill'),
-          409: problemRef('Idempotency-Key reused with a different body (idempotency_key_reused), or held by a request still in progress (idempotency_key_busy)'),
+          409: problemRef(
+            'Idempotency-Key reused with a different body (idempotency_key_reused), or held by a request still in progress (idempotency_key_busy)',
+          ),
           ...bodyErrors,
           422: problemRef('Valid shape but impossible for this project'),
           429: { ...problemRef('Rate limited'), headers: headers.retryAfter },
-          503: problemRef('Temporal unreachable (temporal_unavailable, with Retry-After). Either nothing was started, or the start could not be confirmed: then the invocation is kept (Location names it), and a retry with the same Idempotency-Key resumes it without a second run'),
+          503: problemRef(
+            'Temporal unreachable (temporal_unavailable, with Retry-After). Either nothing was started, or the start could not be confirmed: then the invocation is kept (Location names it), and a retry with the same Idempotency-Key resumes it without a second run',
+          ),
         },
       },
     },
@@ -82,8 +117,19 @@ export const invocationPart: OpenApiPart = {
         summary: 'Invocations, newest first',
         tags,
         security: bearer,
-        parameters: [project, queryParam('skill', 'Filter by skill', skillName), queryParam('status', 'Filter by status', status), limitParam(100, 20), cursorParam],
-        responses: { 200: json('A page of invocations', ref('InvocationPage')), 400: problemRef('Bad filter, limit or cursor'), ...authErrors, 404: problemRef('Unknown project') },
+        parameters: [
+          project,
+          queryParam('skill', 'Filter by skill', skillName),
+          queryParam('status', 'Filter by status', status),
+          limitParam(100, 20),
+          cursorParam,
+        ],
+        responses: {
+          200: json('A page of invocations', ref('InvocationPage')),
+          400: problemRef('Bad filter, limit or cursor'),
+          ...authErrors,
+          404: problemRef('Unknown project'),
+        },
       },
     },
     '/v1/agents/{project}/invocations/{id}': {
@@ -103,7 +149,17 @@ export const invocationPart: OpenApiPart = {
           '`status` events (status, progress and updatedAt: the current state first, then each change), one `result` event with the whole invocation (the Invocation schema) when it is terminal, then the stream ends. Event ids are the record version: reconnect with Last-Event-ID to get only what changed. A stream lasts at most 5 minutes.',
         tags,
         security: bearer,
-        parameters: [project, id, { name: 'Last-Event-ID', in: 'header', required: false, schema: { type: 'string' }, description: 'The id of the last event received' }],
+        parameters: [
+          project,
+          id,
+          {
+            name: 'Last-Event-ID',
+            in: 'header',
+            required: false,
+            schema: { type: 'string' },
+            description: 'The id of the last event received',
+          },
+        ],
         responses: {
           200: { description: 'An event stream', content: { 'text/event-stream': { schema: { type: 'string' } } } },
           ...authErrors,

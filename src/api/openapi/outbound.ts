@@ -1,8 +1,25 @@
 import { MAX_REDELIVER_BATCH } from '../../outbound/service';
 import { ENDPOINT_CREATE_SCHEMA, ENDPOINT_PATCH_SCHEMA, OUTBOUND_ACCESS_SCHEMA, REDELIVER_FAILED_SCHEMA } from '../routes/outbound';
 import {
-  authErrors, bearer, bodyErrors, count, cursorParam, dateTime, headers, json, jsonBody, limitParam, nextCursor, nullableDateTime, nullableString, pathParam,
-  problemRef, record, ref, type OpenApiPart, type Schema,
+  authErrors,
+  bearer,
+  bodyErrors,
+  count,
+  cursorParam,
+  dateTime,
+  headers,
+  json,
+  jsonBody,
+  limitParam,
+  nextCursor,
+  nullableDateTime,
+  nullableString,
+  pathParam,
+  problemRef,
+  record,
+  ref,
+  type OpenApiPart,
+  type Schema,
 } from './common';
 import { outboundEventSchemas } from './webhooks';
 
@@ -12,17 +29,25 @@ const id = pathParam('id', 'Endpoint id (ep_…)');
 const preview = {
   400: problemRef('Not a slug (invalid_id)'),
   ...authErrors,
-  403: problemRef('The token does not grant the app, or the app has no early access (code outbound_preview: private preview, says how to ask)'),
+  403: problemRef(
+    'The token does not grant the app, or the app has no early access (code outbound_preview: private preview, says how to ask)',
+  ),
   404: problemRef('Unknown app or endpoint'),
 };
-const manualLimit = { ...problemRef('Over OUTBOUND_WEBHOOKS_MANUAL_PER_MINUTE for the endpoint (3x for the app)'), headers: headers.retryAfter };
+const manualLimit = {
+  ...problemRef('Over OUTBOUND_WEBHOOKS_MANUAL_PER_MINUTE for the endpoint (3x for the app)'),
+  headers: headers.retryAfter,
+};
 const ENDPOINT: Schema = record({
   id: { type: 'string', pattern: '^ep_[0-9A-Z]{26}$' },
   url: { type: 'string', format: 'uri' },
   eventTypes: { type: ['array', 'null'], items: { type: 'string' }, description: 'Only these types; null: every type' },
   description: { type: 'string' },
   disabled: { type: 'boolean' },
-  disabledReason: { enum: ['user', 'gone', 'failing', null], description: 'user, gone (the receiver answered 410) or failing (every delivery failed for days)' },
+  disabledReason: {
+    enum: ['user', 'gone', 'failing', null],
+    description: 'user, gone (the receiver answered 410) or failing (every delivery failed for days)',
+  },
   failingSince: { ...nullableDateTime, description: 'First failed attempt since the last success' },
   createdAt: dateTime,
   updatedAt: dateTime,
@@ -56,16 +81,27 @@ export const outboundPart: OpenApiPart = {
     ...outboundEventSchemas,
     OutboundAccess: record({ slug: { type: 'string' }, outboundAccess: { type: 'boolean' }, contactEmail: nullableString }),
     Endpoint: ENDPOINT,
-    EndpointCreated: { ...ENDPOINT, required: [...(ENDPOINT.required as string[]), 'secret'], properties: { ...(ENDPOINT.properties as Record<string, Schema>), secret } },
+    EndpointCreated: {
+      ...ENDPOINT,
+      required: [...(ENDPOINT.required as string[]), 'secret'],
+      properties: { ...(ENDPOINT.properties as Record<string, Schema>), secret },
+    },
     EndpointList: record({ endpoints: { type: 'array', items: ref('Endpoint') } }),
     SecretRotated: record({ secret, previousSecretValidUntil: { ...dateTime, description: 'The previous secret also signs until then' } }),
     DeliveryAttempt: record(ATTEMPT),
     DeliveryAttemptWithAnswer: record({
       ...ATTEMPT,
-      responseBody: { ...nullableString, description: 'The first responseBodyLimitBytes of the answer, whole characters; null: no answer, or logged before answers were kept' },
+      responseBody: {
+        ...nullableString,
+        description:
+          'The first responseBodyLimitBytes of the answer, whole characters; null: no answer, or logged before answers were kept',
+      },
       responseBodyTruncated: { type: 'boolean', description: 'The answer was longer' },
     }),
-    Delivery: record({ ...DELIVERY, attempts: { type: 'array', items: ref('DeliveryAttempt'), description: 'Most recent last; at most 50' } }),
+    Delivery: record({
+      ...DELIVERY,
+      attempts: { type: 'array', items: ref('DeliveryAttempt'), description: 'Most recent last; at most 50' },
+    }),
     DeliveryPage: record({ deliveries: { type: 'array', items: ref('Delivery') }, nextCursor }),
     DeliveryDetail: record({
       ...DELIVERY,
@@ -92,7 +128,13 @@ export const outboundPart: OpenApiPart = {
         security: bearer,
         parameters: [slug],
         requestBody: jsonBody(OUTBOUND_ACCESS_SCHEMA),
-        responses: { 200: json('The access now', ref('OutboundAccess')), 400: problemRef('Invalid body or slug'), ...authErrors, 404: problemRef('Unknown app'), ...bodyErrors },
+        responses: {
+          200: json('The access now', ref('OutboundAccess')),
+          400: problemRef('Invalid body or slug'),
+          ...authErrors,
+          404: problemRef('Unknown app'),
+          ...bodyErrors,
+        },
       },
     },
     '/v1/apps/{slug}/webhook-endpoints': {
@@ -112,10 +154,22 @@ export const outboundPart: OpenApiPart = {
           422: problemRef('URL refused (unsafe_url): not https, or a private, loopback, link-local or metadata address'),
         },
       },
-      get: { summary: "The app's endpoints", tags, security: bearer, parameters: [slug], responses: { 200: json('The endpoints', ref('EndpointList')), ...preview } },
+      get: {
+        summary: "The app's endpoints",
+        tags,
+        security: bearer,
+        parameters: [slug],
+        responses: { 200: json('The endpoints', ref('EndpointList')), ...preview },
+      },
     },
     '/v1/apps/{slug}/webhook-endpoints/{id}': {
-      get: { summary: 'One endpoint', tags, security: bearer, parameters: [slug, id], responses: { 200: json('The endpoint', ref('Endpoint')), ...preview } },
+      get: {
+        summary: 'One endpoint',
+        tags,
+        security: bearer,
+        parameters: [slug, id],
+        responses: { 200: json('The endpoint', ref('Endpoint')), ...preview },
+      },
       patch: {
         summary: 'Change an endpoint',
         description: 'url, eventTypes, description, or disabled (enabling again starts the failing streak over).',
@@ -123,9 +177,21 @@ export const outboundPart: OpenApiPart = {
         security: bearer,
         parameters: [slug, id],
         requestBody: jsonBody(ENDPOINT_PATCH_SCHEMA),
-        responses: { 200: json('The endpoint', ref('Endpoint')), ...preview, 400: problemRef('Invalid body or slug'), ...bodyErrors, 422: problemRef('URL refused (unsafe_url)') },
+        responses: {
+          200: json('The endpoint', ref('Endpoint')),
+          ...preview,
+          400: problemRef('Invalid body or slug'),
+          ...bodyErrors,
+          422: problemRef('URL refused (unsafe_url)'),
+        },
       },
-      delete: { summary: 'Delete an endpoint', tags, security: bearer, parameters: [slug, id], responses: { 204: { description: 'Deleted' }, ...preview } },
+      delete: {
+        summary: 'Delete an endpoint',
+        tags,
+        security: bearer,
+        parameters: [slug, id],
+        responses: { 204: { description: 'Deleted' }, ...preview },
+      },
     },
     '/v1/apps/{slug}/webhook-endpoints/{id}/secret/rotate': {
       post: {
@@ -154,7 +220,12 @@ export const outboundPart: OpenApiPart = {
         tags,
         security: bearer,
         parameters: [slug, id, pathParam('deliveryId', 'Delivery id (msg_…, the webhook-id)')],
-        responses: { 200: json('The delivery', ref('DeliveryDetail')), ...preview, 400: problemRef('Not a delivery id, or not a slug'), 404: problemRef('Unknown app, endpoint or delivery') },
+        responses: {
+          200: json('The delivery', ref('DeliveryDetail')),
+          ...preview,
+          400: problemRef('Not a delivery id, or not a slug'),
+          404: problemRef('Unknown app, endpoint or delivery'),
+        },
       },
     },
     '/v1/apps/{slug}/webhook-endpoints/{id}/test': {
@@ -164,7 +235,12 @@ export const outboundPart: OpenApiPart = {
         tags,
         security: bearer,
         parameters: [slug, id],
-        responses: { 202: json('The delivery started', ref('DeliveryStarted')), ...preview, 409: problemRef('Endpoint disabled'), 429: manualLimit },
+        responses: {
+          202: json('The delivery started', ref('DeliveryStarted')),
+          ...preview,
+          409: problemRef('Endpoint disabled'),
+          429: manualLimit,
+        },
       },
     },
     '/v1/apps/{slug}/webhook-endpoints/{id}/deliveries/{deliveryId}/redeliver': {

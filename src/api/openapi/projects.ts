@@ -1,11 +1,26 @@
 import { ORG_BODY_SCHEMA, PROJECT_BODY_SCHEMA } from '../../contracts/bodies';
-import { authErrors, bearer, bodyErrors, dateTime, json, jsonBody, nullableDateTime, nullableString, pathParam, problemRef, record, ref, type OpenApiPart, type Schema } from './common';
+import {
+  authErrors,
+  bearer,
+  bodyErrors,
+  dateTime,
+  json,
+  jsonBody,
+  nullableDateTime,
+  nullableString,
+  pathParam,
+  problemRef,
+  record,
+  ref,
+  type OpenApiPart,
+  type Schema,
+} from './common';
 
 const tags = ['projects'];
 
 const owned = {
   name: { type: 'string' },
-  entitlements: { type: 'array', items: ref('Entitlement'), description: 'Granted by the operator scope\'s billing (or by hand)' },
+  entitlements: { type: 'array', items: ref('Entitlement'), description: "Granted by the operator scope's billing (or by hand)" },
   createdAt: dateTime,
   updatedAt: dateTime,
 };
@@ -13,13 +28,24 @@ const PROJECT: Schema = record({ id: { type: 'string' }, org: { type: 'string' }
 
 export const projectPart: OpenApiPart = {
   schemas: {
-    Entitlement: record({ id: { type: 'string' }, productId: nullableString, expiresAt: { ...nullableDateTime, description: 'Null: no end' } }),
+    Entitlement: record({
+      id: { type: 'string' },
+      productId: nullableString,
+      expiresAt: { ...nullableDateTime, description: 'Null: no end' },
+    }),
     Org: record({ id: { type: 'string' }, ownerEmail: { type: 'string', format: 'email' }, ...owned }),
     Project: PROJECT,
     ProjectDetail: {
       ...PROJECT,
       required: [...(PROJECT.required as string[]), 'effectiveEntitlements'],
-      properties: { ...(PROJECT.properties as Record<string, Schema>), effectiveEntitlements: { type: 'array', items: ref('Entitlement'), description: "The project's and its org's entitlements that have not expired" } },
+      properties: {
+        ...(PROJECT.properties as Record<string, Schema>),
+        effectiveEntitlements: {
+          type: 'array',
+          items: ref('Entitlement'),
+          description: "The project's and its org's entitlements that have not expired",
+        },
+      },
     },
   },
   paths: {
@@ -30,7 +56,13 @@ export const projectPart: OpenApiPart = {
         security: bearer,
         parameters: [pathParam('org', 'Org id')],
         requestBody: jsonBody(ORG_BODY_SCHEMA),
-        responses: { 200: json('Updated', ref('Org')), 201: json('Created', ref('Org')), 400: problemRef('Invalid body or org id'), ...authErrors, ...bodyErrors },
+        responses: {
+          200: json('Updated', ref('Org')),
+          201: json('Created', ref('Org')),
+          400: problemRef('Invalid body or org id'),
+          ...authErrors,
+          ...bodyErrors,
+        },
       },
       get: {
         summary: 'An org and its entitlements (admin)',
@@ -47,7 +79,14 @@ export const projectPart: OpenApiPart = {
         security: bearer,
         parameters: [pathParam('project', 'Project id')],
         requestBody: jsonBody(PROJECT_BODY_SCHEMA),
-        responses: { 200: json('Updated', ref('Project')), 201: json('Created', ref('Project')), 400: problemRef('Invalid body or project id'), ...authErrors, 404: problemRef('Unknown org'), ...bodyErrors },
+        responses: {
+          200: json('Updated', ref('Project')),
+          201: json('Created', ref('Project')),
+          400: problemRef('Invalid body or project id'),
+          ...authErrors,
+          404: problemRef('Unknown org'),
+          ...bodyErrors,
+        },
       },
       get: {
         summary: 'A project, with its effective entitlements',

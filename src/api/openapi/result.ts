@@ -14,18 +14,31 @@ export const resultSchemas: Record<string, Schema> = {
       title: { type: 'string' },
       markdown: {
         type: 'string',
-        description: 'The whole document to publish: title and every section, each claim linked to its source, or a footnote (defined at the end) where the source has no web address',
+        description:
+          'The whole document to publish: title and every section, each claim linked to its source, or a footnote (defined at the end) where the source has no web address',
       },
       markdownWithCitations: {
         type: 'string',
-        description: 'The same document with inline citation markers ([pr:12], [ticket:WEB-7]) and link definitions for the sources with an address',
+        description:
+          'The same document with inline citation markers ([pr:12], [ticket:WEB-7]) and link definitions for the sources with an address',
       },
       sections: { type: 'array', items: ref('ResultSection') },
-      citations: { type: 'array', items: ref('ResultCitation'), description: 'Every document a section cites, each one that retrieval returned' },
-      generator: { type: 'string', description: '"deterministic", or "llm:<model>" when a model\'s rewrite of at least one section passed the fact check' },
+      citations: {
+        type: 'array',
+        items: ref('ResultCitation'),
+        description: 'Every document a section cites, each one that retrieval returned',
+      },
+      generator: {
+        type: 'string',
+        description: '"deterministic", or "llm:<model>" when a model\'s rewrite of at least one section passed the fact check',
+      },
       model: ref('ModelReport'),
       retrieval: ref('RetrievalReport'),
-      notes: { type: 'array', items: { type: 'string' }, description: 'Remarks on how the result was made (e.g. why a model\'s answer was not used)' },
+      notes: {
+        type: 'array',
+        items: { type: 'string' },
+        description: "Remarks on how the result was made (e.g. why a model's answer was not used)",
+      },
     },
   },
   ResultSection: {
@@ -33,10 +46,13 @@ export const resultSchemas: Record<string, Schema> = {
     required: ['heading', 'markdown', 'markdownWithCitations', 'citations'],
     properties: {
       heading: { type: 'string' },
-      markdown: { type: 'string', description: 'Publishable: sources linked, or footnotes defined at the section\'s end' },
+      markdown: { type: 'string', description: "Publishable: sources linked, or footnotes defined at the section's end" },
       markdownWithCitations: { type: 'string', description: 'The section with inline citation markers' },
       citations: { type: 'array', items: { type: 'string' }, description: 'Ids of result.citations, in order of first mention' },
-      generator: { type: 'string', description: 'Present when a model was asked: who wrote this section ("deterministic" or "llm:<model>")' },
+      generator: {
+        type: 'string',
+        description: 'Present when a model was asked: who wrote this section ("deterministic" or "llm:<model>")',
+      },
     },
   },
   ModelReport: {
@@ -54,7 +70,8 @@ export const resultSchemas: Record<string, Schema> = {
             heading: { type: 'string' },
             outcome: {
               enum: ['accepted', 'refused', 'failed', 'timed_out', 'kept'],
-              description: 'accepted: the model\'s text is shown; refused: it failed the fact check; failed / timed_out: the call did; kept: not sent',
+              description:
+                "accepted: the model's text is shown; refused: it failed the fact check; failed / timed_out: the call did; kept: not sent",
             },
             reason: { type: 'string' },
             durationMs: count,
@@ -78,7 +95,12 @@ export const resultSchemas: Record<string, Schema> = {
     type: 'object',
     required: ['searched', 'used', 'excluded'],
     properties: {
-      searched: { type: 'object', propertyNames: documentKind, additionalProperties: count, description: 'Documents retrieval returned, per kind the plan queried' },
+      searched: {
+        type: 'object',
+        propertyNames: documentKind,
+        additionalProperties: count,
+        description: 'Documents retrieval returned, per kind the plan queried',
+      },
       used: { ...count, description: 'Documents the result cites' },
       excluded: {
         type: 'array',

@@ -9,7 +9,10 @@ const header = (description: string) => ({ description, required: true, schema: 
  */
 export const outboundEventSchemas: Record<string, Schema> = {
   OutboundEvent: record({
-    type: { type: 'string', description: `The provider event's type, ${SUBSCRIPTION_DOWNGRADED} when a scheduled downgrade takes effect, ${WEBHOOK_TEST} for a test event` },
+    type: {
+      type: 'string',
+      description: `The provider event's type, ${SUBSCRIPTION_DOWNGRADED} when a scheduled downgrade takes effect, ${WEBHOOK_TEST} for a test event`,
+    },
     id: { type: 'string', description: 'The provider event id, or a derived one for downgrades and tests' },
     timestamp: { ...dateTime, description: 'When the delivery was created; the same on every retry' },
     data: record({
@@ -18,7 +21,11 @@ export const outboundEventSchemas: Record<string, Schema> = {
         status: { enum: ['active', 'cancelled', 'expired', 'none'] },
         entitlements: {
           type: 'array',
-          items: record({ id: { type: 'string' }, productId: { type: ['string', 'null'] }, expiresAtMs: { type: ['integer', 'null'], description: 'Epoch milliseconds; null: no end' } }),
+          items: record({
+            id: { type: 'string' },
+            productId: { type: ['string', 'null'] },
+            expiresAtMs: { type: ['integer', 'null'], description: 'Epoch milliseconds; null: no end' },
+          }),
         },
         scheduledDowngrade: nullable(
           record({
@@ -46,7 +53,11 @@ export const outboundWebhooks = {
       parameters: [
         { name: 'webhook-id', in: 'header', ...header('The delivery id (msg_…); the same on every retry: deduplicate on it') },
         { name: 'webhook-timestamp', in: 'header', ...header('Seconds since the epoch of this attempt') },
-        { name: 'webhook-signature', in: 'header', ...header('v1,<base64 HMAC-SHA256> per signing secret, space-separated (two during a rotation)') },
+        {
+          name: 'webhook-signature',
+          in: 'header',
+          ...header('v1,<base64 HMAC-SHA256> per signing secret, space-separated (two during a rotation)'),
+        },
       ],
       requestBody: { required: true, content: { 'application/json': { schema: ref('OutboundEvent') } } },
       responses: {

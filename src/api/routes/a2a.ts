@@ -24,7 +24,10 @@ const MAX_STREAM_MS = 5 * 60_000;
 
 type JsonRpcId = string | number | null;
 class RpcError extends Error {
-  constructor(readonly code: number, message: string) {
+  constructor(
+    readonly code: number,
+    message: string,
+  ) {
     super(message);
   }
 }
@@ -79,7 +82,8 @@ export function a2aRoutes(deps: AppDeps): Router {
         case 'tasks/cancel': {
           const record = await task(project, params);
           const outcome = await service.cancel(project._id, record._id);
-          if (outcome.kind === 'finished') throw new RpcError(A2A_ERRORS.taskNotCancelable, `Task ${record._id} is already ${outcome.status}`);
+          if (outcome.kind === 'finished')
+            throw new RpcError(A2A_ERRORS.taskNotCancelable, `Task ${record._id} is already ${outcome.status}`);
           if (outcome.kind === 'not_found') throw new RpcError(A2A_ERRORS.taskNotFound, `No task ${record._id}`);
           return reply(ctx, id, { result: taskOf(outcome.record) });
         }
@@ -87,7 +91,10 @@ export function a2aRoutes(deps: AppDeps): Router {
         case 'tasks/pushNotificationConfig/get':
         case 'tasks/pushNotificationConfig/list':
         case 'tasks/pushNotificationConfig/delete':
-          throw new RpcError(A2A_ERRORS.pushNotSupported, 'Push notifications are not supported; stream with message/stream or tasks/resubscribe');
+          throw new RpcError(
+            A2A_ERRORS.pushNotSupported,
+            'Push notifications are not supported; stream with message/stream or tasks/resubscribe',
+          );
         default:
           throw new RpcError(A2A_ERRORS.methodNotFound, `Unknown method ${request.method}`);
       }
@@ -105,16 +112,24 @@ export function a2aRoutes(deps: AppDeps): Router {
     if (!message || typeof message !== 'object' || typeof message.messageId !== 'string' || !Array.isArray(message.parts)) {
       throw new RpcError(A2A_ERRORS.invalidParams, 'params.message with a messageId and parts is required');
     }
-    if (message.taskId) throw new RpcError(A2A_ERRORS.unsupportedOperation, 'A task takes no further messages: send a new message for a new task');
+    if (message.taskId)
+      throw new RpcError(A2A_ERRORS.unsupportedOperation, 'A task takes no further messages: send a new message for a new task');
     const asked = requestedSkill(message);
-    if (!asked) throw new RpcError(A2A_ERRORS.invalidParams, 'Send a data part {"skill": "<skill id>", "inputs": {…}}; the agent card lists the skills');
+    if (!asked)
+      throw new RpcError(
+        A2A_ERRORS.invalidParams,
+        'Send a data part {"skill": "<skill id>", "inputs": {…}}; the agent card lists the skills',
+      );
     const skill = findSkill(asked.skill);
     if (!skill) throw new RpcError(A2A_ERRORS.invalidParams, `No skill "${asked.skill}"; the agent card lists them`);
     try {
       // A message sent again (same messageId) is the same task.
-      return (await service.invoke({ caller, project, skill, inputs: asked.inputs, idempotencyKey: `a2a:${message.messageId}`.slice(0, 255) })).record;
+      return (
+        await service.invoke({ caller, project, skill, inputs: asked.inputs, idempotencyKey: `a2a:${message.messageId}`.slice(0, 255) })
+      ).record;
     } catch (err) {
-      if (err instanceof InvocationRefused) throw new RpcError(A2A_ERRORS.invalidParams, describeRefusal(err.refusal, project._id, skill.name));
+      if (err instanceof InvocationRefused)
+        throw new RpcError(A2A_ERRORS.invalidParams, describeRefusal(err.refusal, project._id, skill.name));
       throw err;
     }
   }
@@ -145,16 +160,18 @@ export function a2aRoutes(deps: AppDeps): Router {
       }
       if (isTerminal(last)) {
         const finished = taskOf(await complete(last));
-        for (const artifact of finished.artifacts) event({ kind: 'artifact-update', taskId: last._id, contextId: last._id, artifact, lastChunk: true });
+        for (const artifact of finished.artifacts)
+          event({ kind: 'artifact-update', taskId: last._id, contextId: last._id, artifact, lastChunk: true });
         event({ kind: 'status-update', taskId: last._id, contextId: last._id, status: finished.status, final: true });
       }
     });
   }
-
 }
 
 function reply(ctx: Context, id: JsonRpcId, answer: { result: unknown } | { error: RpcError }): void {
   ctx.status = 200;
-  ctx.body = 'result' in answer ? { jsonrpc: '2.0', id, result: answer.result } : { jsonrpc: '2.0', id, error: { code: answer.error.code, message: answer.error.message } };
+  ctx.body =
+    'result' in answer
+      ? { jsonrpc: '2.0', id, result: answer.result }
+      : { jsonrpc: '2.0', id, error: { code: answer.error.code, message: answer.error.message } };
 }
-

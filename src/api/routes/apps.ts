@@ -23,7 +23,10 @@ export function appRoutes(deps: AppDeps): Router {
     webhookUrl: webhookUrl(a._id),
     createdAt: a.createdAt,
     authorizationRotatedAt: a.rotatedAt,
-    previousAuthorizationValidUntil: liveGraceDigests(a, now()).reduce<Date | null>((latest, g) => (latest && latest > g.validUntil ? latest : g.validUntil), null),
+    previousAuthorizationValidUntil: liveGraceDigests(a, now()).reduce<Date | null>(
+      (latest, g) => (latest && latest > g.validUntil ? latest : g.validUntil),
+      null,
+    ),
   });
   const router = new Router();
   router.use('/v1/apps', authenticate(deps.config.jwt));
@@ -38,7 +41,10 @@ export function appRoutes(deps: AppDeps): Router {
     const created = await apps.create(body.slug, body.name, now());
     if (!created) {
       if (await apps.retired(body.slug)) {
-        throw conflict('app_slug_retired', `The slug "${body.slug}" belonged to a deleted app whose billing records are kept under it; choose another slug`);
+        throw conflict(
+          'app_slug_retired',
+          `The slug "${body.slug}" belonged to a deleted app whose billing records are kept under it; choose another slug`,
+        );
       }
       throw conflict('app_exists', `An app with slug "${body.slug}" already exists`);
     }
@@ -71,7 +77,11 @@ export function appRoutes(deps: AppDeps): Router {
     const rotated = await apps.rotate(slug, graceMs, now(), revoke);
     if (!rotated) throw notFound('unknown_app', `App "${slug}" does not exist`);
     appCache.forget(slug);
-    ctx.body = { authorization: rotated.authorization, previousValidUntil: rotated.previousValidUntil, webhookUrl: webhookUrl(ctx.params.slug!) };
+    ctx.body = {
+      authorization: rotated.authorization,
+      previousValidUntil: rotated.previousValidUntil,
+      webhookUrl: webhookUrl(ctx.params.slug!),
+    };
   });
 
   return router;

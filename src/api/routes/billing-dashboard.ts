@@ -12,18 +12,44 @@ import { authenticate } from '../middleware/authenticate';
 import { withinBudget } from '../page-budget';
 import { badRequest, notFound } from '../problem';
 import { validate } from '../validation';
-import { CUSTOMER_ENVIRONMENTS, CUSTOMER_SORTS, CUSTOMER_STATUSES, sortOf, STORE_PATTERN, type CustomerSort, type CustomerStatusFilter } from '../../store/customer-list';
+import {
+  CUSTOMER_ENVIRONMENTS,
+  CUSTOMER_SORTS,
+  CUSTOMER_STATUSES,
+  sortOf,
+  STORE_PATTERN,
+  type CustomerSort,
+  type CustomerStatusFilter,
+} from '../../store/customer-list';
 
 /** The customer list's query parameters (limit is checked by parseLimit, app by the scope). */
 export const CUSTOMER_LIST_QUERY_SCHEMA = {
   type: 'object',
   properties: {
-    status: { enum: CUSTOMER_STATUSES, description: 'active, trial (entitled by a trial period), cancelled (access until the period ends), billing_issue, expired, none' },
+    status: {
+      enum: CUSTOMER_STATUSES,
+      description: 'active, trial (entitled by a trial period), cancelled (access until the period ends), billing_issue, expired, none',
+    },
     flagged: { enum: ['true', 'false'], description: 'true: only customers with a billing issue; false: only those without' },
-    store: { type: 'string', pattern: STORE_PATTERN, description: 'A store one of the customer\'s subscriptions is from, as the provider spells it (APP_STORE, PLAY_STORE, STRIPE, ...)' },
-    environment: { enum: CUSTOMER_ENVIRONMENTS, description: 'An environment one of the customer\'s subscriptions is in' },
-    sort: { enum: CUSTOMER_SORTS, default: 'id', description: 'id, mrr (MRR contribution) or lastEvent (provider time of the last applied event); a leading - sorts descending; ties in id order' },
-    q: { type: 'string', minLength: 1, maxLength: 200, description: 'Customers whose id starts with this (case-sensitive), in id order (sort id or -id); the answer then also has exactMatch: the customer this names exactly (an id or any alias, through merges), or null' },
+    store: {
+      type: 'string',
+      pattern: STORE_PATTERN,
+      description: "A store one of the customer's subscriptions is from, as the provider spells it (APP_STORE, PLAY_STORE, STRIPE, ...)",
+    },
+    environment: { enum: CUSTOMER_ENVIRONMENTS, description: "An environment one of the customer's subscriptions is in" },
+    sort: {
+      enum: CUSTOMER_SORTS,
+      default: 'id',
+      description:
+        'id, mrr (MRR contribution) or lastEvent (provider time of the last applied event); a leading - sorts descending; ties in id order',
+    },
+    q: {
+      type: 'string',
+      minLength: 1,
+      maxLength: 200,
+      description:
+        'Customers whose id starts with this (case-sensitive), in id order (sort id or -id); the answer then also has exactMatch: the customer this names exactly (an id or any alias, through merges), or null',
+    },
     cursor: { type: 'string', maxLength: 500 },
   },
 } as const;
@@ -106,7 +132,9 @@ export function billingDashboardRoutes(deps: AppDeps): Router {
     const sort = query.sort ?? 'id';
     // A prefix is a range of ids: it keeps id order. Another order would sort every match in memory.
     if (query.q !== undefined && sort !== 'id' && sort !== '-id') {
-      throw badRequest('invalid_input', 'q (an id prefix) lists in id order: sort must be id or -id with it', [{ path: '/sort', message: 'must be id or -id with q' }]);
+      throw badRequest('invalid_input', 'q (an id prefix) lists in id order: sort must be id or -id with it', [
+        { path: '/sort', message: 'must be id or -id with q' },
+      ]);
     }
     const limit = parseLimit(ctx.query.limit, 50, 200);
     const after = customerCursor(query.cursor, sort);
@@ -137,7 +165,8 @@ export function billingDashboardRoutes(deps: AppDeps): Router {
   router.get('/v1/billing/trends', async (ctx) => {
     const scope = await scopeOf(ctx);
     const days = ctx.query.days === undefined ? 30 : Number(ctx.query.days);
-    if (![30, 90, 365].includes(days)) throw badRequest('invalid_input', 'days must be 30, 90 or 365', [{ path: '/days', message: 'must be 30, 90 or 365' }]);
+    if (![30, 90, 365].includes(days))
+      throw badRequest('invalid_input', 'days must be 30, 90 or 365', [{ path: '/days', message: 'must be 30, 90 or 365' }]);
     const today = Date.now();
     const points = await daily.series(scope, utcDay(today - (days - 1) * 86_400_000), utcDay(today));
     ctx.body = {
@@ -160,7 +189,8 @@ export function billingDashboardRoutes(deps: AppDeps): Router {
   router.get('/v1/billing/downgrades', async (ctx) => {
     const scope = await scopeOf(ctx);
     const days = ctx.query.days === undefined ? 7 : Number(ctx.query.days);
-    if (!Number.isInteger(days) || days < 1 || days > 365) throw badRequest('invalid_input', 'days must be an integer from 1 to 365', [{ path: '/days', message: 'must be 1..365' }]);
+    if (!Number.isInteger(days) || days < 1 || days > 365)
+      throw badRequest('invalid_input', 'days must be an integer from 1 to 365', [{ path: '/days', message: 'must be 1..365' }]);
     const limit = parseLimit(ctx.query.limit, 50, 200);
     const after = DOWNGRADE_CURSOR.decode(ctx.query.cursor);
     const rows = await subscribers.downgradesDue(scope, { until: new Date(Date.now() + days * 86_400_000), limit: limit + 1, after });

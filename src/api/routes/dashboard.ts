@@ -20,7 +20,10 @@ function loadAssets(): Map<string, { type: string; body: string }> {
     ['console.css', { type: css, body: readFileSync(join(PAGE_DIR, 'console.css'), 'utf8') }],
     ['uPlot.iife.min.js', { type: js, body: readFileSync(join(packageDir('uplot'), 'dist', 'uPlot.iife.min.js'), 'utf8') }],
     ['uPlot.min.css', { type: css, body: readFileSync(join(packageDir('uplot'), 'dist', 'uPlot.min.css'), 'utf8') }],
-    ['markdown-it.min.js', { type: js, body: readFileSync(join(packageDir('markdown-it'), 'dist', 'browser', 'markdown-it.umd.min.js'), 'utf8') }],
+    [
+      'markdown-it.min.js',
+      { type: js, body: readFileSync(join(packageDir('markdown-it'), 'dist', 'browser', 'markdown-it.umd.min.js'), 'utf8') },
+    ],
   ]);
 }
 

@@ -44,11 +44,17 @@ export function deadLetterRoutes(deps: AppDeps): Router {
     const scope = await requestedScope(ctx, apps);
     const status = ctx.query.status ?? 'parked';
     if (typeof status !== 'string' || !(STATUSES as readonly string[]).includes(status)) {
-      throw badRequest('invalid_input', `status must be one of ${STATUSES.join(', ')}`, [{ path: '/status', message: `must be one of ${STATUSES.join(', ')}` }]);
+      throw badRequest('invalid_input', `status must be one of ${STATUSES.join(', ')}`, [
+        { path: '/status', message: `must be one of ${STATUSES.join(', ')}` },
+      ]);
     }
     const limit = parseLimit(ctx.query.limit, 50, 200);
     const after = CURSOR.decode(ctx.query.cursor);
-    const rows = await service.list(scope, { status: status === 'all' ? undefined : (status as DeadLetterStatus), limit: limit + 1, after });
+    const rows = await service.list(scope, {
+      status: status === 'all' ? undefined : (status as DeadLetterStatus),
+      limit: limit + 1,
+      after,
+    });
     const page = rows.slice(0, limit);
     const last = page[page.length - 1];
     ctx.body = {
@@ -72,7 +78,10 @@ export function deadLetterRoutes(deps: AppDeps): Router {
       case 'not_found':
         throw notFound('unknown_dead_letter', `No dead letter "${id}"`);
       case 'not_parked':
-        throw conflict('dead_letter_not_parked', `Dead letter ${id} was already retried at ${result.record.retriedAt?.toISOString() ?? 'an earlier time'}`);
+        throw conflict(
+          'dead_letter_not_parked',
+          `Dead letter ${id} was already retried at ${result.record.retriedAt?.toISOString() ?? 'an earlier time'}`,
+        );
       case 'refused':
         throw new HttpProblem(422, 'retry_refused', `The retry was refused again and stays parked: ${result.reason}`);
       case 'retried':

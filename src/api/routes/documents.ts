@@ -36,15 +36,22 @@ export function documentRoutes(deps: AppDeps): Router {
     if (kind !== undefined && (typeof kind !== 'string' || !(DOCUMENT_KINDS as readonly string[]).includes(kind))) {
       throw badRequest('invalid_input', `kind must be one of ${DOCUMENT_KINDS.join(', ')}`, [{ path: '/kind', message: 'unknown kind' }]);
     }
-    if (q !== undefined && (typeof q !== 'string' || q.length > 200)) throw badRequest('invalid_input', 'q must be a string of at most 200 characters');
+    if (q !== undefined && (typeof q !== 'string' || q.length > 200))
+      throw badRequest('invalid_input', 'q must be a string of at most 200 characters');
     const limit = parseLimit(ctx.query.limit, 50, 200);
     const cursor = CURSOR.decode(ctx.query.cursor);
-    const rows = await documents.list(project._id, { kind: kind as DocumentKind | undefined, text: q as string | undefined, limit: limit + 1, after: cursor });
+    const rows = await documents.list(project._id, {
+      kind: kind as DocumentKind | undefined,
+      text: q as string | undefined,
+      limit: limit + 1,
+      after: cursor,
+    });
     const page = rows.slice(0, limit);
     const last = page[page.length - 1];
     ctx.body = {
       documents: page.map(({ project: _p, updatedAt: _u, versionKey: _v, fixVersionKey: _f, searchTerms: _s, ...doc }) => doc),
-      nextCursor: rows.length > limit && last ? CURSOR.encode({ createdAt: last.createdAt, externalId: last.externalId, kind: last.kind }) : null,
+      nextCursor:
+        rows.length > limit && last ? CURSOR.encode({ createdAt: last.createdAt, externalId: last.externalId, kind: last.kind }) : null,
     };
   });
 

@@ -22,7 +22,9 @@ export function healthRoutes(deps: AppDeps, metrics: AppMetrics): Router {
       ),
     ]);
     const checks = { mongodb: mongo, temporal };
-    const down = Object.entries(checks).filter(([, c]) => c.status !== 'up').map(([name]) => name);
+    const down = Object.entries(checks)
+      .filter(([, c]) => c.status !== 'up')
+      .map(([name]) => name);
     if (down.length === 0) {
       ctx.body = { status: 'ready', checks };
     } else {
@@ -61,6 +63,15 @@ async function probe(fn: () => Promise<unknown>): Promise<{ status: 'up' | 'down
 function withTimeout<T>(p: Promise<T>, ms: number): Promise<T> {
   return new Promise<T>((resolve, reject) => {
     const t = setTimeout(() => reject(new Error('timeout')), ms);
-    p.then((v) => { clearTimeout(t); resolve(v); }, (e: unknown) => { clearTimeout(t); reject(e as Error); });
+    p.then(
+      (v) => {
+        clearTimeout(t);
+        resolve(v);
+      },
+      (e: unknown) => {
+        clearTimeout(t);
+        reject(e as Error);
+      },
+    );
   });
 }

@@ -35,7 +35,8 @@ export function invocationEventRoutes(deps: AppDeps): Router {
       for await (const current of followInvocation(invocations, first, { signal, until: Date.now() + MAX_STREAM_MS })) {
         last = current;
         // A client that reconnects after this very state has seen it.
-        if (versionOf(current) !== resumedAt) send('status', versionOf(current), { status: current.status, progress: current.progress, updatedAt: current.updatedAt });
+        if (versionOf(current) !== resumedAt)
+          send('status', versionOf(current), { status: current.status, progress: current.progress, updatedAt: current.updatedAt });
       }
       if (isTerminal(last)) {
         const finished = (await invocations.getFinished(last.project, last._id)) ?? last;

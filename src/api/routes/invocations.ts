@@ -35,18 +35,28 @@ export function invocationRoutes(deps: AppDeps, metrics: AppMetrics): Router {
     const principal = principalOf(ctx);
     const project = await projectForCaller(ctx, projects, ctx.params.project!);
     const skill = findSkill(ctx.params.skill!);
-    if (!skill) throw notFound('unknown_skill', `Skill "${ctx.params.skill}" does not exist; GET /v1/agents/${project._id}/skills lists them`);
+    if (!skill)
+      throw notFound('unknown_skill', `Skill "${ctx.params.skill}" does not exist; GET /v1/agents/${project._id}/skills lists them`);
     const rawKey = ctx.get('Idempotency-Key');
     let invoked;
     try {
-      invoked = await service.invoke({ caller: principal.sub, project, skill, inputs: ctx.state.body, idempotencyKey: rawKey === '' ? undefined : rawKey });
+      invoked = await service.invoke({
+        caller: principal.sub,
+        project,
+        skill,
+        inputs: ctx.state.body,
+        idempotencyKey: rawKey === '' ? undefined : rawKey,
+      });
     } catch (err) {
       if (err instanceof InvocationRefused) throw refusalProblem(ctx, err.refusal, project._id, skill.name);
       throw err;
     }
     if (invoked.started) {
       metrics.skillInvocations.inc({ skill: skill.name });
-      ctx.state.log.info({ invocationId: invoked.record._id, skill: skill.name, project: project._id, eager: invoked.eager }, 'skill invocation started');
+      ctx.state.log.info(
+        { invocationId: invoked.record._id, skill: skill.name, project: project._id, eager: invoked.eager },
+        'skill invocation started',
+      );
     }
     const wait = preferredWait(ctx);
     const record = wait === null ? invoked.record : await waitForTerminal(client, invocations, invoked.record, wait);
@@ -56,7 +66,8 @@ export function invocationRoutes(deps: AppDeps, metrics: AppMetrics): Router {
   router.get('/v1/agents/:project/invocations', async (ctx) => {
     const project = await projectForCaller(ctx, projects, ctx.params.project!);
     const { skill, status } = ctx.query;
-    if (skill !== undefined && (typeof skill !== 'string' || !findSkill(skill))) throw badRequest('invalid_input', 'skill must name a skill');
+    if (skill !== undefined && (typeof skill !== 'string' || !findSkill(skill)))
+      throw badRequest('invalid_input', 'skill must name a skill');
     if (status !== undefined && (typeof status !== 'string' || !isInvocationStatus(status))) {
       throw badRequest('invalid_input', `status must be one of ${INVOCATION_STATUSES.join(', ')}`);
     }
@@ -91,7 +102,8 @@ export function invocationRoutes(deps: AppDeps, metrics: AppMetrics): Router {
     } catch (err) {
       throw mapTemporalError(err, `Invocation ${ctx.params.id}`);
     }
-    if (outcome.kind === 'not_found') throw notFound('unknown_invocation', `Invocation "${ctx.params.id}" does not exist in project "${project._id}"`);
+    if (outcome.kind === 'not_found')
+      throw notFound('unknown_invocation', `Invocation "${ctx.params.id}" does not exist in project "${project._id}"`);
     if (outcome.kind === 'finished') throw conflict('invocation_finished', `Invocation is already ${outcome.status}`);
     ctx.status = 202;
     ctx.body = present(outcome.record);
@@ -107,9 +119,17 @@ export function invocationRoutes(deps: AppDeps, metrics: AppMetrics): Router {
       case 'no_inputs':
         return badRequest('invalid_input', 'A JSON object with the skill inputs is required');
       case 'invalid_input':
-        return badRequest('invalid_input', `Skill inputs does not match the schema: ${refusal.errors.map((e) => `${e.path || '/'} ${e.message}`).join('; ')}`, refusal.errors);
+        return badRequest(
+          'invalid_input',
+          `Skill inputs does not match the schema: ${refusal.errors.map((e) => `${e.path || '/'} ${e.message}`).join('; ')}`,
+          refusal.errors,
+        );
       case 'not_entitled':
-        return new HttpProblem(402, 'not_entitled', `Project "${project}" is not entitled to "${refusal.entitlement}", which ${skill} requires`);
+        return new HttpProblem(
+          402,
+          'not_entitled',
+          `Project "${project}" is not entitled to "${refusal.entitlement}", which ${skill} requires`,
+        );
       case 'impossible_request':
         return unprocessable('impossible_request', describeImpossible(project, refusal.errors), refusal.errors);
       case 'invalid_idempotency_key':
@@ -122,10 +142,18 @@ export function invocationRoutes(deps: AppDeps, metrics: AppMetrics): Router {
         return mapTemporalError(refusal.error, 'Invocation');
       case 'unconfirmed': {
         const { record } = refusal;
-        ctx.state.log.warn({ invocationId: record._id, err: describeError(refusal.error) }, 'skill invocation start unconfirmed; record kept');
-        return new HttpProblem(503, 'temporal_unavailable', `The workflow service did not confirm the start of invocation ${record._id}; it may run. Retry with the same Idempotency-Key to resume it without a second run, or poll its Location.`, {
-          headers: { Location: `/v1/agents/${record.project}/invocations/${record._id}`, 'Retry-After': '2' },
-        });
+        ctx.state.log.warn(
+          { invocationId: record._id, err: describeError(refusal.error) },
+          'skill invocation start unconfirmed; record kept',
+        );
+        return new HttpProblem(
+          503,
+          'temporal_unavailable',
+          `The workflow service did not confirm the start of invocation ${record._id}; it may run. Retry with the same Idempotency-Key to resume it without a second run, or poll its Location.`,
+          {
+            headers: { Location: `/v1/agents/${record.project}/invocations/${record._id}`, 'Retry-After': '2' },
+          },
+        );
       }
     }
   }
@@ -149,8 +177,15 @@ function respond(ctx: Context, record: InvocationRecord, waited: number | null):
     return;
   }
   ctx.status = 202;
-  ctx.body = { id: record._id, project: record.project, skill: record.skill, status: record.status, createdAt: record.createdAt, links: { self } };
+  ctx.body = {
+    id: record._id,
+    project: record.project,
+    skill: record.skill,
+    status: record.status,
+    createdAt: record.createdAt,
+    links: { self },
+  };
 }
 
-const describeError = (err: unknown) => (err instanceof Error ? { name: err.name, message: err.message, cause: (err.cause as Error | undefined)?.message } : String(err));
-
+const describeError = (err: unknown) =>
+  err instanceof Error ? { name: err.name, message: err.message, cause: (err.cause as Error | undefined)?.message } : String(err);

@@ -52,9 +52,14 @@ export function mcpRoutes(deps: AppDeps): Router {
     let session: Session | undefined;
     if (sessionId) {
       session = sessions.get(sessionId);
-      if (!session || session.project !== project._id || session.caller !== caller) throw notFound('unknown_mcp_session', 'No such MCP session for this project and caller; initialize a new one');
+      if (!session || session.project !== project._id || session.caller !== caller)
+        throw notFound('unknown_mcp_session', 'No such MCP session for this project and caller; initialize a new one');
     } else {
-      if (ctx.method !== 'POST' || !isInitializeRequest(body)) throw badRequest('mcp_session_required', 'Send an initialize request first, then the Mcp-Session-Id it answers with on every request');
+      if (ctx.method !== 'POST' || !isInitializeRequest(body))
+        throw badRequest(
+          'mcp_session_required',
+          'Send an initialize request first, then the Mcp-Session-Id it answers with on every request',
+        );
       sweep(now);
       const transport: StreamableHTTPServerTransport = new StreamableHTTPServerTransport({
         sessionIdGenerator: () => randomUUID(),
@@ -64,7 +69,11 @@ export function mcpRoutes(deps: AppDeps): Router {
       transport.onclose = () => {
         if (transport.sessionId) sessions.delete(transport.sessionId);
       };
-      await skillToolsServer({ service: deps.invocations, invocations: deps.repos.invocations, version: API_VERSION }, project, caller).connect(transport);
+      await skillToolsServer(
+        { service: deps.invocations, invocations: deps.repos.invocations, version: API_VERSION },
+        project,
+        caller,
+      ).connect(transport);
       session = created;
     }
     session.lastUsed = now;

@@ -6,7 +6,14 @@ import { OutboundRefused, type EndpointInput } from '../../outbound/service';
 import { signingSecrets } from '../../outbound/signing';
 import { MAX_URL_LENGTH } from '../../outbound/url-guard';
 import type { AppRecord } from '../../store/apps';
-import { MAX_ENDPOINTS_PER_APP, MAX_RESPONSE_BODY_KEPT, type AttemptRecord, type DeliveryRecord, type EndpointRecord, type OutboundCounters } from '../../store/outbound';
+import {
+  MAX_ENDPOINTS_PER_APP,
+  MAX_RESPONSE_BODY_KEPT,
+  type AttemptRecord,
+  type DeliveryRecord,
+  type EndpointRecord,
+  type OutboundCounters,
+} from '../../store/outbound';
 import { canReadApp } from '../auth';
 import { cursorCodec, parseLimit } from '../cursor';
 import type { AppDeps } from '../deps';
@@ -27,19 +34,41 @@ export const OUTBOUND_ACCESS_SCHEMA = {
   required: ['enabled'],
   properties: {
     enabled: { type: 'boolean' },
-    contactEmail: { type: ['string', 'null'], format: 'email', maxLength: 254, description: 'Emailed when an endpoint is disabled automatically' },
+    contactEmail: {
+      type: ['string', 'null'],
+      format: 'email',
+      maxLength: 254,
+      description: 'Emailed when an endpoint is disabled automatically',
+    },
   },
 } as const;
 
 const ENDPOINT_PROPERTIES = {
   url: { type: 'string', minLength: 1, maxLength: MAX_URL_LENGTH },
-  eventTypes: { type: ['array', 'null'], items: EVENT_TYPE, minItems: 1, maxItems: 32, uniqueItems: true, description: 'Only these types (null or absent: every type)' },
+  eventTypes: {
+    type: ['array', 'null'],
+    items: EVENT_TYPE,
+    minItems: 1,
+    maxItems: 32,
+    uniqueItems: true,
+    description: 'Only these types (null or absent: every type)',
+  },
   description: { type: 'string', maxLength: 500 },
   disabled: { type: 'boolean' },
 } as const;
 
-export const ENDPOINT_CREATE_SCHEMA = { type: 'object', additionalProperties: false, required: ['url'], properties: ENDPOINT_PROPERTIES } as const;
-export const ENDPOINT_PATCH_SCHEMA = { type: 'object', additionalProperties: false, minProperties: 1, properties: ENDPOINT_PROPERTIES } as const;
+export const ENDPOINT_CREATE_SCHEMA = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['url'],
+  properties: ENDPOINT_PROPERTIES,
+} as const;
+export const ENDPOINT_PATCH_SCHEMA = {
+  type: 'object',
+  additionalProperties: false,
+  minProperties: 1,
+  properties: ENDPOINT_PROPERTIES,
+} as const;
 export const REDELIVER_FAILED_SCHEMA = {
   type: 'object',
   additionalProperties: false,
@@ -129,7 +158,11 @@ export function outboundRoutes(deps: AppDeps): Router {
     ctx.body = {
       ...presentDelivery(delivery),
       request: { url: endpoint.url, headers: { 'content-type': 'application/json', 'webhook-id': delivery._id }, body: delivery.body },
-      attempts: delivery.attempts.map((a) => ({ ...presentAttempt(a), responseBody: a.responseBody ?? null, responseBodyTruncated: a.responseBodyTruncated ?? false })),
+      attempts: delivery.attempts.map((a) => ({
+        ...presentAttempt(a),
+        responseBody: a.responseBody ?? null,
+        responseBodyTruncated: a.responseBodyTruncated ?? false,
+      })),
       responseBodyLimitBytes: MAX_RESPONSE_BODY_KEPT,
     };
   });
@@ -153,7 +186,8 @@ export function outboundRoutes(deps: AppDeps): Router {
     const { endpoint } = await endpointOf(ctx);
     const b = validate<{ since: string }>(REDELIVER_FAILED_SCHEMA, ctx.state.body);
     const since = new Date(b.since);
-    if (Number.isNaN(since.getTime())) throw badRequest('invalid_input', 'since must be an ISO 8601 date-time', [{ path: '/since', message: 'must be a date-time' }]);
+    if (Number.isNaN(since.getTime()))
+      throw badRequest('invalid_input', 'since must be an ISO 8601 date-time', [{ path: '/since', message: 'must be a date-time' }]);
     const outcome = await refusals(() => service.redeliverFailed(endpoint, since));
     ctx.status = 202;
     // inProgress: marked failed but its workflow had not closed yet (or was restarted by another call).
@@ -227,7 +261,9 @@ function problemOf(err: OutboundRefused): HttpProblem {
     case 'unsafe_url':
       return unprocessable(
         'unsafe_url',
-        r.reason === 'host does not resolve' ? 'The endpoint URL is refused: its host does not resolve' : `The endpoint URL is refused: ${r.reason}`,
+        r.reason === 'host does not resolve'
+          ? 'The endpoint URL is refused: its host does not resolve'
+          : `The endpoint URL is refused: ${r.reason}`,
         [{ path: '/url', message: r.reason }],
       );
     case 'too_many_endpoints':
@@ -237,9 +273,14 @@ function problemOf(err: OutboundRefused): HttpProblem {
     case 'delivery_in_progress':
       return conflict('delivery_in_progress', 'This delivery is still being attempted');
     case 'rate_limited':
-      return new HttpProblem(429, 'rate_limited', `More than ${r.perMinute} test events or redeliveries a minute for this endpoint (${3 * r.perMinute} for the app)`, {
-        headers: { 'Retry-After': String(r.retryAfterSeconds) },
-      });
+      return new HttpProblem(
+        429,
+        'rate_limited',
+        `More than ${r.perMinute} test events or redeliveries a minute for this endpoint (${3 * r.perMinute} for the app)`,
+        {
+          headers: { 'Retry-After': String(r.retryAfterSeconds) },
+        },
+      );
   }
 }
 
@@ -264,7 +305,11 @@ function presentAttempt(a: AttemptRecord) {
 export function registerOutboundMetrics(registry: Registry, counters: OutboundCounters): void {
   let latest: Promise<Awaited<ReturnType<OutboundCounters['read']>> | null> | null = null;
   // One store read per scrape, shared by both metrics.
-  const read = () => (latest ??= counters.read().catch(() => null).finally(() => setTimeout(() => (latest = null), 0)));
+  const read = () =>
+    (latest ??= counters
+      .read()
+      .catch(() => null)
+      .finally(() => setTimeout(() => (latest = null), 0)));
   new Counter({
     name: 'outbound_webhook_deliveries_total',
     help: 'Outbound webhook delivery attempts by outcome (sent: 2xx; retried: failed, another attempt scheduled; failed: failed for good)',

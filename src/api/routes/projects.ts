@@ -59,7 +59,14 @@ export function projectRoutes(deps: AppDeps): Router {
 }
 
 function presentOrg(o: { _id: string; name: string; ownerEmail: string; entitlements: unknown[]; createdAt: Date; updatedAt: Date }) {
-  return { id: o._id, name: o.name, ownerEmail: o.ownerEmail, entitlements: o.entitlements, createdAt: o.createdAt, updatedAt: o.updatedAt };
+  return {
+    id: o._id,
+    name: o.name,
+    ownerEmail: o.ownerEmail,
+    entitlements: o.entitlements,
+    createdAt: o.createdAt,
+    updatedAt: o.updatedAt,
+  };
 }
 
 function presentProject(p: { _id: string; name: string; org: string; entitlements: unknown[]; createdAt: Date; updatedAt: Date }) {

@@ -12,7 +12,6 @@ import { readJsonBody } from '../middleware/json-body';
 import { HttpProblem, badRequest, serviceUnavailable } from '../problem';
 import { check } from '../../contracts/validation';
 
-
 // One message for every authorization failure: the caller must not learn whether the slug exists.
 const denied = () => new HttpProblem(401, 'unauthorized', 'The Authorization header does not authorize this webhook');
 
@@ -23,7 +22,9 @@ const denied = () => new HttpProblem(401, 'unauthorized', 'The Authorization hea
  */
 export function webhookRoutes(deps: AppDeps, metrics: AppMetrics): Router {
   const { now, intake, appCache } = deps;
-  const operatorDigest = deps.config.webhooks.operatorAuthorization ? digestOf(deps.config.webhooks.operatorAuthorization).toString('hex') : null;
+  const operatorDigest = deps.config.webhooks.operatorAuthorization
+    ? digestOf(deps.config.webhooks.operatorAuthorization).toString('hex')
+    : null;
   const router = new Router();
 
   router.post(APP_WEBHOOK_PATH, async (ctx) => {
@@ -48,7 +49,11 @@ export function webhookRoutes(deps: AppDeps, metrics: AppMetrics): Router {
     const errors = check(ENVELOPE_SCHEMA, body);
     if (errors.length > 0) {
       metrics.webhookEvents.inc({ scope: label, outcome: 'rejected' });
-      throw badRequest('invalid_event', `Not a billing-provider event: ${errors.map((e) => `${e.path || '/'} ${e.message}`).join('; ')}`, errors);
+      throw badRequest(
+        'invalid_event',
+        `Not a billing-provider event: ${errors.map((e) => `${e.path || '/'} ${e.message}`).join('; ')}`,
+        errors,
+      );
     }
     const { event } = body as BillingEnvelope;
     let accepted: Accepted;
@@ -62,11 +67,22 @@ export function webhookRoutes(deps: AppDeps, metrics: AppMetrics): Router {
     }
     const { fresh, ignored, ignoredReason, conflict } = accepted;
     metrics.webhookEvents.inc({ scope: label, outcome: conflict ? 'conflict' : fresh ? (ignored ? 'ignored' : 'accepted') : 'duplicate' });
-    if (conflict) ctx.state.log.warn({ eventId: event.id, scope }, 'event id redelivered with a different body: parked as an intake dead letter, not applied');
+    if (conflict)
+      ctx.state.log.warn(
+        { eventId: event.id, scope },
+        'event id redelivered with a different body: parked as an intake dead letter, not applied',
+      );
     // 200 for a conflict too: the event id is durably accepted (with its first body), and any other answer would
     // have the provider retry the second body for days. The member tells a sender that looks.
     ctx.status = 200;
-    ctx.body = { received: true, eventId: event.id, duplicate: !fresh, ignored, ...(ignoredReason ? { ignoredReason } : {}), ...(conflict ? { conflict: true } : {}) };
+    ctx.body = {
+      received: true,
+      eventId: event.id,
+      duplicate: !fresh,
+      ignored,
+      ...(ignoredReason ? { ignoredReason } : {}),
+      ...(conflict ? { conflict: true } : {}),
+    };
   }
 
   return router;

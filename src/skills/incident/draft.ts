@@ -56,9 +56,14 @@ function summary(ctx: Context): string {
   ];
   const top = linkedIssues(ctx)[0] ?? ctx.sel.issues[0];
   if (ctx.story.rootCause) lines.push(`Root cause: ${escapeText(firstSentence(ctx.story.rootCause))} ${cite(incident)}`);
-  else if (top) lines.push(`Most likely cause (hypothesis, not confirmed by the incident record): ${issueName(top)}, first seen in ${top.release ? `release ${escapeText(top.release)}` : 'an unrecorded release'}. ${cite(top)}`);
+  else if (top)
+    lines.push(
+      `Most likely cause (hypothesis, not confirmed by the incident record): ${issueName(top)}, first seen in ${top.release ? `release ${escapeText(top.release)}` : 'an unrecorded release'}. ${cite(top)}`,
+    );
   if (incident.severity.trim().toUpperCase() !== ctx.inputs.severity) {
-    lines.push(`The incident record classifies it as ${escapeText(incident.severity)}; this analysis is written at ${ctx.inputs.severity} depth. ${cite(incident)}`);
+    lines.push(
+      `The incident record classifies it as ${escapeText(incident.severity)}; this analysis is written at ${ctx.inputs.severity} depth. ${cite(incident)}`,
+    );
   }
   return lines.join('\n\n');
 }
@@ -73,7 +78,10 @@ function impact(ctx: Context): string {
     d.resolve !== undefined ? `${formatDuration(d.resolve)} from start to resolution` : `ongoing as of ${formatTimestamp(ctx.now)}`,
     d.mitigate !== undefined ? `${formatDuration(d.mitigate)} until mitigation` : '',
   ].filter(Boolean);
-  const bullets = [`Duration: ${span.join('; ')} ${cite(incident)}`, `Services: ${escapeText(incident.services.join(', '))} ${cite(incident)}`];
+  const bullets = [
+    `Duration: ${span.join('; ')} ${cite(incident)}`,
+    `Services: ${escapeText(incident.services.join(', '))} ${cite(incident)}`,
+  ];
   const shown = ctx.depth.customerSummary ? linkedIssues(ctx) : linkedIssues(ctx).slice(0, 1);
   for (const issue of shown) {
     const users = issue.userCount !== undefined ? `, ${formatCount(issue.userCount)} users affected` : '';
@@ -102,7 +110,9 @@ function timeline(ctx: Context): string {
   ];
   if (d.firstErrorToDetect) {
     const { ms, issue } = d.firstErrorToDetect;
-    durations.push(`First error to detection: ${formatDuration(ms)} (first ${escapeText(issue.issueId)} error ${formatClock(issue.firstSeen)} → detected ${formatClock(incident.detectedAt!)}) ${citeAll([issue, incident])}`);
+    durations.push(
+      `First error to detection: ${formatDuration(ms)} (first ${escapeText(issue.issueId)} error ${formatClock(issue.firstSeen)} → detected ${formatClock(incident.detectedAt!)}) ${citeAll([issue, incident])}`,
+    );
   }
   return `${table}\n\n${bulletList(durations)}`;
 }
@@ -121,7 +131,8 @@ function rootCause(ctx: Context): string {
     return `${escapeText(ctx.story.rootCause)} ${cite(incident)}${support}`;
   }
   const candidate = top ?? ctx.sel.issues[0];
-  if (!candidate) return `The incident record names no root cause and no error issue points to one; the cause is still to be established. ${cite(incident)}`;
+  if (!candidate)
+    return `The incident record names no root cause and no error issue points to one; the cause is still to be established. ${cite(incident)}`;
   return (
     `**Hypothesis** (the incident record names no root cause): the failure comes from ${evidenceFor(ctx, candidate)}. ${cite(candidate)}\n\n` +
     `Confirm or replace this hypothesis in the review.`
@@ -141,13 +152,16 @@ function contributingFactors(ctx: Context): string {
       : `**Hypothesis:** ${facts}; active during the incident on an affected service but not linked to it. ${cite(issue)}`;
   });
   for (const note of ctx.story.notes) items.push(`From the incident notes: ${escapeText(note)} ${cite(incident)}`);
-  if (items.length === 0) return `No error issue was active on ${escapeText(joinList(incident.services))} during the incident, and the record has no notes. ${cite(incident)}`;
+  if (items.length === 0)
+    return `No error issue was active on ${escapeText(joinList(incident.services))} during the incident, and the record has no notes. ${cite(incident)}`;
   return bulletList(items);
 }
 
 function fix(ctx: Context): string {
   const { incident } = ctx.sel;
-  const resolution = ctx.story.resolution ? `${escapeText(ctx.story.resolution)} ${cite(incident)}` : `The incident record does not describe the fix. ${cite(incident)}`;
+  const resolution = ctx.story.resolution
+    ? `${escapeText(ctx.story.resolution)} ${cite(incident)}`
+    : `The incident record does not describe the fix. ${cite(incident)}`;
   if (ctx.sel.runbooks.length === 0) return resolution;
   const runbooks = ctx.sel.runbooks.map((rb) => {
     const steps = rb.steps.map((s, i) => `${i + 1}. ${escapeText(oneLine(s))}`).join('\n');
@@ -166,7 +180,9 @@ function followUpActions(ctx: Context): string {
     limit: ctx.depth.followUps,
   });
   const rows = actions.map((a) => `| ${a.type} | ${cellText(a.action)} | ${a.owner} | ${citeAll(a.sources)} |`);
-  return ['Owners are left blank for the review to assign.', '', '| Type | Action | Owner | Source |', '|---|---|---|---|', ...rows].join('\n');
+  return ['Owners are left blank for the review to assign.', '', '| Type | Action | Owner | Source |', '|---|---|---|---|', ...rows].join(
+    '\n',
+  );
 }
 
 function customerSummary(ctx: Context): string {
@@ -176,7 +192,9 @@ function customerSummary(ctx: Context): string {
   const when = (at: string) => (formatDate(at) === day ? `${formatClock(at)} UTC` : formatTimestamp(at));
   const lines = [`On ${day}, starting at ${formatClock(incident.startedAt)} UTC, some of our services were disrupted.`];
   if (incident.mitigatedAt && incident.resolvedAt) {
-    lines.push(`Service was restored at ${when(incident.mitigatedAt)}, and the incident was fully resolved at ${when(incident.resolvedAt)}.`);
+    lines.push(
+      `Service was restored at ${when(incident.mitigatedAt)}, and the incident was fully resolved at ${when(incident.resolvedAt)}.`,
+    );
   } else if (incident.mitigatedAt) lines.push(`Service was restored at ${when(incident.mitigatedAt)}.`);
   else if (incident.resolvedAt) lines.push(`The incident was resolved at ${when(incident.resolvedAt)}.`);
   const what = ctx.story.impact ? `\n\nWhat you may have noticed: ${escapeText(ctx.story.impact)} ${cite(incident)}` : '';
@@ -201,7 +219,10 @@ export function draftIncidentRca(
     sel,
     depth,
     story: readNarrative(sel.incident.body),
-    durations: computeDurations(sel.incident, sel.issues.filter((i) => sel.linked.has(i.issueId))),
+    durations: computeDurations(
+      sel.incident,
+      sel.issues.filter((i) => sel.linked.has(i.issueId)),
+    ),
     now,
   };
   const sections: DraftSection[] = [

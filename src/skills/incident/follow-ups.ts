@@ -34,24 +34,39 @@ export function followUps(f: FollowUpFacts): FollowUp[] {
 
   for (const issue of f.issues) {
     const where = issue.culprit ? ` in ${oneLine(issue.culprit)}` : '';
-    if (f.linked.has(issue.issueId)) add('prevent', `Fix the cause of ${issue.issueId} (${oneLine(issue.title)})${where} and add a test that reproduces it.`, [issue]);
+    if (f.linked.has(issue.issueId))
+      add('prevent', `Fix the cause of ${issue.issueId} (${oneLine(issue.title)})${where} and add a test that reproduces it.`, [issue]);
     else add('prevent', `Confirm whether ${issue.issueId} (${oneLine(issue.title)}) contributed; fix it if it did.`, [issue]);
   }
 
   const detect = f.durations.detect;
   const early = f.durations.firstErrorToDetect;
   if (early && early.ms > SLOW_DETECTION_MS) {
-    add('detect', `Alert on the errors themselves: the first ${early.issue.issueId} error came ${formatDuration(early.ms)} before the incident was detected.`, [f.incident, early.issue]);
+    add(
+      'detect',
+      `Alert on the errors themselves: the first ${early.issue.issueId} error came ${formatDuration(early.ms)} before the incident was detected.`,
+      [f.incident, early.issue],
+    );
   } else if (detect !== undefined && detect > SLOW_DETECTION_MS) {
-    add('detect', `Detect sooner on ${f.incident.services.join(', ')}: detection took ${formatDuration(detect)} from the start.`, [f.incident]);
+    add('detect', `Detect sooner on ${f.incident.services.join(', ')}: detection took ${formatDuration(detect)} from the start.`, [
+      f.incident,
+    ]);
   }
 
-  for (const rb of f.runbooks) add('mitigate', `Rehearse the runbook "${oneLine(rb.title)}" (${rb.steps.length} steps) for ${rb.service} and update it with what this incident taught.`, [rb]);
+  for (const rb of f.runbooks)
+    add(
+      'mitigate',
+      `Rehearse the runbook "${oneLine(rb.title)}" (${rb.steps.length} steps) for ${rb.service} and update it with what this incident taught.`,
+      [rb],
+    );
   const covered = new Set(f.runbooks.map((r) => r.service));
-  for (const service of f.incident.services) if (!covered.has(service)) add('mitigate', `Write a runbook for ${service}: none was found.`, [f.incident]);
+  for (const service of f.incident.services)
+    if (!covered.has(service)) add('mitigate', `Write a runbook for ${service}: none was found.`, [f.incident]);
 
   // Keep a mix when the list is cut: the first of each type, then the rest in order.
-  const firsts = (['prevent', 'detect', 'mitigate'] as const).map((t) => out.find((a) => a.type === t)).filter((a): a is FollowUp => a !== undefined);
+  const firsts = (['prevent', 'detect', 'mitigate'] as const)
+    .map((t) => out.find((a) => a.type === t))
+    .filter((a): a is FollowUp => a !== undefined);
   const kept = [...firsts, ...out.filter((a) => !firsts.includes(a))].slice(0, f.limit);
   return out.filter((a) => kept.includes(a));
 }

@@ -11,7 +11,8 @@ export const incidentSkill: Skill<IncidentRcaInputs> = {
   ...incidentRca,
   rules: incidentRules,
   plan: incidentPlan,
-  draft: (inputs, documents, searchedKinds, now) => draftIncidentRca(inputs, selectIncidentDocuments(inputs, documents, now), documents, searchedKinds, now),
+  draft: (inputs, documents, searchedKinds, now) =>
+    draftIncidentRca(inputs, selectIncidentDocuments(inputs, documents, now), documents, searchedKinds, now),
   render: () => renderDocument,
   instructions: incidentInstructions,
 };

@@ -22,7 +22,11 @@ export function incidentPlan(inputs: IncidentRcaInputs): RetrievalPlan {
             limit: BY_SERVICE_LIMIT.error_issue,
           },
           { kind: 'runbook', where: [{ field: 'externalId', op: 'in', from: { kind: 'incident', field: 'runbookIds' } }], limit: 50 },
-          { kind: 'runbook', where: [{ field: 'service', op: 'in', from: { kind: 'incident', field: 'services' } }], limit: BY_SERVICE_LIMIT.runbook },
+          {
+            kind: 'runbook',
+            where: [{ field: 'service', op: 'in', from: { kind: 'incident', field: 'services' } }],
+            limit: BY_SERVICE_LIMIT.runbook,
+          },
         ],
       },
     ],

@@ -42,7 +42,8 @@ export function selectIncidentDocuments(inputs: IncidentRcaInputs, docs: readonl
     if (!issue.service || !services.has(issue.service)) reasons.set(id, 'another service');
     else if (toMillis(issue.lastSeen) < windowStart || toMillis(issue.firstSeen) > windowEnd)
       reasons.set(id, `not active during the incident (seen ${formatDate(issue.firstSeen)} to ${formatDate(issue.lastSeen)})`);
-    else if (candidates.length >= room) reasons.set(id, `fewer events than the ${depth.issues} issues discussed at ${inputs.severity} depth`);
+    else if (candidates.length >= room)
+      reasons.set(id, `fewer events than the ${depth.issues} issues discussed at ${inputs.severity} depth`);
     else candidates.push(issue);
   }
 
@@ -50,7 +51,10 @@ export function selectIncidentDocuments(inputs: IncidentRcaInputs, docs: readonl
   const runbooks: RunbookDocument[] = [];
   const allRunbooks = docs
     .filter((d): d is RunbookDocument => d.kind === 'runbook')
-    .sort((a, b) => Number(linkedRunbooks.has(b.externalId)) - Number(linkedRunbooks.has(a.externalId)) || compareText(a.externalId, b.externalId));
+    .sort(
+      (a, b) =>
+        Number(linkedRunbooks.has(b.externalId)) - Number(linkedRunbooks.has(a.externalId)) || compareText(a.externalId, b.externalId),
+    );
   for (const rb of allRunbooks) {
     const id = citationId(rb);
     if (linkedRunbooks.has(rb.externalId)) runbooks.push(rb);

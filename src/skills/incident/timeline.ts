@@ -15,7 +15,11 @@ const ORDER = { firstSeen: 0, started: 1, detected: 2, mitigated: 3, resolved: 4
 /** Error first/last-seen times this far from the incident belong to a longer history, told in Contributing factors. */
 const NEAR_MS = DAY_MS;
 
-export function buildTimeline(incident: IncidentDocument, issues: readonly ErrorIssueDocument[], withIssueEvents: boolean): TimelineEvent[] {
+export function buildTimeline(
+  incident: IncidentDocument,
+  issues: readonly ErrorIssueDocument[],
+  withIssueEvents: boolean,
+): TimelineEvent[] {
   const events: (TimelineEvent & { rank: number; seq: number })[] = [];
   const add = (at: string | undefined, rank: number, text: string, sources: ProjectDocument[]) => {
     if (at) events.push({ at, rank, text, sources, seq: events.length });
@@ -30,7 +34,8 @@ export function buildTimeline(incident: IncidentDocument, issues: readonly Error
     const end = toMillis(incident.resolvedAt ?? incident.mitigatedAt ?? incident.startedAt);
     for (const issue of issues) {
       const release = issue.release ? `, release ${issue.release}` : '';
-      if (Math.abs(toMillis(issue.firstSeen) - start) <= NEAR_MS) add(issue.firstSeen, ORDER.firstSeen, `First ${issue.issueId} error: ${oneLine(issue.title)}${release}`, [issue]);
+      if (Math.abs(toMillis(issue.firstSeen) - start) <= NEAR_MS)
+        add(issue.firstSeen, ORDER.firstSeen, `First ${issue.issueId} error: ${oneLine(issue.title)}${release}`, [issue]);
       if (Math.abs(toMillis(issue.lastSeen) - end) <= NEAR_MS) add(issue.lastSeen, ORDER.lastSeen, `Last ${issue.issueId} error`, [issue]);
     }
   }

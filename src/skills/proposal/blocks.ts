@@ -16,7 +16,8 @@ export function summary(inputs: ProposalInputs, sel: ProposalSelection): string 
   const who = `${escapeText(inputs.customerName.trim())}${inputs.industry ? ` (${escapeText(inputs.industry)})` : ''}`;
   const customers = (docs: EvidenceDocument[]) => joinList([...new Set(docs.map((d) => escapeText(d.customer)))]);
   if (sel.answers.length === 0) {
-    if (sel.proof.length === 0) return `${who} has not shared specific challenges yet, and no documented results relate to its industry, so this proposal makes no claims beyond a first conversation.`;
+    if (sel.proof.length === 0)
+      return `${who} has not shared specific challenges yet, and no documented results relate to its industry, so this proposal makes no claims beyond a first conversation.`;
     return `${who} has not shared specific challenges yet. The results below come from related work with ${customers(sel.proof)} ${citeAll(sel.proof)}.`;
   }
   const backed = sel.answers.filter((a) => a.evidence.length > 0);
@@ -27,7 +28,8 @@ export function summary(inputs: ProposalInputs, sel: ProposalSelection): string 
     return `${shared} None of them is backed by documented results yet; each is marked as such below.${profile}`;
   }
   const docs = backed.flatMap((a) => a.evidence);
-  const backedText = backed.length === sel.answers.length ? `For ${backed.length === 1 ? 'it' : `all ${backed.length}`}` : `For ${backed.length} of them`;
+  const backedText =
+    backed.length === sel.answers.length ? `For ${backed.length === 1 ? 'it' : `all ${backed.length}`}` : `For ${backed.length} of them`;
   const openText = open ? ` ${plural(open, 'challenge')} ${open === 1 ? 'is' : 'are'} ${NOT_BACKED}, and marked as such below.` : '';
   return `${shared} ${backedText} we can point to results with ${customers(docs)} ${citeAll(docs)}.${openText}`;
 }
@@ -48,7 +50,8 @@ export function approach(sel: ProposalSelection): string {
     .map((a) => {
       const head = `**${escapeText(asSentence(a.painPoint))}**`;
       const best = a.evidence[0];
-      if (!best) return `${head} Not yet backed by evidence: we have no documented work on this, so we propose to scope it together in discovery before committing to an approach.`;
+      if (!best)
+        return `${head} Not yet backed by evidence: we have no documented work on this, so we propose to scope it together in discovery before committing to an approach.`;
       return `${head} As with ${escapeText(best.customer)}: “${approachQuote(best, a.painPoint)}” ${cite(best)}`;
     })
     .join('\n\n');

@@ -15,12 +15,15 @@ function titleSlide(inputs: ProposalInputs, now: string): string {
 }
 
 function agenda(sel: ProposalSelection): string {
-  const proof = sel.proof.length ? `Proof: ${sel.proof.length === 1 ? 'one customer result' : `${sel.proof.length} customer results`}` : 'Proof';
+  const proof = sel.proof.length
+    ? `Proof: ${sel.proof.length === 1 ? 'one customer result' : `${sel.proof.length} customer results`}`
+    : 'Proof';
   return ['1. Your challenges', '2. Our approach', `3. ${proof}`, '4. Plan and timeline', '5. Next steps'].join('\n');
 }
 
 function proofSlides(sel: ProposalSelection): DraftSection[] {
-  if (sel.proof.length === 0) return [section(PROOF_SLIDE, 'No documented results match these challenges yet; we would rather show none than stretch one.')];
+  if (sel.proof.length === 0)
+    return [section(PROOF_SLIDE, 'No documented results match these challenges yet; we would rather show none than stretch one.')];
   return sel.proof.map((doc) => {
     const p = proofPoint(doc, sel);
     const lines = [`**Outcome:** ${p.outcome}`, p.metrics && `**Metrics:** ${p.metrics}`, p.answers && `**Answers:** ${p.answers}.`];

@@ -12,7 +12,9 @@ import { onePagerSections } from './one-pager';
 import type { ProposalSelection } from './select';
 
 /** How the markdown of a proposal in this format is laid out (also used to render a model's rewrite). */
-export function proposalRenderer(format: ProposalFormat): (title: string, sections: readonly Pick<DraftSection, 'heading' | 'markdown'>[]) => string {
+export function proposalRenderer(
+  format: ProposalFormat,
+): (title: string, sections: readonly Pick<DraftSection, 'heading' | 'markdown'>[]) => string {
   return format === 'email' ? renderEmail : format === 'full-deck' ? renderDeck : renderDocument;
 }
 

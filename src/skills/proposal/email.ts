@@ -11,7 +11,9 @@ const BODY_WORDS = 170;
 
 export function emailSubject(inputs: ProposalInputs, sel: ProposalSelection): string {
   const name = escapeText(inputs.customerName.trim());
-  return sel.proof.length > 0 && !sel.proofIsProfileOnly ? `${name}: results on the challenges you shared` : `${name}: a first conversation`;
+  return sel.proof.length > 0 && !sel.proofIsProfileOnly
+    ? `${name}: results on the challenges you shared`
+    : `${name}: a first conversation`;
 }
 
 const quoted = (a: PainPointAnswer) => `“${escapeText(a.painPoint)}”`;
@@ -30,12 +32,19 @@ function body(inputs: ProposalInputs, sel: ProposalSelection): string {
 
   const parts = (lines: string[], rest: PainPointAnswer[], nameOpen: boolean) => {
     const intro = lines.length ? ['Here is what we have done elsewhere on the challenges you shared:', lines.join('\n')] : [];
-    const more = rest.length ? [`We also have results on ${joinList(rest.map((a) => `${quoted(a)} ${cite(a.evidence[0])}`))}, and would bring them to the call.`] : [];
-    const which = nameOpen ? joinList(open.map(quoted)) : plural(open.length, 'other challenge');
-    const unbacked = open.length ? [`On ${which} we have no documented results yet, so we would scope ${open.length === 1 ? 'it' : 'them'} with you rather than promise an outcome.`] : [];
-    const profileOnly = sel.proofIsProfileOnly && sel.proof.length
-      ? [`For context, we have worked with ${joinList(sel.proof.map((d) => customerLabel(d)))} ${citeAll(sel.proof)}.`]
+    const more = rest.length
+      ? [`We also have results on ${joinList(rest.map((a) => `${quoted(a)} ${cite(a.evidence[0])}`))}, and would bring them to the call.`]
       : [];
+    const which = nameOpen ? joinList(open.map(quoted)) : plural(open.length, 'other challenge');
+    const unbacked = open.length
+      ? [
+          `On ${which} we have no documented results yet, so we would scope ${open.length === 1 ? 'it' : 'them'} with you rather than promise an outcome.`,
+        ]
+      : [];
+    const profileOnly =
+      sel.proofIsProfileOnly && sel.proof.length
+        ? [`For context, we have worked with ${joinList(sel.proof.map((d) => customerLabel(d)))} ${citeAll(sel.proof)}.`]
+        : [];
     return [greeting, ...intro, ...more, ...unbacked, ...profileOnly, cta, closing].join('\n\n');
   };
 

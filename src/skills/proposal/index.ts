@@ -10,7 +10,8 @@ export const proposalSkill: Skill<ProposalInputs> = {
   /** A proposal can be written for any customer: no rules beyond the schema. */
   rules: () => [],
   plan: proposalPlan,
-  draft: (inputs, documents, searchedKinds, now) => draftProposal(inputs, selectProposalEvidence(inputs, documents, now), documents, searchedKinds, now),
+  draft: (inputs, documents, searchedKinds, now) =>
+    draftProposal(inputs, selectProposalEvidence(inputs, documents, now), documents, searchedKinds, now),
   render: (inputs) => proposalRenderer(inputs.format),
   instructions: proposalInstructions,
 };

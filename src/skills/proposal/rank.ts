@@ -183,12 +183,16 @@ interface Entry {
 }
 
 /** Whether (score a, document a) comes before (score b, document b): higher score, then citation id order. */
-const before = (lib: LibraryIndex, aScore: number, a: number, bScore: number, b: number) => (bScore - aScore || lib.idOrder[a]! - lib.idOrder[b]!) < 0;
+const before = (lib: LibraryIndex, aScore: number, a: number, bScore: number, b: number) =>
+  (bScore - aScore || lib.idOrder[a]! - lib.idOrder[b]!) < 0;
 
 /** Keeps the `k` best entries of those offered, best first: a bounded insertion, k is a handful. */
 class Bounded {
   readonly best: Entry[] = [];
-  constructor(private readonly lib: LibraryIndex, private readonly k: number) {}
+  constructor(
+    private readonly lib: LibraryIndex,
+    private readonly k: number,
+  ) {}
 
   offer(i: number, score: number, coverage: number): void {
     const { best, k, lib } = this;

@@ -51,7 +51,10 @@ export function selectProposalEvidence(inputs: ProposalInputs, docs: readonly Pr
 
   // Every backed pain point gets its best document first, whatever the room; further ones only while room lasts.
   const proof: EvidenceDocument[] = [];
-  const answers: PainPointAnswer[] = painPoints.map((painPoint, i) => ({ painPoint, evidence: ranking.byPainPoint[i].slice(0, 1).map((e) => e.doc) }));
+  const answers: PainPointAnswer[] = painPoints.map((painPoint, i) => ({
+    painPoint,
+    evidence: ranking.byPainPoint[i].slice(0, 1).map((e) => e.doc),
+  }));
   for (const a of answers) for (const d of a.evidence) if (!proof.includes(d)) proof.push(d);
   for (let rank = 1; rank < room.perPainPoint; rank++) {
     answers.forEach((a, i) => {

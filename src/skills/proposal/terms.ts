@@ -48,5 +48,11 @@ export function tokenize(text: string): string[] {
 
 /** The distinct terms of a text. */
 export function termsOf(text: string): string[] {
-  return [...new Set(tokenize(text).map(processTerm).filter((t): t is string => t !== null))];
+  return [
+    ...new Set(
+      tokenize(text)
+        .map(processTerm)
+        .filter((t): t is string => t !== null),
+    ),
+  ];
 }

@@ -40,10 +40,13 @@ export function approachQuote(doc: EvidenceDocument, painPoint: string): string 
   const wanted = new Set(termsOf(painPoint));
   const all = sentencesOf(doc.body);
   const best = (candidates: string[]) =>
-    candidates.reduce<{ s: string; score: number }>((acc, s) => {
-      const score = overlap(s, wanted);
-      return score > acc.score ? { s, score } : acc;
-    }, { s: '', score: 0 }).s;
+    candidates.reduce<{ s: string; score: number }>(
+      (acc, s) => {
+        const score = overlap(s, wanted);
+        return score > acc.score ? { s, score } : acc;
+      },
+      { s: '', score: 0 },
+    ).s;
   const chosen = best(all.filter((s) => DONE_RE.test(s))) || best(all) || firstSentence(doc.body) || doc.title;
   return escapeText(asSentence(chosen));
 }
@@ -57,7 +60,10 @@ export function bestFact(doc: EvidenceDocument, painPoint: string): string {
   const wanted = new Set(termsOf(painPoint));
   const inBody = new Map<string, number>();
   for (const t of tokenize(doc.body).map(processTerm)) if (t) inBody.set(t, (inBody.get(t) ?? 0) + 1);
-  const weight = (fact: string) => termsOf(fact).filter((t) => wanted.has(t)).reduce((sum, t) => sum + 1 / (1 + (inBody.get(t) ?? 0)), 0);
+  const weight = (fact: string) =>
+    termsOf(fact)
+      .filter((t) => wanted.has(t))
+      .reduce((sum, t) => sum + 1 / (1 + (inBody.get(t) ?? 0)), 0);
   const facts = [doc.outcome ?? doc.title, ...(doc.metrics ?? [])];
   let [best, bestScore] = [facts[0], 0];
   for (const f of facts) {

@@ -26,7 +26,20 @@ const BOT_NAMES = new Set([
 ]);
 
 /** Names that start with these are bots ("dependabot-preview", "renovate-bot", "github-actions[bot]"). */
-const BOT_PREFIXES = ['dependabot', 'renovate', 'greenkeeper', 'snyk-bot', 'github-actions', 'pre-commit-ci', 'imgbot', 'codecov', 'mergify', 'allcontributors', 'semantic-release-bot', 'release-please'];
+const BOT_PREFIXES = [
+  'dependabot',
+  'renovate',
+  'greenkeeper',
+  'snyk-bot',
+  'github-actions',
+  'pre-commit-ci',
+  'imgbot',
+  'codecov',
+  'mergify',
+  'allcontributors',
+  'semantic-release-bot',
+  'release-please',
+];
 
 /** A whole word of the name that marks automation ("Owl Bot", "Yoshi Automation", "docs-bot"). */
 const BOT_WORDS = new Set(['bot', 'automation', 'autobot']);
@@ -35,7 +48,14 @@ const BOT_WORDS = new Set(['bot', 'automation', 'autobot']);
 function isBotEmail(email: string): boolean {
   const e = email.trim().toLowerCase();
   const local = e.slice(0, e.indexOf('@') < 0 ? e.length : e.indexOf('@'));
-  return e.includes('[bot]') || e === 'noreply@github.com' || local === 'bot' || local.endsWith('-bot') || local.endsWith('.bot') || local.endsWith('_bot');
+  return (
+    e.includes('[bot]') ||
+    e === 'noreply@github.com' ||
+    local === 'bot' ||
+    local.endsWith('-bot') ||
+    local.endsWith('.bot') ||
+    local.endsWith('_bot')
+  );
 }
 
 export function isBotName(name: string): boolean {

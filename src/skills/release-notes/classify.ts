@@ -13,7 +13,14 @@ export type Classification = { category: Category } | { excluded: string };
 /** Stronger first: when members disagree, a change is listed where users notice it most. */
 const USER_CATEGORIES: Category[] = ['feature', 'fix', 'improvement'];
 
-const TYPE_CATEGORY: Record<string, Category> = { feat: 'feature', feature: 'feature', fix: 'fix', bugfix: 'fix', perf: 'improvement', revert: 'other' };
+const TYPE_CATEGORY: Record<string, Category> = {
+  feat: 'feature',
+  feature: 'feature',
+  fix: 'fix',
+  bugfix: 'fix',
+  perf: 'improvement',
+  revert: 'other',
+};
 const INTERNAL_TYPES = new Set(['chore', 'ci', 'build', 'test', 'tests', 'refactor', 'style']);
 
 const LABEL_CATEGORY: Record<string, Category> = {
@@ -47,10 +54,16 @@ const DEPENDENCY_WORDS = /\b(bump|bumps|update|updates|upgrade|upgrades|pin|lock
 const VERB_CATEGORY: [RegExp, Category][] = [
   [/^(fix|fixed|fixes|resolve|resolved|correct|corrected|prevent|prevented|stop|stopped|handle|handled)\b/i, 'fix'],
   [/^(add|added|adds|introduce|introduced|support|allow|allowed|enable|enabled|new)\b/i, 'feature'],
-  [/^(improve|improved|speed up|sped up|reduce|reduced|optimi[sz]e|optimi[sz]ed|make|made|increase|increased|enhance|enhanced|polish|polished|update|updated|show|showed)\b/i, 'improvement'],
+  [
+    /^(improve|improved|speed up|sped up|reduce|reduced|optimi[sz]e|optimi[sz]ed|make|made|increase|increased|enhance|enhanced|polish|polished|update|updated|show|showed)\b/i,
+    'improvement',
+  ],
 ];
 
-const labelsOf = (change: Change) => [...change.pullRequests.flatMap((p) => p.labels ?? []), ...change.tickets.flatMap((t) => t.labels ?? [])].map((l) => l.trim().toLowerCase());
+const labelsOf = (change: Change) =>
+  [...change.pullRequests.flatMap((p) => p.labels ?? []), ...change.tickets.flatMap((t) => t.labels ?? [])].map((l) =>
+    l.trim().toLowerCase(),
+  );
 
 /** The titles that speak for a change, most authoritative first: pull requests, then commits. */
 function headerTitles(change: Change): string[] {
@@ -67,7 +80,11 @@ function isBreaking(change: Change): boolean {
 
 function isBotDependencyBump(change: Change, isBot: (author: string) => boolean): boolean {
   const authored = [...change.pullRequests, ...change.commits];
-  return authored.length > 0 && authored.every((d) => isBot(d.author)) && authored.some((d) => DEPENDENCY_WORDS.test(d.title) || labelsOf(change).includes('dependencies'));
+  return (
+    authored.length > 0 &&
+    authored.every((d) => isBot(d.author)) &&
+    authored.some((d) => DEPENDENCY_WORDS.test(d.title) || labelsOf(change).includes('dependencies'))
+  );
 }
 
 /**
@@ -81,7 +98,9 @@ export function classify(change: Change, titles: readonly string[], isBot: (auth
   if (isBotDependencyBump(change, isBot)) return { excluded: 'dependency bump by a bot' };
   if (isBreaking(change)) return { category: 'breaking' };
 
-  const headers = headerTitles(change).map(parseHeader).filter((h) => h !== undefined);
+  const headers = headerTitles(change)
+    .map(parseHeader)
+    .filter((h) => h !== undefined);
   const explicit = new Set<Category>([
     ...headers.map((h) => TYPE_CATEGORY[h.type]).filter((c) => c !== undefined),
     ...labels.map((l) => LABEL_CATEGORY[l]).filter((c) => c !== undefined),
@@ -94,7 +113,8 @@ export function classify(change: Change, titles: readonly string[], isBot: (auth
   if (internal) return { excluded: internal.type === 'tests' ? 'test' : internal.type };
   const docs = headers.find((h) => h.type === 'docs');
   if (docs) {
-    const internalDocs = (docs.scope !== undefined && INTERNAL_DOC_SCOPES.has(docs.scope.toLowerCase())) || INTERNAL_DOC_WORDS.test(docs.description);
+    const internalDocs =
+      (docs.scope !== undefined && INTERNAL_DOC_SCOPES.has(docs.scope.toLowerCase())) || INTERNAL_DOC_WORDS.test(docs.description);
     return internalDocs ? { excluded: 'internal docs' } : { category: 'other' };
   }
   if (explicit.has('other')) return { category: 'other' };

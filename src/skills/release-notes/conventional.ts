@@ -117,7 +117,12 @@ function withoutReferenceGroups(text: string, isRef: (word: string) => boolean):
     let j = i + 1;
     while (j < text.length && text[j] !== ')' && text[j] !== ']' && text[j] !== '(' && text[j] !== '[') j++;
     const closed = j < text.length && (text[j] === ')' || text[j] === ']');
-    const items = closed ? text.slice(i + 1, j).split(/[\s,]+/).filter(Boolean) : [];
+    const items = closed
+      ? text
+          .slice(i + 1, j)
+          .split(/[\s,]+/)
+          .filter(Boolean)
+      : [];
     if (items.length > 0 && items.every(isRef)) {
       out += ' ';
       i = j + 1;
@@ -154,7 +159,7 @@ export function tidyTitle(title: string, keys: TicketKeys = { own: [] }): string
     return !closing && !closed && kindOf(w) !== 'anywhere';
   });
   // References that open or close the title: "WEB-3: …", "… WEB-7", "#12 …".
-  for (let changed = true; changed && words.length > 0; ) {
+  for (let changed = true; changed && words.length > 0;) {
     changed = false;
     if (removable(words[0]!)) {
       words.shift();

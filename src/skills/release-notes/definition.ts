@@ -35,7 +35,16 @@ export const releaseNotesComposer = {
   inputSchema: releaseNotesInputSchema,
   output: {
     format: 'markdown',
-    sections: ['Highlights', 'Breaking changes', 'New features', 'Improvements', 'Fixes', 'Other changes', 'Contributors', 'Full changelog'],
+    sections: [
+      'Highlights',
+      'Breaking changes',
+      'New features',
+      'Improvements',
+      'Fixes',
+      'Other changes',
+      'Contributors',
+      'Full changelog',
+    ],
   },
   retrievalScope: ['commit', 'pull_request', 'ticket', 'release'],
 } as const satisfies SkillDefinition;

@@ -15,7 +15,8 @@ import type { Entry, ReleaseNotesSelection } from './select';
 import { emptyGroup, groupNoun, PHRASES } from './tone';
 
 /** The headings, in order, from the catalog entry (definition.ts). */
-const [H_HIGHLIGHTS, H_BREAKING, H_FEATURES, H_IMPROVEMENTS, H_FIXES, H_OTHER, H_CONTRIBUTORS, H_CHANGELOG] = releaseNotesComposer.output.sections;
+const [H_HIGHLIGHTS, H_BREAKING, H_FEATURES, H_IMPROVEMENTS, H_FIXES, H_OTHER, H_CONTRIBUTORS, H_CHANGELOG] =
+  releaseNotesComposer.output.sections;
 
 const HIGHLIGHTS = 3;
 
@@ -66,7 +67,9 @@ function groupSection(ctx: Context, heading: string, category: keyof typeof GROU
   if (mine.length === 0) return section(heading, emptyGroup(ctx.tone, category));
   const silent = category === 'breaking' ? mine.filter((e) => !e.migration).length : 0;
   // Breaking changes whose documents say nothing about migrating are named as such once, not per entry.
-  const intro = [GROUP_INTRO[category][ctx.tone], silent ? PHRASES.noMigration[ctx.tone](silent, silent === mine.length) : ''].filter(Boolean).join(' ');
+  const intro = [GROUP_INTRO[category][ctx.tone], silent ? PHRASES.noMigration[ctx.tone](silent, silent === mine.length) : '']
+    .filter(Boolean)
+    .join(' ');
   const list = bulletList(mine.map((e) => entryLine(ctx, e)));
   return section(heading, intro ? `${intro}\n\n${list}` : list);
 }
@@ -83,7 +86,9 @@ function countsSentence(ctx: Context, entries: Entry[]): string {
   const from = ctx.inputs.fromVersion;
   if (parts.length === 0) {
     if (ctx.tone === 'casual') return `Nothing users would notice has changed since ${from}.`;
-    return ctx.tone === 'formal' ? `Since version ${from}, no user-facing changes have been made.` : `No user-facing changes since ${from}.`;
+    return ctx.tone === 'formal'
+      ? `Since version ${from}, no user-facing changes have been made.`
+      : `No user-facing changes since ${from}.`;
   }
   if (ctx.tone === 'casual') return `Here's what changed since ${from}: ${joinList(parts)}.`;
   if (ctx.tone === 'formal') return `Since version ${from}, this release includes ${joinList(parts)}.`;
@@ -115,7 +120,11 @@ function otherChanges(ctx: Context, entries: Entry[]): DraftSection {
   const sources = citeAll(others.flatMap((e) => changeDocuments(e.change)));
   const n = others.length;
   if (ctx.tone === 'casual') return section(H_OTHER, `Plus ${plural(n, 'smaller change')}. ${sources}`);
-  if (ctx.tone === 'formal') return section(H_OTHER, `This release also contains ${plural(n, 'other change')} that ${n === 1 ? 'is' : 'are'} not listed individually. ${sources}`);
+  if (ctx.tone === 'formal')
+    return section(
+      H_OTHER,
+      `This release also contains ${plural(n, 'other change')} that ${n === 1 ? 'is' : 'are'} not listed individually. ${sources}`,
+    );
   return section(H_OTHER, `${plural(n, 'other change')}, not listed individually. ${sources}`);
 }
 
@@ -125,7 +134,10 @@ function otherChanges(ctx: Context, entries: Entry[]): DraftSection {
  */
 function contributors(ctx: Context, sel: ReleaseNotesSelection): DraftSection {
   if (sel.contributors.length === 0) {
-    return section(H_CONTRIBUTORS, ctx.tone === 'formal' ? 'No contributors are recorded for the changes listed.' : 'No contributors recorded for the changes listed.');
+    return section(
+      H_CONTRIBUTORS,
+      ctx.tone === 'formal' ? 'No contributors are recorded for the changes listed.' : 'No contributors recorded for the changes listed.',
+    );
   }
   const names = `${PHRASES.contributorsIntro[ctx.tone]} ${joinList(sel.contributors.map((c) => escapeText(c.name)))}.`;
   if (sel.firstContributions.length === 0) return section(H_CONTRIBUTORS, names);
@@ -157,7 +169,10 @@ function fullChangelog(ctx: Context, sel: ReleaseNotesSelection): DraftSection {
   const between = sel.releases.filter((r) => r.version !== from && r.version !== to);
   if (between.length === 0) return section(H_CHANGELOG, line);
   const label = ctx.tone === 'formal' ? 'The range also includes the following releases:' : 'Releases in between:';
-  return section(H_CHANGELOG, `${line}\n\n${label} ${between.map((r) => `${versionLink(r)} (${formatDate(r.releasedAt)}) ${cite(r)}`).join(', ')}`);
+  return section(
+    H_CHANGELOG,
+    `${line}\n\n${label} ${between.map((r) => `${versionLink(r)} (${formatDate(r.releasedAt)}) ${cite(r)}`).join(', ')}`,
+  );
 }
 
 export function draftReleaseNotes(

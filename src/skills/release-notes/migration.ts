@@ -81,7 +81,7 @@ export function breakingNote(body: string): string | undefined {
     if (!prefix) continue;
     const value: string[] = [];
     let size = 0;
-    for (let pos = at + prefix.length; pos <= body.length && size <= MIGRATION_MAX; ) {
+    for (let pos = at + prefix.length; pos <= body.length && size <= MIGRATION_MAX;) {
       const nl = body.indexOf('\n', pos);
       const line = body.slice(pos, nl < 0 ? body.length : nl);
       if (value.length > 0 && (line.trim() === '' || isTrailer(line.trim()))) break;

@@ -20,7 +20,12 @@ export function releaseNotesPlan(inputs: ReleaseNotesInputs): RetrievalPlan {
         queries: [
           { kind: 'commit', where: [byVersion], sort: [{ field: 'committedAt', order: 'asc' }], limit: LIMITS.commit },
           { kind: 'pull_request', where: [byVersion], sort: [{ field: 'number', order: 'asc' }], limit: LIMITS.pull_request },
-          { kind: 'ticket', where: [{ field: 'fixVersionKey', op: 'range', value: inRange }], sort: [{ field: 'key', order: 'asc' }], limit: LIMITS.ticket },
+          {
+            kind: 'ticket',
+            where: [{ field: 'fixVersionKey', op: 'range', value: inRange }],
+            sort: [{ field: 'key', order: 'asc' }],
+            limit: LIMITS.ticket,
+          },
           {
             kind: 'release',
             where: [{ field: 'versionKey', op: 'range', value: { gte: inRange.gt, lte: inRange.lte } }],
@@ -33,7 +38,14 @@ export function releaseNotesPlan(inputs: ReleaseNotesInputs): RetrievalPlan {
         queries: (['commit', 'pull_request'] as const).map((kind) => ({
           kind,
           where: [
-            { field: 'author', op: 'each', from: [{ kind: 'commit', field: 'author' }, { kind: 'pull_request', field: 'author' }] },
+            {
+              field: 'author',
+              op: 'each',
+              from: [
+                { kind: 'commit', field: 'author' },
+                { kind: 'pull_request', field: 'author' },
+              ],
+            },
             { field: 'versionKey', op: 'range', value: { lte: inRange.gt } },
           ],
           limit: 1,

@@ -44,12 +44,14 @@ export function entryReferences(change: Change, forge: Forge | undefined): Refer
 
   const ticketUrls = new Map<string, string | undefined>();
   for (const t of change.tickets) ticketUrls.set(t.key, safeUrl(t.url));
-  for (const d of [...change.pullRequests, ...change.commits]) for (const key of d.ticketKeys ?? []) if (!ticketUrls.has(key)) ticketUrls.set(key, undefined);
+  for (const d of [...change.pullRequests, ...change.commits])
+    for (const key of d.ticketKeys ?? []) if (!ticketUrls.has(key)) ticketUrls.set(key, undefined);
   const tickets = [...ticketUrls.entries()]
     .sort((a, b) => compareText(a[0], b[0]))
     .slice(0, MAX_TICKETS)
     .map(([key, url]): Reference => {
-      const issue = key.startsWith(GITHUB_ISSUE_PREFIX) && forge?.kind === 'github' ? Number(key.slice(GITHUB_ISSUE_PREFIX.length)) : undefined;
+      const issue =
+        key.startsWith(GITHUB_ISSUE_PREFIX) && forge?.kind === 'github' ? Number(key.slice(GITHUB_ISSUE_PREFIX.length)) : undefined;
       if (issue && Number.isSafeInteger(issue)) return { label: `#${issue}`, url: url ?? issueUrl(forge!, issue) };
       return { label: key, url };
     });

@@ -14,8 +14,12 @@ export function releaseNotesRules(inputs: ReleaseNotesInputs, facts: Partial<Pro
   const known = (facts.releaseVersions ?? []).filter(isSemver).sort(compareSemver);
   const latest = known.slice(-VERSIONS_SHOWN).reverse();
   const hint = latest.length ? ` (latest releases: ${latest.join(', ')})` : ' (the project has no releases)';
-  for (const [name, version] of [['fromVersion', fromVersion], ['toVersion', toVersion]] as const) {
-    if (!known.some((k) => compareSemver(k, version) === 0)) errors.push({ path: `/${name}`, message: `${version} is not a release of this project${hint}` });
+  for (const [name, version] of [
+    ['fromVersion', fromVersion],
+    ['toVersion', toVersion],
+  ] as const) {
+    if (!known.some((k) => compareSemver(k, version) === 0))
+      errors.push({ path: `/${name}`, message: `${version} is not a release of this project${hint}` });
   }
   return errors;
 }

@@ -97,7 +97,11 @@ function titleOf(change: Change): string {
 }
 
 function ticketKeysOf(change: Change): string[] {
-  return [...change.tickets.map((t) => t.key), ...change.pullRequests.flatMap((p) => p.ticketKeys ?? []), ...change.commits.flatMap((c) => c.ticketKeys ?? [])];
+  return [
+    ...change.tickets.map((t) => t.key),
+    ...change.pullRequests.flatMap((p) => p.ticketKeys ?? []),
+    ...change.commits.flatMap((c) => c.ticketKeys ?? []),
+  ];
 }
 
 /** The first thing the change's pull requests, then commits, say users must do. */
@@ -130,7 +134,8 @@ function creditsOf(change: Change, excluded: ReadonlySet<string>): { name: strin
   for (const pr of change.pullRequests) credit(pr.author, pr);
   // A commit is cited for the people its pull request does not already credit (its author, co-authors).
   for (const commit of change.commits) {
-    for (const { name, email } of [{ name: commit.author }, ...coAuthors(commit.body)]) if (!prAuthors.has(name.trim().toLowerCase())) credit(name, commit, email);
+    for (const { name, email } of [{ name: commit.author }, ...coAuthors(commit.body)])
+      if (!prAuthors.has(name.trim().toLowerCase())) credit(name, commit, email);
   }
   return out;
 }
@@ -158,7 +163,12 @@ function creditContributors(entries: Entry[], excluded: ReadonlySet<string>): Co
  * requests) and for whom no earlier commit or pull request came back. People the plan did not ask about
  * (co-authors, authors past its bound) are never called new: nothing says they are.
  */
-function firstContributionsOf(entries: Entry[], contributors: Contributor[], asked: ReadonlySet<string>, earlier: ReadonlySet<string>): FirstContribution[] {
+function firstContributionsOf(
+  entries: Entry[],
+  contributors: Contributor[],
+  asked: ReadonlySet<string>,
+  earlier: ReadonlySet<string>,
+): FirstContribution[] {
   return contributors
     .filter((c) => asked.has(c.name.toLowerCase()) && !earlier.has(c.name.toLowerCase()))
     .flatMap((c) => {
@@ -180,17 +190,26 @@ export function selectReleaseNotes(inputs: ReleaseNotesInputs, docs: readonly Pr
 
   // Commits and pull requests of releases up to `from` come back only to say who contributed before.
   const earlierAuthors = new Set<string>();
-  const before = (d: ProjectDocument) => (d.kind === 'commit' || d.kind === 'pull_request') && d.version !== undefined && isSemver(d.version) && compareSemver(d.version, from) <= 0;
+  const before = (d: ProjectDocument) =>
+    (d.kind === 'commit' || d.kind === 'pull_request') &&
+    d.version !== undefined &&
+    isSemver(d.version) &&
+    compareSemver(d.version, from) <= 0;
   for (const d of docs) {
     if (!before(d)) continue;
     const author = (d as CommitDocument | PullRequestDocument).author;
     earlierAuthors.add(author.trim().toLowerCase());
     reasons.set(citationId(d), `an earlier contribution by ${author}: shows they are not a new contributor`);
   }
-  const asked = new Set(eachValues(docs.filter((d) => (d.kind === 'commit' || d.kind === 'pull_request') && inRange(d.version)), [
-    { kind: 'commit', field: 'author' },
-    { kind: 'pull_request', field: 'author' },
-  ]).map((a) => String(a).trim().toLowerCase()));
+  const asked = new Set(
+    eachValues(
+      docs.filter((d) => (d.kind === 'commit' || d.kind === 'pull_request') && inRange(d.version)),
+      [
+        { kind: 'commit', field: 'author' },
+        { kind: 'pull_request', field: 'author' },
+      ],
+    ).map((a) => String(a).trim().toLowerCase()),
+  );
 
   const commits = docs
     .filter((d): d is CommitDocument => d.kind === 'commit' && !before(d))
@@ -202,18 +221,30 @@ export function selectReleaseNotes(inputs: ReleaseNotesInputs, docs: readonly Pr
     .sort((a, b) => a.number - b.number);
   const tickets = docs
     .filter((d): d is TicketDocument => d.kind === 'ticket')
-    .filter((t) => keep(t, inRange(t.fixVersion), 'fix version outside the requested range') && keep(t, isResolved(t), `not resolved (status: ${t.status})`))
+    .filter(
+      (t) =>
+        keep(t, inRange(t.fixVersion), 'fix version outside the requested range') &&
+        keep(t, isResolved(t), `not resolved (status: ${t.status})`),
+    )
     .sort((a, b) => compareText(a.key, b.key));
   const releases = docs
     .filter((d): d is ReleaseDocument => d.kind === 'release')
-    .filter((r) => keep(r, isSemver(r.version) && compareSemver(r.version, from) >= 0 && compareSemver(r.version, to) <= 0, 'version outside the requested range'))
+    .filter((r) =>
+      keep(
+        r,
+        isSemver(r.version) && compareSemver(r.version, from) >= 0 && compareSemver(r.version, to) <= 0,
+        'version outside the requested range',
+      ),
+    )
     .sort((a, b) => compareSemver(a.version, b.version));
 
   const excluded = new Set((inputs.excludeContributors ?? []).map((n) => n.trim().toLowerCase()));
   const isBotAuthor = (name: string) => isBot(name, undefined, excluded);
   const forge = forgeOfDocuments(docs);
   // The project's tracker: prefixes of its ticket documents ("WEB" of WEB-7). Keys with other prefixes are words.
-  const trackerPrefixes = new Set(docs.filter((d): d is TicketDocument => d.kind === 'ticket').map((t) => t.key.slice(0, t.key.lastIndexOf('-'))));
+  const trackerPrefixes = new Set(
+    docs.filter((d): d is TicketDocument => d.kind === 'ticket').map((t) => t.key.slice(0, t.key.lastIndexOf('-'))),
+  );
 
   const entries: Entry[] = [];
   for (const change of groupChanges(commits, pullRequests, tickets)) {

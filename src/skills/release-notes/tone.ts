@@ -14,13 +14,22 @@ export const PHRASES = {
   /** Said once, for the breaking changes whose documents say nothing about migrating. */
   noMigration: {
     casual: (n: number, all: boolean) =>
-      all ? (n === 1 ? "It doesn't say how to migrate, so check it before you upgrade." : "They don't say how to migrate, so check each one before you upgrade.")
+      all
+        ? n === 1
+          ? "It doesn't say how to migrate, so check it before you upgrade."
+          : "They don't say how to migrate, so check each one before you upgrade."
         : `${n === 1 ? "One of them doesn't" : `${n} of them don't`} say how to migrate, so check ${n === 1 ? 'it' : 'those'} before you upgrade.`,
     neutral: (n: number, all: boolean) =>
-      all ? (n === 1 ? 'It does not describe a migration; review it before upgrading.' : 'None of them describes a migration; review each before upgrading.')
+      all
+        ? n === 1
+          ? 'It does not describe a migration; review it before upgrading.'
+          : 'None of them describes a migration; review each before upgrading.'
         : `${n === 1 ? 'One of them does' : `${n} of them do`} not describe a migration; review ${n === 1 ? 'it' : 'those'} before upgrading.`,
     formal: (n: number, all: boolean) =>
-      all ? (n === 1 ? 'It does not describe a migration. Review it before upgrading.' : 'None of them describes a migration. Review each before upgrading.')
+      all
+        ? n === 1
+          ? 'It does not describe a migration. Review it before upgrading.'
+          : 'None of them describes a migration. Review each before upgrading.'
         : `${n === 1 ? 'One of them does' : `${n} of them do`} not describe a migration. Review ${n === 1 ? 'it' : 'those'} before upgrading.`,
   } as Record<Tone, (withoutMigration: number, all: boolean) => string>,
   breakingIntro: {

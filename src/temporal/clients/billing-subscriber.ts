@@ -41,13 +41,25 @@ export async function signalSubscriberWorkflow(
       });
       break;
     case 'mergeInto':
-      await client.workflow.signalWithStart<BillingSubscriberWorkflow, [string]>(workflow, { ...common, signal: contract.signals.mergeInto, signalArgs: [message.canonicalId] });
+      await client.workflow.signalWithStart<BillingSubscriberWorkflow, [string]>(workflow, {
+        ...common,
+        signal: contract.signals.mergeInto,
+        signalArgs: [message.canonicalId],
+      });
       break;
     case 'absorb':
-      await client.workflow.signalWithStart<BillingSubscriberWorkflow, [typeof message.state]>(workflow, { ...common, signal: contract.signals.absorb, signalArgs: [message.state] });
+      await client.workflow.signalWithStart<BillingSubscriberWorkflow, [typeof message.state]>(workflow, {
+        ...common,
+        signal: contract.signals.absorb,
+        signalArgs: [message.state],
+      });
       break;
     case 'redo':
-      await client.workflow.signalWithStart<BillingSubscriberWorkflow, [typeof message]>(workflow, { ...common, signal: contract.signals.redoEffect, signalArgs: [message] });
+      await client.workflow.signalWithStart<BillingSubscriberWorkflow, [typeof message]>(workflow, {
+        ...common,
+        signal: contract.signals.redoEffect,
+        signalArgs: [message],
+      });
       break;
   }
 }
@@ -58,7 +70,12 @@ type EventMessage = Extract<SubscriberMessage, { kind: 'event' | 'eventRef' }>;
  * Delivers several provider events to one subscriber's workflow in one signal-with-start (the relay's batch;
  * see providerEventsSignal), in order; one event goes as it always did, alone.
  */
-export async function signalSubscriberEvents(client: Client, taskQueue: string, target: { scope: BillingScope; subscriberId: string }, messages: EventMessage[]): Promise<void> {
+export async function signalSubscriberEvents(
+  client: Client,
+  taskQueue: string,
+  target: { scope: BillingScope; subscriberId: string },
+  messages: EventMessage[],
+): Promise<void> {
   if (messages.length === 1) return signalSubscriberWorkflow(client, taskQueue, target, messages[0]!);
   const common = startOptions(taskQueue, target);
   await client.workflow.signalWithStart<BillingSubscriberWorkflow, [EventSignalArgs[]]>(contract.name, {

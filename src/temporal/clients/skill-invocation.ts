@@ -3,7 +3,11 @@
  * idempotent (see startInvocationWorkflow); everything is typed by the workflow's contract.
  */
 import type { Client, WorkflowHandle } from '@temporalio/client';
-import { skillInvocationContract, type SkillInvocationInput, type SkillInvocationWorkflow } from '../../workflows/contracts/skill-invocation';
+import {
+  skillInvocationContract,
+  type SkillInvocationInput,
+  type SkillInvocationWorkflow,
+} from '../../workflows/contracts/skill-invocation';
 import { TEMPORAL_CALL_TIMEOUT_MS, isAlreadyStarted } from '../failures';
 import { findSkill } from '../../skills/catalog';
 import { SEARCH_ATTRIBUTES } from '../search-attributes';

@@ -82,6 +82,12 @@ export const subscriberStateQuery = defineQuery<SubscriberState>('state');
 export const billingSubscriberContract = {
   name: 'billingSubscriber',
   workflowId: workflowIdFor,
-  signals: { providerEvent: providerEventSignal, providerEvents: providerEventsSignal, mergeInto: mergeIntoSignal, absorb: absorbSignal, redoEffect: redoEffectSignal },
+  signals: {
+    providerEvent: providerEventSignal,
+    providerEvents: providerEventsSignal,
+    mergeInto: mergeIntoSignal,
+    absorb: absorbSignal,
+    redoEffect: redoEffectSignal,
+  },
   queries: { state: subscriberStateQuery },
 } as const satisfies WorkflowContract<[BillingScope, string]>;

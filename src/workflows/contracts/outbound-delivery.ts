@@ -24,7 +24,8 @@ export type AttemptOutcome =
   /** The endpoint is disabled or deleted (by its owner, or automatically): nothing more to send. */
   | { kind: 'endpoint_off' };
 
-export const outboundDeliveryWorkflowId = (app: string, endpointId: string, deliveryId: string) => `outbound/${app}/${endpointId}/${deliveryId}`;
+export const outboundDeliveryWorkflowId = (app: string, endpointId: string, deliveryId: string) =>
+  `outbound/${app}/${endpointId}/${deliveryId}`;
 
 /** The workflow's signature, for typed starts by name. */
 export type OutboundDeliveryWorkflow = (input: OutboundDeliveryInput) => Promise<OutboundStatus>;

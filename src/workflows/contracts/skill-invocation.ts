@@ -10,7 +10,6 @@ import type { WorkflowContract } from './contract';
 /** The workflow of an invocation: readable in the Temporal UI, and unique per invocation. */
 export const skillWorkflowId = (project: string, invocationId: string) => `skill/${project}/${invocationId}`;
 
-
 export interface SkillInvocationInput {
   invocationId: string;
   project: string;

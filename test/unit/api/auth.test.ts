@@ -46,9 +46,13 @@ describe('verifyToken', () => {
     const { privateKey, publicKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
     const pem = publicKey.export({ type: 'spki', format: 'pem' }).toString();
     const settings = { secret: null, publicKey: pem, algorithms: ['RS256' as const], issuer: 'idp', audience: 'svc' };
-    const good = jwt.sign({ sub: 'x', exp: Math.floor(Date.now() / 1000) + 60, iss: 'idp', aud: 'svc' }, privateKey, { algorithm: 'RS256' });
+    const good = jwt.sign({ sub: 'x', exp: Math.floor(Date.now() / 1000) + 60, iss: 'idp', aud: 'svc' }, privateKey, {
+      algorithm: 'RS256',
+    });
     assert.equal(verifyToken(good, settings).sub, 'x');
-    const wrongAud = jwt.sign({ sub: 'x', exp: Math.floor(Date.now() / 1000) + 60, iss: 'idp', aud: 'else' }, privateKey, { algorithm: 'RS256' });
+    const wrongAud = jwt.sign({ sub: 'x', exp: Math.floor(Date.now() / 1000) + 60, iss: 'idp', aud: 'else' }, privateKey, {
+      algorithm: 'RS256',
+    });
     assert.throws(() => verifyToken(wrongAud, settings), /audience/);
   });
 });

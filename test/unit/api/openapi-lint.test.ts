@@ -21,7 +21,12 @@ const KEPT_WARNINGS = [
 /** Runs a linter's CLI from node_modules/.bin in the repository (its config files are there). */
 function run(bin: string, args: string[]): string {
   const root = repoRoot();
-  const res = spawnSync(join(root, 'node_modules', '.bin', bin), args, { cwd: root, encoding: 'utf8', timeout: 120_000, env: { ...process.env, REDOCLY_TELEMETRY: 'off', REDOCLY_SUPPRESS_UPDATE_NOTICE: 'true' } });
+  const res = spawnSync(join(root, 'node_modules', '.bin', bin), args, {
+    cwd: root,
+    encoding: 'utf8',
+    timeout: 120_000,
+    env: { ...process.env, REDOCLY_TELEMETRY: 'off', REDOCLY_SUPPRESS_UPDATE_NOTICE: 'true' },
+  });
   if (res.error) throw res.error;
   return res.stdout;
 }
@@ -45,16 +50,25 @@ describe('the OpenAPI document passes Redocly (recommended) and Spectral (spectr
     const errors = out.problems.filter((p) => p.severity === 'error').map((p) => `${p.ruleId} ${p.location[0]?.pointer}: ${p.message}`);
     assert.deepEqual(errors, []);
     const warnings = out.problems.filter((p) => p.severity !== 'error').map((p) => `redocly ${p.ruleId} ${p.location[0]?.pointer}`);
-    assert.deepEqual(warnings.filter((w) => !KEPT_WARNINGS.includes(w)), [], 'new warnings');
+    assert.deepEqual(
+      warnings.filter((w) => !KEPT_WARNINGS.includes(w)),
+      [],
+      'new warnings',
+    );
   });
 
   it('Spectral spectral:oas: nothing at all', () => {
-    const out = JSON.parse(run('spectral', ['lint', file, '--ruleset', '.spectral.yaml', '--format', 'json', '--quiet', '--fail-severity', 'error'])) as {
+    const out = JSON.parse(
+      run('spectral', ['lint', file, '--ruleset', '.spectral.yaml', '--format', 'json', '--quiet', '--fail-severity', 'error']),
+    ) as {
       code: string;
       severity: number;
       message: string;
       path: string[];
     }[];
-    assert.deepEqual(out.map((p) => `${['error', 'warning', 'info', 'hint'][p.severity]} ${p.code} ${p.path.join('.')}: ${p.message}`), []);
+    assert.deepEqual(
+      out.map((p) => `${['error', 'warning', 'info', 'hint'][p.severity]} ${p.code} ${p.path.join('.')}: ${p.message}`),
+      [],
+    );
   });
 });

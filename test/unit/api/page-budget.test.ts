@@ -7,7 +7,10 @@ describe('page byte budget', () => {
   it('ends a page before it passes the budget, in order', () => {
     const { items, taken } = withinBudget(rows, (r) => r);
     assert.equal(taken, 3);
-    assert.deepEqual(items.map((r) => r.i), [0, 1, 2]);
+    assert.deepEqual(
+      items.map((r) => r.i),
+      [0, 1, 2],
+    );
     assert.ok(Buffer.byteLength(JSON.stringify(items)) <= PAGE_BYTE_BUDGET + 100);
   });
 

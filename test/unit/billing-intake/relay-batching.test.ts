@@ -25,7 +25,11 @@ function standIn() {
     connection: { withDeadline: (_deadline: number, fn: () => Promise<unknown>) => fn() },
     workflow: {
       signalWithStart: (_type: string, options: { workflowId: string; signal: { name: string } | string; signalArgs: unknown[] }) => {
-        calls.push({ workflowId: options.workflowId, signal: typeof options.signal === 'string' ? options.signal : options.signal.name, args: options.signalArgs });
+        calls.push({
+          workflowId: options.workflowId,
+          signal: typeof options.signal === 'string' ? options.signal : options.signal.name,
+          args: options.signalArgs,
+        });
         return new Promise<void>((resolve) => waiting.push(resolve));
       },
     },
@@ -60,7 +64,10 @@ describe('billing intake: the relay sends a subscriber’s waiting events in one
     for (let i = 0; i < 16; i++) forwarder.forwardSoon(record(`busy-${i}`, 0));
     for (let n = 1; n <= 5; n++) forwarder.forwardSoon(record('burst', n));
     assert.equal(t.calls.length, 16);
-    assert.ok(t.calls.every((c) => c.signal === 'providerEvent' && c.args.length === 2), 'one event alone: the signal it always was');
+    assert.ok(
+      t.calls.every((c) => c.signal === 'providerEvent' && c.args.length === 2),
+      'one event alone: the signal it always was',
+    );
     t.releaseAll();
     await new Promise((r) => setImmediate(r));
     assert.equal(t.calls.length, 17, 'the five waiting events left in one call');
@@ -68,8 +75,14 @@ describe('billing intake: the relay sends a subscriber’s waiting events in one
     assert.equal(batch.workflowId, 'billing/app:x/burst');
     assert.equal(batch.signal, 'providerEvents');
     const events = batch.args[0] as [{ id: string }, number][];
-    assert.deepEqual(events.map(([e]) => e.id), ['burst-1', 'burst-2', 'burst-3', 'burst-4', 'burst-5']);
-    assert.ok(events.every(([, at]) => typeof at === 'number'), 'each with its receipt time');
+    assert.deepEqual(
+      events.map(([e]) => e.id),
+      ['burst-1', 'burst-2', 'burst-3', 'burst-4', 'burst-5'],
+    );
+    assert.ok(
+      events.every(([, at]) => typeof at === 'number'),
+      'each with its receipt time',
+    );
     t.releaseAll();
     await forwarder.idle();
     assert.deepEqual(forwarder.stats(), { queued: 0, inFlight: 0, owed: 0 });

@@ -11,10 +11,22 @@ import { checkScope, groupEvents, modelState } from '../../faults/model';
 import { DAY, T0, subEvent, transferEvent } from './fixtures';
 
 const period = { purchasedAt: T0, expiresAt: T0 + 30 * DAY };
-const forUser = (user: string, id: string) => subEvent('INITIAL_PURCHASE', id, T0, period, { app_user_id: user, original_app_user_id: user, aliases: [user], original_transaction_id: `otx-${user}` });
+const forUser = (user: string, id: string) =>
+  subEvent('INITIAL_PURCHASE', id, T0, period, {
+    app_user_id: user,
+    original_app_user_id: user,
+    aliases: [user],
+    original_transaction_id: `otx-${user}`,
+  });
 
 function recordOf(state: SubscriberState): SubscriberRecord {
-  return { subscriberId: state.id, mergedInto: state.mergedInto, view: canonicalView(state), state, version: state.version } as SubscriberRecord;
+  return {
+    subscriberId: state.id,
+    mergedInto: state.mergedInto,
+    view: canonicalView(state),
+    state,
+    version: state.version,
+  } as SubscriberRecord;
 }
 
 describe('fault suite checker', () => {
@@ -29,7 +41,10 @@ describe('fault suite checker', () => {
   };
 
   it('groups the ids an event names together', () => {
-    assert.deepEqual(groupEvents(events).map((g) => g.ids), [['a', 'b'], ['c']]);
+    assert.deepEqual(
+      groupEvents(events).map((g) => g.ids),
+      [['a', 'b'], ['c']],
+    );
   });
 
   it('accepts records that hold what the reducer gives', () => {

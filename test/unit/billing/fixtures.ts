@@ -17,13 +17,7 @@ export interface Period {
 }
 
 /** A subscription lifecycle event (INITIAL_PURCHASE, RENEWAL, CANCELLATION, ...) for ANON/USER. */
-export function subEvent(
-  type: string,
-  id: string,
-  at: number,
-  period: Period,
-  overrides: Partial<BillingEvent> = {},
-): BillingEvent {
+export function subEvent(type: string, id: string, at: number, period: Period, overrides: Partial<BillingEvent> = {}): BillingEvent {
   return {
     event_timestamp_ms: at,
     product_id: 'com.acme.pro.monthly',

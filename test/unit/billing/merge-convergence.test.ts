@@ -33,7 +33,9 @@ function link(rng: Rng, id: string, a: string, b: string, at: number): BillingEv
 /** A random merge graph: cycles, chains and random links over a pool of ids, purchases on some, shuffled, some twice. */
 function randomGraph(rng: Rng, round: number): BillingEvent[] {
   const size = rng.int(2, 14);
-  const ids = Array.from({ length: size }, (_, i) => (rng.chance(0.3) ? `$RCAnonymousID:${round}x${i}` : `user_${round}_${rng.int(0, 99)}_${i}`));
+  const ids = Array.from({ length: size }, (_, i) =>
+    rng.chance(0.3) ? `$RCAnonymousID:${round}x${i}` : `user_${round}_${rng.int(0, 99)}_${i}`,
+  );
   const events: BillingEvent[] = [];
   let n = 0;
   const at = () => T0 + DAY + n * 1000;
@@ -104,7 +106,12 @@ describe('merge convergence (property)', () => {
   });
 
   it('a record that learns of a smaller id hands itself over in the same step', () => {
-    const { records } = runNetwork(SCOPE, [purchase('user_z', 1), aliasEvent('al', T0 + DAY, 'user_z', ['user_z', 'user_a'])], NOW, seeded(1));
+    const { records } = runNetwork(
+      SCOPE,
+      [purchase('user_z', 1), aliasEvent('al', T0 + DAY, 'user_z', ['user_z', 'user_a'])],
+      NOW,
+      seeded(1),
+    );
     assert.equal(records.get('user_z')!.mergedInto, 'user_a');
     assert.equal(records.get('user_a')!.status, 'active');
   });

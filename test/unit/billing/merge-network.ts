@@ -9,7 +9,8 @@ import { resolveSubscriberIds, type BillingScope } from '../../../src/billing/su
 import { absorb, applyEvent, initialState, mergeInto, type SubscriberState, type Transition } from '../../../src/billing/subscriber-state';
 import type { Rng } from '../../../bench/lib/random';
 
-type Message = { kind: 'event'; event: BillingEvent } | { kind: 'mergeInto'; canonicalId: string } | { kind: 'absorb'; state: SubscriberState };
+type Message =
+  { kind: 'event'; event: BillingEvent } | { kind: 'mergeInto'; canonicalId: string } | { kind: 'absorb'; state: SubscriberState };
 
 export interface NetworkRun {
   records: Map<string, SubscriberState>;
@@ -42,7 +43,8 @@ export function runNetwork(scope: BillingScope, events: BillingEvent[], nowMs: n
           : absorb(state, message!.state, nowMs);
     records.set(to!, transition.state);
     for (const effect of transition.effects) {
-      if (effect.kind === 'merge') for (const from of effect.from) inFlight.push({ to: from, message: { kind: 'mergeInto', canonicalId: effect.into ?? to! } });
+      if (effect.kind === 'merge')
+        for (const from of effect.from) inFlight.push({ to: from, message: { kind: 'mergeInto', canonicalId: effect.into ?? to! } });
       if (effect.kind === 'transfer_out') inFlight.push({ to: effect.to, message: { kind: 'absorb', state: transition.state } });
       if (effect.kind === 'forward' && message!.kind !== 'mergeInto') inFlight.push({ to: effect.to, message: message! });
     }

@@ -26,7 +26,8 @@ describe('merging subscriber records', () => {
   describe('mergeInto and absorb', () => {
     const sameSubscription = [subEvent('INITIAL_PURCHASE', 'ip', T0, monthly(0))];
     // The same events as the legacy record saw them: under its own id only (naming ANON would merge it at once).
-    const asLegacy = (events: typeof sameSubscription) => events.map((e) => ({ ...e, app_user_id: LEGACY, original_app_user_id: LEGACY, aliases: [LEGACY] }));
+    const asLegacy = (events: typeof sameSubscription) =>
+      events.map((e) => ({ ...e, app_user_id: LEGACY, original_app_user_id: LEGACY, aliases: [LEGACY] }));
 
     it('makes the merged record point to the canonical one, show nothing and forward everything', () => {
       const legacy = deliver(asLegacy(sameSubscription), NOW, fresh('app:acme', LEGACY)).state;
@@ -45,10 +46,18 @@ describe('merging subscriber records', () => {
       assert.equal(forwarded.state, merged.state);
       assert.deepEqual(absorb(merged.state, fresh(), NOW).effects, [{ kind: 'forward', to: ANON }]);
       assert.deepEqual(applyDowngrade(merged.state, NOW + 40 * DAY).effects, []);
-      assert.deepEqual(mergeInto(merged.state, 'someone-else', NOW).effects, [{ kind: 'merge', from: [ANON], into: 'someone-else' }], 'a merged record passes the request on');
+      assert.deepEqual(
+        mergeInto(merged.state, 'someone-else', NOW).effects,
+        [{ kind: 'merge', from: [ANON], into: 'someone-else' }],
+        'a merged record passes the request on',
+      );
       assert.deepEqual(mergeInto(merged.state, ANON, NOW).effects, [], 'a request it already followed changes nothing');
       assert.deepEqual(mergeInto(fresh(), ANON, NOW).effects, [], 'a record never merges into itself');
-      assert.deepEqual(mergeInto(fresh(), 'zz-larger', NOW).effects, [{ kind: 'merge', from: ['zz-larger'] }], 'a larger id is asked to merge here');
+      assert.deepEqual(
+        mergeInto(fresh(), 'zz-larger', NOW).effects,
+        [{ kind: 'merge', from: ['zz-larger'] }],
+        'a larger id is asked to merge here',
+      );
     });
 
     it('never counts a subscription known to both records twice', () => {
@@ -68,12 +77,22 @@ describe('merging subscriber records', () => {
         subEvent('BILLING_ISSUE', 'b1', T0 + 30 * DAY, monthly(0)),
         subEvent('RENEWAL', 'r1', T0 + 30 * DAY + 1, monthly(1)),
         subEvent('CANCELLATION', 'c1', T0 + 40 * DAY, monthly(1), { cancel_reason: 'UNSUBSCRIBE' }),
-        subEvent('INITIAL_PURCHASE', 'ip-year', T0 + 5 * DAY, { purchasedAt: T0 + 5 * DAY, expiresAt: T0 + 370 * DAY }, { original_transaction_id: 'Y1', price: 99.99 }),
+        subEvent(
+          'INITIAL_PURCHASE',
+          'ip-year',
+          T0 + 5 * DAY,
+          { purchasedAt: T0 + 5 * DAY, expiresAt: T0 + 370 * DAY },
+          { original_transaction_id: 'Y1', price: 99.99 },
+        ),
       ];
       const now = T0 + 45 * DAY;
       const whole = deliver(events, now).state;
       const canonical = deliver([events[0], events[3]], now).state;
-      const legacy = mergeInto(deliver(asLegacy([events[1]!, events[2]!, events[4]!]), now, fresh('app:acme', LEGACY)).state, ANON, now).state;
+      const legacy = mergeInto(
+        deliver(asLegacy([events[1]!, events[2]!, events[4]!]), now, fresh('app:acme', LEGACY)).state,
+        ANON,
+        now,
+      ).state;
       const once = absorb(canonical, legacy, now).state;
       const twice = absorb(once, legacy, now).state;
       const withoutAliases = (view: ReturnType<typeof canonicalView>) => ({ ...view, aliases: [] });
@@ -91,14 +110,28 @@ describe('merging subscriber records', () => {
     const sourceEvents = [
       subEvent('INITIAL_PURCHASE', 's-active', T0, monthly(0), { ...asSource, original_transaction_id: 'A', entitlement_ids: ['pro'] }),
       subEvent('INITIAL_PURCHASE', 's-refunded', T0, monthly(0), { ...asSource, original_transaction_id: 'R', entitlement_ids: ['extra'] }),
-      subEvent('CANCELLATION', 's-refund', T0 + DAY, monthly(0), { ...asSource, original_transaction_id: 'R', cancel_reason: 'CUSTOMER_SUPPORT', price: -9.99 }),
-      subEvent('INITIAL_PURCHASE', 's-old', T0 - 60 * DAY, { purchasedAt: T0 - 60 * DAY, expiresAt: T0 - 30 * DAY }, { ...asSource, original_transaction_id: 'X', entitlement_ids: ['old'] }),
+      subEvent('CANCELLATION', 's-refund', T0 + DAY, monthly(0), {
+        ...asSource,
+        original_transaction_id: 'R',
+        cancel_reason: 'CUSTOMER_SUPPORT',
+        price: -9.99,
+      }),
+      subEvent(
+        'INITIAL_PURCHASE',
+        's-old',
+        T0 - 60 * DAY,
+        { purchasedAt: T0 - 60 * DAY, expiresAt: T0 - 30 * DAY },
+        { ...asSource, original_transaction_id: 'X', entitlement_ids: ['old'] },
+      ),
     ];
     const transfer = transferEvent('tr1', T0 + 2 * DAY, [SOURCE], [DEST]);
 
     it('merges the records under the smaller id, the live entitlements with it, never re-activating refunded or expired ones', () => {
       const source = deliver(sourceEvents, NOW, fresh('app:acme', SOURCE)).state;
-      assert.deepEqual(source.entitlements.map((e) => e.id), ['pro']);
+      assert.deepEqual(
+        source.entitlements.map((e) => e.id),
+        ['pro'],
+      );
 
       // The destination learns of the source, a smaller id, and hands itself over in the same step.
       const destination = applyEvent(fresh('app:acme', DEST), transfer, NOW);
@@ -106,7 +139,10 @@ describe('merging subscriber records', () => {
       assert.deepEqual(destination.effects, [{ kind: 'transfer_out', to: SOURCE, entitlementIds: [] }]);
 
       const gained = absorb(source, destination.state, NOW);
-      assert.deepEqual(gained.state.entitlements.map((e) => e.id), ['pro']);
+      assert.deepEqual(
+        gained.state.entitlements.map((e) => e.id),
+        ['pro'],
+      );
       assert.deepEqual(gained.state.aliases, [SOURCE, DEST].sort());
       const statuses = Object.fromEntries(canonicalView(gained.state).subscriptions.map((s) => [s.key, s.status]));
       assert.deepEqual(statuses, { A: 'active', R: 'refunded', X: 'expired' });
@@ -114,19 +150,32 @@ describe('merging subscriber records', () => {
       assert.equal(gained.state.lastEvent?.id, 'tr1');
     });
 
-    it('keeps the destination\'s own subscription when the records merge', () => {
-      const own = subEvent('INITIAL_PURCHASE', 'd-own', T0, monthly(0), { app_user_id: DEST, original_app_user_id: DEST, aliases: [DEST], original_transaction_id: 'D', entitlement_ids: ['team'] });
+    it("keeps the destination's own subscription when the records merge", () => {
+      const own = subEvent('INITIAL_PURCHASE', 'd-own', T0, monthly(0), {
+        app_user_id: DEST,
+        original_app_user_id: DEST,
+        aliases: [DEST],
+        original_transaction_id: 'D',
+        entitlement_ids: ['team'],
+      });
       const destination = deliver([own, transfer], NOW, fresh('app:acme', DEST)).state;
       assert.equal(destination.mergedInto, SOURCE);
       const gained = absorb(deliver(sourceEvents, NOW, fresh('app:acme', SOURCE)).state, destination, NOW).state;
-      assert.deepEqual(gained.entitlements.map((e) => e.id), ['pro', 'team']);
+      assert.deepEqual(
+        gained.entitlements.map((e) => e.id),
+        ['pro', 'team'],
+      );
       assert.equal(gained.mrrContributionMicros, 2 * 9_990_000);
     });
 
     it('in the operator scope, entitles the destination org and takes the entitlements from the source org', () => {
       const ORG_A = 'org_a';
       const ORG_B = 'org_b';
-      const paid = subEvent('INITIAL_PURCHASE', 'p', T0, monthly(0), { app_user_id: ORG_A, original_app_user_id: ANON, aliases: [ANON, ORG_A] });
+      const paid = subEvent('INITIAL_PURCHASE', 'p', T0, monthly(0), {
+        app_user_id: ORG_A,
+        original_app_user_id: ANON,
+        aliases: [ANON, ORG_A],
+      });
       const canonical = deliver([paid, transferEvent('t', T0 + DAY, [ORG_A], [ORG_B])], NOW, fresh('operator', ANON)).state;
       assert.deepEqual(entitlementTargets(canonical), { targets: [ORG_B, ANON], revoked: [ORG_A] });
     });
@@ -134,12 +183,30 @@ describe('merging subscriber records', () => {
 
   describe('two records that each claim the other (opposite alias events relayed close together)', () => {
     const claim = (id: string, other: string) =>
-      applyEvent(deliver([subEvent('INITIAL_PURCHASE', `ip-${id}`, T0, monthly(0), { app_user_id: id, original_app_user_id: id, aliases: [id], original_transaction_id: `otx-${id}` })], T0, fresh('app:acme', id)).state, aliasEvent(`al-${id}`, T0 + DAY, id, [id, other]), T0 + DAY);
+      applyEvent(
+        deliver(
+          [
+            subEvent('INITIAL_PURCHASE', `ip-${id}`, T0, monthly(0), {
+              app_user_id: id,
+              original_app_user_id: id,
+              aliases: [id],
+              original_transaction_id: `otx-${id}`,
+            }),
+          ],
+          T0,
+          fresh('app:acme', id),
+        ).state,
+        aliasEvent(`al-${id}`, T0 + DAY, id, [id, other]),
+        T0 + DAY,
+      );
 
     it('each asks the other to merge, and the smaller id stays canonical, whichever request arrives first', () => {
       const a = claim('user-a', 'user-b');
       const b = claim('user-b', 'user-a');
-      assert.deepEqual(a.effects.filter((e) => e.kind === 'merge'), [{ kind: 'merge', from: ['user-b'] }]);
+      assert.deepEqual(
+        a.effects.filter((e) => e.kind === 'merge'),
+        [{ kind: 'merge', from: ['user-b'] }],
+      );
       assert.equal(b.state.mergedInto, 'user-a', 'user-b hands itself over as soon as it learns of user-a');
       const aAsked = mergeInto(a.state, 'user-b', NOW);
       assert.equal(aAsked.state.mergedInto, null, 'user-a stays canonical');
@@ -151,7 +218,7 @@ describe('merging subscriber records', () => {
       assert.equal(joined.state.subscriptions.length, 2);
     });
 
-    it('ranks by id, a total order: an anonymous id (the provider\'s usual original id) before a known one', () => {
+    it("ranks by id, a total order: an anonymous id (the provider's usual original id) before a known one", () => {
       assert.ok(outranks(ANON, 'user-z') && !outranks('user-z', ANON));
       assert.ok(outranks('a', 'b') && !outranks('b', 'a'));
     });

@@ -96,23 +96,55 @@ describe('billing metrics', () => {
 
     const recomputed = [...states.values()].map(contributionOf).reduce(addTotals, { ...ZERO_TOTALS });
     assert.deepEqual(totals, recomputed);
-    assert.deepEqual(totals, { mrrMicros: 8_332_500, activeSubscriptions: 1, activeTrials: 0, flaggedCustomers: 1, scheduledDowngrades: 0 });
+    assert.deepEqual(totals, {
+      mrrMicros: 8_332_500,
+      activeSubscriptions: 1,
+      activeTrials: 0,
+      flaggedCustomers: 1,
+      scheduledDowngrades: 0,
+    });
     assert.deepEqual(mrrAmount(totals), { amount: 8.33, currency: 'USD' });
   });
 
   it('diffs and adds field by field', () => {
     const a = { mrrMicros: 5, activeSubscriptions: 1, activeTrials: 2, flaggedCustomers: 0, scheduledDowngrades: 1 };
     const b = { mrrMicros: 2, activeSubscriptions: 3, activeTrials: 2, flaggedCustomers: 1, scheduledDowngrades: 0 };
-    assert.deepEqual(diffContribution(a, b), { mrrMicros: -3, activeSubscriptions: 2, activeTrials: 0, flaggedCustomers: 1, scheduledDowngrades: -1 });
+    assert.deepEqual(diffContribution(a, b), {
+      mrrMicros: -3,
+      activeSubscriptions: 2,
+      activeTrials: 0,
+      flaggedCustomers: 1,
+      scheduledDowngrades: -1,
+    });
     assert.deepEqual(addTotals(a, diffContribution(a, b)), b);
     assert.deepEqual(diffContribution(b, b), ZERO_TOTALS);
   });
 
   it('picks the totals out of a stored record, other fields left behind, missing ones from the fallback', () => {
-    const record = { _id: 'operator', seq: 7, mrrMicros: 9_990_000, activeSubscriptions: 1, activeTrials: 0, flaggedCustomers: 2, scheduledDowngrades: 0 };
-    assert.deepEqual(pickTotals(record), { mrrMicros: 9_990_000, activeSubscriptions: 1, activeTrials: 0, flaggedCustomers: 2, scheduledDowngrades: 0 });
+    const record = {
+      _id: 'operator',
+      seq: 7,
+      mrrMicros: 9_990_000,
+      activeSubscriptions: 1,
+      activeTrials: 0,
+      flaggedCustomers: 2,
+      scheduledDowngrades: 0,
+    };
+    assert.deepEqual(pickTotals(record), {
+      mrrMicros: 9_990_000,
+      activeSubscriptions: 1,
+      activeTrials: 0,
+      flaggedCustomers: 2,
+      scheduledDowngrades: 0,
+    });
     const dayBefore = { mrrMicros: 5, activeSubscriptions: 4, activeTrials: 3, flaggedCustomers: 2, scheduledDowngrades: 1 };
-    assert.deepEqual(pickTotals({ mrrMicros: 0, activeTrials: 9 }, dayBefore), { mrrMicros: 0, activeSubscriptions: 4, activeTrials: 9, flaggedCustomers: 2, scheduledDowngrades: 1 });
+    assert.deepEqual(pickTotals({ mrrMicros: 0, activeTrials: 9 }, dayBefore), {
+      mrrMicros: 0,
+      activeSubscriptions: 4,
+      activeTrials: 9,
+      flaggedCustomers: 2,
+      scheduledDowngrades: 1,
+    });
     assert.deepEqual(pickTotals({}), ZERO_TOTALS);
   });
 });

@@ -42,12 +42,29 @@ describe('MRR normalisation', () => {
 
   it('rounds the duration to the nearest standard period', () => {
     const expected: [number, string][] = [
-      [1, 'P1W'], [6, 'P1W'], [8, 'P1W'], [18, 'P1W'],
-      [19, 'P1M'], [28, 'P1M'], [29, 'P1M'], [31, 'P1M'], [45, 'P1M'],
-      [46, 'P2M'], [59, 'P2M'], [62, 'P2M'],
-      [89, 'P3M'], [92, 'P3M'], [136, 'P3M'],
-      [137, 'P6M'], [181, 'P6M'], [184, 'P6M'], [273, 'P6M'],
-      [274, 'P1Y'], [365, 'P1Y'], [366, 'P1Y'], [1000, 'P1Y'],
+      [1, 'P1W'],
+      [6, 'P1W'],
+      [8, 'P1W'],
+      [18, 'P1W'],
+      [19, 'P1M'],
+      [28, 'P1M'],
+      [29, 'P1M'],
+      [31, 'P1M'],
+      [45, 'P1M'],
+      [46, 'P2M'],
+      [59, 'P2M'],
+      [62, 'P2M'],
+      [89, 'P3M'],
+      [92, 'P3M'],
+      [136, 'P3M'],
+      [137, 'P6M'],
+      [181, 'P6M'],
+      [184, 'P6M'],
+      [273, 'P6M'],
+      [274, 'P1Y'],
+      [365, 'P1Y'],
+      [366, 'P1Y'],
+      [1000, 'P1Y'],
     ];
     for (const [days, period] of expected) assert.equal(nearestStandardPeriod(days * DAY), period, `${days} days`);
     assert.equal(nearestStandardPeriod(0), null);

@@ -14,7 +14,12 @@ const trialPeriod = { purchasedAt: T0, expiresAt: T0 + 7 * DAY };
 const firstPaid = { purchasedAt: T0 + 7 * DAY, expiresAt: T0 + 37 * DAY };
 const secondPaid = { purchasedAt: T0 + 37 * DAY, expiresAt: T0 + 67 * DAY };
 const yearly = { purchasedAt: T0 + 3 * DAY, expiresAt: T0 + 368 * DAY };
-const YEARLY = { original_transaction_id: 'Y-2000000000000002', product_id: 'com.acme.team.yearly', entitlement_ids: ['team'], price: 99.99 };
+const YEARLY = {
+  original_transaction_id: 'Y-2000000000000002',
+  product_id: 'com.acme.team.yearly',
+  entitlement_ids: ['team'],
+  price: 99.99,
+};
 
 /** Trial, conversion, a billing issue cleared by a renewal, cancel / uncancel / cancel, noise, an alias. */
 const cancelledHistory: BillingEvent[] = [
@@ -69,9 +74,15 @@ const scenarios = [
     now: T0 + 60 * DAY,
     expect(state: SubscriberState) {
       assert.equal(state.status, 'active');
-      assert.deepEqual(state.entitlements.map((e) => e.id), ['pro', 'team']);
+      assert.deepEqual(
+        state.entitlements.map((e) => e.id),
+        ['pro', 'team'],
+      );
       assert.deepEqual(state.scheduledDowngrade, { atMs: T0 + 67 * DAY, reason: 'CANCELLATION', eventId: 'h7', subscriptionKey: OTX });
-      assert.deepEqual(state.flags.map((f) => f.eventId), ['h11']);
+      assert.deepEqual(
+        state.flags.map((f) => f.eventId),
+        ['h11'],
+      );
       assert.equal(state.mrrContributionMicros, 9_990_000 + 8_332_500);
       assert.deepEqual(state.aliases, [ANON, 'ada-second-device', USER].sort());
       assert.equal(state.lastEvent?.id, 'h11');
@@ -86,7 +97,10 @@ const scenarios = [
       assert.deepEqual(state.entitlements, []);
       assert.equal(state.scheduledDowngrade, null);
       assert.equal(state.mrrContributionMicros, 0);
-      assert.deepEqual(canonicalView(state).subscriptions.map((s) => s.status), ['expired', 'refunded']);
+      assert.deepEqual(
+        canonicalView(state).subscriptions.map((s) => s.status),
+        ['expired', 'refunded'],
+      );
       assert.equal(state.lastEvent?.id, 'k8');
     },
   },
@@ -114,7 +128,10 @@ describe('billing reducer: order and duplicates do not matter', () => {
 
       it('reverse order, and every event delivered twice in a row, give the same record', () => {
         const reversed = deliver([...scenario.events].reverse(), scenario.now).state;
-        const doubled = deliver(scenario.events.flatMap((e) => [e, { ...e }]), scenario.now).state;
+        const doubled = deliver(
+          scenario.events.flatMap((e) => [e, { ...e }]),
+          scenario.now,
+        ).state;
         assert.deepEqual(canonicalView(reversed), canonicalView(inOrder));
         assert.deepEqual(canonicalView(doubled), canonicalView(inOrder));
       });

@@ -31,7 +31,13 @@ describe('billing provider events', () => {
       });
 
       it('requires event.id and event.type, as non-empty strings', () => {
-        for (const event of [{ type: 'RENEWAL' }, { id: 'e1' }, { id: '', type: 'RENEWAL' }, { id: 'e1', type: '' }, { id: 7, type: 'RENEWAL' }]) {
+        for (const event of [
+          { type: 'RENEWAL' },
+          { id: 'e1' },
+          { id: '', type: 'RENEWAL' },
+          { id: 'e1', type: '' },
+          { id: 7, type: 'RENEWAL' },
+        ]) {
           assert.equal(validate({ api_version: '1.0', event }), false, JSON.stringify(event));
         }
         assert.equal(validate({ api_version: '1.0' }), false);
@@ -68,15 +74,23 @@ describe('billing provider events', () => {
   });
 
   it('gives an effect exactly to the types of the effects table, and the store-initiated grants only under the v2 rules', () => {
-    assert.deepEqual(
-      [...EFFECT_EVENT_TYPES].sort(),
-      [
-        'BILLING_ISSUE', 'CANCELLATION', 'EXPIRATION', 'INITIAL_PURCHASE', 'NON_RENEWING_PURCHASE', 'REFUND_REVERSED', 'RENEWAL',
-        'SUBSCRIBER_ALIAS', 'SUBSCRIPTION_EXTENDED', 'TEMPORARY_ENTITLEMENT_GRANT', 'TRANSFER', 'UNCANCELLATION',
-      ],
-    );
+    assert.deepEqual([...EFFECT_EVENT_TYPES].sort(), [
+      'BILLING_ISSUE',
+      'CANCELLATION',
+      'EXPIRATION',
+      'INITIAL_PURCHASE',
+      'NON_RENEWING_PURCHASE',
+      'REFUND_REVERSED',
+      'RENEWAL',
+      'SUBSCRIBER_ALIAS',
+      'SUBSCRIPTION_EXTENDED',
+      'TEMPORARY_ENTITLEMENT_GRANT',
+      'TRANSFER',
+      'UNCANCELLATION',
+    ]);
     for (const type of KNOWN_EVENT_TYPES) assert.equal(hasEffect(type), (EFFECT_EVENT_TYPES as readonly string[]).includes(type), type);
-    for (const type of ['PRODUCT_CHANGE', 'SUBSCRIPTION_PAUSED', 'INVOICE_ISSUANCE', 'TEST', 'UNKNOWN_TYPE']) assert.equal(hasEffect(type), false, type);
+    for (const type of ['PRODUCT_CHANGE', 'SUBSCRIPTION_PAUSED', 'INVOICE_ISSUANCE', 'TEST', 'UNKNOWN_TYPE'])
+      assert.equal(hasEffect(type), false, type);
     for (const type of ['NON_RENEWING_PURCHASE', 'SUBSCRIPTION_EXTENDED', 'TEMPORARY_ENTITLEMENT_GRANT', 'REFUND_REVERSED']) {
       assert.equal(hasEffect(type, 'v1'), false, type);
     }

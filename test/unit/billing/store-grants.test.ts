@@ -28,13 +28,16 @@ function permutations<T>(items: T[]): T[][] {
 }
 
 describe('store-initiated changes of access', () => {
-  it('SUBSCRIPTION_EXTENDED moves a cancelled subscription\'s downgrade to the new end; MRR unchanged', () => {
+  it("SUBSCRIPTION_EXTENDED moves a cancelled subscription's downgrade to the new end; MRR unchanged", () => {
     const newEnd = P0.expiresAt! + 7 * DAY;
     const extended = subEvent('SUBSCRIPTION_EXTENDED', 'x', T0 + 2 * DAY, { purchasedAt: P0.purchasedAt, expiresAt: newEnd }, { price: 0 });
     const state = inEveryOrder([purchase, cancel, extended], T0 + 3 * DAY);
     assert.equal(state.status, 'cancelled');
     assert.equal(state.scheduledDowngrade?.atMs, newEnd);
-    assert.deepEqual(state.entitlements.map((e) => e.expiresAtMs), [newEnd]);
+    assert.deepEqual(
+      state.entitlements.map((e) => e.expiresAtMs),
+      [newEnd],
+    );
     assert.equal(state.mrrContributionMicros, 9_990_000);
     // At the old end nothing happens; at the new one the downgrade does.
     assert.equal(applyDowngrade(state, P0.expiresAt! + DAY).state.status, 'cancelled');
@@ -47,16 +50,30 @@ describe('store-initiated changes of access', () => {
     assert.equal(deliver([purchase, refund], T0 + 3 * DAY).state.entitlements.length, 0);
     const state = inEveryOrder([purchase, refund, reversed], T0 + 3 * DAY);
     assert.equal(state.status, 'active');
-    assert.deepEqual(state.entitlements.map((e) => [e.id, e.expiresAtMs]), [['pro', P0.expiresAt]]);
+    assert.deepEqual(
+      state.entitlements.map((e) => [e.id, e.expiresAtMs]),
+      [['pro', P0.expiresAt]],
+    );
     assert.equal(state.mrrContributionMicros, 9_990_000);
     const again = subEvent('CANCELLATION', 'rf2', T0 + 4 * DAY, P0, { cancel_reason: 'CUSTOMER_SUPPORT', price: -9.99 });
     assert.equal(applyEvent(state, again, T0 + 5 * DAY).state.entitlements.length, 0);
   });
 
   it('NON_RENEWING_PURCHASE from the dashboard (PROMOTIONAL, no expiration) entitles for good and adds no MRR', () => {
-    const grant = subEvent('NON_RENEWING_PURCHASE', 'nr', T0, { purchasedAt: T0, expiresAt: null }, {
-      store: 'PROMOTIONAL', period_type: 'PROMOTIONAL', product_id: 'rc_promo_pro_lifetime', price: 0, original_transaction_id: null, transaction_id: null,
-    });
+    const grant = subEvent(
+      'NON_RENEWING_PURCHASE',
+      'nr',
+      T0,
+      { purchasedAt: T0, expiresAt: null },
+      {
+        store: 'PROMOTIONAL',
+        period_type: 'PROMOTIONAL',
+        product_id: 'rc_promo_pro_lifetime',
+        price: 0,
+        original_transaction_id: null,
+        transaction_id: null,
+      },
+    );
     const { state } = deliver([grant], T0 + 400 * DAY);
     assert.equal(state.status, 'active');
     assert.deepEqual(state.entitlements, [{ id: 'pro', productId: 'rc_promo_pro_lifetime', expiresAtMs: null }]);
@@ -65,18 +82,34 @@ describe('store-initiated changes of access', () => {
   });
 
   it('a paid one-time purchase with an expiration entitles until then, adds no MRR, and ends on its own', () => {
-    const pass = subEvent('NON_RENEWING_PURCHASE', 'pass', T0, P0, { product_id: 'com.acme.pass30', price: 4.99, original_transaction_id: 'pass-otx' });
+    const pass = subEvent('NON_RENEWING_PURCHASE', 'pass', T0, P0, {
+      product_id: 'com.acme.pass30',
+      price: 4.99,
+      original_transaction_id: 'pass-otx',
+    });
     const { state } = deliver([pass], T0 + DAY);
-    assert.deepEqual(state.entitlements.map((e) => [e.id, e.expiresAtMs]), [['pro', P0.expiresAt]]);
+    assert.deepEqual(
+      state.entitlements.map((e) => [e.id, e.expiresAtMs]),
+      [['pro', P0.expiresAt]],
+    );
     assert.equal(state.mrrContributionMicros, 0);
     assert.equal(applyDowngrade(state, P0.expiresAt!).state.entitlements.length, 0);
   });
 
   it('TEMPORARY_ENTITLEMENT_GRANT entitles the ids it names until its expiration; without ids or an end it grants nothing', () => {
     const until = T0 + DAY;
-    const temporary = subEvent('TEMPORARY_ENTITLEMENT_GRANT', 'tg', T0, { purchasedAt: T0, expiresAt: until }, { price: 0, original_transaction_id: null });
+    const temporary = subEvent(
+      'TEMPORARY_ENTITLEMENT_GRANT',
+      'tg',
+      T0,
+      { purchasedAt: T0, expiresAt: until },
+      { price: 0, original_transaction_id: null },
+    );
     const { state } = deliver([temporary], T0 + 1000);
-    assert.deepEqual(state.entitlements.map((e) => [e.id, e.expiresAtMs]), [['pro', until]]);
+    assert.deepEqual(
+      state.entitlements.map((e) => [e.id, e.expiresAtMs]),
+      [['pro', until]],
+    );
     assert.equal(state.mrrContributionMicros, 0);
     assert.equal(applyDowngrade(state, until).state.entitlements.length, 0);
     for (const bare of [{ entitlement_ids: [] }, { expiration_at_ms: null }]) {
@@ -87,7 +120,10 @@ describe('store-initiated changes of access', () => {
     // The purchase the grant stood in for arrives: its price counts, the entitlement lasts as long as the longer.
     const both = deliver([temporary, purchase], T0 + 1000).state;
     assert.equal(both.mrrContributionMicros, 9_990_000);
-    assert.deepEqual(both.entitlements.map((e) => e.expiresAtMs), [P0.expiresAt]);
+    assert.deepEqual(
+      both.entitlements.map((e) => e.expiresAtMs),
+      [P0.expiresAt],
+    );
   });
 
   it('runs on the v1 rules record the grant types and change nothing (replay of runs recorded before)', () => {
@@ -126,9 +162,15 @@ describe('provider times far ahead of their receipt', () => {
   });
 
   it('a refund dated year 9000 does not block a later re-purchase', () => {
-    const refund = withPlausibleTime(subEvent('CANCELLATION', 'rf9', YEAR_9000, P0, { cancel_reason: 'CUSTOMER_SUPPORT', price: -9.99 }), T0 + DAY);
+    const refund = withPlausibleTime(
+      subEvent('CANCELLATION', 'rf9', YEAR_9000, P0, { cancel_reason: 'CUSTOMER_SUPPORT', price: -9.99 }),
+      T0 + DAY,
+    );
     const later = T0 + 2 * DAY;
-    const repurchase = withPlausibleTime(subEvent('INITIAL_PURCHASE', 'ip2', later, { purchasedAt: later, expiresAt: later + 30 * DAY }), later);
+    const repurchase = withPlausibleTime(
+      subEvent('INITIAL_PURCHASE', 'ip2', later, { purchasedAt: later, expiresAt: later + 30 * DAY }),
+      later,
+    );
     const { state } = deliver([purchase, refund, repurchase], later + 1000);
     assert.equal(state.status, 'active');
     assert.equal(state.mrrContributionMicros, 9_990_000);
@@ -136,10 +178,20 @@ describe('provider times far ahead of their receipt', () => {
 
   it("the provider's TRANSFER sample dated year 4466 still merges", () => {
     const transfer = withPlausibleTime(
-      { id: 'tr', type: 'TRANSFER', event_timestamp_ms: 78_789_789_798_798, transferred_from: ['from-user'], transferred_to: ['to-user'], app_id: 'app' },
+      {
+        id: 'tr',
+        type: 'TRANSFER',
+        event_timestamp_ms: 78_789_789_798_798,
+        transferred_from: ['from-user'],
+        transferred_to: ['to-user'],
+        app_id: 'app',
+      },
       T0,
     );
     const { effects } = applyEvent(fresh('app:acme', 'to-user'), transfer, T0);
-    assert.ok(effects.some((e) => e.kind === 'merge' || e.kind === 'transfer_out'), JSON.stringify(effects));
+    assert.ok(
+      effects.some((e) => e.kind === 'merge' || e.kind === 'transfer_out'),
+      JSON.stringify(effects),
+    );
   });
 });

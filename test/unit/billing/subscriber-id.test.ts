@@ -1,10 +1,5 @@
 import assert from 'node:assert/strict';
-import {
-  appScope,
-  resolveSubscriberIds,
-  workflowIdFor,
-  workflowIdSegment,
-} from '../../../src/billing/subscriber-id';
+import { appScope, resolveSubscriberIds, workflowIdFor, workflowIdSegment } from '../../../src/billing/subscriber-id';
 import { ANON, T0, USER, aliasEvent, monthly, subEvent, transferEvent } from './fixtures';
 
 describe('subscriber ids', () => {
@@ -12,18 +7,24 @@ describe('subscriber ids', () => {
     it('names original_app_user_id, then app_user_id, then aliases, without repeats; the smallest id is the primary', () => {
       const ids = resolveSubscriberIds(subEvent('RENEWAL', 'e1', T0, monthly(0), { aliases: [ANON, 'legacy-7', USER] }));
       assert.deepEqual(ids, { primary: ANON, all: [ANON, USER, 'legacy-7'] });
-      const known = resolveSubscriberIds(subEvent('RENEWAL', 'e3', T0, monthly(0), { original_app_user_id: 'zed', app_user_id: 'amy', aliases: ['zed', 'amy'] }));
+      const known = resolveSubscriberIds(
+        subEvent('RENEWAL', 'e3', T0, monthly(0), { original_app_user_id: 'zed', app_user_id: 'amy', aliases: ['zed', 'amy'] }),
+      );
       assert.deepEqual(known, { primary: 'amy', all: ['amy', 'zed'] }, 'the record that stays canonical when they merge');
     });
 
     it('falls back to app_user_id, then to the aliases', () => {
       const noOriginal = subEvent('RENEWAL', 'e1', T0, monthly(0), { original_app_user_id: null, aliases: [USER] });
       assert.equal(resolveSubscriberIds(noOriginal)?.primary, USER);
-      const aliasesOnly = subEvent('RENEWAL', 'e2', T0, monthly(0), { original_app_user_id: '', app_user_id: undefined, aliases: ['a-2', 'a-1'] });
+      const aliasesOnly = subEvent('RENEWAL', 'e2', T0, monthly(0), {
+        original_app_user_id: '',
+        app_user_id: undefined,
+        aliases: ['a-2', 'a-1'],
+      });
       assert.deepEqual(resolveSubscriberIds(aliasesOnly), { primary: 'a-1', all: ['a-1', 'a-2'] });
     });
 
-    it('names a TRANSFER\'s destination ids and its sources; the smallest of them is the primary', () => {
+    it("names a TRANSFER's destination ids and its sources; the smallest of them is the primary", () => {
       const ids = resolveSubscriberIds(transferEvent('t1', T0, ['old-1', ANON], ['new-1', 'new-1-alias']));
       assert.deepEqual(ids, { primary: ANON, all: [ANON, 'new-1', 'new-1-alias', 'old-1'] });
     });

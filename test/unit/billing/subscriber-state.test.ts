@@ -1,10 +1,5 @@
 import assert from 'node:assert/strict';
-import {
-  APPLIED_EVENT_IDS_LIMIT,
-  applyDowngrade,
-  applyEvent,
-  initialState,
-} from '../../../src/billing/subscriber-state';
+import { APPLIED_EVENT_IDS_LIMIT, applyDowngrade, applyEvent, initialState } from '../../../src/billing/subscriber-state';
 import { canonicalView } from '../../../src/billing/canonical-view';
 import { nextWakeAt } from '../../../src/billing/wake-time';
 import { searchStatus, summary } from '../../../src/billing/summary';
@@ -44,7 +39,10 @@ describe('subscriber state', () => {
 
     it('reads the deprecated entitlement_id when entitlement_ids is absent', () => {
       const { state } = deliver([purchase('ip', T0, { entitlement_ids: null, entitlement_id: 'legacy_pro' })], T0);
-      assert.deepEqual(state.entitlements.map((e) => e.id), ['legacy_pro']);
+      assert.deepEqual(
+        state.entitlements.map((e) => e.id),
+        ['legacy_pro'],
+      );
     });
 
     it('grants a purchase without expiration with no end, outside MRR', () => {
@@ -91,10 +89,20 @@ describe('subscriber state', () => {
       const renewal = subEvent('RENEWAL', 'r1', P0_END + HOUR, P1);
       const cleared = deliver([purchase(), issue, renewal], P0_END + 2 * HOUR).state;
       assert.deepEqual(cleared.flags, []);
-      const staleRenewalLast = deliver([purchase(), renewal, subEvent('BILLING_ISSUE', 'b2', P0_END + 2 * HOUR, P1)], P0_END + 3 * HOUR).state;
-      assert.deepEqual(staleRenewalLast.flags.map((f) => f.eventId), ['b2']);
+      const staleRenewalLast = deliver(
+        [purchase(), renewal, subEvent('BILLING_ISSUE', 'b2', P0_END + 2 * HOUR, P1)],
+        P0_END + 3 * HOUR,
+      ).state;
+      assert.deepEqual(
+        staleRenewalLast.flags.map((f) => f.eventId),
+        ['b2'],
+      );
       const reversed = deliver([purchase(), subEvent('BILLING_ISSUE', 'b2', P0_END + 2 * HOUR, P1), renewal], P0_END + 3 * HOUR).state;
-      assert.deepEqual(reversed.flags.map((f) => f.eventId), ['b2'], 'an older RENEWAL must not clear a newer flag');
+      assert.deepEqual(
+        reversed.flags.map((f) => f.eventId),
+        ['b2'],
+        'an older RENEWAL must not clear a newer flag',
+      );
     });
 
     it('before the period end, cancels the downgrade a cancellation scheduled', () => {
@@ -242,9 +250,10 @@ describe('subscriber state', () => {
 
     it('in operator scope, emails the org owner once per event id', () => {
       const first = deliver([purchase(), issue], P0_END, fresh('operator', ANON));
-      assert.deepEqual(first.effects.filter((e) => e.kind === 'email_billing_issue'), [
-        { kind: 'email_billing_issue', eventId: 'b1', subscriberId: ANON, orgIds: [USER, ANON] },
-      ]);
+      assert.deepEqual(
+        first.effects.filter((e) => e.kind === 'email_billing_issue'),
+        [{ kind: 'email_billing_issue', eventId: 'b1', subscriberId: ANON, orgIds: [USER, ANON] }],
+      );
       const again = applyEvent(first.state, issue, P0_END + HOUR);
       assert.deepEqual(again.effects, []);
       assert.equal(again.state, first.state);
@@ -276,13 +285,28 @@ describe('subscriber state', () => {
   });
 
   it('keeps an entitlement granted by two subscriptions as long as the longer one lasts', () => {
-    const yearly = subEvent('INITIAL_PURCHASE', 'y', T0, { purchasedAt: T0, expiresAt: T0 + 365 * DAY }, { original_transaction_id: 'Y', product_id: 'com.acme.pro.yearly', price: 99.99 });
-    for (const order of [[purchase(), yearly], [yearly, purchase()]]) {
+    const yearly = subEvent(
+      'INITIAL_PURCHASE',
+      'y',
+      T0,
+      { purchasedAt: T0, expiresAt: T0 + 365 * DAY },
+      { original_transaction_id: 'Y', product_id: 'com.acme.pro.yearly', price: 99.99 },
+    );
+    for (const order of [
+      [purchase(), yearly],
+      [yearly, purchase()],
+    ]) {
       const { state } = deliver(order, T0 + DAY);
       assert.deepEqual(state.entitlements, [{ id: 'pro', productId: 'com.acme.pro.yearly', expiresAtMs: T0 + 365 * DAY }]);
       assert.equal(state.mrrContributionMicros, 9_990_000 + 8_332_500);
     }
-    const refundYearly = subEvent('CANCELLATION', 'y-refund', T0 + 2 * DAY, { purchasedAt: T0, expiresAt: T0 + 365 * DAY }, { original_transaction_id: 'Y', cancel_reason: 'CUSTOMER_SUPPORT' });
+    const refundYearly = subEvent(
+      'CANCELLATION',
+      'y-refund',
+      T0 + 2 * DAY,
+      { purchasedAt: T0, expiresAt: T0 + 365 * DAY },
+      { original_transaction_id: 'Y', cancel_reason: 'CUSTOMER_SUPPORT' },
+    );
     const { state } = deliver([purchase(), yearly, refundYearly], T0 + 2 * DAY);
     assert.deepEqual(state.entitlements, [{ id: 'pro', productId: 'com.acme.pro.monthly', expiresAtMs: P0_END }]);
   });
@@ -302,7 +326,11 @@ describe('subscriber state', () => {
   });
 
   it('remembers a bounded number of applied event ids', () => {
-    const events = Array.from({ length: APPLIED_EVENT_IDS_LIMIT + 20 }, (_, i) => ({ id: `t${i}`, type: 'TEST', event_timestamp_ms: T0 + i }));
+    const events = Array.from({ length: APPLIED_EVENT_IDS_LIMIT + 20 }, (_, i) => ({
+      id: `t${i}`,
+      type: 'TEST',
+      event_timestamp_ms: T0 + i,
+    }));
     const { state } = deliver(events, T0);
     assert.equal(state.appliedEventIds.length, APPLIED_EVENT_IDS_LIMIT);
     assert.equal(state.appliedEventIds[0], 't20');
@@ -318,7 +346,13 @@ describe('subscriber state', () => {
   });
 
   it('goes trial → purchase → renewal → cancellation → downgrade', () => {
-    const trial = subEvent('INITIAL_PURCHASE', 'trial', T0, { purchasedAt: T0, expiresAt: T0 + 7 * DAY }, { period_type: 'TRIAL', price: 0, price_in_purchased_currency: 0 });
+    const trial = subEvent(
+      'INITIAL_PURCHASE',
+      'trial',
+      T0,
+      { purchasedAt: T0, expiresAt: T0 + 7 * DAY },
+      { period_type: 'TRIAL', price: 0, price_in_purchased_currency: 0 },
+    );
     const conversionPeriod = { purchasedAt: T0 + 7 * DAY, expiresAt: T0 + 37 * DAY };
     const conversion = subEvent('RENEWAL', 'conv', T0 + 7 * DAY, conversionPeriod, { is_trial_conversion: true });
     const renewalPeriod = { purchasedAt: T0 + 37 * DAY, expiresAt: T0 + 67 * DAY };

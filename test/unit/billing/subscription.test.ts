@@ -55,7 +55,11 @@ describe('subscription facts', () => {
     const cancellation = subEvent('CANCELLATION', 'c1', T0 + 10 * DAY, P0, { cancel_reason: 'UNSUBSCRIBE' });
     const expiration = subEvent('EXPIRATION', 'x1', T0 + 30 * DAY, P0, { expiration_reason: 'UNSUBSCRIBE' });
     const { state } = deliver([subEvent('INITIAL_PURCHASE', 'ip', T0, P0), cancellation, expiration], T0 + 11 * DAY);
-    assert.deepEqual(state.subscriptions[0].endings.map((e) => e.id), ['x1'], 'the newer ending of the same period suffices');
+    assert.deepEqual(
+      state.subscriptions[0].endings.map((e) => e.id),
+      ['x1'],
+      'the newer ending of the same period suffices',
+    );
     const renewed = deliver([subEvent('RENEWAL', 'r1', T0 + 30 * DAY, P1), cancellation], T0 + 11 * DAY).state;
     assert.deepEqual(renewed.subscriptions[0].endings, [], 'a superseded ending is dropped');
   });
@@ -74,9 +78,13 @@ describe('subscription facts', () => {
 
   it('do not let a cancellation end a purchase that has no end', () => {
     const lifetime = facts(subEvent('INITIAL_PURCHASE', 'ip', T0, { purchasedAt: T0, expiresAt: null }));
-    const cancellation = facts(subEvent('CANCELLATION', 'c', T0 + DAY, { purchasedAt: T0, expiresAt: null }, { cancel_reason: 'UNSUBSCRIBE' }));
+    const cancellation = facts(
+      subEvent('CANCELLATION', 'c', T0 + DAY, { purchasedAt: T0, expiresAt: null }, { cancel_reason: 'UNSUBSCRIBE' }),
+    );
     assert.equal(subscriptionStatus(joinSubscriptions(lifetime, cancellation), T0 + 2 * DAY), 'active');
-    const refund = facts(subEvent('CANCELLATION', 'rf', T0 + DAY, { purchasedAt: T0, expiresAt: null }, { cancel_reason: 'CUSTOMER_SUPPORT' }));
+    const refund = facts(
+      subEvent('CANCELLATION', 'rf', T0 + DAY, { purchasedAt: T0, expiresAt: null }, { cancel_reason: 'CUSTOMER_SUPPORT' }),
+    );
     assert.equal(subscriptionStatus(joinSubscriptions(lifetime, refund), T0 + 2 * DAY), 'refunded');
   });
 });

@@ -7,7 +7,13 @@ import { deliver, fresh } from './helpers';
 
 describe('nextWakeAt: when a subscriber changes with time alone', () => {
   it('wakes at the scheduled downgrade of a cancelled subscription', () => {
-    const { state } = deliver([subEvent('INITIAL_PURCHASE', 'ip', T0, monthly(0)), subEvent('CANCELLATION', 'c', T0 + DAY, monthly(0), { cancel_reason: 'UNSUBSCRIBE' })], T0 + DAY);
+    const { state } = deliver(
+      [
+        subEvent('INITIAL_PURCHASE', 'ip', T0, monthly(0)),
+        subEvent('CANCELLATION', 'c', T0 + DAY, monthly(0), { cancel_reason: 'UNSUBSCRIBE' }),
+      ],
+      T0 + DAY,
+    );
     assert.equal(nextWakeAt(state), T0 + 30 * DAY);
   });
 
@@ -21,10 +27,17 @@ describe('nextWakeAt: when a subscriber changes with time alone', () => {
 
   it('a monthly and a yearly subscription sharing one entitlement: wakes at the month end, when monthly MRR drops', () => {
     const yearly = { purchasedAt: T0, expiresAt: T0 + 365 * DAY };
-    const { state } = deliver([
-      subEvent('INITIAL_PURCHASE', 'ip-m', T0, monthly(0)),
-      subEvent('INITIAL_PURCHASE', 'ip-y', T0, yearly, { original_transaction_id: 'Y1', product_id: 'com.acme.pro.yearly', price: 99.99 }),
-    ], T0);
+    const { state } = deliver(
+      [
+        subEvent('INITIAL_PURCHASE', 'ip-m', T0, monthly(0)),
+        subEvent('INITIAL_PURCHASE', 'ip-y', T0, yearly, {
+          original_transaction_id: 'Y1',
+          product_id: 'com.acme.pro.yearly',
+          price: 99.99,
+        }),
+      ],
+      T0,
+    );
     assert.equal(state.entitlements[0]!.expiresAtMs, T0 + 365 * DAY, 'the entitlement alone would wake in a year');
     assert.equal(nextWakeAt(state), T0 + 30 * DAY);
     const before = contributionOf(state).mrrMicros;

@@ -12,14 +12,22 @@ describe('cli: settings from .env and the running dev stack', () => {
   afterEach(() => rmSync(dir, { recursive: true, force: true }));
 
   it('parses KEY=VALUE lines, comments and quotes', () => {
-    assert.deepEqual(parseEnv('# c\nA=1\n  B = "two words"  \nC=\'x\'\nexport D=4\n=5\nE=a=b\n'), { A: '1', B: 'two words', C: 'x', E: 'a=b' });
+    assert.deepEqual(parseEnv('# c\nA=1\n  B = "two words"  \nC=\'x\'\nexport D=4\n=5\nE=a=b\n'), {
+      A: '1',
+      B: 'two words',
+      C: 'x',
+      E: 'a=b',
+    });
   });
 
   it('the environment wins, then .env, then the addresses of a dev stack that is still running', () => {
     writeFileSync(join(dir, '.env'), 'JWT_SECRET=from-env-file\nPORT=4000\n');
     writeDevStack(dir, { MONGODB_URI: 'mongodb://127.0.0.1:1/', PORT: '3000', TEMPORAL_ADDRESS: '127.0.0.1:2' });
     const env = withLocalSettings({ TEMPORAL_ADDRESS: 'from-process' }, dir);
-    assert.deepEqual([env.TEMPORAL_ADDRESS, env.JWT_SECRET, env.PORT, env.MONGODB_URI], ['from-process', 'from-env-file', '4000', 'mongodb://127.0.0.1:1/']);
+    assert.deepEqual(
+      [env.TEMPORAL_ADDRESS, env.JWT_SECRET, env.PORT, env.MONGODB_URI],
+      ['from-process', 'from-env-file', '4000', 'mongodb://127.0.0.1:1/'],
+    );
     assert.equal(env.DEV_STACK_PID, undefined);
     removeDevStack(dir);
     assert.equal(withLocalSettings({}, dir).MONGODB_URI, undefined);

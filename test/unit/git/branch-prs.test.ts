@@ -3,7 +3,15 @@ import { BranchPullRequests } from '../../../src/git/branch-prs';
 import type { GitCommit } from '../../../src/git/log';
 import { isPrMerge, prNumberOf } from '../../../src/git/message-refs';
 
-const c = (sha: string, parents: string[], subject: string): GitCommit => ({ sha, parents, subject, author: 'A', authorEmail: 'a@x', committedAt: '2025-01-01T00:00:00.000Z', body: '' });
+const c = (sha: string, parents: string[], subject: string): GitCommit => ({
+  sha,
+  parents,
+  subject,
+  author: 'A',
+  authorEmail: 'a@x',
+  committedAt: '2025-01-01T00:00:00.000Z',
+  body: '',
+});
 
 describe('git: branch commits belong to the pull request that merged them', () => {
   it('follows a merged branch back to the mainline, newest first, and leaves squash merges and direct commits alone', () => {
@@ -20,7 +28,9 @@ describe('git: branch commits belong to the pull request that merged them', () =
       c('m0', [], 'initial'),
     ];
     const prs = new BranchPullRequests(['N']);
-    const got = Object.fromEntries(log.map((commit) => [commit.sha, prs.next(commit, prNumberOf(commit.subject), isPrMerge(commit.subject)) ?? null]));
+    const got = Object.fromEntries(
+      log.map((commit) => [commit.sha, prs.next(commit, prNumberOf(commit.subject), isPrMerge(commit.subject)) ?? null]),
+    );
     assert.deepEqual(got, { N: 9, x2: 9, s: 8, x1: 9, M: 7, b2: 7, b1: 7, m1: null, m0: null });
   });
 });

@@ -45,7 +45,13 @@ describe('git: documents from history', () => {
   });
 
   it('a release document names its tag, version, commit and date, and passes the schema', () => {
-    const doc = releaseDocument({ version: '2.0.0', tag: 'v2.0.0', commit: 'abcdef1234567', releasedAt: '2024-10-01T10:00:00.000Z', message: 'Version 2' });
+    const doc = releaseDocument({
+      version: '2.0.0',
+      tag: 'v2.0.0',
+      commit: 'abcdef1234567',
+      releasedAt: '2024-10-01T10:00:00.000Z',
+      message: 'Version 2',
+    });
     assert.deepEqual(doc, {
       kind: 'release',
       externalId: 'v2.0.0',

@@ -8,7 +8,17 @@ const record = (fields: string[]) => fields.join('\x1f');
 
 describe('git: log records', () => {
   it('parses a merge commit: parents, mailmapped author, UTC date, subject and trimmed body', () => {
-    const c = parseLogRecord(record([SHA, `${P1} ${P2}`, 'Priya Raman', 'priya@acme.test', '2024-08-20T12:12:00+02:00', 'Merge pull request #7 from acme/x', 'Orders list\n\n']));
+    const c = parseLogRecord(
+      record([
+        SHA,
+        `${P1} ${P2}`,
+        'Priya Raman',
+        'priya@acme.test',
+        '2024-08-20T12:12:00+02:00',
+        'Merge pull request #7 from acme/x',
+        'Orders list\n\n',
+      ]),
+    );
     assert.deepEqual(c, {
       sha: SHA,
       parents: [P1, P2],

@@ -31,7 +31,10 @@ describe('git: references in commit messages', () => {
     assert.deepEqual(ticketKeysOf('Faster search (SHOP-46, SHOP-47)'), ['SHOP-46', 'SHOP-47']);
     assert.deepEqual(ticketKeysOf('Faster search SHOP-48'), ['SHOP-48']);
     assert.deepEqual(ticketKeysOf('Merge pull request #118 from acme/feature/SHOP-41-csv-export'), ['SHOP-41']);
-    assert.deepEqual(ticketKeysOf('Faster search\n\nImplements SHOP-49. Part of SHOP-50; relates to SHOP-51.\nJira: SHOP-52, SHOP-53\nSHOP-54'), ['SHOP-49', 'SHOP-50', 'SHOP-51', 'SHOP-52', 'SHOP-53', 'SHOP-54']);
+    assert.deepEqual(
+      ticketKeysOf('Faster search\n\nImplements SHOP-49. Part of SHOP-50; relates to SHOP-51.\nJira: SHOP-52, SHOP-53\nSHOP-54'),
+      ['SHOP-49', 'SHOP-50', 'SHOP-51', 'SHOP-52', 'SHOP-53', 'SHOP-54'],
+    );
   });
 
   it('restricts keys to the project’s prefixes when given', () => {

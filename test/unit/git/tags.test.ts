@@ -29,7 +29,13 @@ describe('git: tags and releases', () => {
       tag('v1.2', '2024-01-01T00:00:00.000Z'),
       tag('v01.2.3', '2024-01-01T00:00:00.000Z'),
     ]);
-    assert.deepEqual(releases.map((r) => [r.version, r.tag]), [['1.9.0', 'v1.9.0'], ['1.10.0', 'v1.10.0']]);
+    assert.deepEqual(
+      releases.map((r) => [r.version, r.tag]),
+      [
+        ['1.9.0', 'v1.9.0'],
+        ['1.10.0', 'v1.10.0'],
+      ],
+    );
     assert.deepEqual(skipped, ['1.9.0', 'nightly', 'v01.2.3', 'v1.2', 'v2.0.0-rc.1']);
   });
 });

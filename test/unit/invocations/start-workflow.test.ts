@@ -32,7 +32,10 @@ function client(...answers: (() => Promise<unknown>)[]) {
   } as unknown as StartClient;
   return { c, calls };
 }
-const ok = (eagerlyStarted = false) => () => Promise.resolve({ eagerlyStarted });
+const ok =
+  (eagerlyStarted = false) =>
+  () =>
+    Promise.resolve({ eagerlyStarted });
 
 describe('starting an invocation workflow', () => {
   it('every start is idempotent by the invocation id: attach to a running run, never a second after it closed', async () => {
@@ -50,17 +53,25 @@ describe('starting an invocation workflow', () => {
   });
 
   it('a cancelled start whose repeat meets the closed run counts as started ("already started")', async () => {
-    const { c } = client(() => Promise.reject(failed(1, 'Cancelled on client')), () => Promise.reject(new WorkflowExecutionAlreadyStartedError('exists', 'skill/p/inv_1', 'skillInvocation')));
+    const { c } = client(
+      () => Promise.reject(failed(1, 'Cancelled on client')),
+      () => Promise.reject(new WorkflowExecutionAlreadyStartedError('exists', 'skill/p/inv_1', 'skillInvocation')),
+    );
     assert.equal((await startInvocationWorkflow(c, 'q', run)).kind, 'started');
   });
 
   it('when the repeat fails too, even with a refusal, the outcome is unknown (never "not started")', async () => {
-    const { c } = client(() => Promise.reject(failed(4, 'Deadline exceeded')), () => Promise.reject(failed(14, 'No connection established. Last error: connect ECONNREFUSED')));
+    const { c } = client(
+      () => Promise.reject(failed(4, 'Deadline exceeded')),
+      () => Promise.reject(failed(14, 'No connection established. Last error: connect ECONNREFUSED')),
+    );
     assert.equal((await startInvocationWorkflow(c, 'q', run)).kind, 'unknown');
   });
 
   it('an unreachable server refused the call: not started, without asking again', async () => {
-    const { c, calls } = client(() => Promise.reject(failed(14, 'No connection established. Last error: connect ECONNREFUSED 127.0.0.1:1')));
+    const { c, calls } = client(() =>
+      Promise.reject(failed(14, 'No connection established. Last error: connect ECONNREFUSED 127.0.0.1:1')),
+    );
     assert.equal((await startInvocationWorkflow(c, 'q', run)).kind, 'not-started');
     assert.equal(calls.length, 1);
   });
@@ -110,6 +121,12 @@ describe('classifyStartFailure: did a failed start certainly start nothing?', ()
 
 describe('inputOf: every start of one invocation carries the same workflow input', () => {
   it('is built from the record alone, the accepted time as the drafters\' "now"', () => {
-    assert.deepEqual(inputOf(record), { invocationId: 'inv_1', project: 'p', skill: 'proposal_writer', inputs: { customerName: 'C', format: 'email' }, requestedAt: '2026-01-01T00:00:00.000Z' });
+    assert.deepEqual(inputOf(record), {
+      invocationId: 'inv_1',
+      project: 'p',
+      skill: 'proposal_writer',
+      inputs: { customerName: 'C', format: 'email' },
+      requestedAt: '2026-01-01T00:00:00.000Z',
+    });
   });
 });

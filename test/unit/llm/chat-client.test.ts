@@ -114,7 +114,9 @@ describe('llm: chat-completions client (against a real HTTP server)', () => {
     const closed = await startFakeLlm();
     const url = closed.baseUrl;
     await closed.close();
-    const failure = await failureOf(createChatModel({ baseUrl: url, apiKey: null, model: 'm', timeoutMs: 2_000 }).complete(MESSAGES, { signal: signal() }));
+    const failure = await failureOf(
+      createChatModel({ baseUrl: url, apiKey: null, model: 'm', timeoutMs: 2_000 }).complete(MESSAGES, { signal: signal() }),
+    );
     assert.equal(failure.type, LLM_FAILURE.unavailable);
     assert.equal(failure.nonRetryable, false);
     assert.equal(failure.message, 'the model endpoint could not be reached', 'no host or port in what users may see');

@@ -35,6 +35,14 @@ describe('llm: what a failed model call means for the drafting step', () => {
   it('tells a refused request (400, 422), which may pass without an optional feature, from other failures', () => {
     assert.ok(isRequestRefused(httpFailure(400, undefined)));
     assert.ok(isRequestRefused(httpFailure(422, undefined)));
-    for (const other of [httpFailure(401, undefined), httpFailure(404, undefined), httpFailure(500, undefined), timeoutFailure(10), malformedFailure('x'), new Error('x')]) assert.ok(!isRequestRefused(other));
+    for (const other of [
+      httpFailure(401, undefined),
+      httpFailure(404, undefined),
+      httpFailure(500, undefined),
+      timeoutFailure(10),
+      malformedFailure('x'),
+      new Error('x'),
+    ])
+      assert.ok(!isRequestRefused(other));
   });
 });

@@ -35,13 +35,60 @@ const ANSWER_BOUND_MS = 2_500;
 
 /** Runs of the characters the parsers care about, and openings they may try from every position. */
 function hostile(n: number): string[] {
-  const fill = (unit: string, tail = '') => unit.repeat(Math.max(1, Math.floor((n - tail.length) / unit.length))).slice(0, n - tail.length) + tail;
-  const units = [' ', '\t', '\n', ' \n', '\n \n', '!', '.', 'a', 'A', '1', '-', '_', '*', '`', '#', ':', '[', '(', '<', 'a.', 'a!x', '[pr:x', '[a:b', '(#1 ', '[WEB-1 ', 'WEB-1 ', 'fix ', 'A-1-', '## Migration\n', '* feat!: x\n', 'Co-authored-by: x\n', 'http://x/', 'mailto:', '```'];
+  const fill = (unit: string, tail = '') =>
+    unit.repeat(Math.max(1, Math.floor((n - tail.length) / unit.length))).slice(0, n - tail.length) + tail;
+  const units = [
+    ' ',
+    '\t',
+    '\n',
+    ' \n',
+    '\n \n',
+    '!',
+    '.',
+    'a',
+    'A',
+    '1',
+    '-',
+    '_',
+    '*',
+    '`',
+    '#',
+    ':',
+    '[',
+    '(',
+    '<',
+    'a.',
+    'a!x',
+    '[pr:x',
+    '[a:b',
+    '(#1 ',
+    '[WEB-1 ',
+    'WEB-1 ',
+    'fix ',
+    'A-1-',
+    '## Migration\n',
+    '* feat!: x\n',
+    'Co-authored-by: x\n',
+    'http://x/',
+    'mailto:',
+    '```',
+  ];
   const tails = ['', 'x', '!x', '<', '\nx', ' x', '\u0000'];
   const out: string[] = [];
   for (const unit of units) for (const tail of ['', 'x', '<']) out.push(fill(unit, tail));
-  for (const prefix of ['Co-authored-by:', 'BREAKING CHANGE:', 'feat(', 'fix: ', 'Merge pull request #1 from ', '```json', 'Migration:', '[', 'https://github.com/']) {
-    for (const run of [' ', '\n', 'a', '!', '-', '(']) for (const tail of tails) out.push(prefix + fill(run, tail).slice(0, n - prefix.length));
+  for (const prefix of [
+    'Co-authored-by:',
+    'BREAKING CHANGE:',
+    'feat(',
+    'fix: ',
+    'Merge pull request #1 from ',
+    '```json',
+    'Migration:',
+    '[',
+    'https://github.com/',
+  ]) {
+    for (const run of [' ', '\n', 'a', '!', '-', '('])
+      for (const tail of tails) out.push(prefix + fill(run, tail).slice(0, n - prefix.length));
   }
   return out;
 }
@@ -62,7 +109,15 @@ function slowest(fn: (input: string) => unknown, inputs: readonly string[]): { m
 }
 
 const evidence = (body: string, over: Partial<EvidenceDocument> = {}): EvidenceDocument => ({
-  kind: 'case_study', externalId: 'cs', title: 'Case', body, createdAt: DEMO_NOW, customer: 'C', industry: 'Retail', date: DEMO_NOW, ...over,
+  kind: 'case_study',
+  externalId: 'cs',
+  title: 'Case',
+  body,
+  createdAt: DEMO_NOW,
+  customer: 'C',
+  industry: 'Retail',
+  date: DEMO_NOW,
+  ...over,
 });
 
 const describeInput = (s: string) => `${JSON.stringify(s.slice(0, 40))}… (${s.length} chars)`;
@@ -80,7 +135,16 @@ describe('skills: hostile text of the largest allowed size is handled in linear 
     ['migrationNote (body)', MAX.body, (b) => migrationNote({ title: 'feat!: x', body: b })],
     ['ticketKeysOf (message)', MAX.body, (b) => ticketKeysOf(b)],
     ['factsOf (body)', MAX.body, factsOf],
-    ['publishMarkdown (body)', MAX.body, (b) => publishMarkdown(b, new Map([['pr:x', { id: 'pr:x', kind: 'pull_request', title: 'x', url: 'https://x.test/pull/1' }]]), newFootnotes())],
+    [
+      'publishMarkdown (body)',
+      MAX.body,
+      (b) =>
+        publishMarkdown(
+          b,
+          new Map([['pr:x', { id: 'pr:x', kind: 'pull_request', title: 'x', url: 'https://x.test/pull/1' }]]),
+          newFootnotes(),
+        ),
+    ],
     ['escapeText (body)', MAX.body, escapeText],
     ['oneLine (body)', MAX.body, oneLine],
     ['countWords (body)', MAX.body, countWords],
@@ -89,7 +153,11 @@ describe('skills: hostile text of the largest allowed size is handled in linear 
     ['termsOf (body)', MAX.body, termsOf],
     ['readNarrative (incident body)', MAX.body, readNarrative],
     ['approachQuote (case study body)', MAX.body, (b) => approachQuote(evidence(b), 'checkout is slow at peak')],
-    ['bestFact (outcome, pain point)', MAX.painPoint, (p) => bestFact(evidence(p, { outcome: p.slice(0, 1000), metrics: [p.slice(0, 300)] }), p)],
+    [
+      'bestFact (outcome, pain point)',
+      MAX.painPoint,
+      (p) => bestFact(evidence(p, { outcome: p.slice(0, 1000), metrics: [p.slice(0, 300)] }), p),
+    ],
     ['inSentence (pain point)', MAX.painPoint, inSentence],
     ['isBot (name, email)', MAX.name, (n) => isBot(n, n)],
     ['safeUrl (url)', MAX.url, safeUrl],
@@ -98,10 +166,28 @@ describe('skills: hostile text of the largest allowed size is handled in linear 
     ['parseSemver (version)', MAX.version, parseSemver],
     ['parseRetryAfter (header)', MAX.url, (h) => parseRetryAfter(h, 0)],
     ['parseEnv (.env file)', MAX.body, parseEnv],
-    ['screenDocuments (document fields, schema patterns)', MAX.body, (t) =>
-      screenDocuments([
-        { kind: 'commit', externalId: 'x', title: t.slice(0, MAX.title), body: t, url: t.slice(0, MAX.url), sha: t.slice(0, 64), author: t.slice(0, MAX.name), committedAt: t.slice(0, 40), version: t.slice(0, MAX.version), ticketKeys: [t.slice(0, 50)] },
-      ], new Date(DEMO_NOW))],
+    [
+      'screenDocuments (document fields, schema patterns)',
+      MAX.body,
+      (t) =>
+        screenDocuments(
+          [
+            {
+              kind: 'commit',
+              externalId: 'x',
+              title: t.slice(0, MAX.title),
+              body: t,
+              url: t.slice(0, MAX.url),
+              sha: t.slice(0, 64),
+              author: t.slice(0, MAX.name),
+              committedAt: t.slice(0, 40),
+              version: t.slice(0, MAX.version),
+              ticketKeys: [t.slice(0, 50)],
+            },
+          ],
+          new Date(DEMO_NOW),
+        ),
+    ],
   ];
 
   for (const [name, size, fn] of cases) {
@@ -112,12 +198,39 @@ describe('skills: hostile text of the largest allowed size is handled in linear 
   }
 
   it(`extractCitationIds, acceptSectionAnswer and checkSectionFacts on model output of ${MAX.answer} characters`, () => {
-    const draft = selectAndDraft('incident_rca', { incidentId: 'X', severity: 'SEV-3' }, [
-      { kind: 'incident', externalId: 'X', title: 'X', body: '', createdAt: DEMO_NOW, incidentId: 'X', severity: 'SEV-3', status: 'resolved', startedAt: DEMO_NOW, services: ['api'] } as ProjectDocument,
-    ], DEMO_NOW);
+    const draft = selectAndDraft(
+      'incident_rca',
+      { incidentId: 'X', severity: 'SEV-3' },
+      [
+        {
+          kind: 'incident',
+          externalId: 'X',
+          title: 'X',
+          body: '',
+          createdAt: DEMO_NOW,
+          incidentId: 'X',
+          severity: 'SEV-3',
+          status: 'resolved',
+          startedAt: DEMO_NOW,
+          services: ['api'],
+        } as ProjectDocument,
+      ],
+      DEMO_NOW,
+    );
     const docs: ProjectDocument[] = [];
     const n = MAX.answer - 200;
-    const runs = [' '.repeat(n), '\n'.repeat(n), '[pr:x'.repeat(n / 5), '[a:b'.repeat(n / 4), '```' + ' '.repeat(n - 4) + 'x', '```json' + '\n'.repeat(n - 8) + '`', 'a1'.repeat(n / 2), 'Aa-'.repeat(n / 3), '- x\n'.repeat(n / 4), '1.'.repeat(n / 2)];
+    const runs = [
+      ' '.repeat(n),
+      '\n'.repeat(n),
+      '[pr:x'.repeat(n / 5),
+      '[a:b'.repeat(n / 4),
+      '```' + ' '.repeat(n - 4) + 'x',
+      '```json' + '\n'.repeat(n - 8) + '`',
+      'a1'.repeat(n / 2),
+      'Aa-'.repeat(n / 3),
+      '- x\n'.repeat(n / 4),
+      '1.'.repeat(n / 2),
+    ];
     const answers = runs.flatMap((markdown) => [markdown, JSON.stringify({ markdown }).slice(0, MAX.answer)]);
     const summary = draft.sections[0]!;
     for (const [name, fn] of [
@@ -135,13 +248,21 @@ describe('skills: hostile text of the largest allowed size is handled in linear 
   it('the whole release-notes drafter on 200 commits with hostile bodies of the largest size', () => {
     const bodies = hostile(MAX.body);
     const docs: ProjectDocument[] = bodies.slice(0, 200).map((body, i) => ({
-      kind: 'commit', externalId: `c${i}`, title: `${i % 2 ? 'feat!' : 'fix'}: ${body.slice(0, 480)}`, body, createdAt: DEMO_NOW,
-      sha: `${i.toString(16).padStart(7, '0')}abcdef`, author: body.slice(0, 200), committedAt: DEMO_NOW, version: '1.1.0', ticketKeys: ['WEB-1'],
+      kind: 'commit',
+      externalId: `c${i}`,
+      title: `${i % 2 ? 'feat!' : 'fix'}: ${body.slice(0, 480)}`,
+      body,
+      createdAt: DEMO_NOW,
+      sha: `${i.toString(16).padStart(7, '0')}abcdef`,
+      author: body.slice(0, 200),
+      committedAt: DEMO_NOW,
+      version: '1.1.0',
+      ticketKeys: ['WEB-1'],
     }));
     const started = performance.now();
     const result = selectAndDraft('release_notes_composer', { fromVersion: '1.0.0', toVersion: '1.1.0', tone: 'formal' }, docs, DEMO_NOW);
     const ms = performance.now() - started;
     assert.ok(result.markdown.length > 0);
-    assert.ok(ms < 200 * BOUND_MS / 10, `${ms.toFixed(0)} ms for 200 hostile commits`);
+    assert.ok(ms < (200 * BOUND_MS) / 10, `${ms.toFixed(0)} ms for 200 hostile commits`);
   });
 });

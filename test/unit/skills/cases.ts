@@ -32,7 +32,11 @@ export const CASES: DemoCase[] = [
   { skill: 'proposal_writer', name: 'email-retail', inputs: { ...RETAIL, format: 'email' } },
   { skill: 'proposal_writer', name: 'one-pager-retail', inputs: { ...RETAIL, format: 'one-pager' } },
   { skill: 'proposal_writer', name: 'full-deck-retail', inputs: { ...RETAIL, format: 'full-deck' } },
-  { skill: 'proposal_writer', name: 'one-pager-healthcare-no-pain-points', inputs: { customerName: 'Cedar Valley Health', industry: 'Healthcare', format: 'one-pager' } },
+  {
+    skill: 'proposal_writer',
+    name: 'one-pager-healthcare-no-pain-points',
+    inputs: { customerName: 'Cedar Valley Health', industry: 'Healthcare', format: 'one-pager' },
+  },
   { skill: 'incident_rca', name: 'sev1-INC-2025-014', inputs: { incidentId: 'INC-2025-014', severity: 'SEV-1' } },
   { skill: 'incident_rca', name: 'sev2-INC-2025-014', inputs: { incidentId: 'INC-2025-014', severity: 'SEV-2' } },
   { skill: 'incident_rca', name: 'sev3-INC-2025-022', inputs: { incidentId: 'INC-2025-022', severity: 'SEV-3' } },

@@ -42,7 +42,10 @@ describe('skills: checkResult', () => {
     r.sections[5].markdownWithCitations = r.sections[5].markdownWithCitations.replace(/\[runbook:rb-search-reindex\]/g, '');
     r.sections[6].markdownWithCitations = r.sections[6].markdownWithCitations.replace(/\[runbook:rb-search-reindex\]/g, '');
     const m = messages(r);
-    assert.ok(m.includes("/sections/1/markdownWithCitations cites runbook:rb-search-reindex inline but not in the section's citations"), m.join('\n'));
+    assert.ok(
+      m.includes("/sections/1/markdownWithCitations cites runbook:rb-search-reindex inline but not in the section's citations"),
+      m.join('\n'),
+    );
     assert.ok(m.some((x) => /runbook:rb-search-reindex is listed but no section cites it/.test(x)));
   });
 

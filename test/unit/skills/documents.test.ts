@@ -34,7 +34,11 @@ describe('skills: documents', () => {
   it('reports a bad field against that field of that kind only', () => {
     assert.equal(validate({ ...commit, version: 'v1.2', committedAt: 'yesterday', fixversion: '1.0.0' }), false);
     const errors = (validate.errors ?? []).filter((e) => e.keyword !== 'if');
-    assert.deepEqual(errors.map((e) => `${e.instancePath} ${e.keyword}`).sort(), [' additionalProperties', '/committedAt format', '/version pattern']);
+    assert.deepEqual(errors.map((e) => `${e.instancePath} ${e.keyword}`).sort(), [
+      ' additionalProperties',
+      '/committedAt format',
+      '/version pattern',
+    ]);
   });
 
   it('rejects an unknown kind and missing required fields', () => {
@@ -53,7 +57,17 @@ describe('skills: documents', () => {
     const ids = loadDemoDocuments().map(citationId);
     assert.equal(new Set(ids).size, ids.length, 'citation ids are unique in the demo project');
     assert.equal(citationId(commit), 'commit:ab12cd3');
-    for (const id of ['pr:50', 'ticket:WEB-37', 'release:2.0.0', 'win:win-1', 'case_study:cs-1', 'sales_note:sn-2', 'incident:INC-2025-014', 'error_issue:SENTRY-88', 'runbook:rb-checkout-rollback']) {
+    for (const id of [
+      'pr:50',
+      'ticket:WEB-37',
+      'release:2.0.0',
+      'win:win-1',
+      'case_study:cs-1',
+      'sales_note:sn-2',
+      'incident:INC-2025-014',
+      'error_issue:SENTRY-88',
+      'runbook:rb-checkout-rollback',
+    ]) {
       assert.ok(ids.includes(id), id);
     }
   });
@@ -61,10 +75,23 @@ describe('skills: documents', () => {
   it('derives sortable version keys and search words for the store', () => {
     const { searchTerms: _terms, ...versions } = indexFields(commit);
     assert.deepEqual(versions, { versionKey: '000001.000002.000000~' });
-    assert.deepEqual(indexFields({ kind: 'ticket', externalId: 'W-1', title: 'Checkout-flow: Café timeout', body: 'a 3s timeout', createdAt: '2025-01-01T00:00:00Z', key: 'W-1', type: 'bug', status: 'Done', fixVersion: '1.10.0' }), {
-      searchTerms: ['checkout', 'flow', 'café', 'timeout', '3s'],
-      fixVersionKey: '000001.000010.000000~',
-    });
+    assert.deepEqual(
+      indexFields({
+        kind: 'ticket',
+        externalId: 'W-1',
+        title: 'Checkout-flow: Café timeout',
+        body: 'a 3s timeout',
+        createdAt: '2025-01-01T00:00:00Z',
+        key: 'W-1',
+        type: 'bug',
+        status: 'Done',
+        fixVersion: '1.10.0',
+      }),
+      {
+        searchTerms: ['checkout', 'flow', 'café', 'timeout', '3s'],
+        fixVersionKey: '000001.000010.000000~',
+      },
+    );
   });
 
   it('bounds the search words of a document and of a query, and finds words in linear time', () => {
@@ -84,7 +111,10 @@ describe('skills: documents', () => {
       assert.ok(Array.isArray(JSON.parse(readFileSync(file, 'utf8')).documents));
     }
     assert.deepEqual(Object.keys(JSON.parse(readFileSync(join(DEMO_DIR, 'project.json'), 'utf8'))).sort(), ['name', 'org', 'project']);
-    assert.deepEqual(Object.keys(JSON.parse(readFileSync(join(repoRoot(), 'demo', 'orgs', 'acme.json'), 'utf8'))).sort(), ['name', 'ownerEmail']);
+    assert.deepEqual(Object.keys(JSON.parse(readFileSync(join(repoRoot(), 'demo', 'orgs', 'acme.json'), 'utf8'))).sort(), [
+      'name',
+      'ownerEmail',
+    ]);
   });
 
   it('covers what the skills need: releases, all kinds, a breaking change, bot bumps, three industries', () => {
@@ -95,7 +125,9 @@ describe('skills: documents', () => {
     assert.ok(docs.some((d) => d.kind === 'commit' && /^\w+(\(.*\))?!:/.test(d.title)));
     assert.ok(docs.some((d) => d.kind === 'commit' && d.body.includes('BREAKING CHANGE:')));
     assert.ok(docs.some((d) => d.kind === 'commit' && d.author.endsWith('[bot]')));
-    const industries = new Set(docs.flatMap((d) => (d.kind === 'win' || d.kind === 'case_study' || d.kind === 'sales_note' ? [d.industry] : [])));
+    const industries = new Set(
+      docs.flatMap((d) => (d.kind === 'win' || d.kind === 'case_study' || d.kind === 'sales_note' ? [d.industry] : [])),
+    );
     assert.ok(industries.size >= 3);
     assert.equal(docs.filter((d) => d.kind === 'incident').length, 2);
   });

@@ -1,5 +1,15 @@
 import assert from 'node:assert/strict';
-import { commitUrl, compareUrl, forgeFromPageUrl, forgeFromRemote, forgeFromWebUrl, issueUrl, pullRequestUrl, releaseUrl, tagOfReleaseUrl } from '../../../src/skills/forge';
+import {
+  commitUrl,
+  compareUrl,
+  forgeFromPageUrl,
+  forgeFromRemote,
+  forgeFromWebUrl,
+  issueUrl,
+  pullRequestUrl,
+  releaseUrl,
+  tagOfReleaseUrl,
+} from '../../../src/skills/forge';
 import type { CommitDocument, TicketDocument } from '../../../src/skills/documents';
 import { entryReferences, renderReferences } from '../../../src/skills/release-notes/references';
 
@@ -20,23 +30,68 @@ describe('skills: repository web pages (GitHub, GitLab, Bitbucket)', () => {
     const gh = forgeFromRemote('git@github.com:o/r.git')!;
     const gl = forgeFromRemote('git@gitlab.com:g/r.git')!;
     const bb = forgeFromRemote('git@bitbucket.org:t/r.git')!;
-    assert.deepEqual([commitUrl(gh, 'abc'), pullRequestUrl(gh, 7), issueUrl(gh, 9), releaseUrl(gh, 'v1.0.0'), compareUrl(gh, 'v1', 'v2')], [
-      'https://github.com/o/r/commit/abc', 'https://github.com/o/r/pull/7', 'https://github.com/o/r/issues/9', 'https://github.com/o/r/releases/tag/v1.0.0', 'https://github.com/o/r/compare/v1...v2',
-    ]);
-    assert.deepEqual([commitUrl(gl, 'abc'), pullRequestUrl(gl, 7), compareUrl(gl, 'v1', 'v2')], ['https://gitlab.com/g/r/-/commit/abc', 'https://gitlab.com/g/r/-/merge_requests/7', 'https://gitlab.com/g/r/-/compare/v1...v2']);
-    assert.deepEqual([commitUrl(bb, 'abc'), pullRequestUrl(bb, 7), compareUrl(bb, 'a', 'b')], ['https://bitbucket.org/t/r/commits/abc', 'https://bitbucket.org/t/r/pull-requests/7', undefined]);
+    assert.deepEqual(
+      [commitUrl(gh, 'abc'), pullRequestUrl(gh, 7), issueUrl(gh, 9), releaseUrl(gh, 'v1.0.0'), compareUrl(gh, 'v1', 'v2')],
+      [
+        'https://github.com/o/r/commit/abc',
+        'https://github.com/o/r/pull/7',
+        'https://github.com/o/r/issues/9',
+        'https://github.com/o/r/releases/tag/v1.0.0',
+        'https://github.com/o/r/compare/v1...v2',
+      ],
+    );
+    assert.deepEqual(
+      [commitUrl(gl, 'abc'), pullRequestUrl(gl, 7), compareUrl(gl, 'v1', 'v2')],
+      ['https://gitlab.com/g/r/-/commit/abc', 'https://gitlab.com/g/r/-/merge_requests/7', 'https://gitlab.com/g/r/-/compare/v1...v2'],
+    );
+    assert.deepEqual(
+      [commitUrl(bb, 'abc'), pullRequestUrl(bb, 7), compareUrl(bb, 'a', 'b')],
+      ['https://bitbucket.org/t/r/commits/abc', 'https://bitbucket.org/t/r/pull-requests/7', undefined],
+    );
     for (const f of [gh, gl, bb]) assert.deepEqual(forgeFromPageUrl(commitUrl(f, 'abc')), f);
-    assert.deepEqual(forgeFromPageUrl('https://git.acme.test/g/r/-/merge_requests/3'), { kind: 'gitlab', base: 'https://git.acme.test/g/r' });
+    assert.deepEqual(forgeFromPageUrl('https://git.acme.test/g/r/-/merge_requests/3'), {
+      kind: 'gitlab',
+      base: 'https://git.acme.test/g/r',
+    });
     assert.equal(forgeFromPageUrl('https://acme.atlassian.net/browse/WEB-1'), undefined);
     assert.equal(tagOfReleaseUrl(gh, releaseUrl(gh, 'release/1.0')), 'release/1.0');
   });
 
   it('references: pull requests and tickets of a change, linked where known, GitHub issues as #N', () => {
     const gh = forgeFromRemote('git@github.com:o/r.git')!;
-    const commit: CommitDocument = { kind: 'commit', externalId: 'a', title: 't', body: '', createdAt: '', sha: 'a', author: 'A', committedAt: '', prNumber: 12, ticketKeys: ['WEB-3', 'GH-45'] };
-    const ticket: TicketDocument = { kind: 'ticket', externalId: 'WEB-3', title: 't', body: '', createdAt: '', key: 'WEB-3', type: 'bug', status: 'Done', url: 'https://acme.atlassian.net/browse/WEB-3' };
+    const commit: CommitDocument = {
+      kind: 'commit',
+      externalId: 'a',
+      title: 't',
+      body: '',
+      createdAt: '',
+      sha: 'a',
+      author: 'A',
+      committedAt: '',
+      prNumber: 12,
+      ticketKeys: ['WEB-3', 'GH-45'],
+    };
+    const ticket: TicketDocument = {
+      kind: 'ticket',
+      externalId: 'WEB-3',
+      title: 't',
+      body: '',
+      createdAt: '',
+      key: 'WEB-3',
+      type: 'bug',
+      status: 'Done',
+      url: 'https://acme.atlassian.net/browse/WEB-3',
+    };
     const refs = entryReferences({ commits: [{ ...commit }], pullRequests: [], tickets: [{ ...ticket }] }, gh);
-    assert.equal(renderReferences(refs), '[#12](https://github.com/o/r/pull/12), [#45](https://github.com/o/r/issues/45), [WEB-3](https://acme.atlassian.net/browse/WEB-3)');
-    assert.equal(renderReferences(entryReferences({ commits: [{ ...commit }], pullRequests: [], tickets: [{ ...ticket, url: 'javascript:alert(1)' }] }, undefined)), '#12, GH-45, WEB-3');
+    assert.equal(
+      renderReferences(refs),
+      '[#12](https://github.com/o/r/pull/12), [#45](https://github.com/o/r/issues/45), [WEB-3](https://acme.atlassian.net/browse/WEB-3)',
+    );
+    assert.equal(
+      renderReferences(
+        entryReferences({ commits: [{ ...commit }], pullRequests: [], tickets: [{ ...ticket, url: 'javascript:alert(1)' }] }, undefined),
+      ),
+      '#12, GH-45, WEB-3',
+    );
   });
 });

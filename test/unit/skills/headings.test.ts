@@ -14,7 +14,8 @@ function expectedHeadings(c: DemoCase): readonly string[] | undefined {
     const { format } = c.inputs as DemoCase<'proposal_writer'>['inputs'];
     return format === 'one-pager' ? sections : undefined;
   }
-  if (c.skill === 'incident_rca' && (c.inputs as DemoCase<'incident_rca'>['inputs']).severity === 'SEV-1') return [...sections, CUSTOMER_SUMMARY];
+  if (c.skill === 'incident_rca' && (c.inputs as DemoCase<'incident_rca'>['inputs']).severity === 'SEV-1')
+    return [...sections, CUSTOMER_SUMMARY];
   return sections;
 }
 

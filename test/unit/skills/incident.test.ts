@@ -34,7 +34,10 @@ const incident: IncidentDocument = {
 describe('skills: incident RCA', () => {
   it('computes time to detect, mitigate and resolve from the timestamps', () => {
     const d = computeDurations(incident, []);
-    assert.deepEqual([d.detect, d.mitigate, d.resolve].map((ms) => formatDuration(ms!)), ['12 min', '1 h 5 min', '1 d 3 h']);
+    assert.deepEqual(
+      [d.detect, d.mitigate, d.resolve].map((ms) => formatDuration(ms!)),
+      ['12 min', '1 h 5 min', '1 d 3 h'],
+    );
     assert.equal(formatDuration(45_000), '45 s');
     assert.equal(formatDuration(2 * 3600_000), '2 h');
   });
@@ -46,7 +49,10 @@ describe('skills: incident RCA', () => {
       ['Deploy started', 'Incident started', 'Incident detected', 'Rolled back', 'Impact mitigated', 'Incident resolved'],
     );
     const times = events.map((e) => Date.parse(e.at));
-    assert.deepEqual(times, [...times].sort((a, b) => a - b));
+    assert.deepEqual(
+      times,
+      [...times].sort((a, b) => a - b),
+    );
   });
 
   it('writes the demo SEV-1 timeline with error first/last seen and durations', () => {
@@ -64,9 +70,18 @@ describe('skills: incident RCA', () => {
     const sev1 = result('sev1-INC-2025-014');
     const sev2 = result('sev2-INC-2025-014');
     const sev3 = result('sev3-INC-2025-022');
-    assert.deepEqual(sev1.sections.map((s) => s.heading), [...RCA, 'Customer-facing summary']);
-    assert.deepEqual(sev2.sections.map((s) => s.heading), RCA);
-    assert.deepEqual(sev3.sections.map((s) => s.heading), RCA);
+    assert.deepEqual(
+      sev1.sections.map((s) => s.heading),
+      [...RCA, 'Customer-facing summary'],
+    );
+    assert.deepEqual(
+      sev2.sections.map((s) => s.heading),
+      RCA,
+    );
+    assert.deepEqual(
+      sev3.sections.map((s) => s.heading),
+      RCA,
+    );
     assert.ok(sev3.markdown.length < sev1.markdown.length / 1.5);
     assert.match(sectionOf(sev2, 'Summary').markdownWithCitations, /classifies it as SEV-1; this analysis is written at SEV-2 depth/);
     assert.doesNotMatch(sectionOf(sev1, 'Customer-facing summary').markdownWithCitations, /SENTRY|checkout-api|\.ts\b/);
@@ -74,7 +89,10 @@ describe('skills: incident RCA', () => {
 
   it('takes the root cause from the record, else labels a hypothesis from the busiest linked issue', () => {
     assert.match(sectionOf(result('sev1-INC-2025-014'), 'Root cause').markdownWithCitations, /^Release 2\.1\.0 retried payment captures/);
-    assert.match(sectionOf(result('sev3-INC-2025-022'), 'Root cause').markdownWithCitations, /^\*\*Hypothesis\*\* \(the incident record names no root cause\).*SENTRY-102/);
+    assert.match(
+      sectionOf(result('sev3-INC-2025-022'), 'Root cause').markdownWithCitations,
+      /^\*\*Hypothesis\*\* \(the incident record names no root cause\).*SENTRY-102/,
+    );
   });
 
   it('finds contributing issues by service, busiest first, and labels unlinked ones as hypotheses', () => {
@@ -90,11 +108,21 @@ describe('skills: incident RCA', () => {
   });
 
   it('types every follow-up action and leaves the owner for a person', () => {
-    const rows = sectionOf(result('sev1-INC-2025-014'), 'Follow-up actions').markdownWithCitations.split('\n').filter((l) => /^\| (prevent|detect|mitigate) \|/.test(l));
+    const rows = sectionOf(result('sev1-INC-2025-014'), 'Follow-up actions')
+      .markdownWithCitations.split('\n')
+      .filter((l) => /^\| (prevent|detect|mitigate) \|/.test(l));
     assert.ok(rows.length >= 3);
-    for (const type of ['prevent', 'detect', 'mitigate']) assert.ok(rows.some((r) => r.startsWith(`| ${type} |`)), type);
+    for (const type of ['prevent', 'detect', 'mitigate'])
+      assert.ok(
+        rows.some((r) => r.startsWith(`| ${type} |`)),
+        type,
+      );
     for (const row of rows) assert.equal(row.split(' | ')[2], '', `owner empty in ${row}`);
-    assert.ok(sectionOf(result('sev3-INC-2025-022'), 'Follow-up actions').markdownWithCitations.split('\n').filter((l) => /^\| (prevent|detect|mitigate) \|/.test(l)).length <= 3);
+    assert.ok(
+      sectionOf(result('sev3-INC-2025-022'), 'Follow-up actions')
+        .markdownWithCitations.split('\n')
+        .filter((l) => /^\| (prevent|detect|mitigate) \|/.test(l)).length <= 3,
+    );
   });
 
   it('takes the fix from the resolution and the runbooks’ steps', () => {

@@ -25,7 +25,14 @@ describe('skills: invariants on every demo case', () => {
       const result = runCase(c, docs);
 
       it('passes checkResult against its own headings', () => {
-        assert.deepEqual(checkResult(result, retrievedIds, result.sections.map((s) => s.heading)), []);
+        assert.deepEqual(
+          checkResult(
+            result,
+            retrievedIds,
+            result.sections.map((s) => s.heading),
+          ),
+          [],
+        );
       });
 
       it('cites only retrieved documents, and every cited id resolves', () => {
@@ -37,7 +44,8 @@ describe('skills: invariants on every demo case', () => {
       it('cites every used document, and accounts for every retrieved one', () => {
         const excluded = new Set(result.retrieval.excluded.map((e) => e.id));
         assert.equal(result.retrieval.used, result.citations.length);
-        for (const id of retrievedIds) assert.ok(excluded.has(id) !== result.citations.some((x) => x.id === id), `${id} must be either used or excluded`);
+        for (const id of retrievedIds)
+          assert.ok(excluded.has(id) !== result.citations.some((x) => x.id === id), `${id} must be either used or excluded`);
         const searched = Object.values(result.retrieval.searched).reduce((a, b) => a + (b ?? 0), 0);
         assert.equal(searched, result.retrieval.used + result.retrieval.excluded.length);
       });
@@ -46,7 +54,7 @@ describe('skills: invariants on every demo case', () => {
         for (const e of result.retrieval.excluded) assert.ok(e.reason.trim().length > 0, `${e.id} has no reason`);
       });
 
-      it("lists in each section exactly the ids its prose cites", () => {
+      it('lists in each section exactly the ids its prose cites', () => {
         for (const s of result.sections) assert.deepEqual(s.citations, extractCitationIds(s.markdownWithCitations), s.heading);
       });
 

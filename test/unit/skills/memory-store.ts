@@ -15,7 +15,12 @@ function matches(row: Row, c: Condition): boolean {
   if (c.op === 'in') return values.some((x) => c.value.includes(x as string | number));
   const { gt, gte, lt, lte } = c.value;
   return values.some(
-    (x) => typeof x === 'string' && (gt === undefined || x > gt) && (gte === undefined || x >= gte) && (lt === undefined || x < lt) && (lte === undefined || x <= lte),
+    (x) =>
+      typeof x === 'string' &&
+      (gt === undefined || x > gt) &&
+      (gte === undefined || x >= gte) &&
+      (lt === undefined || x < lt) &&
+      (lte === undefined || x <= lte),
   );
 }
 

@@ -16,7 +16,8 @@ function fixture(name: string) {
   const docs = retrievedFor(c);
   const draft = runCase(c, docs);
   const at = (heading: string) => draft.sections.findIndex((s) => s.heading === heading);
-  const verdict = (heading: string, edit: (markdown: string) => string) => acceptSectionAnswer(answer(edit(draft.sections[at(heading)]!.markdownWithCitations)), draft.sections[at(heading)]!, docs);
+  const verdict = (heading: string, edit: (markdown: string) => string) =>
+    acceptSectionAnswer(answer(edit(draft.sections[at(heading)]!.markdownWithCitations)), draft.sections[at(heading)]!, docs);
   const refusal = (heading: string, edit: (markdown: string) => string) => {
     const v = verdict(heading, edit);
     assert.equal(v.ok, false, `expected a refusal of the rewrite of ${heading}`);
@@ -38,7 +39,10 @@ describe('skills: a model rewrites the draft section by section, checked for fac
     const payload = JSON.parse(user!.content) as { section: { heading: string; markdown: string }; documents: { id: string }[] };
     assert.equal(payload.section.heading, 'New features');
     assert.equal(payload.section.markdown, rn2.draft.sections[i]!.markdownWithCitations);
-    assert.deepEqual(payload.documents.map((d) => d.id), rn2.draft.sections[i]!.citations);
+    assert.deepEqual(
+      payload.documents.map((d) => d.id),
+      rn2.draft.sections[i]!.citations,
+    );
   });
 
   it('does not send the sections with nothing to rewrite: the contributors, the changelog link, empty groups', () => {
@@ -55,14 +59,23 @@ describe('skills: a model rewrites the draft section by section, checked for fac
 
   it('refuses an entry moved to the wrong version, naming the version', () => {
     const reason = rn.refusal('New features', (m) => m.replace('; 1.1.0)', '; 1.2.0)'));
-    assert.match(reason, /^‘1\.1\.0’ \(version\) is missing from the entry citing commit:8858113, pr:21, ticket:WEB-12; ‘1\.2\.0’ \(version\) in the entry citing commit:8858113, pr:21, ticket:WEB-12 is in neither the draft nor its sources$/);
+    assert.match(
+      reason,
+      /^‘1\.1\.0’ \(version\) is missing from the entry citing commit:8858113, pr:21, ticket:WEB-12; ‘1\.2\.0’ \(version\) in the entry citing commit:8858113, pr:21, ticket:WEB-12 is in neither the draft nor its sources$/,
+    );
   });
 
   it('refuses an entry duplicated, or copied into Highlights from its section', () => {
     const sso = (m: string) => m.split('\n').find((l) => l.includes('single sign-on'))!;
-    assert.match(rn2.refusal('Highlights', (m) => `${m}\n${sso(m)}`), /^the entry citing commit:f78da18, pr:51, ticket:WEB-31 appears 2 times \(the draft has 1\)$/);
+    assert.match(
+      rn2.refusal('Highlights', (m) => `${m}\n${sso(m)}`),
+      /^the entry citing commit:f78da18, pr:51, ticket:WEB-31 appears 2 times \(the draft has 1\)$/,
+    );
     const darkMode = rn2.draft.sections[rn2.at('New features')]!.markdownWithCitations.split('\n').find((l) => l.includes('dark mode'))!;
-    assert.match(rn2.refusal('Highlights', (m) => `${m}\n${darkMode}`), /^it cites pr:52, commit:2674a39, ticket:WEB-32, which the section does not$/);
+    assert.match(
+      rn2.refusal('Highlights', (m) => `${m}\n${darkMode}`),
+      /^it cites pr:52, commit:2674a39, ticket:WEB-32, which the section does not$/,
+    );
   });
 
   it('refuses a stripped link, naming it', () => {
@@ -71,12 +84,21 @@ describe('skills: a model rewrites the draft section by section, checked for fac
   });
 
   it('refuses a factual paragraph without a citation, and a number the sources do not state', () => {
-    assert.match(rn2.refusal('Fixes', (m) => `${m}\n\nCheckout is now 40% faster.`), /an uncited paragraph states ‘40%’ \(number\)/);
-    assert.match(rn2.refusal('Fixes', (m) => m.replace('leading zeros', 'leading zeros in 3 regions')), /‘3’ \(number\) in the entry citing .* is in neither the draft nor its sources/);
+    assert.match(
+      rn2.refusal('Fixes', (m) => `${m}\n\nCheckout is now 40% faster.`),
+      /an uncited paragraph states ‘40%’ \(number\)/,
+    );
+    assert.match(
+      rn2.refusal('Fixes', (m) => m.replace('leading zeros', 'leading zeros in 3 regions')),
+      /‘3’ \(number\) in the entry citing .* is in neither the draft nor its sources/,
+    );
   });
 
   it('refuses an RCA rewrite that repeats a paragraph or drops a citation', () => {
-    assert.match(rca.refusal('Impact', (m) => `${m}\n\n${m.split('\n\n')[0]}`), /^the entry citing incident:INC-2025-014 appears 4 times \(the draft has 3\)$/);
+    assert.match(
+      rca.refusal('Impact', (m) => `${m}\n\n${m.split('\n\n')[0]}`),
+      /^the entry citing incident:INC-2025-014 appears 4 times \(the draft has 3\)$/,
+    );
     // The Impact bullet of SENTRY-88 loses its citation: its entry is missing, and uncited text now states its counts.
     const reason = rca.refusal('Impact', (m) => m.replace(/ \[error_issue:SENTRY-88\]/, ''));
     assert.match(reason, /^the entry citing error_issue:SENTRY-88 is missing; an uncited paragraph states ‘SENTRY-88’ \(reference\)/);
@@ -92,7 +114,10 @@ describe('skills: a model rewrites the draft section by section, checked for fac
     assert.equal(bad(JSON.stringify({ text: 'x' })), 'the answer must be {"markdown": string}');
     assert.equal(bad(answer(`## New features\n\n${features.markdownWithCitations}`)), 'the answer repeats the section heading');
     assert.match(bad(answer(`${features.markdownWithCitations} [pr:50]`)), /^it cites pr:50, which the section does not$/);
-    assert.ok(acceptSectionAnswer(`\`\`\`json\n${answer(features.markdownWithCitations)}\n\`\`\``, features, rn2.docs).ok, 'a code fence around the JSON is tolerated');
+    assert.ok(
+      acceptSectionAnswer(`\`\`\`json\n${answer(features.markdownWithCitations)}\n\`\`\``, features, rn2.docs).ok,
+      'a code fence around the JSON is tolerated',
+    );
   });
 
   it('composes the result: the accepted sections marked as the model’s, publishable markdown, the model’s report', () => {
@@ -104,7 +129,10 @@ describe('skills: a model rewrites the draft section by section, checked for fac
       notes: [],
     });
     assert.equal(result.generator, 'llm:tiny');
-    assert.deepEqual(result.sections.map((s) => s.generator), rn2.draft.sections.map((_, j) => (j === i ? 'llm:tiny' : 'deterministic')));
+    assert.deepEqual(
+      result.sections.map((s) => s.generator),
+      rn2.draft.sections.map((_, j) => (j === i ? 'llm:tiny' : 'deterministic')),
+    );
     assert.match(result.markdown, /Compared with 1\.2\.1:/);
     assert.doesNotMatch(result.markdown, /\[(pr|commit|ticket|release):/);
     assert.deepEqual(result.citations, rn2.draft.citations);

@@ -36,7 +36,8 @@ function referenceRanking(docs: readonly EvidenceDocument[], profile: Profile, p
   index.addAll(docs);
   const df = new Map<string, number>();
   for (const doc of docs) {
-    for (const t of termsOf([doc.title, doc.body, doc.industry, doc.outcome ?? '', doc.customer, ...(doc.metrics ?? [])].join('\n'))) df.set(t, (df.get(t) ?? 0) + 1);
+    for (const t of termsOf([doc.title, doc.body, doc.industry, doc.outcome ?? '', doc.customer, ...(doc.metrics ?? [])].join('\n')))
+      df.set(t, (df.get(t) ?? 0) + 1);
   }
   const n = docs.length;
   const byId = new Map(docs.map((d) => [citationId(d), d]));
@@ -45,7 +46,8 @@ function referenceRanking(docs: readonly EvidenceDocument[], profile: Profile, p
     return Math.log(1 + (n - k + 0.5) / (k + 0.5));
   };
   const round = (x: number) => Math.round(x * 1e9) / 1e9;
-  const byScore = (a: { doc: EvidenceDocument; score: number }, b: { doc: EvidenceDocument; score: number }) => b.score - a.score || compareText(citationId(a.doc), citationId(b.doc));
+  const byScore = (a: { doc: EvidenceDocument; score: number }, b: { doc: EvidenceDocument; score: number }) =>
+    b.score - a.score || compareText(citationId(a.doc), citationId(b.doc));
   const wanted = new Set(profile.industry ? termsOf(profile.industry) : []);
   const isSameIndustry = (doc: EvidenceDocument) => !!profile.industry && termsOf(doc.industry).some((t) => wanted.has(t));
   const nowMs = toMillis(now);
@@ -122,7 +124,11 @@ describe('skills: proposal ranking index', () => {
       PROFILES.forEach((profile, p) => {
         for (const now of [DEMO_NOW, '2027-02-03T04:05:06.000Z']) {
           const painPoints = PAIN_POINTS.slice(p, p + 6);
-          assert.deepEqual(rankEvidence(library, profile, painPoints, now), referenceRanking(library, profile, painPoints, now), `${profile.customerName} ${now}`);
+          assert.deepEqual(
+            rankEvidence(library, profile, painPoints, now),
+            referenceRanking(library, profile, painPoints, now),
+            `${profile.customerName} ${now}`,
+          );
         }
       });
     });
@@ -135,10 +141,16 @@ describe('skills: proposal ranking index', () => {
       for (const k of [0, 1, 2, 5]) {
         const full = referenceRanking(library, profile, PAIN_POINTS, DEMO_NOW);
         const top = rankTopEvidence(library, profile, PAIN_POINTS, DEMO_NOW, { perPainPoint: k, profile: k, keep });
-        assert.deepEqual(top.byPainPoint, full.byPainPoint.map((list) => list.filter((e) => keep(e.doc)).slice(0, k)));
+        assert.deepEqual(
+          top.byPainPoint,
+          full.byPainPoint.map((list) => list.filter((e) => keep(e.doc)).slice(0, k)),
+        );
         assert.deepEqual(top.profile, full.profile.filter(keep).slice(0, k));
         const ranked = new Set([...full.byPainPoint.flat().map((e) => e.doc), ...full.profile]);
-        assert.deepEqual([...top.relevant], library.map((d) => (ranked.has(d) ? 1 : 0)));
+        assert.deepEqual(
+          [...top.relevant],
+          library.map((d) => (ranked.has(d) ? 1 : 0)),
+        );
       }
     }
   });
@@ -153,7 +165,7 @@ describe('skills: proposal ranking index', () => {
     assert.deepEqual(rankEvidence(library, profile, PAIN_POINTS, DEMO_NOW), referenceRanking(library, profile, PAIN_POINTS, DEMO_NOW));
   });
 
-  it('answers with the caller\'s documents when an equal library (other objects) reuses the index', () => {
+  it("answers with the caller's documents when an equal library (other objects) reuses the index", () => {
     const library = syntheticLibrary(1_000, 5);
     rankEvidence(library, PROFILES[0]!, PAIN_POINTS, DEMO_NOW);
     const copies = library.map((d) => ({ ...d, metrics: d.metrics ? [...d.metrics] : undefined }));

@@ -40,7 +40,10 @@ for (const history of [CLIENT_LIBRARY, STOREFRONT]) {
     before(async () => {
       const docs = await imported(history);
       for (const c of history.cases) {
-        results.set(c.name, selectAndDraft('release_notes_composer', c.inputs, retrieve(retrievalPlan('release_notes_composer', c.inputs), docs), DEMO_NOW));
+        results.set(
+          c.name,
+          selectAndDraft('release_notes_composer', c.inputs, retrieve(retrievalPlan('release_notes_composer', c.inputs), docs), DEMO_NOW),
+        );
       }
     });
 
@@ -49,7 +52,9 @@ for (const history of [CLIENT_LIBRARY, STOREFRONT]) {
     it('links every listed entry to its pull request', () => {
       const r = results.get(history.cases[0]!.name)!;
       for (const heading of ['Breaking changes', 'New features', 'Improvements', 'Fixes']) {
-        for (const line of sectionOf(r, heading).split('\n').filter((l) => l.startsWith('- '))) {
+        for (const line of sectionOf(r, heading)
+          .split('\n')
+          .filter((l) => l.startsWith('- '))) {
           assert.match(line, /\(\[#\d+\]\(https:\/\/github\.com\/[^/]+\/[^/]+\/pull\/\d+\)/, `${heading}: ${line}`);
         }
       }
@@ -63,7 +68,8 @@ for (const history of [CLIENT_LIBRARY, STOREFRONT]) {
 
     it('keeps words that only look like ticket keys (AIP-193, UTF-8, ISO-8601)', () => {
       const md = results.get(history.cases[0]!.name)!.markdown;
-      for (const word of history === CLIENT_LIBRARY ? ['AIP-193', 'UTF-8', 'ISO-8601'] : ['UTF-8', 'ISO-8601']) assert.ok(md.includes(word), word);
+      for (const word of history === CLIENT_LIBRARY ? ['AIP-193', 'UTF-8', 'ISO-8601'] : ['UTF-8', 'ISO-8601'])
+        assert.ok(md.includes(word), word);
     });
   });
 }
@@ -72,22 +78,53 @@ describe('skills: what the real-shaped histories must read like', function () {
   this.timeout(30_000);
   it('client library: breaking changes say what to do when the commit does, and the rest is said once', async () => {
     const inputs = CLIENT_LIBRARY.cases[0]!.inputs;
-    const r = selectAndDraft('release_notes_composer', inputs, retrieve(retrievalPlan('release_notes_composer', inputs), await imported(CLIENT_LIBRARY)), DEMO_NOW);
+    const r = selectAndDraft(
+      'release_notes_composer',
+      inputs,
+      retrieve(retrievalPlan('release_notes_composer', inputs), await imported(CLIENT_LIBRARY)),
+      DEMO_NOW,
+    );
     const breaking = sectionOf(r, 'Breaking changes');
-    assert.match(breaking, /\*\*Support AIP-193 for GaxiosError\*\* \(\[#644\]\([^)]+\)\) by Daniel Bankhead\. Action required: `GaxiosError\.code` is now the AIP-193 error code/);
-    assert.match(breaking, /\*\*Support Node 18\+\*\* \(\[#650\]\([^)]+\)\) by Justin Beckwith \[commit:/, "the squashed siblings' subjects are not its migration");
+    assert.match(
+      breaking,
+      /\*\*Support AIP-193 for GaxiosError\*\* \(\[#644\]\([^)]+\)\) by Daniel Bankhead\. Action required: `GaxiosError\.code` is now the AIP-193 error code/,
+    );
+    assert.match(
+      breaking,
+      /\*\*Support Node 18\+\*\* \(\[#650\]\([^)]+\)\) by Justin Beckwith \[commit:/,
+      "the squashed siblings' subjects are not its migration",
+    );
     assert.equal(breaking.match(/migration/g)?.length, 1, breaking);
-    assert.match(sectionOf(r, 'Fixes'), /- UTF-8 response bodies are decoded as latin1 when no charset is given \(\[#612\]\([^)]+\), \[#598\]\(https:\/\/github\.com\/googleapis\/gaxios\/issues\/598\)\) by Sofia Leon/, 'in its author\'s words');
+    assert.match(
+      sectionOf(r, 'Fixes'),
+      /- UTF-8 response bodies are decoded as latin1 when no charset is given \(\[#612\]\([^)]+\), \[#598\]\(https:\/\/github\.com\/googleapis\/gaxios\/issues\/598\)\) by Sofia Leon/,
+      "in its author's words",
+    );
     assert.match(sectionOf(r, 'Fixes'), /- Don't retry on 501 Not Implemented/);
   });
 
-  it('storefront: a fix titled by its bug stays in its author\'s words, a merge body\'s Migration section is the action', async () => {
+  it("storefront: a fix titled by its bug stays in its author's words, a merge body's Migration section is the action", async () => {
     const inputs = STOREFRONT.cases[0]!.inputs;
-    const r = selectAndDraft('release_notes_composer', inputs, retrieve(retrievalPlan('release_notes_composer', inputs), await imported(STOREFRONT)), DEMO_NOW);
-    assert.match(sectionOf(r, 'Fixes'), /- prefer-template invalid autofix creates a tagged template call \(\[#121\]\([^)]+\), SHOP-52\) by /);
-    assert.match(sectionOf(r, 'Breaking changes'), /Action required: Point `checkoutUrl` at `\/v2\/checkout`; Remove the `legacy` flag from `config\.yml`\./);
+    const r = selectAndDraft(
+      'release_notes_composer',
+      inputs,
+      retrieve(retrievalPlan('release_notes_composer', inputs), await imported(STOREFRONT)),
+      DEMO_NOW,
+    );
+    assert.match(
+      sectionOf(r, 'Fixes'),
+      /- prefer-template invalid autofix creates a tagged template call \(\[#121\]\([^)]+\), SHOP-52\) by /,
+    );
+    assert.match(
+      sectionOf(r, 'Breaking changes'),
+      /Action required: Point `checkoutUrl` at `\/v2\/checkout`; Remove the `legacy` flag from `config\.yml`\./,
+    );
     assert.match(sectionOf(r, 'Improvements'), /Show ISO-8601 dates in the order history \(\[#122\]\([^)]+\), SHOP-44\) by Lena Fischer/);
-    assert.match(sectionOf(r, 'New features'), /- Export orders as CSV \(\[#118\]\([^)]+\), SHOP-41\) by Lena Fischer and Marco Bianchi (\[commit:\w{7}\] ?){3}$/m, 'a merge commit and its branch are one entry, titled as the pull request');
+    assert.match(
+      sectionOf(r, 'New features'),
+      /- Export orders as CSV \(\[#118\]\([^)]+\), SHOP-41\) by Lena Fischer and Marco Bianchi (\[commit:\w{7}\] ?){3}$/m,
+      'a merge commit and its branch are one entry, titled as the pull request',
+    );
     assert.match(sectionOf(r, 'Fixes'), /- Don't crash when the cart is empty/);
   });
 });

@@ -34,20 +34,43 @@ export const CLIENT_LIBRARY: History = {
     repo.git(['remote', 'add', 'origin', 'https://github.com/googleapis/gaxios.git']);
     repo.commit('feat: add retry config (#540)');
     repo.tag('v5.1.0', 'v5.1.0');
-    repo.commit('fix(deps): update dependency https-proxy-agent to v7 (#560)', undefined, person('renovate[bot]', '29139614+renovate[bot]@users.noreply.github.com'));
-    repo.commit('chore(deps): update dependency sinon to v16 (#563)', undefined, person('renovate[bot]', '29139614+renovate[bot]@users.noreply.github.com'));
+    repo.commit(
+      'fix(deps): update dependency https-proxy-agent to v7 (#560)',
+      undefined,
+      person('renovate[bot]', '29139614+renovate[bot]@users.noreply.github.com'),
+    );
+    repo.commit(
+      'chore(deps): update dependency sinon to v16 (#563)',
+      undefined,
+      person('renovate[bot]', '29139614+renovate[bot]@users.noreply.github.com'),
+    );
     repo.commit('fix: UTF-8 response bodies are decoded as latin1 when no charset is given (#612)', `Fixes #598\n\n${OWL_BOT}`, sofia);
-    repo.commit('feat: support ISO-8601 dates in Retry-After headers (#620)', 'Co-authored-by: Justin Beckwith <justin.beckwith@example.test>', daniel);
+    repo.commit(
+      'feat: support ISO-8601 dates in Retry-After headers (#620)',
+      'Co-authored-by: Justin Beckwith <justin.beckwith@example.test>',
+      daniel,
+    );
     repo.commit("fix: don't retry on 501 Not Implemented (#631)", undefined, person('Yoshi Automation', 'yoshi-automation@example.test'));
     repo.commit('build: publish with provenance (#635)', undefined, person('Jenkins', 'jenkins@example.test'));
-    repo.commit('docs: document proxy settings (#637)', undefined, person('GitHub Actions Bot', '41898282+github-actions[bot]@users.noreply.github.com'));
+    repo.commit(
+      'docs: document proxy settings (#637)',
+      undefined,
+      person('GitHub Actions Bot', '41898282+github-actions[bot]@users.noreply.github.com'),
+    );
     repo.commit(
       'feat!: Support AIP-193 for GaxiosError (#644)',
       `BREAKING CHANGE: \`GaxiosError.code\` is now the AIP-193 error code; read the HTTP status from \`GaxiosError.status\`.\n\n${OWL_BOT}`,
       daniel,
     );
-    repo.commit('feat!: Support Node 18+ (#650)', `* feat!: Support Node 18+\n\n* chore: update engines\n\n* docs: require Node 18 in the README\n\n---------\n\n${OWL_BOT}`);
-    repo.commit('chore(main): release 6.0.0 (#651)', undefined, person('release-please[bot]', '55107282+release-please[bot]@users.noreply.github.com'));
+    repo.commit(
+      'feat!: Support Node 18+ (#650)',
+      `* feat!: Support Node 18+\n\n* chore: update engines\n\n* docs: require Node 18 in the README\n\n---------\n\n${OWL_BOT}`,
+    );
+    repo.commit(
+      'chore(main): release 6.0.0 (#651)',
+      undefined,
+      person('release-please[bot]', '55107282+release-please[bot]@users.noreply.github.com'),
+    );
     repo.tag('v6.0.0', 'v6.0.0');
     repo.commit('fix: prefer the global fetch when available (#660)', undefined, sofia);
     return repo;
@@ -74,20 +97,30 @@ export const STOREFRONT: History = {
     repo.git(['checkout', '-q', 'main']);
     repo.merge('feature/SHOP-41-csv-export', 'Merge pull request #118 from acme/feature/SHOP-41-csv-export', 'Export orders as CSV');
 
-    repo.commit('fix: prefer-template invalid autofix creates a tagged template call (#121)', 'Fixes SHOP-52\n\nCo-authored-by: Sara Lindqvist <sara@acme.test>');
+    repo.commit(
+      'fix: prefer-template invalid autofix creates a tagged template call (#121)',
+      'Fixes SHOP-52\n\nCo-authored-by: Sara Lindqvist <sara@acme.test>',
+    );
     repo.commit('SHOP-44: Show ISO-8601 dates in the order history (#122)', undefined, lena);
     repo.commit("fix: don't crash when the cart is empty (#123)");
     repo.commit('fix: UTF-8 file names are mangled in attachments (#124)', undefined, lena);
 
     repo.git(['checkout', '-q', '-b', 'SHOP-60-remove-legacy-checkout']);
-    repo.commit('feat!: remove the legacy checkout', 'SHOP-60\n\nCo-authored-by: GitHub Actions Bot <41898282+github-actions[bot]@users.noreply.github.com>');
+    repo.commit(
+      'feat!: remove the legacy checkout',
+      'SHOP-60\n\nCo-authored-by: GitHub Actions Bot <41898282+github-actions[bot]@users.noreply.github.com>',
+    );
     repo.git(['checkout', '-q', 'main']);
     repo.merge(
       'SHOP-60-remove-legacy-checkout',
       'Merge pull request #125 from acme/SHOP-60-remove-legacy-checkout',
       'Remove the legacy checkout\n\n## Migration\n\n- Point `checkoutUrl` at `/v2/checkout`.\n- Remove the `legacy` flag from `config.yml`.\n\n## Testing\n\nRan the checkout suite.',
     );
-    repo.commit('Bump lodash from 4.17.20 to 4.17.21 (#126)', 'Bumps lodash from 4.17.20 to 4.17.21.', person('dependabot[bot]', '49699333+dependabot[bot]@users.noreply.github.com'));
+    repo.commit(
+      'Bump lodash from 4.17.20 to 4.17.21 (#126)',
+      'Bumps lodash from 4.17.20 to 4.17.21.',
+      person('dependabot[bot]', '49699333+dependabot[bot]@users.noreply.github.com'),
+    );
     repo.commit('Release 2.4.0', undefined, person('Jenkins', 'jenkins@acme.test'));
     repo.tag('v2.4.0', 'Storefront 2.4.0');
     return repo;

@@ -53,16 +53,25 @@ const draft = (docs: Parameters<typeof selectAndDraft>[2], tone: 'casual' | 'neu
 
 describe('skills: release notes', () => {
   it('makes one entry of a commit, its pull request and its ticket, citing all three', () => {
-    const r = draft([commit({ title: 'feat(ui): add dark mode (#7)', prNumber: 7, ticketKeys: ['WEB-7'] }), pr({ number: 7, title: 'feat(ui): add dark mode', ticketKeys: ['WEB-7'] }), ticket({ key: 'WEB-7', title: 'Dark mode' })]);
+    const r = draft([
+      commit({ title: 'feat(ui): add dark mode (#7)', prNumber: 7, ticketKeys: ['WEB-7'] }),
+      pr({ number: 7, title: 'feat(ui): add dark mode', ticketKeys: ['WEB-7'] }),
+      ticket({ key: 'WEB-7', title: 'Dark mode' }),
+    ]);
     const features = sectionOf(r, 'New features').markdownWithCitations.split('\n');
     assert.deepEqual(features, ['- Add dark mode (#7, WEB-7) by Ada [pr:7] [commit:aaaaaaa] [ticket:WEB-7]']);
   });
 
   it('joins a non-squash merge: the merge commit, the branch commits (by ticket key) and the pull request', () => {
     const r = result('neutral-1.0.0-1.2.1');
-    const bulk = sectionOf(r, 'New features').markdownWithCitations.split('\n').filter((l) => l.includes('[pr:39]'));
+    const bulk = sectionOf(r, 'New features')
+      .markdownWithCitations.split('\n')
+      .filter((l) => l.includes('[pr:39]'));
     assert.equal(bulk.length, 1);
-    assert.match(bulk[0], /^- Bulk edit order status from the orders list \(\[#39\]\(https:\/\/github\.com\/acme\/acme-web\/pull\/39\), \[WEB-25\]\([^)]+\); 1\.2\.0\) by Marco Bianchi and Sara Lindqvist \[pr:39\] (\[commit:\w{7}\] ){3}\[ticket:WEB-25\]$/);
+    assert.match(
+      bulk[0],
+      /^- Bulk edit order status from the orders list \(\[#39\]\(https:\/\/github\.com\/acme\/acme-web\/pull\/39\), \[WEB-25\]\([^)]+\); 1\.2\.0\) by Marco Bianchi and Sara Lindqvist \[pr:39\] (\[commit:\w{7}\] ){3}\[ticket:WEB-25\]$/,
+    );
   });
 
   it('groups breaking changes with what users must do, then features, improvements, fixes and an other-changes count', () => {
@@ -72,17 +81,36 @@ describe('skills: release notes', () => {
       ['Highlights', 'Breaking changes', 'New features', 'Improvements', 'Fixes', 'Other changes', 'Contributors', 'Full changelog'],
     );
     const breaking = sectionOf(r, 'Breaking changes').markdownWithCitations;
-    assert.match(breaking, /\*\*Remove the deprecated v1 orders endpoints\*\* \(\[#50\]\([^)]+\), \[WEB-30\]\([^)]+\)\) by Marco Bianchi\. Action required: \/api\/v1\/orders .* Call \/api\/v2\/orders instead/);
-    assert.match(breaking, /Sign webhook payloads with HMAC-SHA256\*\* \([^)]*\)[^)]*\)\) by Lena Fischer\. Action required: Verify the `X-Acme-Signature` header/, 'a BREAKING CHANGE footer without "!" counts');
-    assert.match(sectionOf(r, 'Fixes').markdownWithCitations, /- Invoice PDF shows the wrong tax rate for Canadian stores \(\[WEB-37\]\([^)]+\)\) \[ticket:WEB-37\]/, 'a resolved ticket alone is a change');
-    assert.match(sectionOf(r, 'Improvements').markdownWithCitations, /Improve the error message when a coupon has expired \(\[WEB-36\]/, 'wording decides when there is no convention');
-    assert.match(sectionOf(result('neutral-1.0.0-1.2.1'), 'Other changes').markdownWithCitations, /^1 other change, not listed individually\. \[pr:40\] \[commit:\w{7}\]$/);
+    assert.match(
+      breaking,
+      /\*\*Remove the deprecated v1 orders endpoints\*\* \(\[#50\]\([^)]+\), \[WEB-30\]\([^)]+\)\) by Marco Bianchi\. Action required: \/api\/v1\/orders .* Call \/api\/v2\/orders instead/,
+    );
+    assert.match(
+      breaking,
+      /Sign webhook payloads with HMAC-SHA256\*\* \([^)]*\)[^)]*\)\) by Lena Fischer\. Action required: Verify the `X-Acme-Signature` header/,
+      'a BREAKING CHANGE footer without "!" counts',
+    );
+    assert.match(
+      sectionOf(r, 'Fixes').markdownWithCitations,
+      /- Invoice PDF shows the wrong tax rate for Canadian stores \(\[WEB-37\]\([^)]+\)\) \[ticket:WEB-37\]/,
+      'a resolved ticket alone is a change',
+    );
+    assert.match(
+      sectionOf(r, 'Improvements').markdownWithCitations,
+      /Improve the error message when a coupon has expired \(\[WEB-36\]/,
+      'wording decides when there is no convention',
+    );
+    assert.match(
+      sectionOf(result('neutral-1.0.0-1.2.1'), 'Other changes').markdownWithCitations,
+      /^1 other change, not listed individually\. \[pr:40\] \[commit:\w{7}\]$/,
+    );
   });
 
   it('leaves out what users never see, with the reason', () => {
     const r = result('neutral-1.0.0-1.2.1');
     const reasons = new Set(r.retrieval.excluded.map((e) => e.reason));
-    for (const reason of ['chore', 'ci', 'build', 'test', 'refactor', 'dependency bump by a bot', 'internal docs']) assert.ok(reasons.has(reason), reason);
+    for (const reason of ['chore', 'ci', 'build', 'test', 'refactor', 'dependency bump by a bot', 'internal docs'])
+      assert.ok(reasons.has(reason), reason);
     assert.equal(reasonOf(r, 'pr:24'), 'dependency bump by a bot');
     assert.equal(reasonOf(result('neutral-1.2.1-2.0.0'), 'ticket:WEB-42'), 'not resolved (status: In Progress)');
     assert.match(reasonOf(result('neutral-1.2.1-2.0.0'), 'commit:6e8624a') ?? '', /^merge commit$/);
@@ -111,7 +139,11 @@ describe('skills: release notes', () => {
 
   it('changes wording with the tone, never the facts', () => {
     const tones = ['neutral', 'casual', 'formal'].map((t) => result(`${t}-1.2.1-2.0.0`));
-    const facts = (r: SkillResult) => ({ sections: r.sections.map((s) => [s.heading, s.citations]), citations: r.citations, retrieval: r.retrieval });
+    const facts = (r: SkillResult) => ({
+      sections: r.sections.map((s) => [s.heading, s.citations]),
+      citations: r.citations,
+      retrieval: r.retrieval,
+    });
     assert.deepEqual(facts(tones[1]), facts(tones[0]));
     assert.deepEqual(facts(tones[2]), facts(tones[0]));
     assert.notEqual(tones[1].markdown, tones[0].markdown);
@@ -121,26 +153,53 @@ describe('skills: release notes', () => {
 
   it('writes the framing of formal notes without contractions or exclamation marks', () => {
     // Entries are their authors' words in every tone; only the framing is the tone's.
-    const framing = result('formal-1.2.1-2.0.0').markdown.split('\n').filter((l) => !l.startsWith('- ')).join('\n').replace(/\]\([^)]*\)/g, '');
+    const framing = result('formal-1.2.1-2.0.0')
+      .markdown.split('\n')
+      .filter((l) => !l.startsWith('- '))
+      .join('\n')
+      .replace(/\]\([^)]*\)/g, '');
     assert.doesNotMatch(framing, /\b\w+'(t|s|re|ve|ll|d|m)\b|!(\s|$)/i);
   });
 
   it('credits contributors (people, not bots) and names both versions in the full changelog', () => {
     const r = result('neutral-1.0.0-1.2.1');
     const contributors = sectionOf(r, 'Contributors').markdownWithCitations;
-    assert.match(contributors, /^Thanks to the people who contributed to this release: Marco Bianchi, Priya Raman, Sara Lindqvist and Tom Okafor\.$/m, 'each once');
+    assert.match(
+      contributors,
+      /^Thanks to the people who contributed to this release: Marco Bianchi, Priya Raman, Sara Lindqvist and Tom Okafor\.$/m,
+      'each once',
+    );
     assert.doesNotMatch(contributors, /\[bot\]/);
     const cited = r.sections.map((s) => s.markdownWithCitations).join('\n');
     assert.match(cited, /by [^\n]*Sara Lindqvist[^\n]*\[commit:7b442b4\]/, 'a co-author is credited on the entry, through the commit');
-    assert.match(contributors, /New contributors:\n\n- Marco Bianchi made their first contribution in \[#26\]\(https:\/\/github\.com\/acme\/acme-web\/pull\/26\) \[pr:26\]\n- Sara Lindqvist made their first contribution in \[#31\]/);
-    assert.doesNotMatch(sectionOf(result('neutral-1.2.1-2.0.0'), 'Contributors').markdownWithCitations, /New contributors/, 'everyone in 2.0.0 contributed before 1.2.1');
-    const earlier = result('neutral-1.2.1-2.0.0').retrieval.excluded.filter((e) => e.reason.startsWith('an earlier contribution by Marco Bianchi'));
-    assert.deepEqual(earlier.map((e) => e.id.split(':')[0]).sort(), ['commit', 'pr'], 'one earlier commit and one earlier pull request, no more');
-    assert.match(sectionOf(r, 'Full changelog').markdownWithCitations, /^\*\*Full changelog:\*\* \[1\.0\.0\.\.\.1\.2\.1\]\(https:\/\/github\.com\/acme\/acme-web\/compare\/v1\.0\.0\.\.\.v1\.2\.1\)/);
+    assert.match(
+      contributors,
+      /New contributors:\n\n- Marco Bianchi made their first contribution in \[#26\]\(https:\/\/github\.com\/acme\/acme-web\/pull\/26\) \[pr:26\]\n- Sara Lindqvist made their first contribution in \[#31\]/,
+    );
+    assert.doesNotMatch(
+      sectionOf(result('neutral-1.2.1-2.0.0'), 'Contributors').markdownWithCitations,
+      /New contributors/,
+      'everyone in 2.0.0 contributed before 1.2.1',
+    );
+    const earlier = result('neutral-1.2.1-2.0.0').retrieval.excluded.filter((e) =>
+      e.reason.startsWith('an earlier contribution by Marco Bianchi'),
+    );
+    assert.deepEqual(
+      earlier.map((e) => e.id.split(':')[0]).sort(),
+      ['commit', 'pr'],
+      'one earlier commit and one earlier pull request, no more',
+    );
+    assert.match(
+      sectionOf(r, 'Full changelog').markdownWithCitations,
+      /^\*\*Full changelog:\*\* \[1\.0\.0\.\.\.1\.2\.1\]\(https:\/\/github\.com\/acme\/acme-web\/compare\/v1\.0\.0\.\.\.v1\.2\.1\)/,
+    );
   });
 
   it('names the release each entry first shipped in when the range spans several', () => {
-    assert.match(sectionOf(result('neutral-1.0.0-1.2.1'), 'Fixes').markdownWithCitations, /Escape commas and quotes in CSV exports \([^;]*; 1\.2\.1\) by /);
+    assert.match(
+      sectionOf(result('neutral-1.0.0-1.2.1'), 'Fixes').markdownWithCitations,
+      /Escape commas and quotes in CSV exports \([^;]*; 1\.2\.1\) by /,
+    );
     assert.doesNotMatch(sectionOf(result('neutral-1.2.1-2.0.0'), 'Fixes').markdownWithCitations, /2\.0\.0\)/);
   });
 
@@ -154,7 +213,10 @@ describe('skills: release notes', () => {
       pr({ number: 3, title: 'Rewrite docs', labels: ['skip-changelog'] }),
     ]);
     assert.match(sectionOf(r, 'Fixes').markdownWithCitations, /^- Tidy the settings page \(#2\) by Ada \[pr:2\] \[commit:bbbbbbb\]$/m);
-    assert.match(sectionOf(r, 'New features').markdownWithCitations, /^- Split the router \(WEB-2\) by Ada \[commit:ccccccc\] \[ticket:WEB-2\]$/m);
+    assert.match(
+      sectionOf(r, 'New features').markdownWithCitations,
+      /^- Split the router \(WEB-2\) by Ada \[commit:ccccccc\] \[ticket:WEB-2\]$/m,
+    );
     assert.equal(sectionOf(r, 'Breaking changes').markdownWithCitations, 'No breaking changes.');
     assert.equal(reasonOf(r, 'commit:ddddddd'), 'dependency bump by a bot');
     assert.equal(reasonOf(r, 'pr:3'), 'labelled skip-changelog');

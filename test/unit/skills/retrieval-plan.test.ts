@@ -21,23 +21,57 @@ describe('skills: retrieval plans', () => {
       { kind: 'pull_request', author: 'Ada' },
     ] as never[];
     const earlier = resolveQueries(plan.steps[1]!, fetched);
-    assert.deepEqual(earlier.map((q) => [q.kind, q.where, q.limit]), [
-      ['commit', [{ field: 'author', op: 'eq', value: 'Ada' }, { field: 'versionKey', op: 'range', value: { lte: range.gt } }], 1],
-      ['commit', [{ field: 'author', op: 'eq', value: 'Bo' }, { field: 'versionKey', op: 'range', value: { lte: range.gt } }], 1],
-      ['pull_request', [{ field: 'author', op: 'eq', value: 'Ada' }, { field: 'versionKey', op: 'range', value: { lte: range.gt } }], 1],
-      ['pull_request', [{ field: 'author', op: 'eq', value: 'Bo' }, { field: 'versionKey', op: 'range', value: { lte: range.gt } }], 1],
-    ]);
+    assert.deepEqual(
+      earlier.map((q) => [q.kind, q.where, q.limit]),
+      [
+        [
+          'commit',
+          [
+            { field: 'author', op: 'eq', value: 'Ada' },
+            { field: 'versionKey', op: 'range', value: { lte: range.gt } },
+          ],
+          1,
+        ],
+        [
+          'commit',
+          [
+            { field: 'author', op: 'eq', value: 'Bo' },
+            { field: 'versionKey', op: 'range', value: { lte: range.gt } },
+          ],
+          1,
+        ],
+        [
+          'pull_request',
+          [
+            { field: 'author', op: 'eq', value: 'Ada' },
+            { field: 'versionKey', op: 'range', value: { lte: range.gt } },
+          ],
+          1,
+        ],
+        [
+          'pull_request',
+          [
+            { field: 'author', op: 'eq', value: 'Bo' },
+            { field: 'versionKey', op: 'range', value: { lte: range.gt } },
+          ],
+          1,
+        ],
+      ],
+    );
     const many = Array.from({ length: 150 }, (_, i) => ({ kind: 'commit', author: `a${String(i).padStart(3, '0')}` })) as never[];
     assert.equal(resolveQueries(plan.steps[1]!, many).length, 2 * 100, 'at most EACH_MAX authors are asked about');
   });
 
   it('proposals: the whole library of wins, case studies and sales notes, newest first', () => {
     const plan = retrievalPlan('proposal_writer', { customerName: 'X', format: 'email' });
-    assert.deepEqual(plan.steps[0].queries.map((q) => [q.kind, q.where.length, q.sort]), [
-      ['case_study', 0, [{ field: 'date', order: 'desc' }]],
-      ['win', 0, [{ field: 'date', order: 'desc' }]],
-      ['sales_note', 0, [{ field: 'date', order: 'desc' }]],
-    ]);
+    assert.deepEqual(
+      plan.steps[0].queries.map((q) => [q.kind, q.where.length, q.sort]),
+      [
+        ['case_study', 0, [{ field: 'date', order: 'desc' }]],
+        ['win', 0, [{ field: 'date', order: 'desc' }]],
+        ['sales_note', 0, [{ field: 'date', order: 'desc' }]],
+      ],
+    );
   });
 
   it('incidents: the incident, then its issues and runbooks by id and by service', () => {

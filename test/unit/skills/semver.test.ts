@@ -16,7 +16,16 @@ describe('skills: semver', () => {
   });
 
   it('ranks pre-releases below their release, in semver precedence', () => {
-    const order = ['1.0.0-alpha', '1.0.0-alpha.1', '1.0.0-alpha.beta', '1.0.0-beta', '1.0.0-beta.2', '1.0.0-beta.11', '1.0.0-rc.1', '1.0.0'];
+    const order = [
+      '1.0.0-alpha',
+      '1.0.0-alpha.1',
+      '1.0.0-alpha.beta',
+      '1.0.0-beta',
+      '1.0.0-beta.2',
+      '1.0.0-beta.11',
+      '1.0.0-rc.1',
+      '1.0.0',
+    ];
     for (let i = 1; i < order.length; i++) assert.ok(compareSemver(order[i - 1], order[i]) < 0, `${order[i - 1]} < ${order[i]}`);
   });
 
@@ -31,7 +40,19 @@ describe('skills: semver', () => {
 
   it('builds keys whose string order is semver order, for database range queries', () => {
     assert.equal(semverKey('1.10.3'), '000001.000010.000003~');
-    const versions = ['1.9.0', '1.10.0', '1.0.0', '1.0.0-rc.1', '1.0.0-rc.2', '1.0.0-rc.10', '1.0.0-alpha', '1.0.0-alpha.1', '0.9.12', '10.0.0', '2.0.0-beta'];
+    const versions = [
+      '1.9.0',
+      '1.10.0',
+      '1.0.0',
+      '1.0.0-rc.1',
+      '1.0.0-rc.2',
+      '1.0.0-rc.10',
+      '1.0.0-alpha',
+      '1.0.0-alpha.1',
+      '0.9.12',
+      '10.0.0',
+      '2.0.0-beta',
+    ];
     const bySemver = [...versions].sort(compareSemver);
     const byKey = [...versions].sort((a, b) => (semverKey(a) < semverKey(b) ? -1 : semverKey(a) > semverKey(b) ? 1 : 0));
     assert.deepEqual(byKey, bySemver);

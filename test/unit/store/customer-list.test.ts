@@ -20,7 +20,10 @@ describe('customer list keys and queries (store/customer-list.ts)', () => {
 
   it('a trial in the sandbox says so; a store no filter can name is not indexed', () => {
     const trial = { purchasedAt: T0, expiresAt: T0 + 7 * DAY };
-    const { state } = deliver([subEvent('INITIAL_PURCHASE', 'ip', T0, trial, { period_type: 'TRIAL', price: 0, environment: 'SANDBOX', store: 'weird store' })], T0);
+    const { state } = deliver(
+      [subEvent('INITIAL_PURCHASE', 'ip', T0, trial, { period_type: 'TRIAL', price: 0, environment: 'SANDBOX', store: 'weird store' })],
+      T0,
+    );
     const keys = customerListKeys(canonicalView(state));
     assert.deepEqual(keys.facets, ['all', 'environment:SANDBOX', 'flagged:false', 'status:active', 'trial']);
     assert.equal(keys.mrrMicros, 0);
@@ -34,7 +37,11 @@ describe('customer list keys and queries (store/customer-list.ts)', () => {
   it('the filters become facets; none is the facet every record holds', () => {
     assert.deepEqual(facetsOf({}), ['all']);
     assert.deepEqual(facetsOf({ status: 'billing_issue' }), ['flagged:true']);
-    assert.deepEqual(facetsOf({ status: 'trial', store: 'PLAY_STORE', environment: 'SANDBOX' }), ['trial', 'store:PLAY_STORE', 'environment:SANDBOX']);
+    assert.deepEqual(facetsOf({ status: 'trial', store: 'PLAY_STORE', environment: 'SANDBOX' }), [
+      'trial',
+      'store:PLAY_STORE',
+      'environment:SANDBOX',
+    ]);
     assert.deepEqual(facetsOf({ status: 'billing_issue', flagged: true }), ['flagged:true']);
   });
 
@@ -48,7 +55,14 @@ describe('customer list keys and queries (store/customer-list.ts)', () => {
       mrrMicros: { $lte: 5 },
       $or: [{ mrrMicros: { $lt: 5 } }, { mrrMicros: 5, _id: { $lt: key('b') } }],
     });
-    const prefix = customerListQuery('app:acme', key, { sort: 'id', limit: 10, idPrefix: 'user-', after: { id: key('user-3') }, store: 'APP_STORE', environment: 'PRODUCTION' });
+    const prefix = customerListQuery('app:acme', key, {
+      sort: 'id',
+      limit: 10,
+      idPrefix: 'user-',
+      after: { id: key('user-3') },
+      store: 'APP_STORE',
+      environment: 'PRODUCTION',
+    });
     assert.deepEqual(prefix.sort, { _id: 1 });
     assert.deepEqual(prefix.filter, {
       scope: 'app:acme',

@@ -11,7 +11,10 @@ describe('retention: TTL indexes', () => {
     assert.deepEqual(create[COLLECTIONS.webhookEvents]![0]!.key, { receivedAt: 1 });
     assert.equal(create[COLLECTIONS.outbox]![0]!.expireAfterSeconds, 30 * DAY_S);
     assert.equal(create[COLLECTIONS.invocations], undefined);
-    assert.deepEqual(drop, [[COLLECTIONS.invocations, 'ttl_completed'], [COLLECTIONS.invocationResults, 'ttl_stored']]);
+    assert.deepEqual(drop, [
+      [COLLECTIONS.invocations, 'ttl_completed'],
+      [COLLECTIONS.invocationResults, 'ttl_stored'],
+    ]);
   });
 
   it('expires finished invocations and their results together when a retention is set', () => {

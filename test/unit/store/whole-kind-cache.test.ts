@@ -2,7 +2,8 @@ import assert from 'node:assert/strict';
 import type { ProjectDocument } from '../../../src/skills/documents';
 import { WholeKindCache } from '../../../src/store/documents';
 
-const docs = (n: number, prefix = 'd') => Array.from({ length: n }, (_, i) => ({ kind: 'win', externalId: `${prefix}${i}` }) as unknown as ProjectDocument);
+const docs = (n: number, prefix = 'd') =>
+  Array.from({ length: n }, (_, i) => ({ kind: 'win', externalId: `${prefix}${i}` }) as unknown as ProjectDocument);
 
 describe('WholeKindCache', () => {
   it('answers only for the revision an entry was read at', () => {
