@@ -41,8 +41,8 @@ const BOT_PREFIXES = [
   'release-please',
 ];
 
-/** A whole word of the name that marks automation ("Owl Bot", "Yoshi Automation", "docs-bot"). */
-const BOT_WORDS = new Set(['bot', 'automation', 'autobot']);
+/** A whole word of the name that marks automation ("Owl Bot", "Yoshi Automation", "docs-bot", "Mend Renovate"). */
+const BOT_WORDS = new Set(['bot', 'automation', 'autobot', 'renovate', 'dependabot']);
 
 /** Email addresses of bot accounts: GitHub's `…[bot]@users.noreply.github.com`, its web-flow address, `bot@…`. */
 function isBotEmail(email: string): boolean {

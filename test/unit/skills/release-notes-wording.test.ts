@@ -67,6 +67,7 @@ describe('skills: release-notes wording on real titles', () => {
       'release-please[bot]',
       'renovate-bot',
       'web-flow',
+      'Mend Renovate',
     ])
       assert.ok(isBot(name), name);
     for (const name of ['Sarah Jenkins', 'Talbot Smith', 'Abbot', 'Travis Nguyen', 'Robotics Team Lead']) assert.ok(!isBot(name), name);
