@@ -59,24 +59,11 @@ export async function ensureIndexes(db: Db, retention: Retention = DEFAULT_RETEN
   }
   // Retention switched off (keep forever): its TTL index goes.
   for (const [collection, name] of ttl.drop) {
-    const names = (
-      await db
-        .collection(collection)
-        .listIndexes()
-        .toArray()
-        .catch(() => [])
-    ).map((i) => String(i.name));
-    if (names.includes(name)) await db.collection(collection).dropIndex(name);
+    if ((await indexNames(db, collection)).includes(name)) await db.collection(collection).dropIndex(name);
   }
   // Indexes no query uses any more cost every write: gone.
   for (const [collection, names] of RETIRED_INDEXES) {
-    const present = (
-      await db
-        .collection(collection)
-        .listIndexes()
-        .toArray()
-        .catch(() => [])
-    ).map((i) => String(i.name));
+    const present = await indexNames(db, collection);
     for (const name of names) {
       // The API and the worker start together: the other one may have dropped it a moment ago.
       if (present.includes(name))
@@ -97,4 +84,14 @@ export async function ensureIndexes(db: Db, retention: Retention = DEFAULT_RETEN
 function isIndexNotFound(err: unknown): boolean {
   const e = err as { code?: number; codeName?: string; message?: string } | null;
   return e?.code === 27 || e?.codeName === 'IndexNotFound' || /index not found/i.test(String(e?.message ?? ''));
+}
+
+/** The names of a collection's indexes; none for a collection not created yet. */
+async function indexNames(db: Db, collection: string): Promise<string[]> {
+  const indexes = await db
+    .collection(collection)
+    .listIndexes()
+    .toArray()
+    .catch(() => []);
+  return indexes.map((i) => String(i.name));
 }

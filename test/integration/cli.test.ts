@@ -7,7 +7,7 @@ import { verifyToken } from '../../src/api/auth';
 import { writeDevStack } from '../../src/config/env-files';
 import { COLLECTIONS } from '../../src/store/collections';
 import { GitRepo } from '../support/git-repo';
-import { startHarness, type Harness } from '../support/harness';
+import { startHarness, type Harness, cliEnv } from '../support/harness';
 import { envelope, providerEvent } from '../support/provider-events';
 import { randomSuffix } from '../support/config';
 import { repoRoot } from '../support/repo-root';
@@ -24,15 +24,7 @@ describe('operator CLI (against the real store)', () => {
   let env: NodeJS.ProcessEnv;
   before(async () => {
     h = await startHarness();
-    env = {
-      ...process.env,
-      LOG_LEVEL: 'silent',
-      TEMPORAL_ADDRESS: h.config.temporal.address,
-      MONGODB_URI: h.config.mongo.uri,
-      MONGODB_DB: h.config.mongo.dbName,
-      JWT_SECRET: h.config.jwt.secret!,
-      PUBLIC_BASE_URL: h.baseUrl,
-    };
+    env = cliEnv(h, { PUBLIC_BASE_URL: h.baseUrl });
   });
   after(async () => h?.close());
 
@@ -349,15 +341,7 @@ describe('invoke (against the real stack)', function () {
     h = await startHarness();
     await loadDemo(h);
     await h.startWorker();
-    env = {
-      ...process.env,
-      LOG_LEVEL: 'silent',
-      TEMPORAL_ADDRESS: h.config.temporal.address,
-      TEMPORAL_TASK_QUEUE: h.config.temporal.taskQueue,
-      MONGODB_URI: h.config.mongo.uri,
-      MONGODB_DB: h.config.mongo.dbName,
-      JWT_SECRET: h.config.jwt.secret!,
-    };
+    env = cliEnv(h, { TEMPORAL_TASK_QUEUE: h.config.temporal.taskQueue });
   });
   after(async () => h?.close());
 

@@ -10,6 +10,7 @@ import { COLLECTIONS } from '../../src/store/collections';
 import { backfillCustomerListKeys } from '../../src/store/subscribers';
 import { billingSuite } from '../support/billing-client';
 import { eventually } from '../support/eventually';
+import { cliEnv } from '../support/harness';
 import { DAY, providerEvent } from '../support/provider-events';
 import { adminToken, projectToken } from '../support/tokens';
 
@@ -163,14 +164,7 @@ describe('console API', function () {
 
   it('billing-backfill-trends rebuilds the daily points from the subscriber records', async () => {
     const h = s.harness();
-    const env = {
-      ...process.env,
-      LOG_LEVEL: 'silent',
-      TEMPORAL_ADDRESS: h.config.temporal.address,
-      MONGODB_URI: h.config.mongo.uri,
-      MONGODB_DB: h.config.mongo.dbName,
-      JWT_SECRET: h.config.jwt.secret!,
-    };
+    const env = cliEnv(h);
     // Asynchronous: the worker runs in this process, and a synchronous spawn would stop it while the CLI runs.
     const child = spawn(
       process.execPath,

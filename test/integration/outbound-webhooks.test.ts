@@ -8,7 +8,7 @@ import { outboundDeliveryWorkflowId } from '../../src/workflows/contracts/outbou
 import { billingClient } from '../support/billing-client';
 import { FAST_OUTBOUND_ENV, randomSuffix } from '../support/config';
 import { eventually } from '../support/eventually';
-import { startHarness, type Harness } from '../support/harness';
+import { startHarness, type Harness, cliEnv } from '../support/harness';
 import { DAY, providerEvent } from '../support/provider-events';
 import { adminToken, projectToken } from '../support/tokens';
 
@@ -443,14 +443,7 @@ describe('outbound webhooks without the development setting', () => {
   it('the CLI grants and takes away early access', async () => {
     const slug = `cli-${randomSuffix()}`;
     await connectApp(h, slug, false);
-    const env = {
-      ...process.env,
-      LOG_LEVEL: 'silent',
-      TEMPORAL_ADDRESS: h.config.temporal.address,
-      MONGODB_URI: h.config.mongo.uri,
-      MONGODB_DB: h.config.mongo.dbName,
-      JWT_SECRET: h.config.jwt.secret!,
-    };
+    const env = cliEnv(h);
     const cli = (...args: string[]) =>
       spawnSync(process.execPath, [join(__dirname, '..', '..', 'src', 'cli.js'), 'outbound-access', ...args], { env, encoding: 'utf8' });
     const list = () => h.request('GET', `/v1/apps/${slug}/webhook-endpoints`, { token: admin });

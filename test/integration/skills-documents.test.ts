@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { COLLECTIONS } from '../../src/store/collections';
 import { ensureIndexes } from '../../src/store/indexes';
-import { startHarness, type Harness } from '../support/harness';
+import { startHarness, type Harness, cliEnv } from '../support/harness';
 import { adminToken, projectToken } from '../support/tokens';
 import { PROJECT, loadDemo } from './skills-helpers';
 
@@ -50,13 +50,7 @@ describe('project documents over HTTP: the demo loader, bulk upsert, listing (re
 
   it('the seed-demo command (as npm run dev runs it) finds demo/ and reports what it did', async () => {
     const { stdout } = await promisify(execFile)(process.execPath, [join(__dirname, '..', '..', 'src', 'cli.js'), 'seed-demo'], {
-      env: {
-        ...process.env,
-        TEMPORAL_ADDRESS: h.config.temporal.address,
-        MONGODB_URI: h.config.mongo.uri,
-        MONGODB_DB: h.config.mongo.dbName,
-        JWT_SECRET: h.config.jwt.secret!,
-      },
+      env: cliEnv(h),
     });
     assert.match(stdout, /^org acme: updated\nproject acme-web: updated\n/);
     assert.match(stdout, /engineering\.json: \d+ documents \(0 new, \d+ updated\)/);

@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { ProjectRepository } from '../../src/store/projects';
 import { GitRepo } from '../support/git-repo';
-import { startHarness, type Harness } from '../support/harness';
+import { startHarness, type Harness, cliEnv } from '../support/harness';
 import { projectToken } from '../support/tokens';
 import { assertResultShape } from './skills-helpers';
 
@@ -21,13 +21,7 @@ describe('import-git: a real repository into a project, then release notes over 
   const member = projectToken([GIT_PROJECT]);
   const cli = (args: string[]) =>
     run(process.execPath, [CLI, 'import-git', ...args], {
-      env: {
-        ...process.env,
-        TEMPORAL_ADDRESS: h.config.temporal.address,
-        MONGODB_URI: h.config.mongo.uri,
-        MONGODB_DB: h.config.mongo.dbName,
-        JWT_SECRET: h.config.jwt.secret!,
-      },
+      env: cliEnv(h),
     });
 
   before(async () => {

@@ -166,3 +166,16 @@ export async function startHarness(overrides: Record<string, string> = {}, optio
     },
   };
 }
+
+/** The environment a CLI process needs to reach the harness's store and Temporal, quiet unless told otherwise. */
+export function cliEnv(h: Pick<Harness, 'config'>, extra: Record<string, string> = {}): NodeJS.ProcessEnv {
+  return {
+    ...process.env,
+    LOG_LEVEL: 'silent',
+    TEMPORAL_ADDRESS: h.config.temporal.address,
+    MONGODB_URI: h.config.mongo.uri,
+    MONGODB_DB: h.config.mongo.dbName,
+    JWT_SECRET: h.config.jwt.secret!,
+    ...extra,
+  };
+}
