@@ -46,8 +46,8 @@ const FAILED_OUTCOME = (err: unknown): ModelSectionReport['outcome'] =>
  * The drafting step: the deterministic draft always; with a model configured, the model rewrites the
  * draft's prose section by section (LLM_TIMEOUT_MS per section, within the attempt's time) and each answer
  * replaces its section only when it keeps the draft's facts. Rate limits and 5xx retry the activity (from
- * the next unanswered section: the progress is saved with the retrieved documents); a timeout or a refused request ends the model's part, and the sections not
- * rewritten stay as drafted, with a note saying why.
+ * the next unanswered section: the progress is saved with the retrieved documents); a timeout or a refused
+ * request ends the model's part, and the sections not rewritten stay as drafted, with a note saying why.
  */
 export function createDraftingActivity(
   deps: Pick<ActivityDeps, 'config' | 'logger'>,
