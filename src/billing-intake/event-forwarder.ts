@@ -2,7 +2,7 @@ import type { Client } from '@temporalio/client';
 import { randomUUID } from 'node:crypto';
 import type { Logger } from '../logging/logger';
 import { isPermanentRefusal } from '../temporal/failures';
-import { signalSubscriberEvents, signalSubscriberWorkflow } from '../temporal/clients/billing-subscriber';
+import { signalSubscriberEvents } from '../temporal/clients/billing-subscriber';
 import { EVENT_BATCH_CHARS, EVENT_BATCH_MAX } from '../workflows/contracts/billing-subscriber';
 import type { DeadLetterRepository } from '../store/dead-letters';
 import type { RelayCheckpointRepository } from '../store/relay-checkpoints';
@@ -249,7 +249,7 @@ export class EventForwarder {
     this.logger.error({ deadLetter: id, scope, eventId, subscriberId, reason }, 'webhook event parked as a dead letter');
   }
 
-  /** One signal-with-start carrying events of one subscriber, in order. */
+  /** One signal-with-start carrying events of one subscriber, in order (one event alone travels as it always did). */
   private async forwardAll(records: WebhookEventRecord[]): Promise<void> {
     const { scope, subscriberId } = records[0]!;
     const messages = records.map((r) => ({ kind: 'event' as const, event: parseStoredEvent(r), receivedAtMs: r.receivedAt.getTime() }));
@@ -259,12 +259,7 @@ export class EventForwarder {
   }
 
   async forward(record: WebhookEventRecord): Promise<void> {
-    const { subscriberId, scope } = record;
-    if (!record.workflowId || !subscriberId) return;
-    const message = { kind: 'event' as const, event: parseStoredEvent(record), receivedAtMs: record.receivedAt.getTime() };
-    await this.client.connection.withDeadline(Date.now() + FORWARD_TIMEOUT_MS, () =>
-      signalSubscriberWorkflow(this.client, this.taskQueue, { scope, subscriberId }, message),
-    );
+    if (record.workflowId && record.subscriberId) await this.forwardAll([record]);
   }
 
   /** Persists "everything accepted before T is relayed", T being the oldest event still owed. */

@@ -169,13 +169,14 @@ function firstContributionsOf(
   asked: ReadonlySet<string>,
   earlier: ReadonlySet<string>,
 ): FirstContribution[] {
+  const entryOf = new Map<ProjectDocument, Entry>();
+  for (const e of entries) for (const d of changeDocuments(e.change)) entryOf.set(d, e);
+  const byRelease = (a: Entry, b: Entry) => compareSemver(a.version, b.version) || compareText(changeTime(a.change), changeTime(b.change));
   return contributors
     .filter((c) => asked.has(c.name.toLowerCase()) && !earlier.has(c.name.toLowerCase()))
     .flatMap((c) => {
-      const entry = entries
-        .filter((e) => c.credits.some((d) => changeDocuments(e.change).includes(d as never)))
-        .sort((a, b) => compareSemver(a.version, b.version) || compareText(changeTime(a.change), changeTime(b.change)))[0];
-      return entry ? [{ name: c.name, entry, credits: c.credits.filter((d) => changeDocuments(entry.change).includes(d as never)) }] : [];
+      const entry = [...new Set(c.credits.map((d) => entryOf.get(d)).filter((e): e is Entry => e !== undefined))].sort(byRelease)[0];
+      return entry ? [{ name: c.name, entry, credits: c.credits.filter((d) => entryOf.get(d) === entry) }] : [];
     });
 }
 
