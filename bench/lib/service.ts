@@ -3,7 +3,7 @@
  * prebuilt bundle), in this process, for one benchmark: its own database and task queue on the run's servers.
  * The Temporal client may carry interceptors, which is how the benchmarks time the forwarder's calls.
  */
-import { Client, type WorkflowClientInterceptor } from '@temporalio/client';
+import type { WorkflowClientInterceptor } from '@temporalio/client';
 import { NativeConnection, type Worker } from '@temporalio/worker';
 import { randomBytes } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
@@ -122,13 +122,7 @@ export async function startService(
   const store = await connectStore(config.mongo.uri, config.mongo.dbName, `bench-${name}`);
   await store.db.dropDatabase();
   await ensureIndexes(store.db);
-  const lazy = connectTemporalLazy(config.temporal);
-  const client = new Client({
-    connection: lazy.connection,
-    namespace: config.temporal.namespace,
-    interceptors: { workflow: opts.interceptors ?? [] },
-  });
-  const temporal: TemporalHandle = { connection: lazy.connection, client, close: lazy.close };
+  const temporal: TemporalHandle = connectTemporalLazy(config.temporal, { interceptors: { workflow: opts.interceptors ?? [] } });
   const deps = composeApi({ config, logger, db: store.db, temporal });
   const { forwarder } = deps;
   const { app } = createApp(deps);
@@ -152,7 +146,7 @@ export async function startService(
         connection,
         db: store.db,
         logger,
-        client,
+        client: temporal.client,
         mailer: null,
         workflowBundlePath: stack.workflowBundlePath,
         interceptors: w.interceptors,

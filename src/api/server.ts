@@ -21,7 +21,8 @@ async function main(): Promise<void> {
     (err) => logger.warn({ err: String(err) }, 'creating indexes failed (is MongoDB reachable?); retrying in 5 s'),
   );
   const temporal = connectTemporalLazy(config.temporal);
-  if (config.worker.inApi) installSdkLogging(logger);
+  // The SDK's core runtime serves the relay's native connection, and the worker when it runs here too.
+  installSdkLogging(logger);
   const worker = config.worker.inApi
     ? runWorkerInApi({
         config,

@@ -1,4 +1,3 @@
-import type { Client } from '@temporalio/client';
 import { randomUUID } from 'node:crypto';
 import type { Logger } from '../logging/logger';
 import { isPermanentRefusal } from '../temporal/failures';
@@ -9,6 +8,7 @@ import type { RelayCheckpointRepository } from '../store/relay-checkpoints';
 import type { Repositories } from '../store/repositories';
 import { parseStoredEvent, type WebhookEventRecord, type WebhookEventRepository } from '../store/webhook-events';
 import { systemClock, type Clock } from '../config/clock';
+import type { LazyNativeClient } from '../temporal/client';
 
 const CHECKPOINT_INTERVAL_MS = 2_000;
 /** A checkpoint not refreshed for this long belongs to a dead instance. */
@@ -23,15 +23,17 @@ const GIVE_UP_AFTER_MS = 24 * 60 * 60_000;
 export function relayRetryDelay(attempt: number): number {
   return Math.min(MAX_RETRY_DELAY_MS, RETRY_DELAY_MS * 2 ** Math.min(Math.max(attempt - 1, 0), 16));
 }
-/** Signal-with-start calls in flight at once; the rest wait in memory (and in the inbox, should we die). */
-const MAX_IN_FLIGHT = 16;
-/** How far down the queue a relay looks for more events of the same subscriber to send with the first. */
-const BATCH_LOOKAHEAD = 1_000;
 /**
- * Events held in memory while they wait (during a Temporal outage, a burst). Past this only their ids are kept
- * (so the checkpoint stays behind them), and they are read back from the inbox once the queue has drained.
+ * Signal-with-start calls in flight at once; the rest wait in memory (and in the inbox, should we die). Eight keep
+ * a local server busy; more only split a backlog into more, smaller calls (bench/README.md, intake).
  */
-const MAX_QUEUED = 5_000;
+export const RELAY_CALLS_IN_FLIGHT = 8;
+/**
+ * Events held in memory while they wait (during a Temporal outage, a burst): about 2 KB each, so some 40 MB at
+ * most. Past this only their ids are kept (so the checkpoint stays behind them), and they are read back from the
+ * inbox once the queue has drained. The deeper the queue, the more of a subscriber's events leave in one call.
+ */
+const MAX_QUEUED = 20_000;
 /** One signal-with-start may take this long: a half-open connection must not pin a relay slot forever. */
 const FORWARD_TIMEOUT_MS = 10_000;
 /** How long stop() waits for in-flight relays before leaving the rest to recovery. */
@@ -57,7 +59,15 @@ export class EventForwarder {
   private nextTicket = 0;
   /** Accepted and not yet relayed, by record id → receivedAt. */
   private readonly unrelayed = new Map<string, Date>();
-  private readonly queue: WebhookEventRecord[] = [];
+  /**
+   * Waiting events by subscriber workflow, each list in the order received; the map keeps its subscribers in the
+   * order their oldest waiting event came, which is the order they are relayed in. A subscriber with a call in
+   * flight (`busy`) waits for it, so its next events leave together and in order.
+   */
+  private readonly waiting = new Map<string, WebhookEventRecord[]>();
+  private readonly busy = new Set<string>();
+  /** Record ids in `waiting`, and how many. */
+  private readonly queuedIds = new Set<string>();
   private readonly inFlight = new Set<string>();
   /** Signal-with-start calls under way (each carries one event, or a batch for one subscriber). */
   private calls = 0;
@@ -68,7 +78,7 @@ export class EventForwarder {
 
   constructor(
     repos: Pick<Repositories, 'webhookEvents' | 'relayCheckpoints' | 'deadLetters'>,
-    private readonly client: Client,
+    private readonly client: Pick<LazyNativeClient, 'get'>,
     private readonly taskQueue: string,
     private readonly logger: Logger,
     private readonly now: Clock = systemClock,
@@ -96,25 +106,29 @@ export class EventForwarder {
 
   /** Queues the accepted event for relaying in the background. */
   forwardSoon(record: WebhookEventRecord): void {
-    if (this.inFlight.has(record._id)) return;
+    if (this.inFlight.has(record._id) || this.queuedIds.has(record._id)) return;
     if (!this.unrelayed.has(record._id)) this.unrelayed.set(record._id, record.receivedAt);
-    if (this.queue.length >= this.maxQueued) {
+    if (this.queuedIds.size >= this.maxQueued) {
       // Bounded memory: the event is in the inbox; readBack() fetches it when there is room again.
       this.overflowed = true;
       return;
     }
-    this.queue.push(record);
+    const key = queueKey(record);
+    const list = this.waiting.get(key);
+    if (list) list.push(record);
+    else this.waiting.set(key, [record]);
+    this.queuedIds.add(record._id);
     this.pump();
   }
 
   /**
-   * After an overflow: reads this instance's own unrelayed events back from the inbox, oldest first, a queue's
-   * worth at a time, until none is left behind.
+   * After an overflow: reads this instance's own unrelayed events back from the inbox, oldest first, half a
+   * queue's worth at a time, until none is left behind.
    */
   private async readBack(): Promise<void> {
-    if (!this.overflowed || this.queue.length > this.maxQueued / 2) return;
+    if (!this.overflowed || this.queuedIds.size > this.maxQueued / 2) return;
     this.overflowed = false;
-    const owed = [...this.unrelayed.entries()].filter(([id]) => !this.inFlight.has(id) && !this.queue.some((r) => r._id === id));
+    const owed = [...this.unrelayed.entries()].filter(([id]) => !this.inFlight.has(id) && !this.queuedIds.has(id));
     if (owed.length === 0) return;
     const since = owed.reduce((min, [, at]) => (at < min ? at : min), owed[0]![1]);
     const batch = await this.events.acceptedSince(this.instanceId, since, Math.ceil(this.maxQueued / 2));
@@ -124,50 +138,40 @@ export class EventForwarder {
   }
 
   private pump(): void {
-    while (this.calls < MAX_IN_FLIGHT && this.queue.length > 0) {
-      const first = this.queue.shift()!;
-      if (this.inFlight.has(first._id)) continue;
-      const batch = [first, ...this.takeSameSubscriber(first)];
-      for (const r of batch) this.inFlight.add(r._id);
-      this.calls += 1;
-      void this.relayBatch(batch)
-        .then((failed) => {
-          for (const r of batch) {
-            const err = failed.get(r._id);
-            if (err === undefined) {
-              this.unrelayed.delete(r._id);
-              this.failures.delete(r._id);
-            } else this.retryLater(r, err);
-          }
-        })
-        .finally(() => {
-          this.calls -= 1;
-          for (const r of batch) this.inFlight.delete(r._id);
-          if (this.inFlight.size === 0 && this.queue.length === 0) for (const wake of this.idleWaiters) wake();
-          this.pump();
-        });
+    if (this.calls >= RELAY_CALLS_IN_FLIGHT) return;
+    for (const [key, list] of this.waiting) {
+      if (this.calls >= RELAY_CALLS_IN_FLIGHT) break;
+      if (this.busy.has(key)) continue;
+      const batch = takeBatch(list);
+      if (list.length === 0) this.waiting.delete(key);
+      this.send(key, batch);
     }
   }
 
-  /**
-   * Queued events of the same subscriber as `first` (a backlog, a burst for one customer), taken out of the
-   * queue to travel with it in one signal, in their queue order, within the batch bounds of the contract.
-   */
-  private takeSameSubscriber(first: WebhookEventRecord): WebhookEventRecord[] {
-    if (!first.workflowId || !first.subscriberId) return [];
-    const taken: number[] = [];
-    let chars = first.eventJson.length;
-    const end = Math.min(this.queue.length, BATCH_LOOKAHEAD);
-    for (let i = 0; i < end && taken.length < EVENT_BATCH_MAX - 1; i++) {
-      const r = this.queue[i]!;
-      if (r.workflowId !== first.workflowId || this.inFlight.has(r._id) || r._id === first._id) continue;
-      if (chars + r.eventJson.length > EVENT_BATCH_CHARS) break;
-      chars += r.eventJson.length;
-      taken.push(i);
+  private send(key: string, batch: WebhookEventRecord[]): void {
+    this.busy.add(key);
+    for (const r of batch) {
+      this.queuedIds.delete(r._id);
+      this.inFlight.add(r._id);
     }
-    const out = taken.map((i) => this.queue[i]!);
-    for (let k = taken.length - 1; k >= 0; k--) this.queue.splice(taken[k]!, 1);
-    return out;
+    this.calls += 1;
+    void this.relayBatch(batch)
+      .then((failed) => {
+        for (const r of batch) {
+          const err = failed.get(r._id);
+          if (err === undefined) {
+            this.unrelayed.delete(r._id);
+            this.failures.delete(r._id);
+          } else this.retryLater(r, err);
+        }
+      })
+      .finally(() => {
+        this.calls -= 1;
+        this.busy.delete(key);
+        for (const r of batch) this.inFlight.delete(r._id);
+        if (this.inFlight.size === 0 && this.queuedIds.size === 0) for (const wake of this.idleWaiters) wake();
+        this.pump();
+      });
   }
 
   /**
@@ -253,8 +257,9 @@ export class EventForwarder {
   private async forwardAll(records: WebhookEventRecord[]): Promise<void> {
     const { scope, subscriberId } = records[0]!;
     const messages = records.map((r) => ({ kind: 'event' as const, event: parseStoredEvent(r), receivedAtMs: r.receivedAt.getTime() }));
-    await this.client.connection.withDeadline(Date.now() + FORWARD_TIMEOUT_MS, () =>
-      signalSubscriberEvents(this.client, this.taskQueue, { scope, subscriberId: subscriberId! }, messages),
+    const client = await this.client.get();
+    await client.connection.withDeadline(Date.now() + FORWARD_TIMEOUT_MS, () =>
+      signalSubscriberEvents(client, this.taskQueue, { scope, subscriberId: subscriberId! }, messages),
     );
   }
 
@@ -297,7 +302,7 @@ export class EventForwarder {
 
   /** What the relay holds, for /metrics and tests: memory stays bounded by maxQueued however much is owed. */
   stats(): { queued: number; inFlight: number; owed: number } {
-    return { queued: this.queue.length, inFlight: this.inFlight.size, owed: this.unrelayed.size };
+    return { queued: this.queuedIds.size, inFlight: this.inFlight.size, owed: this.unrelayed.size };
   }
 
   /** How long the oldest accepted event has waited to be relayed, in ms (0: nothing waits). */
@@ -309,7 +314,7 @@ export class EventForwarder {
 
   /** Resolves once nothing is queued or in flight. */
   idle(): Promise<void> {
-    if (this.inFlight.size === 0 && this.queue.length === 0) return Promise.resolve();
+    if (this.inFlight.size === 0 && this.queuedIds.size === 0) return Promise.resolve();
     return new Promise((resolve) => {
       const wake = () => {
         this.idleWaiters.delete(wake);
@@ -344,4 +349,20 @@ export class EventForwarder {
     if (this.unrelayed.size === 0 && this.accepting_.size === 0) await this.checkpoints.remove(this.instanceId).catch(() => undefined);
     else await this.checkpoint().catch(() => undefined);
   }
+}
+
+/** Events of one subscriber share a key (and a call); one that names no subscriber travels alone. */
+function queueKey(record: WebhookEventRecord): string {
+  return record.workflowId && record.subscriberId ? record.workflowId : `record:${record._id}`;
+}
+
+/** Takes from the front of a subscriber's waiting events as many as one signal may carry (at least one). */
+function takeBatch(list: WebhookEventRecord[]): WebhookEventRecord[] {
+  let count = 1;
+  let chars = list[0]!.eventJson.length;
+  while (count < list.length && count < EVENT_BATCH_MAX && chars + list[count]!.eventJson.length <= EVENT_BATCH_CHARS) {
+    chars += list[count]!.eventJson.length;
+    count += 1;
+  }
+  return list.splice(0, count);
 }

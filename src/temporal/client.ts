@@ -1,4 +1,4 @@
-import { Client, Connection, defaultGrpcRetryOptions, makeGrpcRetryInterceptor } from '@temporalio/client';
+import { Client, Connection, defaultGrpcRetryOptions, makeGrpcRetryInterceptor, type ClientOptions } from '@temporalio/client';
 import type { Config } from '../config/config';
 import { temporalConnectionOptions } from './connection';
 import { SEARCH_ATTRIBUTES } from './search-attributes';
@@ -11,28 +11,78 @@ export interface TemporalHandle {
    * skill invocations are started with eager start (src/api/worker-in-api.ts). Null or absent otherwise.
    */
   starter?: Client | null;
+  /** The relay's client (see lazyNativeClient). */
+  relay: LazyNativeClient;
   close(): Promise<void>;
 }
+
+/** What a process's clients share besides the connection: interceptors (the benchmarks count calls with them). */
+export type ClientExtras = Pick<ClientOptions, 'interceptors'>;
 
 /**
  * One lazy connection per process: the API must come up (and say 503 on /readyz) while Temporal is down,
  * instead of crashing at start-up.
  */
-export function connectTemporalLazy(config: Config['temporal']): TemporalHandle {
+export function connectTemporalLazy(config: Config['temporal'], extras: ClientExtras = {}): TemporalHandle {
   const connection = Connection.lazy({
     ...temporalConnectionOptions(config),
     // The SDK default retries an unreachable server for ~25 s. An HTTP caller is better served by a prompt
     // 503 it can retry; four attempts (~1 s) ride out a blip without holding requests.
     interceptors: [makeGrpcRetryInterceptor(defaultGrpcRetryOptions({ maxAttempts: 4 }))],
   });
-  const client = new Client({ connection, namespace: config.namespace });
-  return { connection, client, close: () => connection.close() };
+  const client = new Client({ ...extras, connection, namespace: config.namespace });
+  const relay = lazyNativeClient(config, extras);
+  return { connection, client, relay, close: async () => void (await Promise.allSettled([connection.close(), relay.close()])) };
+}
+
+export interface LazyNativeClient {
+  /** The client, connecting first if need be; rejects while Temporal cannot be reached (the next call tries again). */
+  get(): Promise<Client>;
+  close(): Promise<void>;
+}
+
+/**
+ * A client on a NativeConnection (the SDK's Rust core), connected on first use and again after a failed connect,
+ * for the webhook relay's signal-with-start calls: under load they cost the API process about a third less CPU
+ * than through the JavaScript gRPC stack, and most of that work moves off the event loop the acknowledgements
+ * run on (bench/README.md, intake). The SDK's worker package, which holds the native connection, is loaded only
+ * when the relay first needs it, so the CLI's short commands do not pay for it.
+ */
+export function lazyNativeClient(config: Config['temporal'], extras: ClientExtras = {}): LazyNativeClient {
+  let connecting: Promise<{ client: Client; close(): Promise<void> }> | null = null;
+  let closed = false;
+  const connect = async () => {
+    const { NativeConnection } = await import('@temporalio/worker');
+    const connection = await NativeConnection.connect(temporalConnectionOptions(config));
+    if (closed) {
+      await connection.close();
+      throw new Error('the Temporal connection is closed');
+    }
+    return { client: new Client({ ...extras, connection, namespace: config.namespace }), close: () => connection.close() };
+  };
+  return {
+    get() {
+      if (closed) return Promise.reject(new Error('the Temporal connection is closed'));
+      const attempt = (connecting ??= connect().catch((err: unknown) => {
+        connecting = null;
+        throw err;
+      }));
+      return attempt.then((c) => c.client);
+    },
+    async close() {
+      closed = true;
+      const open = await connecting?.catch(() => null);
+      connecting = null;
+      await open?.close();
+    },
+  };
 }
 
 export async function connectTemporal(config: Config['temporal']): Promise<TemporalHandle> {
   const connection = await Connection.connect(temporalConnectionOptions(config));
   const client = new Client({ connection, namespace: config.namespace });
-  return { connection, client, close: () => connection.close() };
+  const relay = lazyNativeClient(config);
+  return { connection, client, relay, close: async () => void (await Promise.allSettled([connection.close(), relay.close()])) };
 }
 
 /** Registers the search attributes on a namespace (idempotent), for clusters not started by our dev stack. */

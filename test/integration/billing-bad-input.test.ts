@@ -248,12 +248,12 @@ describe('billing webhooks: hostile input and acceptance faults (real stack)', (
   });
 
   it("relay recovery judges peers by the store's clock: an instance whose own clock runs ahead never takes a live peer for dead", async () => {
-    const live = new EventForwarder(h.repos, h.temporal.client, h.config.temporal.taskQueue, createLogger(h.config, 'test'));
+    const live = new EventForwarder(h.repos, h.temporal.relay, h.config.temporal.taskQueue, createLogger(h.config, 'test'));
     await live.checkpoint();
     // An instance whose clock is two minutes ahead of everyone else's.
     const ahead = new EventForwarder(
       h.repos,
-      h.temporal.client,
+      h.temporal.relay,
       h.config.temporal.taskQueue,
       createLogger(h.config, 'test'),
       () => new Date(Date.now() + 120_000),
@@ -268,7 +268,7 @@ describe('billing webhooks: hostile input and acceptance faults (real stack)', (
   it('the relay holds a bounded number of events in memory and reads the rest back from the inbox', async () => {
     const relay = new EventForwarder(
       h.repos,
-      h.temporal.client,
+      h.temporal.relay,
       `relay-bound-${randomSuffix()}`,
       createLogger(h.config, 'test'),
       () => new Date(),

@@ -5,7 +5,7 @@
  */
 import assert from 'node:assert/strict';
 import type { Client } from '@temporalio/client';
-import { EventForwarder } from '../../../src/billing-intake/event-forwarder';
+import { EventForwarder, RELAY_CALLS_IN_FLIGHT } from '../../../src/billing-intake/event-forwarder';
 import { createLogger } from '../../../src/logging/logger';
 import type { Repositories } from '../../../src/store/repositories';
 import type { WebhookEventRecord } from '../../../src/store/webhook-events';
@@ -35,7 +35,8 @@ function standIn() {
     },
   } as unknown as Client;
   const releaseAll = () => waiting.splice(0).forEach((r) => r());
-  return { client, calls, releaseAll };
+  const releaseFirst = () => waiting.shift()?.();
+  return { client, calls, releaseAll, releaseFirst };
 }
 
 const record = (subscriber: string, n: number): WebhookEventRecord => {
@@ -59,19 +60,25 @@ describe('billing intake: the relay sends a subscriber’s waiting events in one
   it('one signal-with-start for the backlog of one subscriber, in order; single events as before', async () => {
     const t = standIn();
     const repos = {} as Pick<Repositories, 'webhookEvents' | 'relayCheckpoints' | 'deadLetters'>;
-    const forwarder = new EventForwarder(repos, t.client, 'q', createLogger(testConfig({ LOG_LEVEL: 'silent' }), 'test'));
-    // Sixteen subscribers take every slot; then five events of one more subscriber wait in the queue.
-    for (let i = 0; i < 16; i++) forwarder.forwardSoon(record(`busy-${i}`, 0));
+    const forwarder = new EventForwarder(
+      repos,
+      { get: async () => t.client },
+      'q',
+      createLogger(testConfig({ LOG_LEVEL: 'silent' }), 'test'),
+    );
+    // Other subscribers take every slot; then five events of one more subscriber wait in the queue.
+    for (let i = 0; i < RELAY_CALLS_IN_FLIGHT; i++) forwarder.forwardSoon(record(`busy-${i}`, 0));
     for (let n = 1; n <= 5; n++) forwarder.forwardSoon(record('burst', n));
-    assert.equal(t.calls.length, 16);
+    await new Promise((r) => setImmediate(r));
+    assert.equal(t.calls.length, RELAY_CALLS_IN_FLIGHT);
     assert.ok(
       t.calls.every((c) => c.signal === 'providerEvent' && c.args.length === 2),
       'one event alone: the signal it always was',
     );
     t.releaseAll();
     await new Promise((r) => setImmediate(r));
-    assert.equal(t.calls.length, 17, 'the five waiting events left in one call');
-    const batch = t.calls[16]!;
+    assert.equal(t.calls.length, RELAY_CALLS_IN_FLIGHT + 1, 'the five waiting events left in one call');
+    const batch = t.calls[RELAY_CALLS_IN_FLIGHT]!;
     assert.equal(batch.workflowId, 'billing/app:x/burst');
     assert.equal(batch.signal, 'providerEvents');
     const events = batch.args[0] as [{ id: string }, number][];
@@ -82,6 +89,43 @@ describe('billing intake: the relay sends a subscriber’s waiting events in one
     assert.ok(
       events.every(([, at]) => typeof at === 'number'),
       'each with its receipt time',
+    );
+    t.releaseAll();
+    await forwarder.idle();
+    assert.deepEqual(forwarder.stats(), { queued: 0, inFlight: 0, owed: 0 });
+  });
+
+  it('a subscriber’s events wait while a call for it is in flight, then leave together; subscribers go oldest first', async () => {
+    const t = standIn();
+    const repos = {} as Pick<Repositories, 'webhookEvents' | 'relayCheckpoints' | 'deadLetters'>;
+    const forwarder = new EventForwarder(
+      repos,
+      { get: async () => t.client },
+      'q',
+      createLogger(testConfig({ LOG_LEVEL: 'silent' }), 'test'),
+    );
+    forwarder.forwardSoon(record('hot', 1));
+    await new Promise((r) => setImmediate(r));
+    assert.equal(t.calls.length, 1);
+    // While hot's first call is in flight: three more of its events, and one of a subscriber that came later.
+    for (let n = 2; n <= 4; n++) forwarder.forwardSoon(record('hot', n));
+    forwarder.forwardSoon(record('cold', 5));
+    await new Promise((r) => setImmediate(r));
+    assert.deepEqual(
+      t.calls.map((c) => c.workflowId),
+      ['billing/app:x/hot', 'billing/app:x/cold'],
+      'a free slot goes to another subscriber, never to a second call for one in flight',
+    );
+    t.releaseFirst();
+    await new Promise((r) => setImmediate(r));
+    await new Promise((r) => setImmediate(r));
+    assert.equal(t.calls.length, 3);
+    const next = t.calls[2]!;
+    assert.equal(next.workflowId, 'billing/app:x/hot');
+    assert.deepEqual(
+      (next.args[0] as [{ id: string }, number][]).map(([e]) => e.id),
+      ['hot-2', 'hot-3', 'hot-4'],
+      'the waiting events in one call, in order',
     );
     t.releaseAll();
     await forwarder.idle();
