@@ -6,17 +6,25 @@ cd "$(dirname "$0")/.."
 . scripts/use-node.sh || exit 1
 bash scripts/ensure-deps.sh || exit 1
 
-echo "[test] lint and format…"
-npx eslint . || exit 1
-npx prettier --check . || { echo "[test] files are not formatted: npm run format" >&2; exit 1; }
-
 tally=$(mktemp)
 export TEST_TALLY_FILE="$tally"
 status=0
 reporter=dist/test/support/reporter.js
 
-echo "[test] unit tests…"
+# Lint and format run beside the unit tests (about as long as each other); their output follows the tests'.
+echo "[test] lint and format, and unit tests…"
+lint_log=$(mktemp)
+( npx eslint . && { npx prettier --check . || { echo "[test] files are not formatted: npm run format"; exit 1; }; } ) >"$lint_log" 2>&1 &
+lint_pid=$!
 TEST_SUITE_LABEL=unit npx mocha --reporter "$reporter" 'dist/test/unit/**/*.test.js' || status=1
+if ! wait "$lint_pid"; then
+  cat "$lint_log" >&2
+  echo "[test] lint or format failed" >&2
+  rm -f "$lint_log" "$tally"
+  exit 1
+fi
+rm -f "$lint_log"
+echo "[test] lint and format: clean"
 
 # The console's browser tests need Debian's chromium: installed here when missing and possible (root), else
 # they are skipped with a loud line, here and in the suite.
