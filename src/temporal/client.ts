@@ -1,4 +1,5 @@
 import { Client, Connection, defaultGrpcRetryOptions, makeGrpcRetryInterceptor, type ClientOptions } from '@temporalio/client';
+import type { NativeConnection } from '@temporalio/worker';
 import type { Config } from '../config/config';
 import { temporalConnectionOptions } from './connection';
 import { SEARCH_ATTRIBUTES } from './search-attributes';
@@ -49,31 +50,34 @@ export interface LazyNativeClient {
  * when the relay first needs it, so the CLI's short commands do not pay for it.
  */
 export function lazyNativeClient(config: Config['temporal'], extras: ClientExtras = {}): LazyNativeClient {
-  let connecting: Promise<{ client: Client; close(): Promise<void> }> | null = null;
+  let connecting: Promise<Client> | null = null;
+  let open: NativeConnection | null = null;
   let closed = false;
   const connect = async () => {
     const { NativeConnection } = await import('@temporalio/worker');
     const connection = await NativeConnection.connect(temporalConnectionOptions(config));
+    // Closed while this was connecting: close() does not wait for a connect (to a server that may be down), so the
+    // connection it did not see is closed here.
     if (closed) {
       await connection.close();
       throw new Error('the Temporal connection is closed');
     }
-    return { client: new Client({ ...extras, connection, namespace: config.namespace }), close: () => connection.close() };
+    open = connection;
+    return new Client({ ...extras, connection, namespace: config.namespace });
   };
   return {
     get() {
       if (closed) return Promise.reject(new Error('the Temporal connection is closed'));
-      const attempt = (connecting ??= connect().catch((err: unknown) => {
+      return (connecting ??= connect().catch((err: unknown) => {
         connecting = null;
         throw err;
       }));
-      return attempt.then((c) => c.client);
     },
     async close() {
       closed = true;
-      const open = await connecting?.catch(() => null);
-      connecting = null;
-      await open?.close();
+      const connection = open;
+      open = null;
+      await connection?.close();
     },
   };
 }

@@ -15,7 +15,8 @@ export interface TcpProxy {
   close(): Promise<void>;
 }
 
-export async function startTcpProxy(target: string): Promise<TcpProxy> {
+/** `listenPort`: listen there (a port the client was given before the proxy came up); any free port by default. */
+export async function startTcpProxy(target: string, listenPort = 0): Promise<TcpProxy> {
   const [host, port] = [target.slice(0, target.lastIndexOf(':')), Number(target.slice(target.lastIndexOf(':') + 1))];
   let holding = false;
   const pairs = new Set<{ client: Socket; upstream: Socket; held: Buffer[] }>();
@@ -39,7 +40,7 @@ export async function startTcpProxy(target: string): Promise<TcpProxy> {
     client.on('error', end);
     upstream.on('error', end);
   });
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  await new Promise<void>((r) => server.listen(listenPort, '127.0.0.1', r));
   const addr = server.address();
 
   return {
