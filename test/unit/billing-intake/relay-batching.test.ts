@@ -56,16 +56,16 @@ const record = (subscriber: string, n: number): WebhookEventRecord => {
   };
 };
 
+/** A relay whose Temporal is the stand-in (no store: nothing here checkpoints or reads back). */
+function relayOver(client: Client): EventForwarder {
+  const repos = {} as Pick<Repositories, 'webhookEvents' | 'relayCheckpoints' | 'deadLetters'>;
+  return new EventForwarder(repos, { get: async () => client }, 'q', createLogger(testConfig({ LOG_LEVEL: 'silent' }), 'test'));
+}
+
 describe('billing intake: the relay sends a subscriber’s waiting events in one signal', () => {
   it('one signal-with-start for the backlog of one subscriber, in order; single events as before', async () => {
     const t = standIn();
-    const repos = {} as Pick<Repositories, 'webhookEvents' | 'relayCheckpoints' | 'deadLetters'>;
-    const forwarder = new EventForwarder(
-      repos,
-      { get: async () => t.client },
-      'q',
-      createLogger(testConfig({ LOG_LEVEL: 'silent' }), 'test'),
-    );
+    const forwarder = relayOver(t.client);
     // Other subscribers take every slot; then five events of one more subscriber wait in the queue.
     for (let i = 0; i < RELAY_CALLS_IN_FLIGHT; i++) forwarder.forwardSoon(record(`busy-${i}`, 0));
     for (let n = 1; n <= 5; n++) forwarder.forwardSoon(record('burst', n));
@@ -97,13 +97,7 @@ describe('billing intake: the relay sends a subscriber’s waiting events in one
 
   it('a subscriber’s events wait while a call for it is in flight, then leave together; subscribers go oldest first', async () => {
     const t = standIn();
-    const repos = {} as Pick<Repositories, 'webhookEvents' | 'relayCheckpoints' | 'deadLetters'>;
-    const forwarder = new EventForwarder(
-      repos,
-      { get: async () => t.client },
-      'q',
-      createLogger(testConfig({ LOG_LEVEL: 'silent' }), 'test'),
-    );
+    const forwarder = relayOver(t.client);
     forwarder.forwardSoon(record('hot', 1));
     await new Promise((r) => setImmediate(r));
     assert.equal(t.calls.length, 1);
