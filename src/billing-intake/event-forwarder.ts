@@ -34,7 +34,10 @@ export const RELAY_CALLS_IN_FLIGHT = 8;
  * inbox once the queue has drained. The deeper the queue, the more of a subscriber's events leave in one call.
  */
 const MAX_QUEUED = 20_000;
-/** One signal-with-start may take this long: a half-open connection must not pin a relay slot forever. */
+/**
+ * One signal-with-start (with the connect, when it is the first) may take this long: a half-open connection must
+ * not pin a relay slot forever.
+ */
 const FORWARD_TIMEOUT_MS = 10_000;
 /** How long stop() waits for in-flight relays before leaving the rest to recovery. */
 const STOP_WAIT_MS = 10_000;
@@ -257,8 +260,9 @@ export class EventForwarder {
   private async forwardAll(records: WebhookEventRecord[]): Promise<void> {
     const { scope, subscriberId } = records[0]!;
     const messages = records.map((r) => ({ kind: 'event' as const, event: parseStoredEvent(r), receivedAtMs: r.receivedAt.getTime() }));
-    const client = await this.client.get();
-    await client.connection.withDeadline(Date.now() + FORWARD_TIMEOUT_MS, () =>
+    const deadline = Date.now() + FORWARD_TIMEOUT_MS;
+    const client = await this.client.get(deadline);
+    await client.connection.withDeadline(deadline, () =>
       signalSubscriberEvents(client, this.taskQueue, { scope, subscriberId: subscriberId! }, messages),
     );
   }

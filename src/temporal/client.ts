@@ -21,8 +21,8 @@ export interface TemporalHandle {
 export type ClientExtras = Pick<ClientOptions, 'interceptors'>;
 
 /**
- * One lazy connection per process: the API must come up (and say 503 on /readyz) while Temporal is down,
- * instead of crashing at start-up.
+ * The API process's Temporal handle, connected lazily: the API must come up (and say 503 on /readyz) while
+ * Temporal is down, instead of crashing at start-up. Its relay client connects on first use.
  */
 export function connectTemporalLazy(config: Config['temporal'], extras: ClientExtras = {}): TemporalHandle {
   const connection = Connection.lazy({
@@ -37,8 +37,11 @@ export function connectTemporalLazy(config: Config['temporal'], extras: ClientEx
 }
 
 export interface LazyNativeClient {
-  /** The client, connecting first if need be; rejects while Temporal cannot be reached (the next call tries again). */
-  get(): Promise<Client>;
+  /**
+   * The client, connecting first if need be; rejects while Temporal cannot be reached (the next call tries again),
+   * or when the connect is not done by `deadline` (epoch ms; a server that never answers must not hold the caller).
+   */
+  get(deadline?: number): Promise<Client>;
   close(): Promise<void>;
 }
 
@@ -66,12 +69,18 @@ export function lazyNativeClient(config: Config['temporal'], extras: ClientExtra
     return new Client({ ...extras, connection, namespace: config.namespace });
   };
   return {
-    get() {
+    get(deadline) {
       if (closed) return Promise.reject(new Error('the Temporal connection is closed'));
-      return (connecting ??= connect().catch((err: unknown) => {
+      const attempt = (connecting ??= connect().catch((err: unknown) => {
         connecting = null;
         throw err;
       }));
+      if (deadline === undefined || open) return attempt;
+      let timer: NodeJS.Timeout | undefined;
+      const late = new Promise<never>((_, reject) => {
+        timer = setTimeout(() => reject(new Error('connecting to Temporal took too long')), Math.max(0, deadline - Date.now()));
+      });
+      return Promise.race([attempt, late]).finally(() => clearTimeout(timer));
     },
     async close() {
       closed = true;

@@ -4,6 +4,7 @@
  * remembered; once closed it refuses. Real dev server, reached through a TCP proxy that comes up late.
  */
 import assert from 'node:assert/strict';
+import { createServer, type Socket } from 'node:net';
 import { freePort } from '../../scripts/stack/servers';
 import { lazyNativeClient } from '../../src/temporal/client';
 import { testConfig } from '../support/config';
@@ -32,5 +33,23 @@ describe('the relay’s native Temporal connection (real dev server)', () => {
     assert.equal(await relay.get(), client, 'one client, connected once');
     await relay.close();
     await assert.rejects(relay.get(), /closed/);
+  });
+
+  it('a connect the server never answers gives up at the caller’s deadline', async () => {
+    // Accepts TCP and says nothing, like a half-open network path.
+    const sockets = new Set<Socket>();
+    const silent = createServer((socket) => void sockets.add(socket));
+    await new Promise<void>((r) => silent.listen(0, '127.0.0.1', r));
+    const addr = silent.address();
+    const relay = lazyNativeClient({ ...testConfig().temporal, address: `127.0.0.1:${typeof addr === 'object' && addr ? addr.port : 0}` });
+    try {
+      const started = Date.now();
+      await assert.rejects(relay.get(Date.now() + 500), /took too long|connect|transport|unavailable|deadline/i);
+      assert.ok(Date.now() - started < 5_000, `gave up after ${Date.now() - started} ms`);
+    } finally {
+      await relay.close();
+      for (const s of sockets) s.destroy();
+      await new Promise<void>((r) => silent.close(() => r()));
+    }
   });
 });
