@@ -16,7 +16,7 @@ import { pino } from 'pino';
 import type { Logger } from '../../src/logging/logger';
 import { ensureIndexes } from '../../src/store/indexes';
 import { connectStore, type Store } from '../../src/store/mongo';
-import { connectTemporalLazy, type TemporalHandle } from '../../src/temporal/client';
+import { connectTemporalLazy, type ApiTemporalHandle } from '../../src/temporal/client';
 import { createWorker, type WorkerSetup } from '../../src/worker';
 import { runWorkerInApi, type WorkerInApi } from '../../src/api/worker-in-api';
 import type { BenchStack } from './stack';
@@ -74,7 +74,7 @@ export interface Service {
   logger: Logger;
   warnings: Map<string, number>;
   store: Store;
-  temporal: TemporalHandle;
+  temporal: ApiTemporalHandle;
   forwarder: EventForwarder;
   baseUrl: string;
   startWorker(opts?: { interceptors?: WorkerSetup['interceptors'] }): Promise<Worker>;
@@ -122,7 +122,7 @@ export async function startService(
   const store = await connectStore(config.mongo.uri, config.mongo.dbName, `bench-${name}`);
   await store.db.dropDatabase();
   await ensureIndexes(store.db);
-  const temporal: TemporalHandle = connectTemporalLazy(config.temporal, { interceptors: { workflow: opts.interceptors ?? [] } });
+  const temporal: ApiTemporalHandle = connectTemporalLazy(config.temporal, { interceptors: { workflow: opts.interceptors ?? [] } });
   const deps = composeApi({ config, logger, db: store.db, temporal });
   const { forwarder } = deps;
   const { app } = createApp(deps);

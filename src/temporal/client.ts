@@ -12,9 +12,12 @@ export interface TemporalHandle {
    * skill invocations are started with eager start (src/api/worker-in-api.ts). Null or absent otherwise.
    */
   starter?: Client | null;
-  /** The relay's client (see lazyNativeClient). */
-  relay: LazyNativeClient;
   close(): Promise<void>;
+}
+
+/** The API process's handle: also the relay's client (see lazyNativeClient). */
+export interface ApiTemporalHandle extends TemporalHandle {
+  relay: LazyNativeClient;
 }
 
 /** What a process's clients share besides the connection: interceptors (the benchmarks count calls with them). */
@@ -24,7 +27,7 @@ export type ClientExtras = Pick<ClientOptions, 'interceptors'>;
  * The API process's Temporal handle, connected lazily: the API must come up (and say 503 on /readyz) while
  * Temporal is down, instead of crashing at start-up. Its relay client connects on first use.
  */
-export function connectTemporalLazy(config: Config['temporal'], extras: ClientExtras = {}): TemporalHandle {
+export function connectTemporalLazy(config: Config['temporal'], extras: ClientExtras = {}): ApiTemporalHandle {
   const connection = Connection.lazy({
     ...temporalConnectionOptions(config),
     // The SDK default retries an unreachable server for ~25 s. An HTTP caller is better served by a prompt
@@ -94,8 +97,7 @@ export function lazyNativeClient(config: Config['temporal'], extras: ClientExtra
 export async function connectTemporal(config: Config['temporal']): Promise<TemporalHandle> {
   const connection = await Connection.connect(temporalConnectionOptions(config));
   const client = new Client({ connection, namespace: config.namespace });
-  const relay = lazyNativeClient(config);
-  return { connection, client, relay, close: async () => void (await Promise.allSettled([connection.close(), relay.close()])) };
+  return { connection, client, close: () => connection.close() };
 }
 
 /** Registers the search attributes on a namespace (idempotent), for clusters not started by our dev stack. */

@@ -12,7 +12,7 @@ import { createLogger } from '../../src/logging/logger';
 import { createMailer } from '../../src/mail/mailer';
 import { ensureIndexes } from '../../src/store/indexes';
 import { connectStore, type Store } from '../../src/store/mongo';
-import { connectTemporalLazy, type TemporalHandle } from '../../src/temporal/client';
+import { connectTemporalLazy, type ApiTemporalHandle } from '../../src/temporal/client';
 import { createWorker } from '../../src/worker';
 import type { ActivityDeps } from '../../src/activities';
 import { workflowBundlePath } from './bundle';
@@ -29,7 +29,7 @@ export interface Harness {
   repos: Repositories;
   store: Store;
   db: Db;
-  temporal: TemporalHandle;
+  temporal: ApiTemporalHandle;
   baseUrl: string;
   /** Starts an in-process worker (stopped by close()). */
   startWorker(activityDeps?: Partial<ActivityDeps>): Promise<Worker>;
