@@ -194,6 +194,12 @@ describe('operator console in a real browser (chromium)', function () {
     assert.equal(params.get('id'), 'ui-1-device');
     const entries = await page.$$eval('#timeline li[data-event-id] strong', (els) => els.map((e) => e.textContent));
     assert.deepEqual(entries, ['CANCELLATION', 'BILLING_ISSUE', 'INITIAL_PURCHASE']);
+    const changes = await page.$$eval('#timeline li[data-event-id] .change', (els) => els.map((e) => e.textContent ?? ''));
+    assert.ok(
+      changes.every((c) => !c.startsWith('applied with')),
+      `each event was applied alone, in a write of its own: ${changes.join(' | ')}`,
+    );
+    assert.match(changes[2]!, /^new record → active/);
     const text = await page.$eval('#view', (e) => e.textContent ?? '');
     assert.match(text, /Customer ui-1/);
     assert.match(text, /billing_issue/);

@@ -771,7 +771,13 @@
       } finally {
         more.disabled = false;
       }
+      // Events applied in one write (a batch the relay sent together) share the record's before and after: say so,
+      // rather than show each as if it alone made the whole change.
+      const perVersion = new Map();
+      for (const e of page.entries) perVersion.set(e.version, (perVersion.get(e.version) || 0) + 1);
       for (const e of page.entries) {
+        const together = perVersion.get(e.version) - 1;
+        const changeText = `${snapshotText(e.before)} → ${snapshotText(e.after)}`;
         list.append(
           el(
             'li',
@@ -784,7 +790,11 @@
               { class: 'muted' },
               `provider time ${when(e.providerAt)} · received ${when(e.receivedAt)} · applied ${when(e.appliedAt)}`,
             ),
-            el('div', { class: 'change' }, `${snapshotText(e.before)} → ${snapshotText(e.after)}`),
+            el(
+              'div',
+              { class: 'change' },
+              together > 0 ? `applied with ${together} other event${together > 1 ? 's' : ''} in one write: ${changeText}` : changeText,
+            ),
           ),
         );
       }
