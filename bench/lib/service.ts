@@ -6,7 +6,8 @@
 import type { WorkflowClientInterceptor } from '@temporalio/client';
 import { NativeConnection, type Worker } from '@temporalio/worker';
 import { randomBytes } from 'node:crypto';
-import { createServer, type Server } from 'node:http';
+import type { RequestListener, Server } from 'node:http';
+import { createHttpServer } from '../../src/api/http-server';
 import { createApp } from '../../src/api/app';
 import type { EventForwarder } from '../../src/billing-intake/event-forwarder';
 import { composeApi } from '../../src/api/compose';
@@ -98,9 +99,8 @@ async function withDeadline<T>(p: Promise<T>, ms: number, what: string): Promise
   }
 }
 
-export async function listen(callback: Parameters<typeof createServer>[1]): Promise<{ server: Server; baseUrl: string }> {
-  const server = createServer(callback);
-  server.keepAliveTimeout = 65_000;
+export async function listen(callback: RequestListener): Promise<{ server: Server; baseUrl: string }> {
+  const server = createHttpServer(callback);
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
   const addr = server.address();
   return { server, baseUrl: `http://127.0.0.1:${typeof addr === 'object' && addr ? addr.port : 0}` };

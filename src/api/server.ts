@@ -1,4 +1,3 @@
-import { createServer } from 'node:http';
 import { loadConfig } from '../config/config';
 import { createLogger } from '../logging/logger';
 import { ensureIndexes } from '../store/indexes';
@@ -8,6 +7,7 @@ import { installSdkLogging } from '../temporal/sdk-logging';
 import { runWorkerInApi } from './worker-in-api';
 import { createApp } from './app';
 import { composeApi } from './compose';
+import { createHttpServer } from './http-server';
 
 /** Composition root of the API process: config, one Mongo client, one Temporal client, then listen. */
 async function main(): Promise<void> {
@@ -37,10 +37,7 @@ async function main(): Promise<void> {
   const { app } = createApp(deps);
   await forwarder.start();
 
-  const server = createServer(app.callback());
-  // The billing provider gives up after 60 s; keep-alive beyond a proxy's idle timeout avoids reset races.
-  server.keepAliveTimeout = 65_000;
-  server.requestTimeout = 60_000;
+  const server = createHttpServer(app.callback());
   await new Promise<void>((resolve) => server.listen(config.http.port, config.http.host, resolve));
   const addr = server.address();
   logger.info({ address: typeof addr === 'object' && addr ? `http://${addr.address}:${addr.port}` : addr }, 'api listening');

@@ -1,9 +1,10 @@
 import { NativeConnection, Runtime, type Worker } from '@temporalio/worker';
-import { createServer, type Server } from 'node:http';
+import type { Server } from 'node:http';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { join } from 'node:path';
 import type { Db } from 'mongodb';
 import { createApp } from '../../src/api/app';
+import { createHttpServer } from '../../src/api/http-server';
 import type { EventForwarder } from '../../src/billing-intake/event-forwarder';
 import { composeApi } from '../../src/api/compose';
 import type { Repositories } from '../../src/store/repositories';
@@ -79,7 +80,9 @@ export async function startHarness(overrides: Record<string, string> = {}, optio
   const { forwarder, repos } = deps;
   const { app } = createApp(deps);
   await forwarder.start();
-  const server: Server = createServer(app.callback());
+  // The server's timeouts as in production: Node's 5-second keep-alive default lost a request written on a
+  // connection the server was closing, after a test had held the event loop for longer than that.
+  const server: Server = createHttpServer(app.callback());
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
   const addr = server.address();
   const baseUrl = `http://127.0.0.1:${typeof addr === 'object' && addr ? addr.port : 0}`;
