@@ -11,9 +11,13 @@ import { systemClock, type Clock } from '../config/clock';
 import type { LazyNativeClient } from '../temporal/client';
 
 const CHECKPOINT_INTERVAL_MS = 2_000;
-/** A checkpoint not refreshed for this long belongs to a dead instance. */
-const STALE_AFTER_MS = 30_000;
-const RECOVERY_INTERVAL_MS = 15_000;
+/**
+ * A checkpoint not refreshed for this long (five missed refreshes) belongs to a dead instance, and its events
+ * are relayed by the next recovery pass: at most 15 s after the death. Taking a slow peer for dead costs only a
+ * second, harmless relay of its recent events.
+ */
+const STALE_AFTER_MS = 10_000;
+const RECOVERY_INTERVAL_MS = 5_000;
 /** A relay that keeps failing (Temporal down) is retried with a growing delay, and parked after a day. */
 const RETRY_DELAY_MS = 5_000;
 const MAX_RETRY_DELAY_MS = 5 * 60_000;
