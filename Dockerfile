@@ -4,12 +4,10 @@ FROM node:22-bookworm-slim AS build
 WORKDIR /app
 COPY package.json package-lock.json ./
 RUN npm ci --no-audit --no-fund
-COPY tsconfig.json ./
+COPY tsconfig.json tsconfig.build.json ./
 COPY src ./src
-COPY scripts ./scripts
-COPY test ./test
-COPY bench ./bench
-RUN npx tsc -p tsconfig.json \
+# Only what runs is compiled (tsconfig.build.json: src/); tests, benchmarks and scripts stay out of the image.
+RUN npx tsc -p tsconfig.build.json \
  && node -e "require('@temporalio/worker').bundleWorkflowCode({workflowsPath: require.resolve('./dist/src/workflows')}).then(({code}) => require('fs').writeFileSync('dist/workflow-bundle.js', code))" \
  && npm prune --omit=dev
 

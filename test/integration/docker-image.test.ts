@@ -63,7 +63,7 @@ describe('the image: Dockerfile steps replayed, the API and worker started from 
     return child;
   };
 
-  it('the runtime stage holds only what runs: no sources but the console, no dev dependencies, a non-root user', () => {
+  it('the runtime stage holds only what runs: no sources but the console, no tests, no dev dependencies, a non-root user', () => {
     assert.equal(runtime.user, 'node');
     assert.deepEqual(runtime.cmd, ['node', 'dist/src/api/server.js']);
     const app = join(runtime.root, runtime.workdir);
@@ -77,7 +77,7 @@ describe('the image: Dockerfile steps replayed, the API and worker started from 
       'node_modules/@temporalio/worker',
     ])
       assert.ok(exists(p), p);
-    for (const p of ['src/billing', 'node_modules/typescript', 'node_modules/mocha', '.env'])
+    for (const p of ['src/billing', 'dist/test', 'dist/bench', 'node_modules/typescript', 'node_modules/mocha', '.env'])
       assert.ok(!exists(p), `${p} is not in the image`);
   });
 

@@ -5,7 +5,7 @@
  * absolute paths under a stage's root are mapped into its folder. The base image is this machine's Node, so it
  * checks the steps and what they produce, not the base image itself.
  */
-import { spawn } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
 import { cpSync, existsSync, mkdirSync, readFileSync, statSync } from 'node:fs';
 import { basename, join, relative } from 'node:path';
 
@@ -93,11 +93,12 @@ export async function replayDockerfile(opts: {
               )
             : join(context, src);
           const target = dest.endsWith('/') || parts.length > 1 ? join(inStage(s, dest), basename(src)) : inStage(s, dest);
-          mkdirSync(statSync(source).isDirectory() ? target : join(target, '..'), { recursive: true });
-          cpSync(source, target, {
-            recursive: true,
-            filter: (p) => from !== undefined || !ignoredBy(ignore, relative(context, p)),
-          });
+          const directory = statSync(source).isDirectory();
+          mkdirSync(directory ? target : join(target, '..'), { recursive: true });
+          // From a stage nothing is left out, and the stage is finished: hard links stand for the copy (copying
+          // node_modules' 250 MB took 15 s of the test).
+          if (from !== undefined) execFileSync('cp', ['-al', directory ? `${source}/.` : source, target]);
+          else cpSync(source, target, { recursive: true, filter: (p) => !ignoredBy(ignore, relative(context, p)) });
         }
         log(`COPY ${args}`);
         break;
