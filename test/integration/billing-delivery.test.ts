@@ -162,7 +162,16 @@ describe('billing delivery: reordering, duplicates, continue-as-new, replay (rea
       );
     assert.ok(signalled.length >= 2, `${signalled.length} signals: more than the start to replay`);
     if (process.env.DUMP_HISTORY) writeFileSync(process.env.DUMP_HISTORY, historyToJSON(history));
-    await Worker.runReplayHistory({ workflowBundle: { codePath: await workflowBundlePath() } }, history, `billing/app:${APP}/inorder`);
+    try {
+      await Worker.runReplayHistory({ workflowBundle: { codePath: await workflowBundlePath() } }, history, `billing/app:${APP}/inorder`);
+    } catch (err) {
+      // The history that did not replay, for whoever reads the failure (a timing-dependent shape is rare).
+      const dir = join(repoRoot(), 'test-output');
+      mkdirSync(dir, { recursive: true });
+      const file = join(dir, `replay-failure-${APP}-inorder.json`);
+      writeFileSync(file, historyToJSON(history));
+      throw new Error(`${String(err)}\nthe history is in ${file}`);
+    }
     if (process.env.UPDATE_HISTORIES === '1') {
       const dir = join(repoRoot(), 'test', 'fixtures', 'histories');
       mkdirSync(dir, { recursive: true });
