@@ -408,7 +408,12 @@ describe('outbound webhooks: an endpoint failing for days', () => {
     clock = Date.now();
     await h.request('POST', `${path}/${ep.id}/test`, { token: admin });
     await eventually(deliveries, (l) => l[0]?.status === 'failed', { what: 'the first delivery to fail for good', timeoutMs: 30_000 });
-    const failing = (await h.request('GET', `${path}/${ep.id}`, { token: admin })).body;
+    // The attempt is recorded before the endpoint's failing streak is: wait for both.
+    const failing = await eventually(
+      async () => (await h.request('GET', `${path}/${ep.id}`, { token: admin })).body,
+      (e) => e.failingSince !== null,
+      { what: 'the endpoint to be marked failing' },
+    );
     assert.equal(failing.disabled, false);
     assert.equal(failing.failingSince, new Date(clock).toISOString());
 
@@ -420,10 +425,16 @@ describe('outbound webhooks: an endpoint failing for days', () => {
       { what: 'disabled' },
     );
     assert.equal(disabled.disabledReason, 'failing');
-    const mails = await h.db
-      .collection('mail_outbox')
-      .find({ _id: { $regex: `^outbound_disabled:${ep.id}:` } as never })
-      .toArray();
+    // The mail is recorded just after the endpoint is disabled, by the same activity.
+    const mails = await eventually(
+      () =>
+        h.db
+          .collection('mail_outbox')
+          .find({ _id: { $regex: `^outbound_disabled:${ep.id}:` } as never })
+          .toArray(),
+      (m) => m.length > 0,
+      { what: 'the mail telling the contact' },
+    );
     assert.equal(mails.length, 1);
     assert.equal(mails[0]!.to, 'owner@example.com');
     assert.match(String(mails[0]!.text), /disabled/);
