@@ -168,6 +168,10 @@ describe('billing under faults: kills of an API, a worker, Temporal and the stor
       } catch (err) {
         result = { problems: [`check failed: ${String(err)}`], fingerprint: '', figures: null };
       }
+      if (process.env.FAULTS_VERBOSE === '1')
+        log(
+          `settling, poll ${polls} at ${((Date.now() - settleStart) / 1000).toFixed(1)} s: ${result.problems.length} problems${result.problems.length ? `, e.g. ${result.problems.slice(0, 3).join(' | ')}` : ''}`,
+        );
       if (result.problems.length === 0 && previous?.problems.length === 0 && previous.fingerprint === result.fingerprint) break;
       if (Date.now() > deadline) break;
       previous = result;
