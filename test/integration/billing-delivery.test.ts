@@ -165,7 +165,7 @@ describe('billing delivery: reordering, duplicates, continue-as-new, replay (rea
     try {
       await Worker.runReplayHistory({ workflowBundle: { codePath: await workflowBundlePath() } }, history, `billing/app:${APP}/inorder`);
     } catch (err) {
-      // The history that did not replay, for whoever reads the failure (a timing-dependent shape is rare).
+      // Kept for whoever reads the failure: a live history only this run produced cannot be recovered later.
       const dir = join(repoRoot(), 'test-output');
       mkdirSync(dir, { recursive: true });
       const file = join(dir, `replay-failure-${APP}-inorder.json`);
