@@ -19,6 +19,7 @@ import type { InvocationContextRepository } from '../store/invocation-contexts';
 import type { ActivityDeps } from './deps';
 import type { SkillInvocationInput } from '../workflows/contracts/skill-invocation';
 import type { DraftOutcome, SkillContextRef } from './skill-types';
+import { whileHeartbeating } from './heartbeat';
 
 /** Time left in an attempt after the last model call, for checking the answers and returning the result. */
 const AFTER_MODEL_MARGIN_MS = 5_000;
@@ -174,16 +175,4 @@ function modelResult(
 function attemptDeadline(activity: Context): number {
   const attemptMs = activity.info.startToCloseTimeoutMs;
   return attemptMs > 0 ? Date.now() + attemptMs - AFTER_MODEL_MARGIN_MS : Number.POSITIVE_INFINITY;
-}
-
-/** Heartbeats while `work` runs: a cancellation reaches an activity only through a heartbeat's answer. */
-async function whileHeartbeating<T>(activity: Context, work: () => Promise<T>): Promise<T> {
-  activity.heartbeat();
-  const every = Math.max(500, Math.floor((activity.info.heartbeatTimeoutMs ?? 10_000) / 4));
-  const timer = setInterval(() => activity.heartbeat(), every);
-  try {
-    return await work();
-  } finally {
-    clearInterval(timer);
-  }
 }

@@ -1,6 +1,7 @@
 import type { DepsOf } from './deps';
 import { sendOnce } from './send-once';
 import { systemClock } from '../config/clock';
+import { currentActivity, whileHeartbeating } from './heartbeat';
 
 /** Mail to people: each mail has an idempotency key (here the provider event id) and is sent once (send-once.ts). */
 export function createEmailActivities(deps: DepsOf<'mailOutbox' | 'projects', 'logger' | 'mailer'>) {
@@ -47,7 +48,10 @@ export function createEmailActivities(deps: DepsOf<'mailOutbox' | 'projects', 'l
         },
         now(),
       );
-      return sendOnce({ outbox, mailer: deps.mailer, logger: deps.logger, now, metrics: deps.metrics }, mail);
+      // A slow relay keeps the attempt alive; a worker that dies mid-send is noticed within the heartbeat timeout.
+      return whileHeartbeating(currentActivity(), () =>
+        sendOnce({ outbox, mailer: deps.mailer, logger: deps.logger, now, metrics: deps.metrics }, mail),
+      );
     },
   };
 

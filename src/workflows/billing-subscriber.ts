@@ -79,9 +79,11 @@ const { publishSubscriber } = proxyLocalActivities<Activities>({
   retry: { initialInterval: '200ms', maximumInterval: '5m' },
 });
 // Mail goes through an SMTP relay that may be slow; the outbox makes retries send at most one mail per event.
-// Three days of failures (a relay that refuses us) park the mail as a dead letter.
+// Three days of failures (a relay that refuses us) park the mail as a dead letter. The activity heartbeats, so an
+// attempt lost with its worker is retried within 10 s: the subscriber's next events wait for it.
 const { sendBillingIssueEmail } = proxyActivities<Activities>({
   startToCloseTimeout: '1m',
+  heartbeatTimeout: '10s',
   scheduleToCloseTimeout: '3d',
   retry: { initialInterval: '2s', maximumInterval: '5m' },
 });
