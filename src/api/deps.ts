@@ -1,5 +1,4 @@
-import type { Client, Connection } from '@temporalio/client';
-import type { LazyNativeClient } from '../temporal/client';
+import type { ApiTemporalHandle } from '../temporal/client';
 import type { EventIntake } from '../billing-intake/accept-event';
 import type { DeadLetterService } from '../billing-intake/dead-letters';
 import type { EventForwarder } from '../billing-intake/event-forwarder';
@@ -17,7 +16,7 @@ export interface AppDeps {
   logger: Logger;
   repos: Repositories;
   /** `starter`: see TemporalHandle in src/temporal/client.ts (eager skill starts when a worker runs in this process). */
-  temporal: { client: Client; connection: Connection; starter?: Client | null; relay: LazyNativeClient };
+  temporal: Pick<ApiTemporalHandle, 'client' | 'connection' | 'starter' | 'relay'>;
   /** The relay from the webhook inbox to the subscriber workflows; the composition root starts and stops it. */
   forwarder: EventForwarder;
   intake: EventIntake;

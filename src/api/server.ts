@@ -9,7 +9,10 @@ import { createApp } from './app';
 import { composeApi } from './compose';
 import { createHttpServer } from './http-server';
 
-/** Composition root of the API process: config, one Mongo client, one Temporal client, then listen. */
+/**
+ * Composition root of the API process: config, one Mongo client, one Temporal handle (its client, and the relay's
+ * native client), then listen.
+ */
 async function main(): Promise<void> {
   const config = loadConfig(process.env);
   const logger = createLogger(config, 'api');
