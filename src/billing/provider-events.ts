@@ -59,7 +59,7 @@ export const EFFECT_EVENT_TYPES = [
 export type EffectEventType = (typeof EFFECT_EVENT_TYPES)[number];
 
 /**
- * The rules a subscriber run applies. `v2` (runs under the workflow's `work-v2` patch): the grant types have
+ * The rules a subscriber run applies. `v2` (runs under the workflow's `work-v2` patch or a later one): the grant types have
  * effects, and a provider time far ahead of the receipt orders by the receipt (event-time.ts). `v1`: neither,
  * for runs recorded before (replay must reproduce what they did).
  */

@@ -121,18 +121,25 @@ export async function billingSubscriber(input: BillingSubscriberStart): Promise<
   setHandler(subscriberStateQuery, () => state);
 
   const wake = new WakeTimer();
-  // Decided once, up front, for everything this version changed: one timer kept across messages, the record and
-  // outbound fan-out in one local activity, bounded batches and the state budget. Runs recorded before keep
-  // their behaviour on replay. One short patch id, since every id lengthens the TemporalChangeVersion search
-  // attribute (a cluster's size limit for it can be small).
-  const v2 = patched('work-v2');
-  // A v2 run has every earlier patch's behaviour, so it asks for none of them: their markers would only lengthen
-  // the TemporalChangeVersion attribute (past a 64-byte limit). Runs recorded before ask as they did.
-  // The grant types' effects and the plausible-time rule (see RuleSet) came with v2 too.
+  // Decided once, up front, for everything a version changed; runs recorded before keep their behaviour on replay.
+  // One short patch id per version, newest asked first, since every id a run asks for lengthens the
+  // TemporalChangeVersion search attribute (a cluster's size limit for it can be small: 64 bytes).
+  // v3: each batch is counted before its first await (see `fixed`).
+  // v2: one timer kept across messages, the record and outbound fan-out in one local activity, bounded batches,
+  // the state budget, the grant types' effects and the plausible-time rule (see RuleSet).
+  // A v2 or v3 run has every earlier patch's behaviour, so it asks for none of them.
+  const v3 = patched('work-v3');
+  const v2 = v3 || patched('work-v2');
   const rules: RuleSet = v2 ? 'v2' : 'v1';
+  // How many waiting messages the first batch applies, when a local activity runs before it. The activity's result
+  // can reach the workflow in the workflow task after the one that recorded it (when the worker answered a query
+  // meanwhile), after the signals that arrived in between; on replay it comes before them. The messages counted
+  // before the await are the same either way, so the batch, and every command it leads to, is too.
+  let fixed: number | null = null;
   // A run that starts without carried state while the record exists (an earlier run was terminated or reset)
   // resumes from the stored state: its version guards keep writing, and the totals are not counted again.
   if (!input.carried && (v2 || patched('resume-from-stored-state'))) {
+    if (v3) fixed = inbox.length;
     const stored = await loadStoredSubscriber({ scope, subscriberId, runId: workflowInfo().runId });
     if (stored && stored.state.version > state.version) {
       state = stored.state;
@@ -159,13 +166,17 @@ export async function billingSubscriber(input: BillingSubscriberStart): Promise<
       woke = timerAt === null ? (await condition(ready), true) : await condition(ready, Math.max(1, timerAt - Date.now()));
     }
 
+    // Counted before the batch awaits anything, for the same reason as `fixed`.
+    const batch = v3 ? Math.min(fixed ?? inbox.length, MESSAGES_PER_BATCH) : v2 ? MESSAGES_PER_BATCH : Infinity;
+    fixed = null;
     const before = state;
     if (!woke) await carryOut(applyDowngrade(state, Date.now()), null);
     // Stops at Temporal's suggestion even with messages left: a flood (aliases, transfers, each fanning out to
     // other records) must not grow one run's history past its limit. What is left travels in the carried inbox.
-    // A batch is bounded too, so a flood's record and totals are published as it is worked through.
+    // A batch is bounded too, so a flood's record and totals are published as it is worked through; messages that
+    // arrive while it runs wait for the next.
     for (let applied = 0; inbox.length > 0 && !mayContinueAsNew(); applied++) {
-      if (applied >= MESSAGES_PER_BATCH && v2) break;
+      if (applied >= batch) break;
       const next = inbox.shift()!;
       if (next.kind === 'redo') {
         await carryOut({ state, effects: [refreshed(next.effect)] }, next.message, next.deadLetterKey);

@@ -33,7 +33,8 @@ export interface Harness {
   temporal: ApiTemporalHandle;
   baseUrl: string;
   /** Starts an in-process worker (stopped by close()). */
-  startWorker(activityDeps?: Partial<ActivityDeps>): Promise<Worker>;
+  /** An in-process worker on the suite's task queue; `workflowInterceptorModules`: test-only sandbox code (bundle.ts). */
+  startWorker(activityDeps?: Partial<ActivityDeps>, workflowInterceptorModules?: string[]): Promise<Worker>;
   /** Starts `node dist/src/worker.js` as a real child process, for crash tests (SIGKILL it). */
   spawnWorkerProcess(): Promise<ChildProcess>;
   /** An HTTP request to the API; the answer is checked against the OpenAPI document (test/support/openapi-validator.ts). */
@@ -98,7 +99,7 @@ export async function startHarness(overrides: Record<string, string> = {}, optio
     db: store.db,
     temporal,
     baseUrl,
-    async startWorker(activityDeps) {
+    async startWorker(activityDeps, workflowInterceptorModules) {
       const connection = await NativeConnection.connect(temporalConnectionOptions(config.temporal));
       const worker = await createWorker({
         config,
@@ -107,7 +108,7 @@ export async function startHarness(overrides: Record<string, string> = {}, optio
         logger,
         client: temporal.client,
         mailer: createMailer(config.smtp.url, config.smtp.from),
-        workflowBundlePath: await workflowBundlePath(),
+        workflowBundlePath: await workflowBundlePath(workflowInterceptorModules),
         activityDeps,
       });
       const done = worker.run();
