@@ -6,11 +6,12 @@ import type { WorkerMetrics } from './worker-metrics';
 import type { Clock } from '../config/clock';
 
 /**
- * How long a claim to send keeps others off: longer than any attempt can last (the sending activities'
- * start-to-close timeouts are at most a minute, and the SMTP stage timeouts end a send well inside it), so a claim
- * past it is one whose attempt is over.
+ * How long a claim to send keeps other attempts off unless renewed, and how often the attempt sending renews it.
+ * A worker that dies mid-send stops renewing, so a retry takes the mail over within the lease (its heartbeat
+ * timeout has Temporal retry sooner; the retry waits for the lease's end). A send that outlasts the lease keeps it
+ * by renewing, however slow the relay.
  */
-export const MAIL_CLAIM_LEASE_MS = 75_000;
+export const MAIL_CLAIM = { leaseMs: 20_000, renewEveryMs: 5_000 };
 
 /**
  * Sends a mail recorded in the outbox at least once and, short of a crash between the send and its record, once:
@@ -20,10 +21,11 @@ export const MAIL_CLAIM_LEASE_MS = 75_000;
  * second copy recognisable). An attempt that finds the claim held fails, so the activity retries after it.
  */
 export async function sendOnce(
-  deps: { outbox: MailOutbox; mailer: Mailer | null; logger: Logger; now: Clock; metrics?: WorkerMetrics },
+  deps: { outbox: MailOutbox; mailer: Mailer | null; logger: Logger; now: Clock; metrics?: WorkerMetrics; claim?: typeof MAIL_CLAIM },
   mail: OutboxRecord,
 ): Promise<'sent' | 'kept' | 'already_sent'> {
   const { outbox, mailer, logger, now } = deps;
+  const { leaseMs, renewEveryMs } = deps.claim ?? MAIL_CLAIM;
   const key = mail._id;
   if (mail.status === 'sent') return 'already_sent';
   if (!mailer) {
@@ -31,11 +33,11 @@ export async function sendOnce(
     logger.info({ to: mail.to, subject: mail.subject }, 'no SMTP relay configured: mail kept in the outbox');
     return 'kept';
   }
-  const claim = await outbox.claim(key, now(), MAIL_CLAIM_LEASE_MS);
+  const claim = await outbox.claim(key, now(), leaseMs);
   if (claim.status === 'sent') return 'already_sent';
   if (claim.status === 'kept') return 'kept';
   if (claim.status === 'held') {
-    const leaseEndsInMs = Math.max(1000, claim.claimedAt.getTime() + MAIL_CLAIM_LEASE_MS - now().getTime() + 1000);
+    const leaseEndsInMs = Math.max(1000, claim.claimedAt.getTime() + leaseMs - now().getTime() + 1000);
     logger.warn({ key, to: mail.to, leaseEndsInMs }, 'another attempt holds the claim to send this mail; retrying once its lease is over');
     throw ApplicationFailure.create({
       message: `mail ${key} is claimed by another attempt; retried in ${Math.round(leaseEndsInMs / 1000)} s, when the claim's lease is over`,
@@ -43,13 +45,46 @@ export async function sendOnce(
       nextRetryDelay: leaseEndsInMs,
     });
   }
+  const renewal = keepClaim(deps, key, claim.claimedAt, renewEveryMs);
   try {
     await mailer.send(mail);
   } catch (err) {
     deps.metrics?.mailFailed(key.slice(0, key.indexOf(':')) || 'mail');
+    await renewal.stop();
     await outbox.release(key);
     throw err;
   }
+  await renewal.stop();
   await outbox.mark(key, 'sent', now());
   return 'sent';
+}
+
+/** Renews a claim every `everyMs` until stopped (stop() waits for a renewal under way). */
+function keepClaim(
+  deps: { outbox: MailOutbox; logger: Logger; now: Clock },
+  key: string,
+  claimedAt: Date,
+  everyMs: number,
+): { stop(): Promise<void> } {
+  let held: Date | null = claimedAt;
+  let running: Promise<void> = Promise.resolve();
+  const timer = setInterval(() => {
+    if (held === null) return;
+    running = deps.outbox.renew(key, held, deps.now()).then(
+      (renewed) => {
+        // Our lease ran out (the renewals failed for longer than it) and another attempt took the mail: nothing
+        // can stop a send under way, so the recipient may get the copy twice, with the same Message-ID.
+        if (renewed === null) deps.logger.warn({ key }, 'the claim to send this mail was taken over while this attempt was sending it');
+        held = renewed;
+      },
+      // The store is unreachable: try again at the next tick, while the lease lasts.
+      (err: unknown) => deps.logger.warn({ key, err }, 'could not renew the claim to send this mail'),
+    );
+  }, everyMs);
+  return {
+    async stop() {
+      clearInterval(timer);
+      await running;
+    },
+  };
 }

@@ -38,16 +38,17 @@ export class MailOutbox {
   }
 
   /**
-   * Takes the right to send `key` for `leaseMs`. A claim older than its lease belongs to an attempt that is over
-   * (it crashed mid-send, or could not record the send: the lease outlasts any attempt), so it may be taken again:
-   * delivery is at least once, and a mail sent twice carries the same Message-ID for the recipient's client to
-   * fold. `held` means a claim within its lease: another attempt may be sending right now.
+   * Takes the right to send `key` for `leaseMs`, which the attempt renews while it sends (renew()). A claim older
+   * than its lease belongs to an attempt that is over (it crashed mid-send, or could not record the send), so it
+   * may be taken again: delivery is at least once, and a mail sent twice carries the same Message-ID for the
+   * recipient's client to fold. `held` means a claim within its lease: another attempt may be sending right now.
+   * `claimed` carries the claim's time, which renew() expects.
    */
   async claim(
     key: string,
     now: Date,
     leaseMs: number,
-  ): Promise<{ status: 'claimed' | 'sent' | 'kept' } | { status: 'held'; claimedAt: Date }> {
+  ): Promise<{ status: 'claimed'; claimedAt: Date } | { status: 'sent' } | { status: 'kept' } | { status: 'held'; claimedAt: Date }> {
     const res = await this.coll.updateOne(
       // A claim without claimedAt (taken before leases existed) counts as over.
       {
@@ -60,10 +61,20 @@ export class MailOutbox {
       },
       { $set: { status: 'sending', claimedAt: now }, $inc: { attempts: 1 } },
     );
-    if (res.modifiedCount > 0) return { status: 'claimed' };
+    if (res.modifiedCount > 0) return { status: 'claimed', claimedAt: now };
     const current = await this.coll.findOne({ _id: key }, { projection: { status: 1, claimedAt: 1 } });
-    if (current?.status === 'sent' || current?.status === 'kept') return { status: current.status };
+    if (current?.status === 'sent') return { status: 'sent' };
+    if (current?.status === 'kept') return { status: 'kept' };
     return { status: 'held', claimedAt: current?.claimedAt ?? now };
+  }
+
+  /**
+   * Extends the claim taken (or last renewed) at `heldSince` to `now`; null when it is no longer this attempt's
+   * (its lease ran out and another attempt took it).
+   */
+  async renew(key: string, heldSince: Date, now: Date): Promise<Date | null> {
+    const res = await this.coll.updateOne({ _id: key, status: 'sending', claimedAt: heldSince }, { $set: { claimedAt: now } });
+    return res.modifiedCount > 0 ? now : null;
   }
 
   /** A send that failed before anything went out: the next attempt may claim it again. */

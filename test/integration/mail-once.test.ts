@@ -6,15 +6,17 @@
 import assert from 'node:assert/strict';
 import type { ApplicationFailure } from '@temporalio/common';
 import { createEmailActivities } from '../../src/activities/email';
-import { MAIL_CLAIM_LEASE_MS } from '../../src/activities/send-once';
+import { MAIL_CLAIM, sendOnce } from '../../src/activities/send-once';
 import { createLogger } from '../../src/logging/logger';
 import { createMailer } from '../../src/mail/mailer';
 import { COLLECTIONS } from '../../src/store/collections';
 import { connectStore, type Store } from '../../src/store/mongo';
+import { MailOutbox } from '../../src/store/mail-outbox';
 import { ProjectRepository } from '../../src/store/projects';
 import { createRepositories } from '../../src/store/repositories';
 import { testConfig } from '../support/config';
 import { startSmtpServer } from '../support/smtp';
+import { eventually } from '../support/eventually';
 
 describe('billing-issue email: send once (real store, real SMTP server)', () => {
   let store: Store;
@@ -71,16 +73,16 @@ describe('billing-issue email: send once (real store, real SMTP server)', () => 
       createdAt: clock,
       sentAt: null,
     });
-    at(MAIL_CLAIM_LEASE_MS / 2);
+    at(MAIL_CLAIM.leaseMs / 2);
     await assert.rejects(send(), (err: ApplicationFailure) => {
       assert.equal(err.type, 'MailClaimHeld');
       // Retried when the lease is over, not before and not much after.
       const delay = Number(err.nextRetryDelay);
-      assert.ok(delay > MAIL_CLAIM_LEASE_MS / 2 && delay <= MAIL_CLAIM_LEASE_MS / 2 + 2000, `retry delay ${delay} ms`);
+      assert.ok(delay > MAIL_CLAIM.leaseMs / 2 && delay <= MAIL_CLAIM.leaseMs / 2 + 2000, `retry delay ${delay} ms`);
       return true;
     });
     assert.equal(smtp.mails.filter((m) => m.raw.includes('evt-crashed')).length, 0);
-    at(MAIL_CLAIM_LEASE_MS + 1000);
+    at(MAIL_CLAIM.leaseMs + 1000);
     assert.equal(await send(), 'sent');
     assert.equal(await send(), 'already_sent');
     const copies = smtp.mails.filter((m) => m.raw.includes('evt-crashed'));
@@ -89,6 +91,43 @@ describe('billing-issue email: send once (real store, real SMTP server)', () => 
     const record = await outbox.findOne({ _id: key as never });
     assert.equal(record?.status, 'sent');
     assert.equal(record?.attempts, 2);
+  });
+
+  it('a send slower than the lease keeps its claim by renewing it: a retry meanwhile waits, and the mail goes out once', async () => {
+    const outbox = new MailOutbox(store.db);
+    const logger = createLogger(config, 'test');
+    const claim = { leaseMs: 400, renewEveryMs: 100 };
+    const mail = await outbox.record(
+      'billing_issue:evt-slow',
+      { to: 'owner@example.com', subject: 's', text: 't', messageId: '<slow@x>' },
+      new Date(),
+    );
+    let sends = 0;
+    let finish = () => undefined as void;
+    const slowRelay = { send: () => (sends++, new Promise<void>((resolve) => (finish = resolve))), close: () => undefined };
+    const first = sendOnce({ outbox, mailer: slowRelay, logger, now: () => new Date(), claim }, mail);
+    // Three leases' worth of renewals while the relay holds the send.
+    const start = Date.now();
+    await eventually(
+      () => outbox.list(),
+      (rows) => (rows.find((r) => r._id === mail._id)?.claimedAt?.getTime() ?? 0) > start + 3 * claim.leaseMs,
+      { what: 'the claim to be renewed past three leases', intervalMs: 20 },
+    );
+    const retry = { send: () => (sends++, Promise.resolve()), close: () => undefined };
+    await assert.rejects(sendOnce({ outbox, mailer: retry, logger, now: () => new Date(), claim }, mail), (err: ApplicationFailure) => {
+      assert.equal(err.type, 'MailClaimHeld');
+      return true;
+    });
+    finish();
+    assert.equal(await first, 'sent');
+    assert.equal(
+      await sendOnce(
+        { outbox, mailer: retry, logger, now: () => new Date(), claim },
+        (await outbox.list()).find((r) => r._id === mail._id)!,
+      ),
+      'already_sent',
+    );
+    assert.equal(sends, 1);
   });
 
   it('a send the relay refused gives the claim back, so the retry sends it, once', async () => {
