@@ -62,6 +62,16 @@ export function compareSemver(a: string, b: string): number {
   return x.major - y.major || x.minor - y.minor || x.patch - y.patch || Math.sign(comparePrerelease(x.prerelease, y.prerelease));
 }
 
+/**
+ * A release that semver lets break its API: X.0.0 (X ≥ 1), or 0.Y.0 (Y ≥ 1), where a minor release may break by
+ * convention. Pre-releases and non-versions are not.
+ */
+export function isMajorRelease(version: string): boolean {
+  const v = parseSemver(version);
+  if (!v || v.prerelease.length > 0 || v.patch !== 0) return false;
+  return v.major > 0 ? v.minor === 0 : v.minor > 0;
+}
+
 /** True when `version` is in the half-open range (from, to]: above `from`, at most `to`. */
 export function inVersionRange(version: string, from: string, to: string): boolean {
   return compareSemver(version, from) > 0 && compareSemver(version, to) <= 0;

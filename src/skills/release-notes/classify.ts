@@ -50,6 +50,18 @@ const INTERNAL_DOC_WORDS = /\b(contributing|readme|adr|internal|developer|archit
 
 const DEPENDENCY_WORDS = /\b(bump|bumps|update|updates|upgrade|upgrades|pin|lock ?file)\b|\bdeps?\b|dependenc/i;
 
+/** A commit that only names a release ("5.0.0", "v2.1.0", "Release 2.4.0"): the version bump, not a change. */
+const RELEASE_COMMIT = /^(release\s+)?v?\d+\.\d+\.\d+(-[0-9A-Za-z.-]+)?$/i;
+/** Wording fallback: titles about the project's own tests or development tools, which users never see. */
+const TEST_WORDS = /\bflaky tests?\b|\btest coverage\b/i;
+const DEV_DEPENDENCY_WORDS = /\bdev[- ]?dependenc(?:y|ies)\b|\bdevDependencies\b|\bdev[- ]deps?\b/i;
+/**
+ * Wording fallback for a major release: removing something or raising a requirement is what semver keeps for
+ * one, so in a repository without conventions such a title is a breaking change; unless it is about internals.
+ */
+const REMOVAL_WORDS = /^(remove|removed|removes|drop|dropped|drops|require|required|requires|rename|renamed|renames)\b/i;
+const INTERNAL_WORDS = /\b(unused|dead code|tests?|typos?|comments?|lint|linting|ci)\b/i;
+
 /** Wording fallback: a title that starts like a fix, a feature or an improvement. */
 const VERB_CATEGORY: [RegExp, Category][] = [
   [/^(fix|fixed|fixes|resolve|resolved|correct|corrected|prevent|prevented|stop|stopped|handle|handled)\b/i, 'fix'],
@@ -89,9 +101,15 @@ function isBotDependencyBump(change: Change, isBot: (author: string) => boolean)
 
 /**
  * `titles`: the change's title as shown first, then its other commits' titles, for the wording fallback.
- * `isBot` says which authors are bots (bots.ts, with the project's own list).
+ * `isBot` says which authors are bots (bots.ts, with the project's own list). `inMajorRelease`: the change first
+ * shipped in a major release (semver.ts, isMajorRelease).
  */
-export function classify(change: Change, titles: readonly string[], isBot: (author: string) => boolean): Classification {
+export function classify(
+  change: Change,
+  titles: readonly string[],
+  isBot: (author: string) => boolean,
+  inMajorRelease = false,
+): Classification {
   const labels = labelsOf(change);
   const skip = labels.find((l) => SKIP_LABELS.has(l));
   if (skip) return { excluded: `labelled ${skip}` };
@@ -119,6 +137,11 @@ export function classify(change: Change, titles: readonly string[], isBot: (auth
   }
   if (explicit.has('other')) return { category: 'other' };
   if (changeDocuments(change).every((d) => d.kind === 'commit' && isMergeCommit(d.title))) return { excluded: 'merge commit' };
+  const shown = titles[0] ?? '';
+  if (RELEASE_COMMIT.test(shown.trim())) return { excluded: 'release commit' };
+  if (TEST_WORDS.test(shown)) return { excluded: 'test' };
+  if (DEV_DEPENDENCY_WORDS.test(shown)) return { excluded: 'dev dependencies' };
+  if (inMajorRelease && REMOVAL_WORDS.test(shown) && !INTERNAL_WORDS.test(shown)) return { category: 'breaking' };
   for (const title of titles) {
     const category = VERB_CATEGORY.find(([re]) => re.test(title))?.[1];
     if (category) return { category };

@@ -5,6 +5,7 @@ import { bulletList, cite, citeAll, escapeText, renderDocument, safeUrl, section
 import type { DraftSection, SkillResult } from '../result';
 import { joinList, plural, trimEndOf } from '../text';
 import { formatDate } from '../time';
+import { compareSemver, isMajorRelease } from '../semver';
 import { compareUrl as forgeCompareUrl, tagOfReleaseUrl, type Forge } from '../forge';
 import type { DocumentKind } from '../types';
 import { changeDocuments } from './changes';
@@ -12,7 +13,7 @@ import { releaseNotesComposer, type ReleaseNotesInputs, type Tone } from './defi
 import type { Category } from './classify';
 import { renderReferences } from './references';
 import type { Entry, ReleaseNotesSelection } from './select';
-import { emptyGroup, groupNoun, PHRASES } from './tone';
+import { emptyGroup, groupNoun, noneMarkedBreaking, PHRASES } from './tone';
 
 /** The headings, in order, from the catalog entry (definition.ts). */
 const [H_HIGHLIGHTS, H_BREAKING, H_FEATURES, H_IMPROVEMENTS, H_FIXES, H_OTHER, H_CONTRIBUTORS, H_CHANGELOG] =
@@ -31,6 +32,8 @@ interface Context {
   inputs: ReleaseNotesInputs;
   /** More than one release in the range: entries name the release they first appear in. */
   multiRelease: boolean;
+  /** The first major release in the range (semver.ts, isMajorRelease), if any. */
+  majorRelease: string | null;
 }
 
 /** Punctuation an entry's title may end with that a list item does not: "Add dark mode." → "Add dark mode". */
@@ -64,7 +67,11 @@ const GROUP_INTRO = {
 
 function groupSection(ctx: Context, heading: string, category: keyof typeof GROUP_INTRO, entries: Entry[]): DraftSection {
   const mine = entries.filter((e) => e.category === category);
-  if (mine.length === 0) return section(heading, emptyGroup(ctx.tone, category));
+  if (mine.length === 0) {
+    const none =
+      category === 'breaking' && ctx.majorRelease ? noneMarkedBreaking(ctx.tone, ctx.majorRelease) : emptyGroup(ctx.tone, category);
+    return section(heading, none);
+  }
   const silent = category === 'breaking' ? mine.filter((e) => !e.migration).length : 0;
   // Breaking changes whose documents say nothing about migrating are named as such once, not per entry.
   const intro = [GROUP_INTRO[category][ctx.tone], silent ? PHRASES.noMigration[ctx.tone](silent, silent === mine.length) : '']
@@ -183,7 +190,10 @@ export function draftReleaseNotes(
 ): SkillResult {
   const tone = inputs.tone ?? 'neutral';
   const versions = new Set(sel.entries.map((e) => e.version));
-  const ctx: Context = { tone, inputs, multiRelease: versions.size > 1 };
+  const majorRelease =
+    [...sel.releases.map((r) => r.version), inputs.toVersion].find((v) => compareSemver(v, inputs.fromVersion) > 0 && isMajorRelease(v)) ??
+    null;
+  const ctx: Context = { tone, inputs, multiRelease: versions.size > 1, majorRelease };
   const sections = [
     highlights(ctx, sel),
     groupSection(ctx, H_BREAKING, 'breaking', sel.entries),

@@ -6,7 +6,7 @@ import { citationId } from '../citation-id';
 import type { CommitDocument, ProjectDocument, PullRequestDocument, ReleaseDocument, TicketDocument } from '../documents';
 import type { ReleaseNotesInputs } from './definition';
 import { eachValues } from '../retrieval-plan';
-import { compareSemver, inVersionRange, isSemver } from '../semver';
+import { compareSemver, inVersionRange, isMajorRelease, isSemver } from '../semver';
 import { compareText } from '../text';
 import type { Forge } from '../forge';
 import { isBot } from './bots';
@@ -252,7 +252,8 @@ export function selectReleaseNotes(inputs: ReleaseNotesInputs, docs: readonly Pr
     const keys: TicketKeys = { own: ticketKeysOf(change), trackerPrefixes };
     const title = tidyTitle(titleOf(change), keys);
     const otherTitles = change.commits.filter((c) => !isMergeCommit(c.title)).map((c) => tidyTitle(c.title, keys));
-    const verdict = classify(change, [title, ...otherTitles], isBotAuthor);
+    const version = changeVersion(change);
+    const verdict = classify(change, [title, ...otherTitles], isBotAuthor, isMajorRelease(version));
     if ('excluded' in verdict) {
       for (const doc of changeDocuments(change)) reasons.set(citationId(doc), verdict.excluded);
       continue;
@@ -263,7 +264,7 @@ export function selectReleaseNotes(inputs: ReleaseNotesInputs, docs: readonly Pr
       change,
       title,
       authors: uniqueNames(creditsOf(change, excluded).map((c) => c.name)),
-      version: changeVersion(change),
+      version,
       references: entryReferences(change, forge),
       ...(migration ? { migration } : {}),
     });

@@ -58,6 +58,15 @@ const GROUP_NAMES: Record<Exclude<Category, 'breaking' | 'other'>, [string, stri
   fix: ['fix', 'fixes'],
 };
 
+/** What an empty breaking group says when the range holds a major release, which semver lets break anything. */
+export function noneMarkedBreaking(tone: Tone, majorVersion: string): string {
+  if (tone === 'formal')
+    return `No change is marked as breaking. Version ${majorVersion} is a major release; review the changes below before upgrading.`;
+  if (tone === 'casual')
+    return `Nothing's marked as breaking, but ${majorVersion} is a major release, so look over the changes below before you upgrade.`;
+  return `None are marked as breaking, but ${majorVersion} is a major release: review the changes below before upgrading.`;
+}
+
 /** What an empty group says. */
 export function emptyGroup(tone: Tone, category: Category): string {
   const what = category === 'breaking' ? 'breaking changes' : category === 'other' ? 'other changes' : GROUP_NAMES[category][1];

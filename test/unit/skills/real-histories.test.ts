@@ -11,7 +11,7 @@ import { retrievalPlan, selectAndDraft } from '../../../src/skills/run';
 import { DEMO_NOW } from './demo';
 import { assertGolden } from './golden-files';
 import { retrieve } from './memory-store';
-import { CLIENT_LIBRARY, STOREFRONT, type History } from './real-histories';
+import { CLIENT_LIBRARY, PROCESS_RUNNER, STOREFRONT, type History } from './real-histories';
 
 async function imported(history: History): Promise<ProjectDocument[]> {
   const repo = history.build();
@@ -126,5 +126,50 @@ describe('skills: what the real-shaped histories must read like', function () {
       'a merge commit and its branch are one entry, titled as the pull request',
     );
     assert.match(sectionOf(r, 'Fixes'), /- Don't crash when the cart is empty/);
+  });
+});
+
+describe('skills: release notes of a library that follows no convention (process-runner, built with git)', function () {
+  this.timeout(30_000);
+  const results = new Map<string, SkillResult>();
+  before(async () => {
+    const docs = await imported(PROCESS_RUNNER);
+    for (const c of PROCESS_RUNNER.cases)
+      results.set(
+        c.name,
+        selectAndDraft('release_notes_composer', c.inputs, retrieve(retrievalPlan('release_notes_composer', c.inputs), docs), DEMO_NOW),
+      );
+  });
+
+  for (const c of PROCESS_RUNNER.cases) it(`golden: ${c.name}`, () => assertGolden('release_notes_composer', c.name, results.get(c.name)!));
+
+  it("a major release: its removals and raised requirements are its breaking changes, in their authors' words", () => {
+    const r = results.get('process-runner-4.3.1-5.0.0')!;
+    const breaking = sectionOf(r, 'Breaking changes');
+    for (const title of [
+      'Require Node.js 22',
+      'Remove `runCommand()` and `runCommandSync()`',
+      "Remove the old `stdio: [..., 'ipc']` syntax",
+    ])
+      assert.ok(breaking.includes(`**${title}**`), `${title} in:\n${breaking}`);
+    // A plain commit body is not a migration: only a BREAKING CHANGE footer or a migration section is.
+    assert.match(breaking, /None of them describes a migration; review each before upgrading\./);
+    assert.doesNotMatch(breaking, /unused helper/, 'an internal removal is not breaking');
+    assert.match(sectionOf(r, 'Fixes'), /- Fix input with an inherited stdin \(\[#232\]/);
+  });
+
+  it('leaves out test-only, dev-dependency and version-bump commits, with the reason', () => {
+    const r = results.get('process-runner-4.3.1-5.0.0')!;
+    for (const title of ['Fix flaky test', 'Update test coverage for Node.js 26', 'Update dev dependencies'])
+      assert.ok(!r.markdown.includes(title), title);
+    const reasons = r.retrieval.excluded.map((e) => e.reason);
+    for (const reason of ['test', 'dev dependencies', 'release commit'])
+      assert.ok(reasons.includes(reason), `${reason} in ${reasons.join(', ')}`);
+    assert.match(sectionOf(r, 'Other changes'), /^3 other changes/);
+  });
+
+  it('a major release with nothing that reads as breaking says so without claiming there is none', () => {
+    const breaking = sectionOf(results.get('process-runner-5.0.1-6.0.0')!, 'Breaking changes');
+    assert.equal(breaking, 'None are marked as breaking, but 6.0.0 is a major release: review the changes below before upgrading.');
   });
 });

@@ -7,6 +7,9 @@
  *   storefront       an application with merge commits "Merge pull request #N from org/branch", Jira keys in
  *                    branch names and subjects, free-form and conventional titles, a fix titled by its bug,
  *                    a "## Migration" section, Dependabot, Jenkins and the GitHub Actions bot.
+ *   process-runner   a small Node library that follows no convention (squash merges "(#N)" in plain words),
+ *                    whose major releases remove APIs and raise the Node.js requirement without saying
+ *                    "breaking", and whose history has test-only and dev-dependency commits.
  */
 import type { ReleaseNotesInputs } from '../../../src/skills/inputs';
 import { GitRepo, type Person } from '../../support/git-repo';
@@ -123,6 +126,45 @@ export const STOREFRONT: History = {
     );
     repo.commit('Release 2.4.0', undefined, person('Jenkins', 'jenkins@acme.test'));
     repo.tag('v2.4.0', 'Storefront 2.4.0');
+    return repo;
+  },
+};
+
+export const PROCESS_RUNNER: History = {
+  name: 'process-runner',
+  cases: [
+    { name: 'process-runner-4.3.1-5.0.0', inputs: { fromVersion: '4.3.1', toVersion: '5.0.0' } },
+    { name: 'process-runner-5.0.1-6.0.0', inputs: { fromVersion: '5.0.1', toVersion: '6.0.0' } },
+  ],
+  build() {
+    const maintainer = person('Mira Okafor', 'mira@example.test');
+    const helper = person('Tomas Varga', 'tomas@example.test');
+    const newcomer = person('Priya Nair', 'priya@example.test');
+    const repo = new GitRepo({ start: '2025-01-06T09:00:00Z', author: maintainer });
+    repo.git(['remote', 'add', 'origin', 'https://github.com/example/process-runner.git']);
+    repo.commit('Run commands with a promise API');
+    repo.tag('v4.3.1');
+    repo.commit('Fix input with an inherited stdin (#232)', undefined, newcomer);
+    repo.commit('Update test coverage for Node.js 26 (#242)');
+    repo.commit('Require Node.js 22 (#243)');
+    repo.commit('Remove `runCommand()` and `runCommandSync()` (#244)', 'Use `run()` with a parsed argument list instead.');
+    repo.commit("Remove the old `stdio: [..., 'ipc']` syntax (#245)", undefined, helper);
+    repo.commit("Add `{value: 'pipe', input: true}` to pass an extra file descriptor as input (#246)");
+    repo.commit('Document cleaning up a process tree on Windows (#250)', undefined, helper);
+    repo.commit('Move away from `cross-spawn` (#251)');
+    repo.commit('Fix flaky test');
+    repo.commit('Update dev dependencies (#257)');
+    repo.commit('Remove unused helper (#258)', undefined, helper);
+    repo.commit('Improve `taskkill` usage (#259)');
+    repo.commit('5.0.0');
+    repo.tag('v5.0.0');
+    repo.commit('Fix `preferLocal` argument escaping on Windows (#260)', undefined, helper);
+    repo.commit('5.0.1');
+    repo.tag('v5.0.1');
+    repo.commit('Add a `killSignal` option to `run()` (#270)');
+    repo.commit('Switch the package to ES modules only (#271)');
+    repo.commit('6.0.0');
+    repo.tag('v6.0.0');
     return repo;
   },
 };
