@@ -65,9 +65,9 @@ const INTERNAL_WORDS = /\b(unused|dead code|tests?|typos?|comments?|lint|linting
 /** Wording fallback: a title that starts like a fix, a feature or an improvement. */
 const VERB_CATEGORY: [RegExp, Category][] = [
   [/^(fix|fixed|fixes|resolve|resolved|correct|corrected|prevent|prevented|stop|stopped|handle|handled)\b/i, 'fix'],
-  [/^(add|added|adds|introduce|introduced|support|allow|allowed|enable|enabled|new)\b/i, 'feature'],
+  [/^(add|added|adds|introduce|introduced|support|allow|allowed|enable|enabled|expose|exposed|new)\b/i, 'feature'],
   [
-    /^(improve|improved|speed up|sped up|reduce|reduced|optimi[sz]e|optimi[sz]ed|make|made|increase|increased|enhance|enhanced|polish|polished|update|updated|show|showed)\b/i,
+    /^(improve|improved|speed up|sped up|reduce|reduced|optimi[sz]e|optimi[sz]ed|make|made|increase|increased|enhance|enhanced|polish|polished|update|updated|show|showed|harden|hardened|generali[sz]e|generali[sz]ed)\b/i,
     'improvement',
   ],
 ];

@@ -156,6 +156,8 @@ describe('skills: release notes of a library that follows no convention (process
     assert.match(breaking, /None of them describes a migration; review each before upgrading\./);
     assert.doesNotMatch(breaking, /unused helper/, 'an internal removal is not breaking');
     assert.match(sectionOf(r, 'Fixes'), /- Fix input with an inherited stdin \(\[#232\]/);
+    assert.match(sectionOf(r, 'New features'), /- Expose the destination's methods on `\.pipe\(\)` \(\[#252\]/);
+    assert.match(sectionOf(r, 'Improvements'), /- Harden against prototype pollution \(\[#253\]/);
   });
 
   it('leaves out test-only, dev-dependency and version-bump commits, with the reason', () => {

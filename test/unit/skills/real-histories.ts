@@ -152,6 +152,8 @@ export const PROCESS_RUNNER: History = {
     repo.commit("Add `{value: 'pipe', input: true}` to pass an extra file descriptor as input (#246)");
     repo.commit('Document cleaning up a process tree on Windows (#250)', undefined, helper);
     repo.commit('Move away from `cross-spawn` (#251)');
+    repo.commit("Expose the destination's methods on `.pipe()` (#252)");
+    repo.commit('Harden against prototype pollution (#253)', undefined, helper);
     repo.commit('Fix flaky test');
     repo.commit('Update dev dependencies (#257)');
     repo.commit('Remove unused helper (#258)', undefined, helper);
