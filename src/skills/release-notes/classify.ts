@@ -52,15 +52,23 @@ const DEPENDENCY_WORDS = /\b(bump|bumps|update|updates|upgrade|upgrades|pin|lock
 
 /** A commit that only names a release ("5.0.0", "v2.1.0", "Release 2.4.0"): the version bump, not a change. */
 const RELEASE_COMMIT = /^(release\s+)?v?\d+\.\d+\.\d+(-[0-9A-Za-z.-]+)?$/i;
+/** Wording fallback: release housekeeping (the changelog, the release date), which the notes themselves replace. */
+const CHANGELOG_WORDS = /\b(changelog|change log|release notes|release date)\b/i;
 /** Wording fallback: titles about the project's own tests or development tools, which users never see. */
 const TEST_WORDS = /\bflaky tests?\b|\btest coverage\b/i;
 const DEV_DEPENDENCY_WORDS = /\bdev[- ]?dependenc(?:y|ies)\b|\bdevDependencies\b|\bdev[- ]deps?\b/i;
+const TOOLING_WORDS =
+  /\b(pull request templates?|issue templates?|pr templates?|github actions?|eslint|tslint|prettier|lint|linting|linter|editorconfig|gitignore|husky|ci)\b/i;
+/** Wording fallback: documentation for users, counted with the other changes rather than as a fix or feature. */
+const DOCS_WORDS = /\b(readme|docs|documentation|typos?|examples?|jsdoc)\b/i;
 /**
- * Wording fallback for a major release: removing something or raising a requirement is what semver keeps for
- * one, so in a repository without conventions such a title is a breaking change; unless it is about internals.
+ * Wording fallback for a major release: removing or disallowing something, or raising a requirement, is what
+ * semver keeps for one, so in a repository without conventions such a title is a breaking change; unless it is
+ * about internals.
  */
-const REMOVAL_WORDS = /^(remove|removed|removes|drop|dropped|drops|require|required|requires|rename|renamed|renames)\b/i;
-const INTERNAL_WORDS = /\b(unused|dead code|tests?|typos?|comments?|lint|linting|ci)\b/i;
+const REMOVAL_WORDS =
+  /^(remove|removed|removes|drop|dropped|drops|require|required|requires|rename|renamed|renames|disallow|disallowed|disallows)\b/i;
+const INTERNAL_WORDS = /\b(unused|dead code|tests?|comments?|templates?)\b/i;
 
 /** Wording fallback: a title that starts like a fix, a feature or an improvement. */
 const VERB_CATEGORY: [RegExp, Category][] = [
@@ -139,8 +147,11 @@ export function classify(
   if (changeDocuments(change).every((d) => d.kind === 'commit' && isMergeCommit(d.title))) return { excluded: 'merge commit' };
   const shown = titles[0] ?? '';
   if (RELEASE_COMMIT.test(shown.trim())) return { excluded: 'release commit' };
+  if (CHANGELOG_WORDS.test(shown)) return { excluded: 'changelog' };
   if (TEST_WORDS.test(shown)) return { excluded: 'test' };
   if (DEV_DEPENDENCY_WORDS.test(shown)) return { excluded: 'dev dependencies' };
+  if (TOOLING_WORDS.test(shown)) return { excluded: 'development tooling' };
+  if (DOCS_WORDS.test(shown)) return { category: 'other' };
   if (inMajorRelease && REMOVAL_WORDS.test(shown) && !INTERNAL_WORDS.test(shown)) return { category: 'breaking' };
   for (const title of titles) {
     const category = VERB_CATEGORY.find(([re]) => re.test(title))?.[1];

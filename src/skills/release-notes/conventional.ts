@@ -55,6 +55,8 @@ export interface CoAuthor {
 /** More co-authors than this on one commit are not credited (a bound, not a policy). */
 const CO_AUTHORS_MAX = 20;
 const CO_AUTHOR_TRAILER = 'co-authored-by:';
+/** `login@users.noreply.github.com` or `12345+login@users.noreply.github.com`: the account's login. */
+const GITHUB_NOREPLY = /^(?:\d{1,12}\+)?([A-Za-z0-9][A-Za-z0-9-[\]]{0,63})@users\.noreply\.github\.com$/i;
 
 /** People named in `Co-authored-by:` trailers, one per line. */
 export function coAuthors(body: string): CoAuthor[] {
@@ -65,6 +67,14 @@ export function coAuthors(body: string): CoAuthor[] {
     if (line.length <= CO_AUTHOR_TRAILER.length || line.slice(0, CO_AUTHOR_TRAILER.length).toLowerCase() !== CO_AUTHOR_TRAILER) continue;
     const value = line.slice(CO_AUTHOR_TRAILER.length);
     const lt = value.indexOf('<');
+    if (lt < 0 && value.includes('@')) {
+      // An address alone: a GitHub no-reply address names its account; any other has no name to show, and an
+      // address is not published in release notes.
+      const login = GITHUB_NOREPLY.exec(value.trim())?.[1];
+      if (login) out.push({ name: login, email: value.trim() });
+      if (out.length >= CO_AUTHORS_MAX) break;
+      continue;
+    }
     const name = (lt < 0 ? value : value.slice(0, lt)).trim();
     if (!name) continue;
     const gt = lt < 0 ? -1 : value.indexOf('>', lt);

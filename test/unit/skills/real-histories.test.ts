@@ -150,24 +150,39 @@ describe('skills: release notes of a library that follows no convention (process
       'Require Node.js 22',
       'Remove `runCommand()` and `runCommandSync()`',
       "Remove the old `stdio: [..., 'ipc']` syntax",
+      'Disallow excess arguments',
     ])
       assert.ok(breaking.includes(`**${title}**`), `${title} in:\n${breaking}`);
     // A plain commit body is not a migration: only a BREAKING CHANGE footer or a migration section is.
     assert.match(breaking, /None of them describes a migration; review each before upgrading\./);
-    assert.doesNotMatch(breaking, /unused helper/, 'an internal removal is not breaking');
+    assert.doesNotMatch(breaking, /unused helper|template/, 'an internal removal is not breaking');
     assert.match(sectionOf(r, 'Fixes'), /- Fix input with an inherited stdin \(\[#232\]/);
     assert.match(sectionOf(r, 'New features'), /- Expose the destination's methods on `\.pipe\(\)` \(\[#252\]/);
     assert.match(sectionOf(r, 'Improvements'), /- Harden against prototype pollution \(\[#253\]/);
   });
 
-  it('leaves out test-only, dev-dependency and version-bump commits, with the reason', () => {
+  it('leaves out test-only, tooling, changelog, dev-dependency and version-bump commits, with the reason; docs are other changes', () => {
     const r = results.get('process-runner-4.3.1-5.0.0')!;
-    for (const title of ['Fix flaky test', 'Update test coverage for Node.js 26', 'Update dev dependencies'])
+    for (const title of [
+      'Fix flaky test',
+      'Update test coverage',
+      'Update dev dependencies',
+      'pull request template',
+      'CHANGELOG',
+      'typos',
+    ])
       assert.ok(!r.markdown.includes(title), title);
     const reasons = r.retrieval.excluded.map((e) => e.reason);
-    for (const reason of ['test', 'dev dependencies', 'release commit'])
+    for (const reason of ['test', 'dev dependencies', 'release commit', 'changelog', 'development tooling'])
       assert.ok(reasons.includes(reason), `${reason} in ${reasons.join(', ')}`);
-    assert.match(sectionOf(r, 'Other changes'), /^3 other changes/);
+    // Document…, Move away…, Remove unused helper, Fix typos in the README.
+    assert.match(sectionOf(r, 'Other changes'), /^4 other changes/);
+  });
+
+  it('credits a co-author named by a GitHub no-reply address alone by login, and publishes no other address', () => {
+    const r = results.get('process-runner-4.3.1-5.0.0')!;
+    assert.match(sectionOf(r, 'Contributors'), /sam-lee/);
+    assert.doesNotMatch(r.markdown, /private@example\.test|noreply/);
   });
 
   it('a major release with nothing that reads as breaking says so without claiming there is none', () => {

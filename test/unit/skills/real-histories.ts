@@ -9,7 +9,8 @@
  *                    a "## Migration" section, Dependabot, Jenkins and the GitHub Actions bot.
  *   process-runner   a small Node library that follows no convention (squash merges "(#N)" in plain words),
  *                    whose major releases remove APIs and raise the Node.js requirement without saying
- *                    "breaking", and whose history has test-only and dev-dependency commits.
+ *                    "breaking", and whose history has test-only, tooling, changelog and dev-dependency
+ *                    commits, and co-authors named by a GitHub no-reply address alone.
  */
 import type { ReleaseNotesInputs } from '../../../src/skills/inputs';
 import { GitRepo, type Person } from '../../support/git-repo';
@@ -144,7 +145,11 @@ export const PROCESS_RUNNER: History = {
     repo.git(['remote', 'add', 'origin', 'https://github.com/example/process-runner.git']);
     repo.commit('Run commands with a promise API');
     repo.tag('v4.3.1');
-    repo.commit('Fix input with an inherited stdin (#232)', undefined, newcomer);
+    repo.commit(
+      'Fix input with an inherited stdin (#232)',
+      'Co-authored-by: sam-lee@users.noreply.github.com\nCo-authored-by: private@example.test',
+      newcomer,
+    );
     repo.commit('Update test coverage for Node.js 26 (#242)');
     repo.commit('Require Node.js 22 (#243)');
     repo.commit('Remove `runCommand()` and `runCommandSync()` (#244)', 'Use `run()` with a parsed argument list instead.');
@@ -154,6 +159,10 @@ export const PROCESS_RUNNER: History = {
     repo.commit('Move away from `cross-spawn` (#251)');
     repo.commit("Expose the destination's methods on `.pipe()` (#252)");
     repo.commit('Harden against prototype pollution (#253)', undefined, helper);
+    repo.commit('Disallow excess arguments (#254)');
+    repo.commit('Remove an unneeded header from the pull request template (#255)');
+    repo.commit('Fix typos in the README (#256)', undefined, helper);
+    repo.commit('Update CHANGELOG for 5.0.0');
     repo.commit('Fix flaky test');
     repo.commit('Update dev dependencies (#257)');
     repo.commit('Remove unused helper (#258)', undefined, helper);
