@@ -46,6 +46,17 @@ const TICKET_CATEGORY: Record<string, Category> = {
 };
 
 const INTERNAL_DOC_SCOPES = new Set(['internal', 'dev', 'contributing', 'readme', 'adr', 'architecture', 'ci', 'repo']);
+/** Scopes that make a fix or feature internal ("fix(ci): …", "fix(devdeps): …"): users never see them. */
+const INTERNAL_SCOPES: Record<string, string> = {
+  ci: 'ci',
+  build: 'build',
+  test: 'test',
+  tests: 'test',
+  lint: 'development tooling',
+  devdeps: 'dev dependencies',
+  'dev-deps': 'dev dependencies',
+  'deps-dev': 'dev dependencies',
+};
 const INTERNAL_DOC_WORDS = /\b(contributing|readme|adr|internal|developer|architecture decision|runbook|onboarding for engineers)\b/i;
 
 const DEPENDENCY_WORDS = /\b(bump|bumps|update|updates|upgrade|upgrades|pin|lock ?file)\b|\bdeps?\b|dependenc/i;
@@ -127,6 +138,8 @@ export function classify(
   const headers = headerTitles(change)
     .map(parseHeader)
     .filter((h) => h !== undefined);
+  const internalScope = headers[0]?.scope === undefined ? undefined : INTERNAL_SCOPES[headers[0].scope.toLowerCase()];
+  if (internalScope && !labels.some((l) => LABEL_CATEGORY[l]) && change.tickets.length === 0) return { excluded: internalScope };
   const explicit = new Set<Category>([
     ...headers.map((h) => TYPE_CATEGORY[h.type]).filter((c) => c !== undefined),
     ...labels.map((l) => LABEL_CATEGORY[l]).filter((c) => c !== undefined),

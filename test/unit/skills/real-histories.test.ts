@@ -101,6 +101,8 @@ describe('skills: what the real-shaped histories must read like', function () {
       "in its author's words",
     );
     assert.match(sectionOf(r, 'Fixes'), /- Don't retry on 501 Not Implemented/);
+    assert.doesNotMatch(r.markdown, /release workflow/, 'a fix scoped to CI is internal');
+    assert.ok(r.retrieval.excluded.some((e) => e.reason === 'ci'));
   });
 
   it("storefront: a fix titled by its bug stays in its author's words, a merge body's Migration section is the action", async () => {

@@ -56,6 +56,7 @@ export const CLIENT_LIBRARY: History = {
     );
     repo.commit("fix: don't retry on 501 Not Implemented (#631)", undefined, person('Yoshi Automation', 'yoshi-automation@example.test'));
     repo.commit('build: publish with provenance (#635)', undefined, person('Jenkins', 'jenkins@example.test'));
+    repo.commit('fix(ci): pin the release workflow to ubuntu-22.04 (#636)', undefined, sofia);
     repo.commit(
       'docs: document proxy settings (#637)',
       undefined,
