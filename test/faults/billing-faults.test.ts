@@ -224,7 +224,7 @@ describe('billing under faults: kills of an API, a worker, Temporal and the stor
         `applied             ${f.applied} events, each exactly once (app ${f.appApplied}, operator ${f.operatorApplied})`,
         `customers           app: ${f.appCanonical} canonical + ${f.appMerged} merged records (${traffic.figures.anonymousPairs} anonymous→known pairs, ${traffic.figures.transferPairs} transfer pairs, ${traffic.figures.aliasGraphs} alias graphs with cycles, ${traffic.figures.pastSubscribers} with past periods); operator: ${f.operatorCanonical} orgs`,
         `totals              app MRR $${(f.appTotals.mrrMicros / 1e6).toFixed(2)}, ${f.appTotals.activeSubscriptions} active, ${f.appTotals.flaggedCustomers} flagged; operator MRR $${(f.operatorTotals.mrrMicros / 1e6).toFixed(2)}: running = recomputed = model`,
-        `emails              ${f.emails} for ${f.expectedEmails} operator billing issues (${f.mailCopies} copies resent after a crash)`,
+        `emails              ${f.emails} for ${f.expectedEmails} operator billing issues (${f.mailCopies} copies resent after a crash; ${smtp.errors.length} SMTP connections reset mid-mail)`,
         `dead letters        0`,
         `workflows queried   ${queried.count} subscriber workflows: state query = stored record`,
         `kills survived      ${cluster.kills.length}: ${cluster.kills.join(', ')}; unplanned restarts: ${unplanned}; both killed API instances' relay checkpoints recovered`,
