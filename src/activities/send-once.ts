@@ -45,27 +45,28 @@ export async function sendOnce(
       nextRetryDelay: leaseEndsInMs,
     });
   }
-  const renewal = keepClaim(deps, key, claim.claimedAt, renewEveryMs);
   try {
-    await mailer.send(mail);
+    await whileKeepingClaim(deps, key, claim.claimedAt, renewEveryMs, () => mailer.send(mail));
   } catch (err) {
     deps.metrics?.mailFailed(key.slice(0, key.indexOf(':')) || 'mail');
-    await renewal.stop();
     await outbox.release(key);
     throw err;
   }
-  await renewal.stop();
   await outbox.mark(key, 'sent', now());
   return 'sent';
 }
 
-/** Renews a claim every `everyMs` until stopped (stop() waits for a renewal under way). */
-function keepClaim(
+/**
+ * Runs `work` while renewing the claim every `everyMs`; a renewal under way is awaited before returning, so it
+ * cannot land after the send is marked (and then report the claim as taken over).
+ */
+async function whileKeepingClaim(
   deps: { outbox: MailOutbox; logger: Logger; now: Clock },
   key: string,
   claimedAt: Date,
   everyMs: number,
-): { stop(): Promise<void> } {
+  work: () => Promise<void>,
+): Promise<void> {
   let held: Date | null = claimedAt;
   let running: Promise<void> = Promise.resolve();
   const timer = setInterval(() => {
@@ -81,10 +82,10 @@ function keepClaim(
       (err: unknown) => deps.logger.warn({ key, err }, 'could not renew the claim to send this mail'),
     );
   }, everyMs);
-  return {
-    async stop() {
-      clearInterval(timer);
-      await running;
-    },
-  };
+  try {
+    await work();
+  } finally {
+    clearInterval(timer);
+    await running;
+  }
 }

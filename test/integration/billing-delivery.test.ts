@@ -1,16 +1,10 @@
 import assert from 'node:assert/strict';
-import { historyToJSON } from '@temporalio/common/lib/proto-utils';
-import type { temporal } from '@temporalio/proto';
-import { Worker } from '@temporalio/worker';
-import { mkdirSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
 import type { BillingEvent } from '../../src/billing/provider-events';
-import { workflowBundlePath } from '../support/bundle';
 import { eventually } from '../support/eventually';
 import { DAY, providerEvent } from '../support/provider-events';
-import { repoRoot } from '../support/repo-root';
 import { billingSuite } from '../support/billing-client';
 import { randomSuffix } from '../support/config';
+import { replayLiveHistory } from '../support/replay-live';
 import { metricsWorkflowId } from '../../src/workflows/contracts/billing-metrics';
 
 // A slug of its own: suites share one Temporal namespace, and workflow ids are derived from the scope.
@@ -32,40 +26,6 @@ function history(user: string, t: number): BillingEvent[] {
     providerEvent('PRODUCT_CHANGE', user, { id: id(7), at: t - 3 * DAY, ...p3, new_product_id: 'com.acme.pro.yearly' }),
     providerEvent('CANCELLATION', user, { id: id(8), at: t - 2 * DAY, ...p3, cancel_reason: 'PRICE_INCREASE' }),
   ];
-}
-
-/** The id of the first patch a history recorded (its version of the workflow), if any. */
-function patchOf(history: temporal.api.history.v1.IHistory): string | null {
-  for (const e of history.events ?? []) {
-    const data = e.markerRecordedEventAttributes?.details?.['patch-data']?.payloads?.[0]?.data;
-    if (e.markerRecordedEventAttributes?.markerName === 'core_patch' && data)
-      return (JSON.parse(Buffer.from(data).toString('utf8')) as { id: string }).id;
-  }
-  return null;
-}
-
-/**
- * Replays a live history against today's code. A history that fails is saved to test-output/ for whoever reads
- * the failure (only this run produced it); with UPDATE_HISTORIES=1 one that passes becomes the offline fixture of
- * its workflow's current version (workflow-replay.test.ts), named for the patch it recorded so earlier versions'
- * files stay.
- */
-async function replayAndKeep(kind: string, workflowId: string, history: temporal.api.history.v1.IHistory): Promise<void> {
-  try {
-    await Worker.runReplayHistory({ workflowBundle: { codePath: await workflowBundlePath() } }, history, workflowId);
-  } catch (err) {
-    const dir = join(repoRoot(), 'test-output');
-    mkdirSync(dir, { recursive: true });
-    const file = join(dir, `replay-failure-${kind}-${APP}.json`);
-    writeFileSync(file, historyToJSON(history));
-    throw new Error(`${String(err)}\nthe history is in ${file}`);
-  }
-  if (process.env.UPDATE_HISTORIES === '1') {
-    const dir = join(repoRoot(), 'test', 'fixtures', 'histories');
-    mkdirSync(dir, { recursive: true });
-    const file = `${kind}-${patchOf(history) ?? 'unpatched'}.json`;
-    writeFileSync(join(dir, file), JSON.stringify({ workflowId, history: JSON.parse(historyToJSON(history)) }));
-  }
 }
 
 /** Seeded shuffle, so a failure can be reproduced. */
@@ -197,10 +157,9 @@ describe('billing delivery: reordering, duplicates, continue-as-new, replay (rea
         `event inorder:${n} is in a signal`,
       );
     assert.ok(signalled.length >= 2, `${signalled.length} signals: more than the start to replay`);
-    if (process.env.DUMP_HISTORY) writeFileSync(process.env.DUMP_HISTORY, historyToJSON(history));
-    await replayAndKeep('billing-subscriber', handle.workflowId, history);
+    await replayLiveHistory(`billing-subscriber-${APP}`, handle.workflowId, history, { fixture: 'billing-subscriber' });
     // The scope's totals workflow, which received the deltas of this file's subscribers.
     const metrics = harness().temporal.client.workflow.getHandle(metricsWorkflowId(`app:${APP}`));
-    await replayAndKeep('billing-metrics', metrics.workflowId, await metrics.fetchHistory());
+    await replayLiveHistory(`billing-metrics-${APP}`, metrics.workflowId, await metrics.fetchHistory(), { fixture: 'billing-metrics' });
   });
 });

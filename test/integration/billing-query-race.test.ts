@@ -1,10 +1,10 @@
 import assert from 'node:assert/strict';
-import { Worker } from '@temporalio/worker';
 import { temporal } from '@temporalio/proto';
 import { workflowBundlePath } from '../support/bundle';
 import { billingSuite } from '../support/billing-client';
 import { randomSuffix } from '../support/config';
 import { eventually } from '../support/eventually';
+import { replayLiveHistory } from '../support/replay-live';
 import { DAY, providerEvent } from '../support/provider-events';
 import { subscriberStateQuery } from '../../src/workflows/contracts/billing-subscriber';
 
@@ -86,6 +86,6 @@ describe('billing subscriber: a query while a local activity completes (real sta
     // the next task) and the cancellation arrived before that task.
     assert.equal(localActivities.length, 1, `first task's commands: ${commands.map((e) => T[e.eventType!]).join(', ')}`);
     assert.equal(signalsAfter.length, 1, 'the cancellation arrived between the first two tasks');
-    await Worker.runReplayHistory({ workflowBundle: { codePath: await workflowBundlePath() } }, history, handle.workflowId);
+    await replayLiveHistory(`query-race-${APP}`, handle.workflowId, history);
   });
 });
