@@ -4,7 +4,7 @@
  */
 import { microsToUsd } from './mrr';
 import type { BillingScope } from './subscriber-id';
-import type { SubscriberState } from './subscriber-state';
+import { rulesOf, type SubscriberState } from './subscriber-state';
 import { subscriptionLines, type CanonicalSubscription, type SubscriberView } from './subscriber-view';
 import { NO_END_MS, type EventStamp } from './subscription';
 
@@ -37,17 +37,17 @@ export function canonicalView(state: SubscriberState): CanonicalView {
     mrrContributionMicros: state.mrrContributionMicros,
     mrrContribution: microsToUsd(state.mrrContributionMicros),
     lastEvent: state.lastEvent,
-    subscriptions: subscriptionLines(state.subscriptions, state.asOfMs).map(({ subscription: sub, status, mrr }) => ({
+    subscriptions: subscriptionLines(state.subscriptions, state.asOfMs, rulesOf(state)).map(({ subscription: sub, status, info, mrr }) => ({
       key: sub.key,
       status,
-      productId: sub.info?.productId ?? null,
-      entitlementIds: sub.info?.entitlementIds ?? [],
-      periodType: sub.info?.periodType ?? null,
-      store: sub.info?.store ?? null,
-      environment: sub.info?.environment ?? null,
-      isFamilyShare: sub.info?.isFamilyShare ?? false,
-      priceUsd: sub.info?.priceUsd ?? null,
-      purchasedAtMs: sub.info?.purchasedAtMs ?? null,
+      productId: info?.productId ?? null,
+      entitlementIds: info?.entitlementIds ?? [],
+      periodType: info?.periodType ?? null,
+      store: info?.store ?? null,
+      environment: info?.environment ?? null,
+      isFamilyShare: info?.isFamilyShare ?? false,
+      priceUsd: info?.priceUsd ?? null,
+      purchasedAtMs: info?.purchasedAtMs ?? null,
       expiresAtMs: sub.accessUntilMs === NO_END_MS ? null : sub.accessUntilMs,
       mrrMicros: mrr?.micros ?? 0,
     })),

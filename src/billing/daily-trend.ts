@@ -5,7 +5,7 @@
  * on: exact for the days since, an undercount before a renewal. Pure.
  */
 import { contributionOf, ZERO_TOTALS, addTotals, type BillingTotals } from './metrics';
-import type { SubscriberState } from './subscriber-state';
+import { rulesOf, type SubscriberState } from './subscriber-state';
 import { deriveView } from './subscriber-view';
 
 export const DAY_MS = 86_400_000;
@@ -15,7 +15,7 @@ export function contributionAt(state: SubscriberState, atMs: number): BillingTot
   if (state.mergedInto !== null) return { ...ZERO_TOTALS };
   const bought = state.subscriptions.filter((s) => (s.info?.purchasedAtMs ?? s.renewedAtMs ?? Infinity) <= atMs);
   if (bought.length === 0) return { ...ZERO_TOTALS };
-  return contributionOf({ ...state, subscriptions: bought, asOfMs: atMs, ...deriveView(bought, atMs, false) });
+  return contributionOf({ ...state, subscriptions: bought, asOfMs: atMs, ...deriveView(bought, atMs, false, rulesOf(state)) });
 }
 
 /** Accumulates daily totals and churn (subscriptions counted one day and not the next) over the given days. */

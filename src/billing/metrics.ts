@@ -4,7 +4,7 @@
  * re-applying a transition (diff against the already stored contribution = zero) changes nothing. Pure.
  */
 import { microsToUsd } from './mrr';
-import type { SubscriberState } from './subscriber-state';
+import { rulesOf, type SubscriberState } from './subscriber-state';
 import { subscriptionLines } from './subscriber-view';
 
 export interface BillingTotals {
@@ -41,11 +41,9 @@ export function pickTotals(record: Partial<BillingTotals>, fallback: Readonly<Bi
 /** This subscriber's share of the totals; zero for a record merged into another. */
 export function contributionOf(state: SubscriberState): BillingTotals {
   if (state.mergedInto !== null) return { ...ZERO_TOTALS };
-  const lines = subscriptionLines(state.subscriptions, state.asOfMs);
+  const lines = subscriptionLines(state.subscriptions, state.asOfMs, rulesOf(state));
   const counted = lines.filter((line) => line.mrr?.counted === true);
-  const trials = lines.filter(
-    (line) => line.mrr !== null && line.subscription.info?.periodType === 'TRIAL' && line.subscription.info.environment !== 'SANDBOX',
-  );
+  const trials = lines.filter((line) => line.mrr !== null && line.info?.periodType === 'TRIAL' && line.info.environment !== 'SANDBOX');
   return {
     mrrMicros: state.mrrContributionMicros,
     activeSubscriptions: counted.length,

@@ -42,8 +42,9 @@ export const GRANT_EVENT_TYPES = [
 
 /**
  * The types with a rule in the effects table. Every other type, known or not (PRODUCT_CHANGE, whose new product
- * arrives with the next RENEWAL; SUBSCRIPTION_PAUSED, whose EXPIRATION follows; INVOICE_ISSUANCE, ...), is
- * acknowledged and recorded as the last event only.
+ * arrives with the RENEWAL or INITIAL_PURCHASE that carries it; INVOICE_ISSUANCE, ...), is acknowledged and
+ * recorded as the last event, and teaches the ids it names (rules v3). SUBSCRIPTION_PAUSED has its effect under
+ * rules v3 only.
  */
 export const EFFECT_EVENT_TYPES = [
   'INITIAL_PURCHASE',
@@ -52,6 +53,7 @@ export const EFFECT_EVENT_TYPES = [
   'CANCELLATION',
   'EXPIRATION',
   'BILLING_ISSUE',
+  'SUBSCRIPTION_PAUSED',
   'SUBSCRIBER_ALIAS',
   'TRANSFER',
   ...GRANT_EVENT_TYPES,
@@ -59,11 +61,17 @@ export const EFFECT_EVENT_TYPES = [
 export type EffectEventType = (typeof EFFECT_EVENT_TYPES)[number];
 
 /**
- * The rules a subscriber run applies. `v2` (runs under the workflow's `work-v2` patch or a later one): the grant types have
- * effects, and a provider time far ahead of the receipt orders by the receipt (event-time.ts). `v1`: neither,
+ * The rules a subscriber run applies. `v3` (runs under the workflow's `work-v4` patch): every event teaches the ids
+ * it names, whatever its type; SUBSCRIPTION_PAUSED schedules the downgrade for the period end; a period's price,
+ * product and length come from the newest purchase or renewal (see subscription.ts's `paid`); a billing-issue flag
+ * ends when its subscription expires or is bought again. `v2` (runs under `work-v2` or `work-v3`): the grant types
+ * have effects, and a provider time far ahead of the receipt orders by the receipt (event-time.ts). `v1`: neither,
  * for runs recorded before (replay must reproduce what they did).
  */
-export type RuleSet = 'v1' | 'v2';
+export type RuleSet = 'v1' | 'v2' | 'v3';
+
+/** The rules new runs apply. */
+export const CURRENT_RULES: RuleSet = 'v3';
 
 export interface SubscriberAttribute {
   value: string;
@@ -175,8 +183,9 @@ export function isKnownEventType(type: string): type is KnownEventType {
   return (KNOWN_EVENT_TYPES as readonly string[]).includes(type);
 }
 
-export function hasEffect(type: string, rules: RuleSet = 'v2'): type is EffectEventType {
+export function hasEffect(type: string, rules: RuleSet = CURRENT_RULES): boolean {
   if (rules === 'v1' && (GRANT_EVENT_TYPES as readonly string[]).includes(type)) return false;
+  if (type === 'SUBSCRIPTION_PAUSED' && rules !== 'v3') return false;
   return (EFFECT_EVENT_TYPES as readonly string[]).includes(type);
 }
 

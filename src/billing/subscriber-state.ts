@@ -7,10 +7,11 @@
  * facts and the latest `nowMs`, and a redelivered event id is skipped. Merging two records is the same join.
  */
 import { viewEffects, type Effect } from './effects';
-import { hasEffect, type BillingEvent, type RuleSet } from './provider-events';
+import { CURRENT_RULES, hasEffect, type BillingEvent, type RuleSet } from './provider-events';
 import { fnv1a64, resolveSubscriberIds, type BillingScope } from './subscriber-id';
 import { deriveView, type SubscriberView } from './subscriber-view';
 import {
+  billingIssueStands,
   compareCodeUnits,
   joinSubscriptionLists,
   newerStamp,
@@ -61,6 +62,16 @@ export interface SubscriberState extends SubscriberView {
   appliedEventIds: string[];
   /** Bookkeeping: number of transitions. */
   version: number;
+  /**
+   * Set once a run under rules v3 changed the record: its view (MRR, product, flags) is derived under those rules
+   * from then on. Absent: derived as before, so replaying a run recorded earlier gives what it gave then.
+   */
+  rules?: 'v3';
+}
+
+/** The rules a record's view is derived under. */
+export function rulesOf(state: Pick<SubscriberState, 'rules'>): RuleSet {
+  return state.rules ?? 'v2';
 }
 
 export interface Transition {
@@ -84,15 +95,18 @@ export function initialState(scope: BillingScope, id: string): SubscriberState {
 }
 
 /** `rules`: what this run applies (see RuleSet); runs recorded before the current rules pass what they used. */
-export function applyEvent(state: SubscriberState, event: BillingEvent, nowMs: number, rules: RuleSet = 'v2'): Transition {
+export function applyEvent(state: SubscriberState, event: BillingEvent, nowMs: number, rules: RuleSet = CURRENT_RULES): Transition {
   if (state.appliedEventIds.includes(appliedIdOf(event.id))) return { state, effects: [] };
   if (state.mergedInto !== null) return { state, effects: [{ kind: 'forward', to: state.mergedInto }] };
-  const recorded = { ...state, lastEvent: newerStamp(state.lastEvent, stampOf(event)) };
-  if (!hasEffect(event.type, rules)) return { state: bookkeep(recorded, [event.id]), effects: [] };
+  const recorded = { ...stamped(state, rules), lastEvent: newerStamp(state.lastEvent, stampOf(event)) };
+  const effective = hasEffect(event.type, rules);
+  // Rules v3: an event of any type teaches the ids it names (after a login without SUBSCRIBER_ALIAS, the first
+  // event naming both ids may be an EXPERIMENT_ENROLLMENT or a PRODUCT_CHANGE); only its other effects depend on it.
+  if (!effective && rules !== 'v3') return { state: bookkeep(recorded, [event.id]), effects: [] };
 
   const ids = resolveSubscriberIds(event)?.all ?? [];
   const learned = ids.filter((id) => !state.aliases.includes(id)).sort(compareCodeUnits);
-  const facts = subscriptionFromEvent(event);
+  const facts = effective ? subscriptionFromEvent(event, rules) : null;
   const next = withView({
     ...recorded,
     aliases: union(state.aliases, ids),
@@ -104,7 +118,7 @@ export function applyEvent(state: SubscriberState, event: BillingEvent, nowMs: n
   const effects: Effect[] = [];
   // Only a flag this very event raised is worth an email: a stale BILLING_ISSUE older than the last RENEWAL is not.
   const mail: Effect[] =
-    state.scope === 'operator' && event.type === 'BILLING_ISSUE' && next.flags.some((f) => f.eventId === event.id)
+    state.scope === 'operator' && event.type === 'BILLING_ISSUE' && raisedIssue(next, event.id, rules)
       ? [{ kind: 'email_billing_issue', eventId: event.id, subscriberId: state.id, orgIds: orgCandidates(next, event) }]
       : [];
   // The event names ids this record did not know: they are one customer now. The smallest id of all stays
@@ -125,9 +139,9 @@ export function applyEvent(state: SubscriberState, event: BillingEvent, nowMs: n
 }
 
 /** The timer fired: re-derive at `nowMs` (the workflow then derives its next wake time from the result). */
-export function applyDowngrade(state: SubscriberState, nowMs: number): Transition {
+export function applyDowngrade(state: SubscriberState, nowMs: number, rules: RuleSet = CURRENT_RULES): Transition {
   if (state.mergedInto !== null) return { state, effects: [] };
-  const next = withView({ ...state, asOfMs: Math.max(state.asOfMs, nowMs) });
+  const next = withView({ ...stamped(state, rules), asOfMs: Math.max(state.asOfMs, nowMs) });
   return { state: bookkeep(next, []), effects: viewEffects(state, next) };
 }
 
@@ -145,13 +159,13 @@ export function applyDowngrade(state: SubscriberState, nowMs: number): Transitio
  * after finitely many hops with the two customers under the smallest id of the two. Any graph of aliases and
  * transfers, delivered in any order, therefore converges to one canonical record per customer: the smallest id.
  */
-export function mergeInto(state: SubscriberState, canonicalId: string, nowMs: number): Transition {
+export function mergeInto(state: SubscriberState, canonicalId: string, nowMs: number, rules: RuleSet = CURRENT_RULES): Transition {
   if (canonicalId === state.id || canonicalId === state.mergedInto) return { state, effects: [] };
   if (state.mergedInto !== null) return { state, effects: [{ kind: 'merge', from: [state.mergedInto], into: canonicalId }] };
   if (!outranks(canonicalId, state.id)) return { state, effects: [{ kind: 'merge', from: [canonicalId] }] };
   const asOfMs = Math.max(state.asOfMs, nowMs);
-  const moving = deriveView(state.subscriptions, asOfMs, false).entitlements.map((e) => e.id);
-  const next = withView({ ...state, mergedInto: canonicalId, asOfMs });
+  const moving = deriveView(state.subscriptions, asOfMs, false, rulesOf(stamped(state, rules))).entitlements.map((e) => e.id);
+  const next = withView({ ...stamped(state, rules), mergedInto: canonicalId, asOfMs });
   // No entitlement write for the record that gives way: the ids it paid for travel in the handed-over state
   // (appUserIds), and the canonical record writes them; writing "nothing" here would race with that write.
   return { state: bookkeep(next, []), effects: [{ kind: 'transfer_out', to: canonicalId, entitlementIds: moving }] };
@@ -163,10 +177,10 @@ export function mergeInto(state: SubscriberState, canonicalId: string, nowMs: nu
  * The version continues from the larger of the two, so this record's entitlement writes supersede the ones the
  * other record made to the same orgs while it was canonical.
  */
-export function absorb(state: SubscriberState, other: SubscriberState, nowMs: number): Transition {
+export function absorb(state: SubscriberState, other: SubscriberState, nowMs: number, rules: RuleSet = CURRENT_RULES): Transition {
   if (state.mergedInto !== null) return { state, effects: [{ kind: 'forward', to: state.mergedInto }] };
   const next = withView({
-    ...state,
+    ...stamped(state, rules),
     aliases: union(state.aliases, [other.id, ...other.aliases]),
     appUserIds: withAppUserIds(state.appUserIds, other.appUserIds ?? []),
     releasedAppUserIds: withAppUserIds(state.releasedAppUserIds, other.releasedAppUserIds ?? []),
@@ -229,7 +243,22 @@ export function appliedIdOf(eventId: string): string {
 }
 
 function withView(state: SubscriberState): SubscriberState {
-  return { ...state, ...deriveView(state.subscriptions, state.asOfMs, state.mergedInto !== null) };
+  return { ...state, ...deriveView(state.subscriptions, state.asOfMs, state.mergedInto !== null, rulesOf(state)) };
+}
+
+/** The record as a run under `rules` changes it: v3 marks it, earlier rules leave it as it is. */
+function stamped(state: SubscriberState, rules: RuleSet): SubscriberState {
+  return rules === 'v3' && state.rules !== 'v3' ? { ...state, rules: 'v3' } : state;
+}
+
+/**
+ * Whether this BILLING_ISSUE raised a flag worth an email: it is the subscription's newest issue and nothing was
+ * bought after it. Under v3 that is a fact about the events alone (not whether the subscription is still
+ * entitled), so the email does not depend on whether the EXPIRATION sent with it arrived first.
+ */
+function raisedIssue(state: SubscriberState, eventId: string, rules: RuleSet): boolean {
+  if (rules !== 'v3') return state.flags.some((f) => f.eventId === eventId);
+  return state.subscriptions.some((sub) => sub.billingIssue?.id === eventId && billingIssueStands(sub));
 }
 
 function bookkeep(state: SubscriberState, appliedIds: readonly string[]): SubscriberState {

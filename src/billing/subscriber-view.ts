@@ -3,13 +3,17 @@
  * the MRR contribution. Pure (the canonical view the dashboard reads is in canonical-view.ts).
  */
 import { mrrOf, type MrrResult } from './mrr';
+import type { RuleSet } from './provider-events';
 import {
   NO_END_MS,
+  billingIssueStands,
   compareCodeUnits,
+  currentInfo,
   isEntitling,
   subscriptionStatus,
   type EventStamp,
   type Subscription,
+  type SubscriptionInfo,
   type SubscriptionStatus,
 } from './subscription';
 
@@ -50,15 +54,19 @@ export interface SubscriberView {
 export interface SubscriptionLine {
   subscription: Subscription;
   status: SubscriptionStatus;
+  /** What describes its current period (subscription.ts's currentInfo). */
+  info: SubscriptionInfo | null;
   /** Null when the subscription does not entitle (nothing to count). */
   mrr: MrrResult | null;
 }
 
-export function subscriptionLines(subscriptions: readonly Subscription[], asOfMs: number): SubscriptionLine[] {
+/** `rules`: those the record was last changed under (SubscriberState.rules; absent: before v3). */
+export function subscriptionLines(subscriptions: readonly Subscription[], asOfMs: number, rules: RuleSet = 'v2'): SubscriptionLine[] {
   return subscriptions.map((subscription) => {
     const status = subscriptionStatus(subscription, asOfMs);
-    const mrr = isEntitling(status) && subscription.info !== null ? mrrOf(subscription.info) : null;
-    return { subscription, status, mrr };
+    const info = currentInfo(subscription, rules);
+    const mrr = isEntitling(status) && info !== null ? mrrOf(info) : null;
+    return { subscription, status, info, mrr };
   });
 }
 
@@ -74,14 +82,18 @@ const MERGED_VIEW: SubscriberView = {
  * A merged record shows nothing of its own: its history lives on in the canonical record, and counting it
  * here too would count it twice.
  */
-export function deriveView(subscriptions: readonly Subscription[], asOfMs: number, merged: boolean): SubscriberView {
+export function deriveView(subscriptions: readonly Subscription[], asOfMs: number, merged: boolean, rules: RuleSet = 'v2'): SubscriberView {
   if (merged) return { ...MERGED_VIEW };
-  const lines = subscriptionLines(subscriptions, asOfMs);
+  const lines = subscriptionLines(subscriptions, asOfMs, rules);
   const entitled = lines.filter((line) => isEntitling(line.status));
   return {
     status: statusOf(lines),
-    entitlements: entitlementsOf(entitled.map((line) => line.subscription)),
-    flags: flagsOf(subscriptions),
+    entitlements: entitlementsOf(entitled),
+    // Rules v3: a flag lasts while its subscription is entitled (in a grace period) and nothing was bought since;
+    // the subscription expiring or being bought again ends it (the timeline keeps the event).
+    flags: flagsOf(
+      rules === 'v3' ? entitled.filter((line) => billingIssueStands(line.subscription)).map((l) => l.subscription) : subscriptions,
+    ),
     scheduledDowngrade: downgradeOf(entitled.filter((line) => line.status === 'cancelled')),
     mrrContributionMicros: lines.reduce((sum, line) => sum + (line.mrr?.micros ?? 0), 0),
   };
@@ -95,12 +107,12 @@ function statusOf(lines: SubscriptionLine[]): SubscriberStatus {
 
 // Several subscriptions may grant the same entitlement: it lasts as long as the longest of them (ties: the
 // smaller product id, so that the choice does not depend on the order subscriptions were learned in).
-function entitlementsOf(entitled: Subscription[]): Entitlement[] {
+function entitlementsOf(entitled: SubscriptionLine[]): Entitlement[] {
   const byId = new Map<string, { productId: string | null; untilMs: number }>();
-  for (const sub of entitled) {
-    const productId = sub.info?.productId ?? null;
+  for (const { subscription: sub, info } of entitled) {
+    const productId = info?.productId ?? null;
     const untilMs = sub.accessUntilMs ?? NO_END_MS; // never null on an entitling subscription
-    for (const id of sub.info?.entitlementIds ?? []) {
+    for (const id of info?.entitlementIds ?? []) {
       const known = byId.get(id);
       const longer = known === undefined || untilMs > known.untilMs;
       const tieWinner = known !== undefined && untilMs === known.untilMs && compareCodeUnits(productId ?? '', known.productId ?? '') < 0;

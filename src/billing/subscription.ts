@@ -4,7 +4,7 @@
  * entries for good. Applying events in any order, any number of times, therefore gives the same record, and
  * merging two subscriber records is the same operation. Pure; JSON-serialisable.
  */
-import { EFFECT_EVENT_TYPES, isRefund, type BillingEvent } from './provider-events';
+import { CURRENT_RULES, EFFECT_EVENT_TYPES, isRefund, type BillingEvent, type RuleSet } from './provider-events';
 
 /** Stands for "no end" (a purchase with a null expiration) where a number is needed to compare. */
 export const NO_END_MS = Number.MAX_SAFE_INTEGER;
@@ -65,6 +65,14 @@ export interface Subscription {
   billingIssue: EventStamp | null;
   /** Newest REFUND_REVERSED by event time: a refund issued before it no longer counts. Absent until one arrives. */
   refundReversedAtMs?: number;
+  /**
+   * The newest INITIAL_PURCHASE, RENEWAL or NON_RENEWING_PURCHASE by event time (rules v3; absent on facts recorded
+   * before): what was bought last, so its product, entitlements and price describe the period. Other events
+   * describe the same period too, but a cancellation in a grace period states a price of 0 and a later end, and a
+   * Stripe RENEWAL that carries an immediate upgrade restates the subscription's first purchase time: neither may
+   * replace the product and price paid (see `currentInfo`).
+   */
+  paid?: SubscriptionInfo;
 }
 
 export type SubscriptionStatus = 'active' | 'cancelled' | 'expired' | 'refunded';
@@ -87,9 +95,10 @@ export function stampOf(event: BillingEvent): EventStamp {
 }
 
 /** The facts one event contributes, or null for an event about no subscription. */
-export function subscriptionFromEvent(event: BillingEvent): Subscription | null {
+export function subscriptionFromEvent(event: BillingEvent, rules: RuleSet = CURRENT_RULES): Subscription | null {
   const key = subscriptionKeyOf(event);
   if (key === null || !SUBSCRIPTION_EVENT_TYPES.has(event.type)) return null;
+  if (event.type === 'SUBSCRIPTION_PAUSED' && rules !== 'v3') return null;
   const stamp = stampOf(event);
   const expiration = event.expiration_at_ms ?? null;
   const ending: Ending = { ...stamp, endsAtMs: expiration ?? stamp.atMs, reason: endingReason(event) };
@@ -114,6 +123,7 @@ export function subscriptionFromEvent(event: BillingEvent): Subscription | null 
       facts.renewedUntilMs = expiration ?? NO_END_MS;
       facts.repurchasedAtMs = event.purchased_at_ms ?? stamp.atMs;
       if (event.type === 'RENEWAL') facts.lastRenewalAtMs = stamp.atMs;
+      if (rules === 'v3') facts.paid = facts.info;
       break;
     case 'UNCANCELLATION':
       facts.info = infoOf(event, INFO_RANK.lifecycle);
@@ -132,6 +142,13 @@ export function subscriptionFromEvent(event: BillingEvent): Subscription | null 
         facts.endings = [ending];
       }
       break;
+    case 'SUBSCRIPTION_PAUSED':
+      // Google Play: billing stops at the period end and access with it (the EXPIRATION with reason
+      // SUBSCRIPTION_PAUSED follows then); until then the customer keeps access, with the downgrade scheduled.
+      facts.info = infoOf(event, INFO_RANK.lifecycle);
+      facts.accessUntilMs = expiration;
+      facts.endings = [{ ...ending, reason: 'SUBSCRIPTION_PAUSED' }];
+      break;
     case 'BILLING_ISSUE':
       facts.info = infoOf(event, INFO_RANK.incidental);
       facts.billingIssue = stamp;
@@ -142,6 +159,7 @@ export function subscriptionFromEvent(event: BillingEvent): Subscription | null 
       facts.info = { ...infoOf(event, INFO_RANK.purchase), nonRenewing: true };
       facts.accessUntilMs = expiration ?? NO_END_MS;
       facts.repurchasedAtMs = event.purchased_at_ms ?? stamp.atMs;
+      if (rules === 'v3') facts.paid = facts.info;
       break;
     case 'SUBSCRIPTION_EXTENDED':
       // The store pushed the period's end back (a goodwill extension, a store outage): access lasts to the new
@@ -181,7 +199,49 @@ export function joinSubscriptions(a: Subscription, b: Subscription): Subscriptio
     refund: newerStamp(a.refund, b.refund),
     billingIssue: newerStamp(a.billingIssue, b.billingIssue),
     ...optionalMax('refundReversedAtMs', a.refundReversedAtMs, b.refundReversedAtMs),
+    ...newerPaid(a.paid, b.paid),
   });
+}
+
+// Newest by event time, then the later period end, then the larger event id: a total order. Set only when one
+// side has it, like optionalMax.
+function newerPaid(a: SubscriptionInfo | undefined, b: SubscriptionInfo | undefined): { paid?: SubscriptionInfo } {
+  if (a === undefined || b === undefined) {
+    const one = a ?? b;
+    return one === undefined ? {} : { paid: one };
+  }
+  const order = (i: SubscriptionInfo) => [i.source.atMs, i.expirationAtMs ?? Number.MAX_SAFE_INTEGER];
+  const [x, y] = [order(a), order(b)];
+  for (let i = 0; i < x.length; i++) if (x[i] !== y[i]) return { paid: x[i]! > y[i]! ? a : b };
+  return { paid: compareCodeUnits(a.source.id, b.source.id) >= 0 ? a : b };
+}
+
+/**
+ * What describes the subscription's current period: under rules v3 the newest purchase or renewal (`paid`), its
+ * length measured from the latest period start any purchase or renewal of the subscription stated (a Stripe RENEWAL
+ * carrying an immediate upgrade states the first purchase's time, so its own span covers several periods);
+ * before v3, or with nothing bought, the most authoritative description (`info`).
+ */
+export function currentInfo(sub: Subscription, rules: RuleSet): SubscriptionInfo | null {
+  if (rules !== 'v3' || sub.paid === undefined) return sub.info;
+  const paid = sub.paid;
+  const start = sub.repurchasedAtMs;
+  const restated =
+    start !== null &&
+    paid.purchasedAtMs !== null &&
+    paid.expirationAtMs !== null &&
+    start > paid.purchasedAtMs &&
+    start < paid.expirationAtMs;
+  return restated ? { ...paid, purchasedAtMs: start } : paid;
+}
+
+/**
+ * Rules v3: the subscription's BILLING_ISSUE still stands as a fact: nothing was bought (a renewal, a purchase)
+ * after it. Whether it is shown also depends on the subscription still being entitled (subscriber-view.ts).
+ */
+export function billingIssueStands(sub: Subscription): boolean {
+  if (sub.billingIssue === null) return false;
+  return sub.paid === undefined || sub.billingIssue.atMs > sub.paid.source.atMs;
 }
 
 // Set only when one side has it, so records that never saw the event stay as they were stored.

@@ -124,13 +124,15 @@ export async function billingSubscriber(input: BillingSubscriberStart): Promise<
   // Decided once, up front, for everything a version changed; runs recorded before keep their behaviour on replay.
   // One short patch id per version, newest asked first, since every id a run asks for lengthens the
   // TemporalChangeVersion search attribute (a cluster's size limit for it can be small: 64 bytes).
+  // v4: the reducer's rules v3 (see RuleSet: ids from every event, pauses, the price paid, flags that end).
   // v3: each batch is counted before its first await (see `fixed`).
   // v2: one timer kept across messages, the record and outbound fan-out in one local activity, bounded batches,
   // the state budget, the grant types' effects and the plausible-time rule (see RuleSet).
-  // A v2 or v3 run has every earlier patch's behaviour, so it asks for none of them.
-  const v3 = patched('work-v3');
+  // A v2, v3 or v4 run has every earlier patch's behaviour, so it asks for none of them.
+  const v4 = patched('work-v4');
+  const v3 = v4 || patched('work-v3');
   const v2 = v3 || patched('work-v2');
-  const rules: RuleSet = v2 ? 'v2' : 'v1';
+  const rules: RuleSet = v4 ? 'v3' : v2 ? 'v2' : 'v1';
   // How many waiting messages the first batch applies, when a local activity runs before it. The activity's result
   // can reach the workflow in the workflow task after the one that recorded it (when the worker answered a query
   // meanwhile), after the signals that arrived in between; on replay it comes before them. The messages counted
@@ -170,7 +172,7 @@ export async function billingSubscriber(input: BillingSubscriberStart): Promise<
     const batch = v3 ? Math.min(fixed ?? inbox.length, MESSAGES_PER_BATCH) : v2 ? MESSAGES_PER_BATCH : Infinity;
     fixed = null;
     const before = state;
-    if (!woke) await carryOut(applyDowngrade(state, Date.now()), null);
+    if (!woke) await carryOut(applyDowngrade(state, Date.now(), rules), null);
     // Stops at Temporal's suggestion even with messages left: a flood (aliases, transfers, each fanning out to
     // other records) must not grow one run's history past its limit. What is left travels in the carried inbox.
     // A batch is bounded too, so a flood's record and totals are published as it is worked through; messages that
@@ -234,13 +236,13 @@ export async function billingSubscriber(input: BillingSubscriberStart): Promise<
     switch (message.kind) {
       case 'event':
         // A message relayed before receipt times were carried is ordered as of now, the moment it is applied.
-        return rules === 'v2'
-          ? applyEvent(current, withPlausibleTime(message.event, message.receivedAtMs ?? now), now)
-          : applyEvent(current, message.event, now, 'v1');
+        return rules === 'v1'
+          ? applyEvent(current, message.event, now, rules)
+          : applyEvent(current, withPlausibleTime(message.event, message.receivedAtMs ?? now), now, rules);
       case 'mergeInto':
-        return mergeInto(current, message.canonicalId, now);
+        return mergeInto(current, message.canonicalId, now, rules);
       case 'absorb':
-        return absorb(current, message.state, now);
+        return absorb(current, message.state, now, rules);
     }
   }
 

@@ -73,7 +73,7 @@ describe('billing provider events', () => {
     assert.equal(isKnownEventType('renewal'), false);
   });
 
-  it('gives an effect exactly to the types of the effects table, and the store-initiated grants only under the v2 rules', () => {
+  it('gives an effect exactly to the types of the effects table, the store-initiated grants from the v2 rules, pauses from v3', () => {
     assert.deepEqual([...EFFECT_EVENT_TYPES].sort(), [
       'BILLING_ISSUE',
       'CANCELLATION',
@@ -84,13 +84,15 @@ describe('billing provider events', () => {
       'RENEWAL',
       'SUBSCRIBER_ALIAS',
       'SUBSCRIPTION_EXTENDED',
+      'SUBSCRIPTION_PAUSED',
       'TEMPORARY_ENTITLEMENT_GRANT',
       'TRANSFER',
       'UNCANCELLATION',
     ]);
     for (const type of KNOWN_EVENT_TYPES) assert.equal(hasEffect(type), (EFFECT_EVENT_TYPES as readonly string[]).includes(type), type);
-    for (const type of ['PRODUCT_CHANGE', 'SUBSCRIPTION_PAUSED', 'INVOICE_ISSUANCE', 'TEST', 'UNKNOWN_TYPE'])
+    for (const type of ['PRODUCT_CHANGE', 'INVOICE_ISSUANCE', 'EXPERIMENT_ENROLLMENT', 'TEST', 'UNKNOWN_TYPE'])
       assert.equal(hasEffect(type), false, type);
+    assert.equal(hasEffect('SUBSCRIPTION_PAUSED', 'v2'), false, 'runs recorded before v3 keep recording pauses only');
     for (const type of ['NON_RENEWING_PURCHASE', 'SUBSCRIPTION_EXTENDED', 'TEMPORARY_ENTITLEMENT_GRANT', 'REFUND_REVERSED']) {
       assert.equal(hasEffect(type, 'v1'), false, type);
     }

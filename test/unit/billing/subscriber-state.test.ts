@@ -270,18 +270,39 @@ describe('subscriber state', () => {
   });
 
   describe('types without an effect', () => {
-    for (const type of ['PRODUCT_CHANGE', 'SUBSCRIPTION_PAUSED', 'INVOICE_ISSUANCE', 'TEST', 'BRAND_NEW_TYPE']) {
-      it(`${type} is recorded as the last event only`, () => {
+    for (const type of [
+      'PRODUCT_CHANGE',
+      'INVOICE_ISSUANCE',
+      'EXPERIMENT_ENROLLMENT',
+      'VIRTUAL_CURRENCY_TRANSACTION',
+      'TEST',
+      'BRAND_NEW_TYPE',
+    ]) {
+      it(`${type} is recorded as the last event, and teaches the ids it names`, () => {
         const base = deliver([purchase()], T0 + DAY).state;
-        const event = subEvent(type, `n-${type}`, T0 + 2 * DAY, P1, { aliases: [ANON, 'never-seen'], new_product_id: 'x' });
-        const { state, effects } = applyEvent(base, event, P1_END + DAY);
-        assert.deepEqual(effects, []);
+        const event = subEvent(type, `n-${type}`, T0 + 2 * DAY, P1, { aliases: [ANON, 'never-seen'], new_product_id: 'x', price: 0 });
+        const { state, effects } = applyEvent(base, event, T0 + 2 * DAY);
+        assert.deepEqual(effects, [{ kind: 'merge', from: ['never-seen'] }]);
         assert.deepEqual(state.lastEvent, { id: `n-${type}`, type, atMs: T0 + 2 * DAY });
-        assert.deepEqual({ ...canonicalView(state), lastEvent: null }, { ...canonicalView(base), lastEvent: null });
+        assert.deepEqual(state.aliases, [ANON, 'never-seen', USER].sort());
+        const without = (s: typeof state) => ({ ...canonicalView(s), lastEvent: null, aliases: [] });
+        assert.deepEqual(without(state), without(base), 'no subscription fact changes');
         const older = applyEvent(base, { ...event, id: 'older', event_timestamp_ms: T0 - DAY }, T0 + 2 * DAY);
         assert.deepEqual(older.state.lastEvent, base.lastEvent, 'an older event does not replace the last one');
       });
     }
+
+    it('runs recorded under rules v2 record them only', () => {
+      const base = applyEvent(fresh(), purchase(), T0 + DAY, 'v2').state;
+      for (const type of ['PRODUCT_CHANGE', 'SUBSCRIPTION_PAUSED', 'EXPERIMENT_ENROLLMENT']) {
+        const event = subEvent(type, `n-${type}`, T0 + 2 * DAY, P0, { aliases: [ANON, 'never-seen'] });
+        const { state, effects } = applyEvent(base, event, T0 + 2 * DAY, 'v2');
+        assert.deepEqual(effects, [], type);
+        assert.deepEqual(state.aliases, base.aliases, type);
+        assert.equal(state.scheduledDowngrade, null, type);
+        assert.equal(state.rules, undefined, type);
+      }
+    });
   });
 
   it('keeps an entitlement granted by two subscriptions as long as the longer one lasts', () => {
