@@ -18,17 +18,35 @@ export interface NetworkRun {
   deliveries: number;
 }
 
-/** Delivers `events` (in the order given, each to its primary record) and everything they cause, in random order. */
-export function runNetwork(scope: BillingScope, events: BillingEvent[], nowMs: number, rng: Rng, maxDeliveries = 100_000): NetworkRun {
+/** An event and the time it is received (the clock every record reads from then on). */
+export interface TimedEvent {
+  event: BillingEvent;
+  receivedAtMs: number;
+}
+
+/**
+ * Delivers `events` (in the order given, each to its primary record) and everything they cause, in random order.
+ * Plain events are received at `nowMs`; timed ones move the clock on to their receipt.
+ */
+export function runNetwork(
+  scope: BillingScope,
+  events: (BillingEvent | TimedEvent)[],
+  nowMs: number,
+  rng: Rng,
+  maxDeliveries = 100_000,
+): NetworkRun {
   const records = new Map<string, SubscriberState>();
   const inFlight: { to: string; message: Message }[] = [];
   // Events enter in order but interleave with what they cause, as the relay's concurrent signals do.
   const pending = [...events];
   let deliveries = 0;
+  let clock = nowMs;
   while (pending.length > 0 || inFlight.length > 0) {
     if (++deliveries > maxDeliveries) throw new Error(`no quiescence after ${maxDeliveries} deliveries (${inFlight.length} in flight)`);
     if (pending.length > 0 && (inFlight.length === 0 || rng.chance(0.3))) {
-      const event = pending.shift()!;
+      const next = pending.shift()!;
+      const event = isTimed(next) ? next.event : next;
+      if (isTimed(next)) clock = Math.max(clock, next.receivedAtMs);
       const primary = resolveSubscriberIds(event)?.primary;
       if (primary !== undefined) inFlight.push({ to: primary, message: { kind: 'event', event } });
       continue;
@@ -37,10 +55,10 @@ export function runNetwork(scope: BillingScope, events: BillingEvent[], nowMs: n
     const state = records.get(to!) ?? initialState(scope, to!);
     const transition: Transition =
       message!.kind === 'event'
-        ? applyEvent(state, message!.event, nowMs)
+        ? applyEvent(state, message!.event, clock)
         : message!.kind === 'mergeInto'
-          ? mergeInto(state, message!.canonicalId, nowMs)
-          : absorb(state, message!.state, nowMs);
+          ? mergeInto(state, message!.canonicalId, clock)
+          : absorb(state, message!.state, clock);
     records.set(to!, transition.state);
     for (const effect of transition.effects) {
       if (effect.kind === 'merge')
@@ -50,6 +68,10 @@ export function runNetwork(scope: BillingScope, events: BillingEvent[], nowMs: n
     }
   }
   return { records, deliveries };
+}
+
+function isTimed(x: BillingEvent | TimedEvent): x is TimedEvent {
+  return typeof x.receivedAtMs === 'number' && typeof x.event === 'object' && x.event !== null;
 }
 
 /** The record an id leads to along `mergedInto`, and how many hops it took; throws on a circle. */
