@@ -35,7 +35,7 @@ export interface BillingFlag {
 
 export interface ScheduledDowngrade {
   atMs: number;
-  /** The event type that scheduled it: CANCELLATION or EXPIRATION. */
+  /** The event type that scheduled it: CANCELLATION, EXPIRATION or SUBSCRIPTION_PAUSED (rules v3). */
   reason: string;
   eventId: string;
   subscriptionKey: string;

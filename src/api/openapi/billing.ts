@@ -88,7 +88,10 @@ export const billingPart: OpenApiPart = {
       flags: { type: 'array', items: record({ type: { const: 'billing_issue' }, since: dateTime, eventId: { type: 'string' } }) },
       scheduledDowngrade: {
         anyOf: [
-          record({ at: dateTime, reason: { type: 'string', description: 'The event type that scheduled it: CANCELLATION or EXPIRATION' } }),
+          record({
+            at: dateTime,
+            reason: { type: 'string', description: 'The event type that scheduled it: CANCELLATION, EXPIRATION or SUBSCRIPTION_PAUSED' },
+          }),
           { type: 'null' },
         ],
       },

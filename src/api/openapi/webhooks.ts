@@ -30,7 +30,7 @@ export const outboundEventSchemas: Record<string, Schema> = {
         scheduledDowngrade: nullable(
           record({
             atMs: { type: 'integer', description: 'Epoch milliseconds' },
-            reason: { type: 'string', description: 'CANCELLATION or EXPIRATION' },
+            reason: { type: 'string', description: 'CANCELLATION, EXPIRATION or SUBSCRIPTION_PAUSED' },
             eventId: { type: 'string' },
             subscriptionKey: { type: 'string' },
           }),
