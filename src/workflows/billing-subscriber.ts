@@ -132,7 +132,14 @@ export async function billingSubscriber(input: BillingSubscriberStart): Promise<
   const v4 = patched('work-v4');
   const v3 = v4 || patched('work-v3');
   const v2 = v3 || patched('work-v2');
-  const rules: RuleSet = v4 ? 'v3' : v2 ? 'v2' : 'v1';
+  let rules: RuleSet = v4 ? 'v3' : v2 ? 'v2' : 'v1';
+  // A run recorded under work-v2 or work-v3 moves to rules v3 at the next message or timer it applies (the patch is
+  // asked again then, and recorded where the run first took it), so customers whose runs were started before get the
+  // money fixes without waiting for a continue-as-new; on replay it switches at the same message.
+  const currentRules = (): RuleSet => {
+    if (rules === 'v2' && patched('work-v4')) rules = 'v3';
+    return rules;
+  };
   // How many waiting messages the first batch applies, when a local activity runs before it. The activity's result
   // can reach the workflow in the workflow task after the one that recorded it (when the worker answered a query
   // meanwhile), after the signals that arrived in between; on replay it comes before them. The messages counted
@@ -172,7 +179,7 @@ export async function billingSubscriber(input: BillingSubscriberStart): Promise<
     const batch = v3 ? Math.min(fixed ?? inbox.length, MESSAGES_PER_BATCH) : v2 ? MESSAGES_PER_BATCH : Infinity;
     fixed = null;
     const before = state;
-    if (!woke) await carryOut(applyDowngrade(state, Date.now(), rules), null);
+    if (!woke) await carryOut(applyDowngrade(state, Date.now(), currentRules()), null);
     // Stops at Temporal's suggestion even with messages left: a flood (aliases, transfers, each fanning out to
     // other records) must not grow one run's history past its limit. What is left travels in the carried inbox.
     // A batch is bounded too, so a flood's record and totals are published as it is worked through; messages that
@@ -233,16 +240,17 @@ export async function billingSubscriber(input: BillingSubscriberStart): Promise<
 
   function reduce(current: SubscriberState, message: Exclude<Message, { kind: 'redo' | 'eventRef' }>): Transition {
     const now = Date.now();
+    const applying = currentRules();
     switch (message.kind) {
       case 'event':
         // A message relayed before receipt times were carried is ordered as of now, the moment it is applied.
-        return rules === 'v1'
-          ? applyEvent(current, message.event, now, rules)
-          : applyEvent(current, withPlausibleTime(message.event, message.receivedAtMs ?? now), now, rules);
+        return applying === 'v1'
+          ? applyEvent(current, message.event, now, applying)
+          : applyEvent(current, withPlausibleTime(message.event, message.receivedAtMs ?? now), now, applying);
       case 'mergeInto':
-        return mergeInto(current, message.canonicalId, now, rules);
+        return mergeInto(current, message.canonicalId, now, applying);
       case 'absorb':
-        return absorb(current, message.state, now, rules);
+        return absorb(current, message.state, now, applying);
     }
   }
 

@@ -145,7 +145,7 @@ export function drawWorld(draws: WorldDraws, horizonMs: number, opts: { windowDa
     from.transfer = { to: to.index, at };
     taken.add(from.index).add(to.index);
   }
-  const tests = w.chance(50) ? [w.between(horizonMs - windowMs, horizonMs)] : [];
+  const tests = [w.between(horizonMs - windowMs, horizonMs)];
   return { horizonMs, customers, tests };
 }
 

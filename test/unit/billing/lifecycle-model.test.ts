@@ -10,10 +10,10 @@ import fc from 'fast-check';
 import { ignoredReasonOf } from '../../../src/billing-intake/accept-event';
 import { withPlausibleTime } from '../../../src/billing/event-time';
 import { addTotals, contributionOf, ZERO_TOTALS } from '../../../src/billing/metrics';
-import { reducerEvent } from '../../../src/billing/provider-events';
+import { KNOWN_EVENT_TYPES, reducerEvent } from '../../../src/billing/provider-events';
 import { applyDowngrade } from '../../../src/billing/subscriber-state';
 import { seeded } from '../../../bench/lib/random';
-import { worldDraws, type Draws } from '../../support/billing-model/arbitrary';
+import { drawsFor, monthDraws, worldDraws, type Draws } from '../../support/billing-model/arbitrary';
 import { HOUR } from '../../support/billing-model/catalog';
 import { planDeliveries } from '../../support/billing-model/delivery';
 import { drawWorld, type World } from '../../support/billing-model/history';
@@ -60,6 +60,15 @@ export function checkWorld(draws: Draws): { problems: string[]; world: World } {
 
 describe('billing reducer against the reference model of the provider', function () {
   this.timeout(600_000);
+
+  it("the live month test's world sends every type the provider documents", () => {
+    const month = drawWorld(drawsFor(monthDraws(340), 31).world, HORIZON, { windowDays: 45 });
+    const types = new Set(renderWorld(month, 'm').map((e) => e.type));
+    assert.deepEqual(
+      [...KNOWN_EVENT_TYPES].filter((t) => !types.has(t)),
+      [],
+    );
+  });
 
   it(`agrees on every customer and the totals for ${RUNS} seeded worlds (shrinks to a minimal history)`, () => {
     const seed = process.env.BILLING_MODEL_SEED === undefined ? 0x31_2026 : Number(process.env.BILLING_MODEL_SEED);
