@@ -4,6 +4,7 @@ import type { AppDeps } from './deps';
 import { createMetrics } from './metrics';
 import { errorMiddleware } from './middleware/errors';
 import { requestContext } from './middleware/request-context';
+import { noSniff } from './middleware/no-sniff';
 import { buildOpenApiDocument } from './openapi';
 import { healthRoutes } from './routes/health';
 import { projectRoutes } from './routes/projects';
@@ -59,6 +60,7 @@ export function createApp(deps: AppDeps) {
 
   // The access line is written outside the error handler, so it records the status the client got.
   app.use(requestContext(deps.logger, metrics.observeRequest));
+  app.use(noSniff);
   app.use(errorMiddleware(deps.logger));
   // What escapes every middleware (a socket error while answering) is one JSON log line, not Koa's stack printer.
   app.on('error', (err: Error & { status?: number; expose?: boolean }) => {
@@ -70,7 +72,8 @@ export function createApp(deps: AppDeps) {
   });
   for (const router of routers) {
     app.use(router.routes());
-    app.use(router.allowedMethods({ throw: true }));
+    // Not thrown: the router then sets Allow, and the error middleware turns the bare 405/501 into a problem.
+    app.use(router.allowedMethods());
   }
   return { app, metrics, routers };
 }

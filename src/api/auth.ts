@@ -20,11 +20,15 @@ export const DEFAULT_CLOCK_SKEW_SECONDS = 60;
  * Verifies a bearer token. The algorithm list is always explicit (so `alg: none` and HS/RS confusion are
  * refused) and `exp` is mandatory: a token without an expiry would be valid forever. `nbf` is honoured, and a
  * token whose `iat` lies further in the future than the clock skew is refused: it was minted with a wrong clock
- * or to outlive a key rotation. The skew applies to all three.
+ * or to outlive a key rotation. The skew applies to all three. An `iat` that is not a number, and a header with
+ * `crit`, are refused.
  */
 export function verifyToken(token: string, settings: JwtSettings, now: () => number = Date.now): Principal {
   const decoded = jwt.decode(token, { complete: true });
   if (!decoded || typeof decoded !== 'object' || !decoded.header) throw new TokenError('malformed token');
+  // RFC 7515 §4.1.11: a token naming an extension in `crit` is invalid to a verifier that does not know it, and
+  // this one knows none.
+  if ('crit' in decoded.header) throw new TokenError('token header names critical extensions (crit) this service does not understand');
   const alg = decoded.header.alg as string;
   if (!(settings.algorithms as string[]).includes(alg)) throw new TokenError(`algorithm ${alg} is not accepted`);
   const key = alg === 'HS256' ? settings.secret : settings.publicKey;
@@ -43,6 +47,8 @@ export function verifyToken(token: string, settings: JwtSettings, now: () => num
   }
   if (typeof payload === 'string') throw new TokenError('token payload must be a JSON object');
   if (typeof payload.exp !== 'number') throw new TokenError('token has no exp claim');
+  // jsonwebtoken checks iat's type only with maxAge: a string or object iat would skip the future-iat check.
+  if (payload.iat !== undefined && typeof payload.iat !== 'number') throw new TokenError('token iat is not a NumericDate');
   if (typeof payload.iat === 'number' && payload.iat > Math.floor(now() / 1000) + skew)
     throw new TokenError('token issued in the future (iat)');
   if (typeof payload.sub !== 'string' || payload.sub === '') throw new TokenError('token has no sub claim');

@@ -2,7 +2,7 @@ import type { Context } from 'koa';
 import { appScope, type BillingScope } from '../billing/subscriber-id';
 import type { Config } from '../config/config';
 import type { AppRepository } from '../store/apps';
-import { canReadApp, isAdmin } from './auth';
+import { canReadApp, isAdmin, type Principal } from './auth';
 import { principalOf } from './middleware/authenticate';
 import { badRequest, forbidden, notFound } from './problem';
 
@@ -23,10 +23,18 @@ export async function requestedScope(ctx: Context, apps: AppRepository): Promise
   return appScope(app);
 }
 
-/** A link to a workflow in the Temporal UI, when its address is configured. */
-export function workflowLinker(temporal: Config['temporal']): (workflowId: string) => string | null {
+/**
+ * A link to a workflow in the Temporal UI, when its address is configured and the caller is an admin. The UI is
+ * the operator's: it shows every tenant's workflows, and its address names an internal host, so app and project
+ * tokens get null.
+ */
+export function workflowLinker(temporal: Config['temporal'], caller: Principal): (workflowId: string) => string | null {
+  const ui = temporalUiFor(temporal, caller);
   return (workflowId) =>
-    temporal.uiUrl
-      ? `${temporal.uiUrl}/namespaces/${encodeURIComponent(temporal.namespace)}/workflows/${encodeURIComponent(workflowId)}`
-      : null;
+    ui ? `${ui}/namespaces/${encodeURIComponent(temporal.namespace)}/workflows/${encodeURIComponent(workflowId)}` : null;
+}
+
+/** The Temporal UI's address for admins; null for everyone else (and when none is configured). */
+export function temporalUiFor(temporal: Config['temporal'], caller: Principal): string | null {
+  return isAdmin(caller) ? temporal.uiUrl : null;
 }

@@ -51,7 +51,7 @@ export function composeApi(input: { config: Config; logger: Logger; db: Db; temp
       config,
       now,
     }),
-    appCache: new AppCache(repos.apps),
+    appCache: new AppCache(repos.apps, () => now().getTime()),
     now,
   };
 }

@@ -1,4 +1,5 @@
-import { loadConfig } from '../config/config';
+import { ConfigError, loadConfig } from '../config/config';
+import { productionProblems } from '../config/production';
 import { createLogger } from '../logging/logger';
 import { ensureIndexes } from '../store/indexes';
 import { connectStore } from '../store/mongo';
@@ -15,6 +16,8 @@ import { createHttpServer } from './http-server';
  */
 async function main(): Promise<void> {
   const config = loadConfig(process.env);
+  const unsafe = productionProblems(config);
+  if (unsafe.length > 0) throw new ConfigError(unsafe);
   const logger = createLogger(config, 'api');
   // Lazy, like Temporal: with the store down the API still starts, /readyz answers 503 naming it, webhooks
   // answer 503 (the provider retries), and everything works once the store is back.

@@ -10,7 +10,7 @@ import { check, type FieldError } from '../contracts/validation';
 import { impossibleInputs } from './data-rules';
 import { skillWorkflowId, type SkillInvocationInput } from '../workflows/contracts/skill-invocation';
 import { newInvocationId } from './ids';
-import type { RateLimiter } from '../contracts/rate-limit';
+import type { RateDecision, RateLimiter } from '../contracts/rate-limit';
 import { TEMPORAL_CALL_TIMEOUT_MS } from '../temporal/failures';
 import { invocationRun, startInvocationWorkflow } from '../temporal/clients/skill-invocation';
 import { isTerminal } from './wait';
@@ -36,7 +36,11 @@ export type Refusal =
   | { code: 'unconfirmed'; record: InvocationRecord; error: unknown };
 
 export class InvocationRefused extends Error {
-  constructor(readonly refusal: Refusal) {
+  constructor(
+    readonly refusal: Refusal,
+    /** The caller's rate limit after this request, once it was counted (the API sends it as RateLimit fields). */
+    readonly rate?: RateDecision,
+  ) {
     super(refusal.code);
   }
 }
@@ -55,6 +59,8 @@ export interface Invoked {
   /** False when an earlier request with the same Idempotency-Key and body already made this invocation. */
   started: boolean;
   eager: boolean;
+  /** The caller's rate limit after this request. */
+  rate: RateDecision;
 }
 
 export interface InvocationServiceDeps {
@@ -80,10 +86,19 @@ export class InvocationService {
   constructor(private readonly deps: InvocationServiceDeps) {}
 
   async invoke(request: InvokeRequest): Promise<Invoked> {
-    const { invocations, keys, projects, documents, limiter, entitlements, now } = this.deps;
+    const rate = this.deps.limiter.take(`${request.caller}\u0000${request.project._id}`, this.deps.now().getTime());
+    if (!rate.allowed) throw new InvocationRefused({ code: 'rate_limited', retryAfterSeconds: rate.retryAfterSeconds ?? 1 }, rate);
+    try {
+      return { ...(await this.checkAndStart(request)), rate };
+    } catch (err) {
+      if (err instanceof InvocationRefused) throw new InvocationRefused(err.refusal, rate);
+      throw err;
+    }
+  }
+
+  private async checkAndStart(request: InvokeRequest): Promise<Omit<Invoked, 'rate'>> {
+    const { invocations, keys, projects, documents, entitlements, now } = this.deps;
     const { project, skill, caller } = request;
-    const retryAfter = limiter.hit(`${caller}\u0000${project._id}`, now().getTime());
-    if (retryAfter !== null) throw new InvocationRefused({ code: 'rate_limited', retryAfterSeconds: retryAfter });
 
     if (request.inputs === undefined) throw new InvocationRefused({ code: 'no_inputs' });
     const errors = check(skill.inputSchema, request.inputs);

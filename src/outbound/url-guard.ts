@@ -23,9 +23,9 @@ export class UnsafeUrlError extends Error {
  * Why an address may not be called, or null when it may. Only globally routable unicast is called: ipaddr.js
  * classifies every address by the IANA special-purpose registries (private, loopback, link-local, shared and
  * documentation ranges, benchmarking, multicast, reserved; in IPv6 also unique-local, site-local, discard,
- * NAT64, 6to4, Teredo, IPv4-translated), so a range is refused by name rather than by a hand-kept list. An
- * IPv4-mapped IPv6 address (`::ffff:10.0.0.1`, also written `::10.0.0.1`) is judged as the IPv4 address it is;
- * the other forms that embed an IPv4 address (NAT64, 6to4, Teredo) are refused whatever they embed.
+ * NAT64, 6to4, Teredo, IPv4-translated), so a range is refused by name rather than by a hand-kept list. The
+ * NAT64, 6to4, Teredo and IPv4-translated forms are refused whatever IPv4 address they embed; the forms it does
+ * not classify are judged by the IPv4 address they embed (see embeddedIPv4).
  */
 export function refusedAddress(address: string, allowLoopback: boolean): string | null {
   let parsed: ipaddr.IPv4 | ipaddr.IPv6;
@@ -34,11 +34,34 @@ export function refusedAddress(address: string, allowLoopback: boolean): string 
   } catch {
     return `${address} is not an IP address`;
   }
-  if (parsed.kind() === 'ipv6' && (parsed as ipaddr.IPv6).isIPv4MappedAddress()) parsed = (parsed as ipaddr.IPv6).toIPv4Address();
-  const range = parsed.range();
+  if (parsed.kind() === 'ipv6') {
+    const v4 = embeddedIPv4(parsed as ipaddr.IPv6);
+    const why = v4 ? refusedRange(address, v4.range(), allowLoopback) : null;
+    if (why || (v4 && (parsed as ipaddr.IPv6).isIPv4MappedAddress())) return why;
+  }
+  return refusedRange(address, parsed.range(), allowLoopback);
+}
+
+function refusedRange(address: string, range: string, allowLoopback: boolean): string | null {
   if (range === 'unicast') return null;
   if (range === 'loopback') return allowLoopback ? null : `${address} is a loopback address`;
   return `${address} is not a public address (${range}): private, link-local, reserved, documentation, metadata and tunnelling ranges are refused`;
+}
+
+/**
+ * The IPv4 address an IPv6 address embeds in a form ipaddr.js does not refuse by range: IPv4-mapped
+ * (`::ffff:a.b.c.d`, judged as the IPv4 address it is), IPv4-compatible (`::a.b.c.d`, RFC 4291 §2.5.5.1; a URL
+ * parser writes `[::127.0.0.1]` as `[::7f00:1]`, which ipaddr.js calls unicast) and an ISATAP interface identifier
+ * (`…:0:5efe:a.b.c.d`, RFC 5214 §6.1, the tunnel endpoint). `::` and `::1` are left to their own ranges.
+ */
+function embeddedIPv4(v6: ipaddr.IPv6): ipaddr.IPv4 | null {
+  const p = v6.parts;
+  const low = () => new ipaddr.IPv4([p[6]! >> 8, p[6]! & 0xff, p[7]! >> 8, p[7]! & 0xff]);
+  if (v6.isIPv4MappedAddress()) return v6.toIPv4Address();
+  if (p.slice(0, 6).every((x) => x === 0) && !(p[6] === 0 && p[7]! <= 1)) return low();
+  // The u and g bits of the identifier may be set (0000, 0100, 0200, 0300).
+  if ((p[4]! & 0xfcff) === 0 && p[5] === 0x5efe) return low();
+  return null;
 }
 
 /** Syntax and literal-address checks, without DNS. Throws UnsafeUrlError saying what is wrong. */

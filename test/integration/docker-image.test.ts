@@ -13,8 +13,11 @@ import { testConfig, TEST_JWT_SECRET } from '../support/config';
 import { replayDockerfile, type Stage } from '../support/dockerfile-replay';
 import { eventually } from '../support/eventually';
 import { repoRoot } from '../support/repo-root';
-import { projectToken } from '../support/tokens';
+import { mintToken } from '../../src/auth/mint-token';
 import { freePort } from '../../scripts/stack/servers';
+
+const ISSUER = 'https://id.example';
+const AUDIENCE = 'skills-billing-api';
 
 describe('the image: Dockerfile steps replayed, the API and worker started from its files alone', function () {
   this.timeout(600_000);
@@ -49,6 +52,10 @@ describe('the image: Dockerfile steps replayed, the API and worker started from 
       MONGODB_URI: config.mongo.uri,
       MONGODB_DB: config.mongo.dbName,
       JWT_SECRET: TEST_JWT_SECRET,
+      // The image runs in production mode, which requires these of the API.
+      JWT_ISSUER: ISSUER,
+      JWT_AUDIENCE: AUDIENCE,
+      METRICS_TOKEN: 'image-metrics-token-0123456789',
     };
   });
   after(async () => {
@@ -102,7 +109,11 @@ describe('the image: Dockerfile steps replayed, the API and worker started from 
     assert.equal(page.status, 200);
     for (const asset of ['console.js', 'console.css', 'uPlot.iife.min.js', 'markdown-it.min.js'])
       assert.equal((await fetch(`${base}/dashboard/assets/${asset}`)).status, 200, asset);
-    const token = projectToken(['acme-web']);
+    const token = mintToken(
+      TEST_JWT_SECRET,
+      { sub: 'image', projects: ['acme-web'] },
+      { expiresInSeconds: 600, issuer: ISSUER, audience: AUDIENCE },
+    );
     const invoked = await fetch(`${base}/v1/agents/acme-web/skills/release_notes_composer`, {
       method: 'POST',
       headers: { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json', Prefer: 'wait=30' },

@@ -7,6 +7,7 @@ import { createApp } from '../../src/api/app';
 import { createHttpServer } from '../../src/api/http-server';
 import type { EventForwarder } from '../../src/billing-intake/event-forwarder';
 import { composeApi } from '../../src/api/compose';
+import type { Clock } from '../../src/config/clock';
 import type { Repositories } from '../../src/store/repositories';
 import type { Config } from '../../src/config/config';
 import { createLogger } from '../../src/logging/logger';
@@ -54,7 +55,10 @@ export interface TestResponse {
 }
 
 /** A real stack for one suite: the API on an ephemeral loopback port, a fresh database, a private task queue. */
-export async function startHarness(overrides: Record<string, string> = {}, options: { monitorCommands?: boolean } = {}): Promise<Harness> {
+export async function startHarness(
+  overrides: Record<string, string> = {},
+  options: { monitorCommands?: boolean; now?: Clock } = {},
+): Promise<Harness> {
   if (!runtimeQuieted) {
     // The SDK's own logs only when asked for (TEST_SDK_LOGS=1): failing activities and workflow tasks show there.
     const show = process.env.TEST_SDK_LOGS === '1';
@@ -77,7 +81,7 @@ export async function startHarness(overrides: Record<string, string> = {}, optio
   await ensureIndexes(store.db, config.retention);
   // Lazy, as in server.ts: a suite may point at a Temporal that is down on purpose.
   const temporal = connectTemporalLazy(config.temporal);
-  const deps = composeApi({ config, logger, db: store.db, temporal });
+  const deps = composeApi({ config, logger, db: store.db, temporal, now: options.now });
   const { forwarder, repos } = deps;
   const { app } = createApp(deps);
   await forwarder.start();

@@ -1,11 +1,25 @@
 import assert from 'node:assert/strict';
 import { ConfigError, loadConfig } from '../../src/config/config';
+import { productionProblems } from '../../src/config/production';
 
 const base = {
   TEMPORAL_ADDRESS: '127.0.0.1:7233',
   MONGODB_URI: 'mongodb://127.0.0.1:27017',
   JWT_SECRET: 'x'.repeat(40),
 };
+
+describe('productionProblems: what the API needs in production (NODE_ENV=production)', () => {
+  it('names JWT_ISSUER, JWT_AUDIENCE and METRICS_TOKEN when missing, and nothing outside production', () => {
+    const problems = productionProblems(loadConfig({ ...base, NODE_ENV: 'production' }));
+    assert.deepEqual(
+      problems.map((p) => p.split(' ')[0]),
+      ['JWT_ISSUER', 'JWT_AUDIENCE', 'METRICS_TOKEN'],
+    );
+    assert.deepEqual(productionProblems(loadConfig(base)), []);
+    const complete = { ...base, NODE_ENV: 'production', JWT_ISSUER: 'i', JWT_AUDIENCE: 'a', METRICS_TOKEN: 't'.repeat(20) };
+    assert.deepEqual(productionProblems(loadConfig(complete)), []);
+  });
+});
 
 describe('loadConfig', () => {
   it('applies documented defaults', () => {

@@ -8,7 +8,9 @@ import { repoRoot } from '../support/repo-root';
 const root = repoRoot();
 const configSource = readFileSync(join(root, 'src/config/config.ts'), 'utf8');
 /** Every variable loadConfig reads, taken from its source so a new variable cannot be forgotten here. */
-const configVars = [...configSource.matchAll(/\b(?:str|required|int|oneOf|url|hostPort)\(\s*'([A-Z0-9_]+)'/g)].map((m) => m[1]!);
+const configVars = [...configSource.matchAll(/\b(?:str|required|int|oneOf|url|hostPort|list|origins)\(\s*'([A-Z0-9_]+)'/g)].map(
+  (m) => m[1]!,
+);
 
 describe('deployment files agree with src/config/config.ts', () => {
   it('finds the variables config reads', () => {
@@ -122,9 +124,12 @@ describe('deployment files agree with src/config/config.ts', () => {
     });
 
     it('gives the API and the worker every required variable, and only known ones', () => {
+      assert.equal(compose.services.api!.environment!.NODE_ENV, 'production');
       for (const name of ['api', 'worker']) {
         const env = compose.services[name]!.environment!;
-        for (const required of ['TEMPORAL_ADDRESS', 'MONGODB_URI', 'JWT_SECRET']) assert.ok(env[required], `${name} needs ${required}`);
+        // The last three: what production mode requires of the API (src/config/production.ts).
+        for (const required of ['TEMPORAL_ADDRESS', 'MONGODB_URI', 'JWT_SECRET', 'JWT_ISSUER', 'JWT_AUDIENCE', 'METRICS_TOKEN'])
+          assert.ok(env[required], `${name} needs ${required}`);
         const unknown = Object.keys(env).filter((k) => !configVars.includes(k));
         assert.deepEqual(unknown, [], `${name} sets variables config does not read`);
       }

@@ -104,6 +104,20 @@ describe('outbound webhooks: URL guard', () => {
     assert.ok(refusedAddress('not-an-address', false));
   });
 
+  it('judges IPv4-compatible and ISATAP addresses by the IPv4 address they embed, written either way', () => {
+    // A URL parser writes [::127.0.0.1] as [::7f00:1], which ipaddr.js alone calls unicast.
+    assert.equal(new URL('https://[::127.0.0.1]/').hostname, '[::7f00:1]');
+    for (const a of ['::7f00:1', '0:0:0:0:0:0:127.0.0.1', '::a00:1', '::a9fe:a9fe', '::c0a8:101', '::6440:1', '::e000:1'])
+      assert.match(refusedAddress(a, false) ?? '', /not a public address|loopback/, a);
+    for (const a of ['2606:4700::5efe:7f00:1', '2606:4700::200:5efe:a00:1', '2606:4700::100:5efe:c0a8:101', 'fe80::5efe:808:808'])
+      assert.match(refusedAddress(a, false) ?? '', /not a public address|loopback/, a);
+    assert.equal(refusedAddress('::7f00:1', true), null, 'loopback, allowed in development');
+    // What they embed is public (and the ISATAP prefix global): judged as usual.
+    for (const a of ['::808:808', '2606:4700::5efe:808:808', '2606:4700:4700::1111']) assert.equal(refusedAddress(a, false), null, a);
+    for (const a of ['::', '::1']) assert.ok(refusedAddress(a, false), a);
+    assert.throws(() => checkUrl('https://[::127.0.0.1]/hook', false), UnsafeUrlError);
+  });
+
   it('checks scheme, credentials, length and metadata host names', () => {
     assert.throws(() => checkUrl('http://example.com/hook', false), UnsafeUrlError);
     assert.ok(checkUrl('http://127.0.0.1:9/hook', true));

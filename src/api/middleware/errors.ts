@@ -13,6 +13,17 @@ export function errorMiddleware(logger: Logger) {
       if (ctx.status === 404 && ctx.body === undefined) {
         throw new HttpProblem(404, 'not_found', `No route for ${ctx.method} ${ctx.path}`);
       }
+      // The routers' allowedMethods answer a known path with an unknown method: 405 (or 501 for a method no route
+      // has) with Allow set (RFC 9110 §15.5.6 requires it) and no body; the body is a problem like any other.
+      if ((ctx.status === 405 || ctx.status === 501) && ctx.body == null) {
+        const allow = ctx.response.get('Allow');
+        throw new HttpProblem(
+          ctx.status,
+          ctx.status === 405 ? 'method_not_allowed' : 'not_implemented',
+          `${ctx.method} is not supported on ${ctx.path}${allow ? `; allowed: ${allow}` : ''}`,
+          { headers: allow ? { Allow: allow } : {} },
+        );
+      }
     } catch (err) {
       const log = (ctx.state.log as Logger | undefined) ?? logger;
       if (err instanceof HttpProblem) {

@@ -38,7 +38,7 @@ export const scope: Schema = { type: 'string', pattern: '^(operator|app:.+)$', d
 const usd: Schema = { type: 'number', description: 'USD per month, rounded to the cent' };
 const workflowUrl: Schema = {
   ...nullableString,
-  description: 'The workflow in the Temporal UI; null when TEMPORAL_UI_URL is not configured',
+  description: 'The workflow in the Temporal UI, for admins; null for other tokens and when TEMPORAL_UI_URL is not configured',
 };
 const scopeErrors = {
   ...authErrors,

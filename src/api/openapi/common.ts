@@ -62,6 +62,17 @@ export const bodyErrors = {
 export const headers = {
   location: { Location: { description: 'Where the resource is', schema: { type: 'string' } } },
   retryAfter: { 'Retry-After': { description: 'Seconds to wait before trying again', schema: { type: 'string' } } },
+  /** The IETF HTTPAPI draft's rate-limit fields (draft-ietf-httpapi-ratelimit-headers; src/api/rate-limit-fields.ts). */
+  rateLimit: {
+    'RateLimit-Policy': {
+      description: 'The limit: `"invocations";q=60;w=60` (q invocations in any w seconds, per caller and project)',
+      schema: { type: 'string', examples: ['"invocations";q=60;w=60'] },
+    },
+    RateLimit: {
+      description: 'What is left of it: `"invocations";r=59;t=60` (r more now; t seconds until the oldest counted one frees a place)',
+      schema: { type: 'string', examples: ['"invocations";r=59;t=60'] },
+    },
+  },
 };
 
 // Schema fragments of the members many resources share.

@@ -32,7 +32,7 @@ export const consolePart: OpenApiPart = {
       sub: { type: 'string', description: "The token's subject" },
       admin: { type: 'boolean' },
       scopes: { type: 'array', items: record({ scope, app: nullableString, name: { type: 'string' } }) },
-      temporalUiUrl: nullableString,
+      temporalUiUrl: { ...nullableString, description: 'The Temporal UI (TEMPORAL_UI_URL), for admins; null for other tokens' },
     }),
     ConsoleProjects: record({ projects: { type: 'array', items: record({ id: { type: 'string' } }) } }),
     Trends: record({

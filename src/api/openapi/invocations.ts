@@ -94,18 +94,27 @@ export const invocationPart: OpenApiPart = {
           200: json('Finished within Prefer: wait (the whole invocation); Preference-Applied: wait=N', ref('Invocation'), {
             ...headers.location,
             'Preference-Applied': { description: 'wait=N', schema: { type: 'string' } },
+            ...headers.rateLimit,
           }),
-          202: json('Accepted; Location names the invocation', ref('InvocationAccepted'), headers.location),
-          400: problemRef('Inputs do not match the skill schema (errors[] has JSON pointers), or a bad Idempotency-Key'),
+          202: json('Accepted; Location names the invocation', ref('InvocationAccepted'), { ...headers.location, ...headers.rateLimit }),
+          400: {
+            ...problemRef('Inputs do not match the skill schema (errors[] has JSON pointers), or a bad Idempotency-Key'),
+            headers: headers.rateLimit,
+          },
           ...authErrors,
-          402: problemRef('The project is not entitled to this skill'),
+          402: { ...problemRef('The project is not entitled to this skill'), headers: headers.rateLimit },
           404: problemRef('Unknown project or skill'),
           409: problemRef(
             'Idempotency-Key reused with a different body (idempotency_key_reused), or held by a request still in progress (idempotency_key_busy)',
           ),
           ...bodyErrors,
-          422: problemRef('Valid shape but impossible for this project'),
-          429: { ...problemRef('Rate limited'), headers: headers.retryAfter },
+          422: { ...problemRef('Valid shape but impossible for this project'), headers: headers.rateLimit },
+          429: {
+            ...problemRef(
+              'Rate limited (rate_limited): SKILL_INVOCATIONS_PER_MINUTE per caller and project in any minute (a sliding window), MCP tool calls and A2A tasks included; Retry-After says when one more fits',
+            ),
+            headers: { ...headers.retryAfter, ...headers.rateLimit },
+          },
           503: problemRef(
             'Temporal unreachable (temporal_unavailable, with Retry-After). Either nothing was started, or the start could not be confirmed: then the invocation is kept (Location names it), and a retry with the same Idempotency-Key resumes it without a second run',
           ),

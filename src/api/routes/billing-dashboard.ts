@@ -8,7 +8,7 @@ import type { SubscriberRecord } from '../../store/subscribers';
 import { requestedScope, workflowLinker } from '../billing-scope';
 import { cursorCodec, parseLimit } from '../cursor';
 import type { AppDeps } from '../deps';
-import { authenticate } from '../middleware/authenticate';
+import { authenticate, principalOf } from '../middleware/authenticate';
 import { withinBudget } from '../page-budget';
 import { badRequest, notFound } from '../problem';
 import { validate } from '../validation';
@@ -101,15 +101,19 @@ export function billingDashboardRoutes(deps: AppDeps): Router {
   router.use('/v1/billing', authenticate(deps.config.jwt));
 
   const scopeOf = (ctx: Context) => requestedScope(ctx, apps);
-  const workflowLink = workflowLinker(deps.config.temporal);
+  const workflowLink = (ctx: Context) => workflowLinker(deps.config.temporal, principalOf(ctx));
 
-  const present = (r: SubscriberRecord) => ({
-    ...customerResource(r.view, r.workflowId),
-    subscriptions: r.view.subscriptions,
-    summary: r.summary,
-    workflowUrl: workflowLink(r.workflowId),
-    updatedAt: r.updatedAt,
-  });
+  /** A customer as this caller sees it (Temporal UI links for admins only). */
+  const presenter = (ctx: Context) => {
+    const link = workflowLink(ctx);
+    return (r: SubscriberRecord) => ({
+      ...customerResource(r.view, r.workflowId),
+      subscriptions: r.view.subscriptions,
+      summary: r.summary,
+      workflowUrl: link(r.workflowId),
+      updatedAt: r.updatedAt,
+    });
+  };
 
   router.get('/v1/billing/metrics', async (ctx) => {
     const scope = await scopeOf(ctx);
@@ -122,7 +126,7 @@ export function billingDashboardRoutes(deps: AppDeps): Router {
       flaggedCustomers: t.flaggedCustomers,
       scheduledDowngrades: t.scheduledDowngrades,
       updatedAt,
-      metricsWorkflowUrl: workflowLink(metricsWorkflowId(scope)),
+      metricsWorkflowUrl: workflowLink(ctx)(metricsWorkflowId(scope)),
     };
   });
 
@@ -149,6 +153,7 @@ export function billingDashboardRoutes(deps: AppDeps): Router {
       after,
     });
     const page = rows.slice(0, limit);
+    const present = presenter(ctx);
     const { items, taken } = withinBudget(page, present);
     const last = page[taken - 1];
     const more = rows.length > limit || taken < page.length;
@@ -195,7 +200,7 @@ export function billingDashboardRoutes(deps: AppDeps): Router {
     const after = DOWNGRADE_CURSOR.decode(ctx.query.cursor);
     const rows = await subscribers.downgradesDue(scope, { until: new Date(Date.now() + days * 86_400_000), limit: limit + 1, after });
     const page = rows.slice(0, limit);
-    const { items, taken } = withinBudget(page, present);
+    const { items, taken } = withinBudget(page, presenter(ctx));
     const last = page[taken - 1];
     const more = rows.length > limit || taken < page.length;
     ctx.body = {
@@ -237,7 +242,7 @@ export function billingDashboardRoutes(deps: AppDeps): Router {
     const scope = await scopeOf(ctx);
     const record = await subscribers.resolve(scope, ctx.params.id!);
     if (!record) throw notFound('unknown_customer', `No customer "${ctx.params.id}" in ${scope}`);
-    ctx.body = present(record);
+    ctx.body = presenter(ctx)(record);
   });
 
   return router;

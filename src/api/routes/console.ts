@@ -1,6 +1,7 @@
 import Router from '@koa/router';
 import { appScope } from '../../billing/subscriber-id';
 import { isAdmin } from '../auth';
+import { temporalUiFor } from '../billing-scope';
 import type { AppDeps } from '../deps';
 import { authenticate, principalOf } from '../middleware/authenticate';
 
@@ -23,7 +24,7 @@ export function consoleRoutes(deps: AppDeps): Router {
         ...visible.map((a) => ({ scope: appScope(a._id), app: a._id, name: a.name })),
         ...(isAdmin(p) ? [{ scope: 'operator', app: null, name: 'Operator (own subscriptions)' }] : []),
       ],
-      temporalUiUrl: deps.config.temporal.uiUrl,
+      temporalUiUrl: temporalUiFor(deps.config.temporal, p),
     };
   });
 

@@ -1,9 +1,10 @@
 import Router from '@koa/router';
+import type { Context } from 'koa';
 import type { DeadLetterRecord, DeadLetterStatus } from '../../store/dead-letters';
 import { requestedScope, workflowLinker } from '../billing-scope';
 import { cursorCodec, parseLimit } from '../cursor';
 import type { AppDeps } from '../deps';
-import { authenticate, requireAdmin } from '../middleware/authenticate';
+import { authenticate, principalOf, requireAdmin } from '../middleware/authenticate';
 import { HttpProblem, badRequest, conflict, notFound } from '../problem';
 import { TEMPORAL_CALL_TIMEOUT_MS } from '../../temporal/failures';
 import { mapTemporalError } from '../temporal-errors';
@@ -20,25 +21,28 @@ const DEAD_LETTER_ID = /^dl_[0-9a-f]{32}$/;
 export function deadLetterRoutes(deps: AppDeps): Router {
   const { apps } = deps.repos;
   const service = deps.deadLetters;
-  const workflowLink = workflowLinker(deps.config.temporal);
   const router = new Router();
   router.use('/v1/billing/dead-letters', authenticate(deps.config.jwt));
 
-  const present = (r: DeadLetterRecord) => ({
-    id: r._id,
-    scope: r.scope,
-    stage: r.stage,
-    status: r.status,
-    eventId: r.eventId,
-    type: r.type,
-    subscriberId: r.subscriberId,
-    reason: r.reason,
-    parkedAt: r.parkedAt,
-    attempts: r.attempts,
-    retriedAt: r.retriedAt,
-    workflowId: r.workflowId,
-    workflowUrl: r.workflowId ? workflowLink(r.workflowId) : null,
-  });
+  /** A dead letter as this caller sees it (Temporal UI links for admins only). */
+  const presenter = (ctx: Context) => {
+    const workflowLink = workflowLinker(deps.config.temporal, principalOf(ctx));
+    return (r: DeadLetterRecord) => ({
+      id: r._id,
+      scope: r.scope,
+      stage: r.stage,
+      status: r.status,
+      eventId: r.eventId,
+      type: r.type,
+      subscriberId: r.subscriberId,
+      reason: r.reason,
+      parkedAt: r.parkedAt,
+      attempts: r.attempts,
+      retriedAt: r.retriedAt,
+      workflowId: r.workflowId,
+      workflowUrl: r.workflowId ? workflowLink(r.workflowId) : null,
+    });
+  };
 
   router.get('/v1/billing/dead-letters', async (ctx) => {
     const scope = await requestedScope(ctx, apps);
@@ -59,7 +63,7 @@ export function deadLetterRoutes(deps: AppDeps): Router {
     const last = page[page.length - 1];
     ctx.body = {
       scope,
-      deadLetters: page.map(present),
+      deadLetters: page.map(presenter(ctx)),
       nextCursor: rows.length > limit && last ? CURSOR.encode({ parkedAt: last.parkedAt, id: last._id }) : null,
     };
   });
@@ -86,7 +90,7 @@ export function deadLetterRoutes(deps: AppDeps): Router {
         throw new HttpProblem(422, 'retry_refused', `The retry was refused again and stays parked: ${result.reason}`);
       case 'retried':
         ctx.status = 202;
-        ctx.body = present(result.record);
+        ctx.body = presenter(ctx)(result.record);
     }
   });
 

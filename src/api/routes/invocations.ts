@@ -14,12 +14,15 @@ import { jsonBody } from '../middleware/json-body';
 import { authenticate, principalOf } from '../middleware/authenticate';
 import { HttpProblem, badRequest, conflict, notFound, unprocessable } from '../problem';
 import { presentInvocation as present } from '../invocation-resource';
+import { rateLimitFields } from '../rate-limit-fields';
 import { projectForCaller } from '../project-access';
 import { mapTemporalError } from '../temporal-errors';
 
 const CURSOR = cursorCodec({ createdAt: 'date', id: 'string' });
 
 const MAX_WAIT_SECONDS = 60;
+/** The name of the invocation limit in the RateLimit fields (SKILL_INVOCATIONS_PER_MINUTE per caller and project). */
+const INVOCATION_POLICY = 'invocations';
 
 /** Invoking a skill (a durable workflow), polling it, listing and cancelling invocations: HTTP in and out. */
 export function invocationRoutes(deps: AppDeps, metrics: AppMetrics): Router {
@@ -48,9 +51,11 @@ export function invocationRoutes(deps: AppDeps, metrics: AppMetrics): Router {
         idempotencyKey: rawKey === '' ? undefined : rawKey,
       });
     } catch (err) {
-      if (err instanceof InvocationRefused) throw refusalProblem(ctx, err.refusal, project._id, skill.name);
-      throw err;
+      if (!(err instanceof InvocationRefused)) throw err;
+      if (err.rate) ctx.set(rateLimitFields(INVOCATION_POLICY, err.rate));
+      throw refusalProblem(ctx, err.refusal, project._id, skill.name);
     }
+    ctx.set(rateLimitFields(INVOCATION_POLICY, invoked.rate));
     if (invoked.started) {
       metrics.skillInvocations.inc({ skill: skill.name });
       ctx.state.log.info(
@@ -113,7 +118,7 @@ export function invocationRoutes(deps: AppDeps, metrics: AppMetrics): Router {
   function refusalProblem(ctx: Context, refusal: Refusal, project: string, skill: string): unknown {
     switch (refusal.code) {
       case 'rate_limited':
-        return new HttpProblem(429, 'rate_limited', `More than ${deps.config.skills.invocationsPerMinute} invocations a minute`, {
+        return new HttpProblem(429, 'rate_limited', `More than ${deps.config.skills.invocationsPerMinute} invocations in the last minute`, {
           headers: { 'Retry-After': String(refusal.retryAfterSeconds) },
         });
       case 'no_inputs':

@@ -11,6 +11,7 @@ import type { AppMetrics } from '../metrics';
 import { readJsonBody } from '../middleware/json-body';
 import { HttpProblem, badRequest, serviceUnavailable } from '../problem';
 import { check } from '../../contracts/validation';
+import { SLUG_RE } from '../../contracts/ids';
 
 // One message for every authorization failure: the caller must not learn whether the slug exists.
 const denied = () => new HttpProblem(401, 'unauthorized', 'The Authorization header does not authorize this webhook');
@@ -30,10 +31,13 @@ export function webhookRoutes(deps: AppDeps, metrics: AppMetrics): Router {
   router.post(APP_WEBHOOK_PATH, async (ctx) => {
     const slug = ctx.query.app;
     if (typeof slug !== 'string' || slug === '') throw badRequest('missing_app', 'The app query parameter is required: ?app={slug}');
+    // A slug no app can have is refused before any lookup: unauthenticated callers cost no store read for it.
+    if (!SLUG_RE.test(slug)) throw denied();
     const presented = ctx.get('Authorization');
-    let app = slug.length <= 64 ? await appCache.get(slug) : null;
-    // A value the cached copy refuses may be one created or rotated a moment ago: check the store once.
-    if (!appAuthorizes(app, presented, now()) && slug.length <= 64) app = await appCache.get(slug, true);
+    const found = await appCache.lookup(slug);
+    let app = found.app;
+    // A value a cached copy refuses may be one created or rotated a moment ago: check the store once.
+    if (found.cached && !appAuthorizes(app, presented, now())) app = await appCache.get(slug, true);
     if (!appAuthorizes(app, presented, now())) throw denied();
     await receive(ctx, appScope(slug), 'app');
   });

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { generateKeyPairSync } from 'node:crypto';
+import { createHmac, generateKeyPairSync } from 'node:crypto';
 import jwt from 'jsonwebtoken';
 import { TokenError, canReadApp, canUseProject, verifyToken } from '../../../src/api/auth';
 import { mintToken } from '../../../src/auth/mint-token';
@@ -34,6 +34,20 @@ describe('verifyToken', () => {
     assert.throws(() => verifyToken(sign({ iat: nowS + 30 }), { ...hs, clockSkewSeconds: 0 }), /issued in the future/);
     // Expired a moment ago: still inside the skew.
     assert.equal(verifyToken(jwt.sign({ sub: 'x', exp: nowS - 5 }, secret, { algorithm: 'HS256' }), hs).sub, 'x');
+  });
+
+  it('refuses an iat that is not a number, and any crit header (RFC 7515 §4.1.11: no extension is understood here)', () => {
+    const exp = Math.floor(Date.now() / 1000) + 60;
+    const raw = (header: Record<string, unknown>, payload: Record<string, unknown>) => {
+      const part = (o: unknown) => Buffer.from(JSON.stringify(o)).toString('base64url');
+      const unsigned = `${part({ alg: 'HS256', typ: 'JWT', ...header })}.${part(payload)}`;
+      return `${unsigned}.${createHmac('sha256', secret).update(unsigned).digest('base64url')}`;
+    };
+    assert.equal(verifyToken(raw({}, { sub: 'x', exp, iat: exp - 60 }), hs).sub, 'x');
+    for (const iat of [String(exp + 10 ** 6), '1', { n: 1 }, [1], null, true])
+      assert.throws(() => verifyToken(raw({}, { sub: 'x', exp, iat }), hs), /iat is not a NumericDate/, JSON.stringify(iat));
+    for (const crit of [['x-ext'], ['exp'], [], 'x-ext'])
+      assert.throws(() => verifyToken(raw({ crit, 'x-ext': 1 }, { sub: 'x', exp }), hs), /crit/, JSON.stringify(crit));
   });
 
   it('refuses an RS256 token when only HS256 is configured (no algorithm confusion)', () => {
