@@ -9,6 +9,8 @@ import { RateLimiter } from '../contracts/rate-limit';
 import type { Logger } from '../logging/logger';
 import { createRepositories } from '../store/repositories';
 import { AppCache } from './app-cache';
+import { McpSessionPool } from './mcp/session-pool';
+import { StreamBudget } from './stream-budget';
 import type { AppDeps } from './deps';
 import { systemClock, type Clock } from '../config/clock';
 
@@ -52,6 +54,12 @@ export function composeApi(input: { config: Config; logger: Logger; db: Db; temp
       now,
     }),
     appCache: new AppCache(repos.apps, () => now().getTime()),
+    mcpSessions: new McpSessionPool({
+      perCaller: config.agents.mcpSessionsPerCaller,
+      max: config.agents.mcpSessionsMax,
+      idleMs: config.agents.mcpSessionIdleMs,
+    }),
+    streams: new StreamBudget(config.agents.streamsPerCaller, config.agents.streamsMax),
     now,
   };
 }

@@ -7,6 +7,8 @@ import type { InvocationService } from '../invocations/invoke';
 import type { Logger } from '../logging/logger';
 import type { Repositories } from '../store/repositories';
 import type { AppCache } from './app-cache';
+import type { McpSessionPool } from './mcp/session-pool';
+import type { StreamBudget } from './stream-budget';
 import type { Clock } from '../config/clock';
 import type { OutboundService } from '../outbound/service';
 
@@ -25,6 +27,10 @@ export interface AppDeps {
   outbound: OutboundService;
   /** One per process, shared so rotating or deleting an app here takes effect here at once. */
   appCache: AppCache;
+  /** The MCP sessions of this process, bounded per caller; the composition root closes them on shutdown. */
+  mcpSessions: McpSessionPool;
+  /** Event streams and MCP GET streams held open, bounded per caller and per process. */
+  streams: StreamBudget;
   /** Injected clock so tests can pin time-dependent answers. */
   now: Clock;
 }

@@ -1,28 +1,24 @@
 import type { Context } from 'koa';
 import { PassThrough } from 'node:stream';
 import type { Logger } from '../logging/logger';
-import { HttpProblem } from './problem';
+import { principalOf } from './middleware/authenticate';
+import type { StreamBudget } from './stream-budget';
 
-/** Event streams open at once per API process (invocation events, A2A streams); past it, 503. */
-const MAX_STREAMS = 500;
 /** A comment line this often keeps proxies from closing an idle stream. */
 const HEARTBEAT_MS = 15_000;
-let open = 0;
 
 /**
  * Answers with a Server-Sent Events stream that `produce` writes to until it returns or the client goes away
- * (`signal`); then the stream ends. Bounded per process, kept alive through proxies, and an error in `produce`
- * is logged and ends the stream (the status line is long sent).
+ * (`signal`); then the stream ends. Counted in the caller's share of `streams` (429 or 503 past it), kept alive
+ * through proxies, and an error in `produce` is logged and ends the stream (the status line is long sent).
  */
 export function answerWithEventStream(
   ctx: Context,
+  streams: StreamBudget,
   what: string,
   produce: (write: (chunk: string) => void, signal: AbortSignal) => Promise<void>,
 ): void {
-  if (open >= MAX_STREAMS)
-    throw new HttpProblem(503, 'too_many_streams', 'Too many event streams are open; poll instead, or retry', {
-      headers: { 'Retry-After': '5' },
-    });
+  const release = streams.acquire(principalOf(ctx).sub);
   const out = new PassThrough();
   ctx.status = 200;
   ctx.set({ 'Content-Type': 'text/event-stream; charset=utf-8', 'Cache-Control': 'no-cache, no-transform', 'X-Accel-Buffering': 'no' });
@@ -31,7 +27,6 @@ export function answerWithEventStream(
   const closed = new AbortController();
   const stop = () => closed.abort();
   ctx.req.once('close', stop);
-  open += 1;
   const heartbeat = setInterval(() => out.write(': keep-alive\n\n'), HEARTBEAT_MS);
   void (async () => {
     try {
@@ -44,7 +39,7 @@ export function answerWithEventStream(
     } finally {
       clearInterval(heartbeat);
       ctx.req.off('close', stop);
-      open -= 1;
+      release();
       out.end();
     }
   })();

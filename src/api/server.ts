@@ -54,6 +54,8 @@ async function main(): Promise<void> {
     stopping = true;
     logger.info({ signal }, 'api shutting down');
     indexes.stop();
+    // Their streams would hold server.close open; closing them leaves their invocations running.
+    await deps.mcpSessions.closeAll();
     await new Promise<void>((resolve) => server.close(() => resolve()));
     await forwarder.stop();
     await worker?.stop();

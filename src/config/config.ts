@@ -54,6 +54,21 @@ export interface Config {
     responseFormat: 'json_schema' | 'json_object';
   };
   skills: { entitlements: Record<string, string>; invocationsPerMinute: number };
+  /**
+   * The agent surfaces (MCP, A2A, event streams), bounded per caller (a token's `sub`) and per process.
+   * `allowedOrigins`/`allowedHosts`: what an MCP request's Origin and Host may be (DNS-rebinding protection);
+   * `loopbackAllowed`: loopback origins and hosts on any port too (every mode but production).
+   */
+  agents: {
+    allowedOrigins: string[];
+    allowedHosts: string[];
+    loopbackAllowed: boolean;
+    mcpSessionsPerCaller: number;
+    mcpSessionsMax: number;
+    mcpSessionIdleMs: number;
+    streamsPerCaller: number;
+    streamsMax: number;
+  };
   worker: {
     maxCachedWorkflows: number;
     maxConcurrentActivities: number;
@@ -152,6 +167,20 @@ export function loadConfig(env: Env): Config {
     return v;
   };
 
+  const list = (name: string): string[] | null =>
+    str(name)
+      ?.split(',')
+      .map((v) => v.trim())
+      .filter((v) => v !== '') ?? null;
+
+  // Origins as browsers send them (scheme://host[:port], no path), so a listed one compares as a string.
+  const origins = (name: string): string[] | null =>
+    list(name)?.map((v) => {
+      const origin = URL.canParse(v) ? new URL(v).origin : 'null';
+      if (origin === 'null') problems.push(`${name}: "${v}" is not an origin such as https://skills.example.com`);
+      return origin;
+    }) ?? null;
+
   const optionalInt = (name: string, min: number, max: number): number | null => (str(name) === null ? null : int(name, min, min, max));
 
   // TLS is on when asked for, when any TLS file is named, or with an API key (Temporal Cloud needs TLS).
@@ -204,6 +233,9 @@ export function loadConfig(env: Env): Config {
     }
   }
 
+  const publicBaseUrl = (url('PUBLIC_BASE_URL', ['http:', 'https:']) ?? `http://${host}:${port}`).replace(/\/$/, '');
+  const publicOrigin = URL.canParse(publicBaseUrl) ? new URL(publicBaseUrl) : null;
+
   const llmBaseUrl = url('LLM_BASE_URL', ['http:', 'https:']);
   const llmModel = str('LLM_MODEL');
   if (llmBaseUrl && !llmModel) problems.push('LLM_MODEL is required when LLM_BASE_URL is set');
@@ -213,7 +245,7 @@ export function loadConfig(env: Env): Config {
     http: {
       host,
       port,
-      publicBaseUrl: (url('PUBLIC_BASE_URL', ['http:', 'https:']) ?? `http://${host}:${port}`).replace(/\/$/, ''),
+      publicBaseUrl,
       trustProxy: str('TRUST_PROXY') === 'true',
     },
     logLevel: oneOf('LOG_LEVEL', ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const, 'info'),
@@ -247,6 +279,16 @@ export function loadConfig(env: Env): Config {
       responseFormat: oneOf('LLM_RESPONSE_FORMAT', ['json_schema', 'json_object'] as const, 'json_schema'),
     },
     skills: { entitlements, invocationsPerMinute: int('SKILL_INVOCATIONS_PER_MINUTE', 60, 1, 1_000_000) },
+    agents: {
+      allowedOrigins: origins('MCP_ALLOWED_ORIGINS') ?? (publicOrigin ? [publicOrigin.origin] : []),
+      allowedHosts: list('MCP_ALLOWED_HOSTS')?.map((h) => h.toLowerCase()) ?? (publicOrigin ? [publicOrigin.host] : []),
+      loopbackAllowed: nodeEnv !== 'production',
+      mcpSessionsPerCaller: int('MCP_SESSIONS_PER_CALLER', 10, 1, 1_000),
+      mcpSessionsMax: int('MCP_SESSIONS_MAX', 1_000, 1, 100_000),
+      mcpSessionIdleMs: int('MCP_SESSION_IDLE_SECONDS', 1_800, 1, 86_400) * 1_000,
+      streamsPerCaller: int('EVENT_STREAMS_PER_CALLER', 20, 1, 10_000),
+      streamsMax: int('EVENT_STREAMS_MAX', 500, 1, 100_000),
+    },
     worker: {
       // Explicit cap: the SDK derives a default from the heap limit that can exhaust the workflow isolate on small machines.
       maxCachedWorkflows: int('WORKER_MAX_CACHED_WORKFLOWS', 500, 0, 100_000),

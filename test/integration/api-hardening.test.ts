@@ -78,13 +78,20 @@ describe('the invocation limit: a sliding window with RateLimit fields (SKILL_IN
     assert.match(res.body.error.message, /too many invocations; retry in 59 s/);
   });
 
-  it('the OpenAPI document shows the RateLimit fields and the 429', async () => {
+  it('the OpenAPI document shows the RateLimit fields and every 429', async () => {
     const doc = (await h.request('GET', '/openapi.json')).body;
     const invokeOp = doc.paths['/v1/agents/{project}/skills/{skill}'].post;
     for (const status of ['200', '202', '400', '429'])
       for (const header of ['RateLimit', 'RateLimit-Policy'])
         assert.ok(invokeOp.responses[status].headers?.[header], `${status} ${header}`);
     assert.ok(invokeOp.responses['429'].headers['Retry-After']);
+    for (const [path, method] of [
+      ['/v1/agents/{project}/mcp', 'post'],
+      ['/v1/agents/{project}/mcp', 'get'],
+      ['/v1/agents/{project}/a2a', 'post'],
+      ['/v1/agents/{project}/invocations/{id}/events', 'get'],
+    ] as const)
+      assert.ok(doc.paths[path][method].responses['429'], `${method} ${path} documents its 429`);
   });
 });
 

@@ -7,6 +7,7 @@ import { createApp } from '../../src/api/app';
 import { createHttpServer } from '../../src/api/http-server';
 import type { EventForwarder } from '../../src/billing-intake/event-forwarder';
 import { composeApi } from '../../src/api/compose';
+import type { McpSessionPool } from '../../src/api/mcp/session-pool';
 import type { Clock } from '../../src/config/clock';
 import type { Repositories } from '../../src/store/repositories';
 import type { Config } from '../../src/config/config';
@@ -29,6 +30,8 @@ export interface Harness {
   forwarder: EventForwarder;
   /** The app's own repositories (the ones its routes use). */
   repos: Repositories;
+  /** The app's MCP sessions: `closeAll()` is what server.ts does on shutdown. */
+  mcpSessions: McpSessionPool;
   store: Store;
   db: Db;
   temporal: ApiTemporalHandle;
@@ -82,7 +85,7 @@ export async function startHarness(
   // Lazy, as in server.ts: a suite may point at a Temporal that is down on purpose.
   const temporal = connectTemporalLazy(config.temporal);
   const deps = composeApi({ config, logger, db: store.db, temporal, now: options.now });
-  const { forwarder, repos } = deps;
+  const { forwarder, repos, mcpSessions } = deps;
   const { app } = createApp(deps);
   await forwarder.start();
   // The server's timeouts as in production: Node's 5-second keep-alive default lost a request written on a
@@ -99,6 +102,7 @@ export async function startHarness(
     config,
     forwarder,
     repos,
+    mcpSessions,
     store,
     db: store.db,
     temporal,
@@ -166,6 +170,7 @@ export async function startHarness(
         await w.done.catch(() => undefined);
         await w.connection.close();
       }
+      await mcpSessions.closeAll();
       await new Promise<void>((r) => server.close(() => r()));
       await forwarder.stop();
       await temporal.close();

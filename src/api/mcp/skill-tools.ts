@@ -11,6 +11,7 @@ import { describeRefusal } from '../../invocations/refusal-text';
 import { isTerminal } from '../../invocations/wait';
 import { findSkill, SKILLS } from '../../skills/catalog';
 import { followInvocation } from '../../invocations/follow';
+import { mcpIdempotencyKey } from '../agent-idempotency';
 import type { InvocationRecord, InvocationRepository } from '../../store/invocations';
 import type { ProjectRecord } from '../../store/projects';
 
@@ -24,10 +25,16 @@ export interface SkillToolsDeps {
  * The MCP server of one project for one caller: each skill is a tool whose input schema is the skill's, and a
  * call is an invocation like any other (the same checks, record and durable workflow, through the invocation
  * service). A call reports its steps as progress notifications when the client asked for them, answers with the
- * drafted Markdown and, as structured content, the invocation's id and citations; a cancelled request cancels
- * the workflow.
+ * drafted Markdown and, as structured content, the invocation's id and citations. The client's cancellation
+ * (`notifications/cancelled`, or DELETE of its session) cancels the workflow; the server closing the session does
+ * not (`session.closedByServer`).
  */
-export function skillToolsServer(deps: SkillToolsDeps, project: ProjectRecord, caller: string): Server {
+export function skillToolsServer(
+  deps: SkillToolsDeps,
+  project: ProjectRecord,
+  caller: string,
+  session: { closedByServer(): boolean },
+): Server {
   const server = new Server({ name: `skills-${project._id}`, version: deps.version }, { capabilities: { tools: {} } });
 
   server.setRequestHandler(ListToolsRequestSchema, async () => ({
@@ -45,7 +52,7 @@ export function skillToolsServer(deps: SkillToolsDeps, project: ProjectRecord, c
     let record: InvocationRecord;
     try {
       // A request the transport delivers twice (same session, same JSON-RPC id) is one invocation.
-      const idempotencyKey = extra.sessionId ? `mcp:${extra.sessionId}:${String(extra.requestId)}`.slice(0, 255) : undefined;
+      const idempotencyKey = extra.sessionId ? mcpIdempotencyKey(extra.sessionId, extra.requestId) : undefined;
       record = (await deps.service.invoke({ caller, project, skill, inputs: request.params.arguments ?? {}, idempotencyKey })).record;
     } catch (err) {
       if (err instanceof InvocationRefused) return failed(describeRefusal(err.refusal, project._id, skill.name));
@@ -61,7 +68,9 @@ export function skillToolsServer(deps: SkillToolsDeps, project: ProjectRecord, c
       });
     }
     if (!isTerminal(record)) {
-      // The client cancelled the request: the workflow is cancelled with it.
+      // The server closed the session (eviction, idle sweep, shutdown): the invocation goes on, pollable by its id.
+      if (session.closedByServer()) return failed(`The session closed; invocation ${record._id} goes on`, record);
+      // The client cancelled the request (or ended its session): the workflow is cancelled with it.
       await deps.service.cancel(project._id, record._id);
       return failed(`Invocation ${record._id} was cancelled`, record);
     }

@@ -1,4 +1,4 @@
-import { authErrors, bearer, bodyErrors, json, pathParam, problemRef, ref, type OpenApiPart, type Schema } from './common';
+import { authErrors, bearer, bodyErrors, json, pathParam, problemRef, ref, tooMany, type OpenApiPart, type Schema } from './common';
 
 /**
  * The agent protocols over a project's skills: MCP (Streamable HTTP) and A2A (0.3, JSON-RPC). Their message
@@ -22,6 +22,13 @@ const rpcMessage: Schema = {
   description: 'A JSON-RPC 2.0 message',
 };
 const rpcError = (description: string) => json(description, ref('JsonRpcResponse'));
+/** The MCP endpoint checks Origin and Host first (DNS rebinding; src/api/mcp/origin-guard.ts). */
+const originRefused = problemRef(
+  'A 403 for the token or project; or, before anything else, an Origin (forbidden_origin) or Host (forbidden_host) that is not this service’s (MCP_ALLOWED_ORIGINS, MCP_ALLOWED_HOSTS)',
+);
+const streamRefused = tooMany(
+  'The caller has EVENT_STREAMS_PER_CALLER streams open already (too_many_streams): event streams and MCP GET streams together',
+);
 
 export const agentPart: OpenApiPart = {
   schemas: {
@@ -89,11 +96,16 @@ export const agentPart: OpenApiPart = {
           202: { description: 'A notification or response was accepted' },
           400: problemRef('No session and not an initialize request (mcp_session_required), or malformed JSON'),
           ...authErrors,
+          403: originRefused,
           404: problemRef('Unknown project, or no such session for this project and caller (unknown_mcp_session)'),
           406: rpcError(
             'The Accept header does not allow both application/json and text/event-stream (a JSON-RPC error from the transport)',
           ),
           ...bodyErrors,
+          429: tooMany(
+            'An initialize from a caller that holds MCP_SESSIONS_PER_CALLER sessions, each with a request in flight (too_many_mcp_sessions); an idle one of its own is closed instead when there is one',
+          ),
+          503: problemRef('This process holds MCP_SESSIONS_MAX sessions of other callers (mcp_sessions_exhausted); retry'),
         },
       },
       get: {
@@ -106,9 +118,12 @@ export const agentPart: OpenApiPart = {
           200: { description: 'An event stream', content: { 'text/event-stream': { schema: { type: 'string' } } } },
           400: problemRef('No Mcp-Session-Id'),
           ...authErrors,
+          403: originRefused,
           404: problemRef('Unknown project or session'),
           406: rpcError('The Accept header does not allow text/event-stream'),
           409: rpcError('The session already has a stream open'),
+          429: streamRefused,
+          503: problemRef('Too many streams open in this process (too_many_streams)'),
         },
       },
       delete: {
@@ -117,9 +132,10 @@ export const agentPart: OpenApiPart = {
         security: bearer,
         parameters: [project, sessionHeader],
         responses: {
-          200: { description: 'Session ended' },
+          200: { description: 'Session ended; the invocations of its calls still running are cancelled' },
           400: problemRef('No Mcp-Session-Id'),
           ...authErrors,
+          403: originRefused,
           404: problemRef('Unknown project or session'),
         },
       },
@@ -138,7 +154,7 @@ export const agentPart: OpenApiPart = {
       post: {
         summary: 'A2A JSON-RPC',
         description:
-          'A2A 0.3: message/send, message/stream (text/event-stream), tasks/get, tasks/cancel, tasks/resubscribe. A task is an invocation (same id). Errors are JSON-RPC errors with 200; authentication and project access are problem+json.',
+          'A2A 0.3: message/send, message/stream (text/event-stream), tasks/get, tasks/cancel, tasks/resubscribe. A task is an invocation (same id). Errors are JSON-RPC errors with 200 (an id that is not a string, a number or null: -32600 with id null); a request without an id is a notification, done and answered 204. Authentication and project access are problem+json.',
         tags,
         security: bearer,
         parameters: [project],
@@ -151,10 +167,12 @@ export const agentPart: OpenApiPart = {
             description: 'A JSON-RPC response, or for the streaming methods an event stream of JSON-RPC responses',
             content: { 'application/json': { schema: ref('JsonRpcResponse') }, 'text/event-stream': { schema: { type: 'string' } } },
           },
+          204: { description: 'A notification (no id): done, and nothing is answered' },
           ...authErrors,
           404: problemRef('Unknown project'),
           ...bodyErrors,
-          503: problemRef('A streaming method while too many streams are open (too_many_streams)'),
+          429: streamRefused,
+          503: problemRef('A streaming method while too many streams are open in this process (too_many_streams)'),
         },
       },
     },

@@ -75,6 +75,9 @@ export const headers = {
   },
 };
 
+/** A 429 of a per-caller bound, with Retry-After. */
+export const tooMany = (description: string) => ({ ...problemRef(description), headers: headers.retryAfter });
+
 // Schema fragments of the members many resources share.
 export const dateTime: Schema = { type: 'string', format: 'date-time' };
 export const nullableDateTime: Schema = { type: ['string', 'null'], format: 'date-time' };

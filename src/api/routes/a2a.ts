@@ -8,6 +8,8 @@ import { findSkill, SKILLS } from '../../skills/catalog';
 import type { InvocationRecord } from '../../store/invocations';
 import type { ProjectRecord } from '../../store/projects';
 import { A2A_ERRORS, agentCard, requestedSkill, taskOf, type A2aMessage } from '../a2a/protocol';
+import { readEnvelope, type JsonRpcId } from '../a2a/json-rpc';
+import { a2aIdempotencyKey } from '../agent-idempotency';
 import type { AppDeps } from '../deps';
 import { API_BODY_LIMIT } from '../limits';
 import { authenticate, principalOf } from '../middleware/authenticate';
@@ -22,7 +24,6 @@ const BLOCKING_WAIT_SECONDS = 60;
 /** A stream ends after this long even if the task has not (the client resubscribes). */
 const MAX_STREAM_MS = 5 * 60_000;
 
-type JsonRpcId = string | number | null;
 class RpcError extends Error {
   constructor(
     readonly code: number,
@@ -53,18 +54,22 @@ export function a2aRoutes(deps: AppDeps): Router {
 
   router.post('/v1/agents/:project/a2a', auth, async (ctx) => {
     const project = await projectForCaller(ctx, projects, ctx.params.project!);
-    let request: { jsonrpc?: unknown; id?: JsonRpcId; method?: unknown; params?: Record<string, unknown> };
+    let body: unknown;
     try {
-      request = (await readJsonBody(ctx, API_BODY_LIMIT)) as typeof request;
+      body = await readJsonBody(ctx, API_BODY_LIMIT);
     } catch (err) {
       if (err instanceof HttpProblem && err.status === 400) return reply(ctx, null, { error: new RpcError(A2A_ERRORS.parse, err.detail) });
       throw err;
     }
-    const id: JsonRpcId = typeof request?.id === 'string' || typeof request?.id === 'number' ? request.id : null;
-    if (!request || typeof request !== 'object' || request.jsonrpc !== '2.0' || typeof request.method !== 'string') {
-      return reply(ctx, id, { error: new RpcError(A2A_ERRORS.invalidRequest, 'Not a JSON-RPC 2.0 request') });
+    const request = readEnvelope(body);
+    if (request.kind === 'invalid') return reply(ctx, request.id, { error: new RpcError(A2A_ERRORS.invalidRequest, request.message) });
+    const { params } = request;
+    if (request.kind === 'notification') {
+      await notified(project, principalOf(ctx).sub, request.method, params);
+      ctx.status = 204;
+      return;
     }
-    const params = (request.params && typeof request.params === 'object' ? request.params : {}) as Record<string, unknown>;
+    const { id } = request;
     try {
       switch (request.method) {
         case 'message/send': {
@@ -79,14 +84,8 @@ export function a2aRoutes(deps: AppDeps): Router {
           return stream(ctx, id, await task(project, params));
         case 'tasks/get':
           return reply(ctx, id, { result: taskOf(await complete(await task(project, params))) });
-        case 'tasks/cancel': {
-          const record = await task(project, params);
-          const outcome = await service.cancel(project._id, record._id);
-          if (outcome.kind === 'finished')
-            throw new RpcError(A2A_ERRORS.taskNotCancelable, `Task ${record._id} is already ${outcome.status}`);
-          if (outcome.kind === 'not_found') throw new RpcError(A2A_ERRORS.taskNotFound, `No task ${record._id}`);
-          return reply(ctx, id, { result: taskOf(outcome.record) });
-        }
+        case 'tasks/cancel':
+          return reply(ctx, id, { result: taskOf(await cancel(project, params)) });
         case 'tasks/pushNotificationConfig/set':
         case 'tasks/pushNotificationConfig/get':
         case 'tasks/pushNotificationConfig/list':
@@ -106,6 +105,27 @@ export function a2aRoutes(deps: AppDeps): Router {
 
   return router;
 
+  /**
+   * A request without an id (JSON-RPC 2.0 §4.1): done for its effect, never answered. Starting and cancelling
+   * tasks are the effects; an error is not reported either.
+   */
+  async function notified(project: ProjectRecord, caller: string, method: string, params: Record<string, unknown>): Promise<void> {
+    try {
+      if (method === 'message/send' || method === 'message/stream') await send(project, caller, params);
+      else if (method === 'tasks/cancel') await cancel(project, params);
+    } catch (err) {
+      if (!(err instanceof RpcError)) throw err;
+    }
+  }
+
+  async function cancel(project: ProjectRecord, params: Record<string, unknown>): Promise<InvocationRecord> {
+    const record = await task(project, params);
+    const outcome = await service.cancel(project._id, record._id);
+    if (outcome.kind === 'finished') throw new RpcError(A2A_ERRORS.taskNotCancelable, `Task ${record._id} is already ${outcome.status}`);
+    if (outcome.kind === 'not_found') throw new RpcError(A2A_ERRORS.taskNotFound, `No task ${record._id}`);
+    return outcome.record;
+  }
+
   /** `message/send` and `message/stream`: the message names a skill and its inputs; its messageId keys the invocation. */
   async function send(project: ProjectRecord, caller: string, params: Record<string, unknown>): Promise<InvocationRecord> {
     const message = params.message as A2aMessage | undefined;
@@ -124,9 +144,8 @@ export function a2aRoutes(deps: AppDeps): Router {
     if (!skill) throw new RpcError(A2A_ERRORS.invalidParams, `No skill "${asked.skill}"; the agent card lists them`);
     try {
       // A message sent again (same messageId) is the same task.
-      return (
-        await service.invoke({ caller, project, skill, inputs: asked.inputs, idempotencyKey: `a2a:${message.messageId}`.slice(0, 255) })
-      ).record;
+      return (await service.invoke({ caller, project, skill, inputs: asked.inputs, idempotencyKey: a2aIdempotencyKey(message.messageId) }))
+        .record;
     } catch (err) {
       if (err instanceof InvocationRefused)
         throw new RpcError(A2A_ERRORS.invalidParams, describeRefusal(err.refusal, project._id, skill.name));
@@ -148,7 +167,7 @@ export function a2aRoutes(deps: AppDeps): Router {
 
   /** Server-Sent Events, each a JSON-RPC response: the task, its status changes, the document, the final status. */
   function stream(ctx: Context, id: JsonRpcId, start: InvocationRecord): void {
-    answerWithEventStream(ctx, 'A2A', async (write, signal) => {
+    answerWithEventStream(ctx, deps.streams, 'A2A', async (write, signal) => {
       const event = (result: unknown) => write(`data: ${JSON.stringify({ jsonrpc: '2.0', id, result })}\n\n`);
       event(taskOf(await complete(start)));
       let last = start;

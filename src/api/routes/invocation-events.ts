@@ -27,7 +27,7 @@ export function invocationEventRoutes(deps: AppDeps): Router {
     const record = await invocations.get(project._id, ctx.params.id!);
     if (!record) throw notFound('unknown_invocation', `Invocation "${ctx.params.id}" does not exist in project "${project._id}"`);
     const first = record;
-    answerWithEventStream(ctx, 'invocation event', async (write, signal) => {
+    answerWithEventStream(ctx, deps.streams, 'invocation event', async (write, signal) => {
       const send = (event: string, id: string, data: unknown) => write(`id: ${id}\nevent: ${event}\ndata: ${JSON.stringify(data)}\n\n`);
       write('retry: 2000\n\n');
       const resumedAt = ctx.get('Last-Event-ID') || null;

@@ -5,6 +5,8 @@ import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/
 import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
 import type { AppDeps } from '../deps';
 import { API_BODY_LIMIT } from '../limits';
+import { mcpOriginGuard } from '../mcp/origin-guard';
+import type { McpSession } from '../mcp/session-pool';
 import { skillToolsServer } from '../mcp/skill-tools';
 import { API_VERSION } from '../openapi/document';
 import { authenticate, principalOf } from '../middleware/authenticate';
@@ -12,82 +14,66 @@ import { readJsonBody } from '../middleware/json-body';
 import { badRequest, notFound } from '../problem';
 import { projectForCaller } from '../project-access';
 
-/** MCP sessions held by one API process at once; the least recently used goes first past it. */
-const MAX_SESSIONS = 200;
-/** A session unused this long is closed (its client re-initializes). */
-const IDLE_MS = 30 * 60_000;
-
-interface Session {
-  transport: StreamableHTTPServerTransport;
-  project: string;
-  caller: string;
-  lastUsed: number;
-}
-
 /**
  * `/v1/agents/{project}/mcp`: the project's skills as an MCP server over Streamable HTTP (the official SDK's
  * transport). Every request carries the same Bearer token as the rest of the API and is checked against the
- * project; a session is bound to its project and to the token's subject. Sessions live in this process (behind a
- * load balancer, route a session's requests to one instance, e.g. by the Mcp-Session-Id header).
+ * project; a session is bound to its project and to the token's subject, and counted in that caller's quota
+ * (src/api/mcp/session-pool.ts); a GET stream counts in the caller's share of streams. Sessions live in this
+ * process (behind a load balancer, route a session's requests to one instance, e.g. by the Mcp-Session-Id header).
  */
 export function mcpRoutes(deps: AppDeps): Router {
   const router = new Router();
-  const sessions = new Map<string, Session>();
-
-  const sweep = (now: number) => {
-    for (const s of sessions.values()) if (now - s.lastUsed > IDLE_MS) void s.transport.close();
-    while (sessions.size >= MAX_SESSIONS) {
-      const oldest = [...sessions.values()].sort((a, b) => a.lastUsed - b.lastUsed)[0]!;
-      void oldest.transport.close();
-      sessions.delete(oldest.transport.sessionId!);
-    }
-  };
+  const pool = deps.mcpSessions;
 
   const handle = async (ctx: Context) => {
     const project = await projectForCaller(ctx, deps.repos.projects, ctx.params.project!);
     const caller = principalOf(ctx).sub;
     const body = ctx.method === 'POST' ? await readJsonBody(ctx, API_BODY_LIMIT) : undefined;
     const sessionId = ctx.get('Mcp-Session-Id');
-    const now = Date.now();
-    let session: Session | undefined;
+    const post = ctx.method === 'POST';
+    let session: McpSession;
+    let connect: (() => Promise<void>) | null = null;
     if (sessionId) {
-      session = sessions.get(sessionId);
-      if (!session || session.project !== project._id || session.caller !== caller)
-        throw notFound('unknown_mcp_session', 'No such MCP session for this project and caller; initialize a new one');
+      const found = pool.find(sessionId, project._id, caller);
+      if (!found) throw notFound('unknown_mcp_session', 'No such MCP session for this project and caller; initialize a new one');
+      session = found;
     } else {
-      if (ctx.method !== 'POST' || !isInitializeRequest(body))
+      if (!post || !isInitializeRequest(body))
         throw badRequest(
           'mcp_session_required',
           'Send an initialize request first, then the Mcp-Session-Id it answers with on every request',
         );
-      sweep(now);
-      const transport: StreamableHTTPServerTransport = new StreamableHTTPServerTransport({
-        sessionIdGenerator: () => randomUUID(),
-        onsessioninitialized: (id) => void sessions.set(id, created),
-      });
-      const created: Session = { transport, project: project._id, caller, lastUsed: now };
-      transport.onclose = () => {
-        if (transport.sessionId) sessions.delete(transport.sessionId);
-      };
-      await skillToolsServer(
-        { service: deps.invocations, invocations: deps.repos.invocations, version: API_VERSION },
-        project,
-        caller,
-      ).connect(transport);
+      const id = randomUUID();
+      const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: () => id });
+      const created = pool.admit(id, transport, project._id, caller);
+      transport.onclose = () => pool.remove(id);
       session = created;
+      const tools = { service: deps.invocations, invocations: deps.repos.invocations, version: API_VERSION };
+      connect = () => skillToolsServer(tools, project, caller, { closedByServer: () => created.closedByServer }).connect(transport);
     }
-    session.lastUsed = now;
+    const open = session;
+    const releaseStream = ctx.method === 'GET' ? deps.streams.acquire(caller) : null;
+    // Busy from here on (a new session too, while it connects), until the answer ends or the client goes away.
+    pool.begin(open, post);
+    ctx.res.once('close', () => {
+      pool.end(open, post);
+      releaseStream?.();
+      // An initialize the transport refused made no session.
+      if (open.transport.sessionId === undefined) pool.remove(open.id);
+    });
+    await connect?.();
     // The transport answers on the raw response (JSON or an event stream); Koa stays out of it.
     ctx.respond = false;
-    await session.transport.handleRequest(ctx.req, ctx.res, body);
+    await open.transport.handleRequest(ctx.req, ctx.res, body);
     ctx.status = ctx.res.statusCode;
   };
   // POST carries requests, GET opens the server's event stream, DELETE ends the session.
   const path = '/v1/agents/:project/mcp';
+  const guard = mcpOriginGuard(deps.config.agents);
   const auth = authenticate(deps.config.jwt);
-  router.post(path, auth, handle);
-  router.get(path, auth, handle);
-  router.delete(path, auth, handle);
+  router.post(path, guard, auth, handle);
+  router.get(path, guard, auth, handle);
+  router.delete(path, guard, auth, handle);
 
   return router;
 }
