@@ -174,7 +174,8 @@ describe('JWT edges and Temporal UI links', () => {
 });
 
 describe('production start-up: refuses to start without JWT_ISSUER, JWT_AUDIENCE and METRICS_TOKEN', function () {
-  this.timeout(60_000);
+  // Two API processes start (on a loaded machine, one took 30 s to serve).
+  this.timeout(150_000);
   const server = join(__dirname, '..', '..', 'src', 'api', 'server.js');
 
   async function start(extra: Record<string, string>) {
@@ -215,7 +216,7 @@ describe('production start-up: refuses to start without JWT_ISSUER, JWT_AUDIENCE
             .then((r) => r.status)
             .catch(() => 0),
         (s) => s === 200,
-        { what: 'the production API to serve', timeoutMs: 30_000 },
+        { what: 'the production API to serve', timeoutMs: 90_000 },
       );
       const token = mintToken(
         TEST_JWT_SECRET,
