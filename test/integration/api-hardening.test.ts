@@ -5,7 +5,7 @@
  * URLs, and the webhook receiver's slug check and app cache.
  */
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
 import { createHmac } from 'node:crypto';
 import { join } from 'node:path';
 import type { MongoClient } from 'mongodb';
@@ -178,6 +178,12 @@ describe('production start-up: refuses to start without JWT_ISSUER, JWT_AUDIENCE
   this.timeout(150_000);
   const server = join(__dirname, '..', '..', 'src', 'api', 'server.js');
 
+  // A process that starts when it should not (or a test that fails half-way) is not left running.
+  const started: ChildProcess[] = [];
+  afterEach(() => {
+    for (const child of started.splice(0)) if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+  });
+
   async function start(extra: Record<string, string>) {
     // Read here, not where the suite is defined: the stack's addresses are set once it runs.
     const config = testConfig();
@@ -198,13 +204,26 @@ describe('production start-up: refuses to start without JWT_ISSUER, JWT_AUDIENCE
     });
     let stderr = '';
     child.stderr!.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-    const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+    // 'close': exited, and its stderr read to the end.
+    const exited = new Promise<number | null>((resolve) => child.once('close', (code) => resolve(code)));
+    started.push(child);
     return { child, port, exited, stderr: () => stderr };
   }
 
   it('names each missing setting and exits 1; with them it serves', async () => {
     const bare = await start({});
-    assert.equal(await bare.exited, 1);
+    // It exits when it refuses; one that serves has started without them.
+    const outcome = await eventually(
+      async () =>
+        bare.child.exitCode ??
+        (await fetch(`http://127.0.0.1:${bare.port}/healthz`)
+          .then((r) => (r.status === 200 ? 'serving' : null))
+          .catch(() => null)),
+      (o) => o !== null,
+      { what: 'the API without them to exit or serve', timeoutMs: 90_000 },
+    );
+    assert.equal(outcome, 1, `the API without them: ${outcome}`);
+    await bare.exited;
     for (const name of ['JWT_ISSUER', 'JWT_AUDIENCE', 'METRICS_TOKEN'])
       assert.match(bare.stderr(), new RegExp(`${name} is required in production`));
 
