@@ -6,8 +6,12 @@ COPY package.json package-lock.json ./
 RUN npm ci --no-audit --no-fund
 COPY tsconfig.json tsconfig.build.json ./
 COPY src ./src
+COPY web ./web
+COPY scripts/build-console.mjs ./scripts/
 # Only what runs is compiled (tsconfig.build.json: src/); tests, benchmarks and scripts stay out of the image.
+# The console's modules, style and libraries are built into dist/console/, which is all the API serves of it.
 RUN npx tsc -p tsconfig.build.json \
+ && node scripts/build-console.mjs \
  && node -e "require('@temporalio/worker').bundleWorkflowCode({workflowsPath: require.resolve('./dist/src/workflows')}).then(({code}) => require('fs').writeFileSync('dist/workflow-bundle.js', code))" \
  && npm prune --omit=dev
 
@@ -17,7 +21,6 @@ ENV NODE_ENV=production WORKFLOW_BUNDLE_PATH=/app/dist/workflow-bundle.js
 COPY --from=build /app/package.json ./
 COPY --from=build /app/node_modules ./node_modules
 COPY --from=build /app/dist ./dist
-COPY --from=build /app/src/api/dashboard ./src/api/dashboard
 COPY demo ./demo
 # Not root: the image's own unprivileged user.
 USER node

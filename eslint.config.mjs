@@ -13,6 +13,17 @@ export default tseslint.config(
     },
   },
   {
+    // The console (web/console): plain ES modules for the browser, type-checked by web/console/tsconfig.json
+    // (checkJs), linted with the same type-aware rules as the server's code.
+    files: ['web/console/**/*.js'],
+    languageOptions: { sourceType: 'module', parserOptions: { projectService: true, tsconfigRootDir: import.meta.dirname } },
+    rules: {
+      '@typescript-eslint/no-floating-promises': 'error',
+      '@typescript-eslint/no-misused-promises': ['error', { checksVoidReturn: false }],
+      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_', ignoreRestSiblings: true }],
+    },
+  },
+  {
     // Workflow code runs in Temporal's deterministic sandbox: no Node built-ins, no client/worker/activity SDKs.
     // Every module the workflow bundle loads is listed (test/unit/architecture.test.ts checks it).
     files: ['src/workflows/**/*.ts', 'src/billing/**/*.ts', 'src/outbound/retry-schedule.ts', 'src/temporal/search-attributes.ts'],

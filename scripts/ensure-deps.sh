@@ -10,5 +10,6 @@ if [ ! -d node_modules ] || [ package-lock.json -nt node_modules/.package-lock.j
   echo "[setup] installing npm dependencies (npm ci)…"
   npm ci --no-audit --no-fund --loglevel=error
 fi
-echo "[setup] compiling TypeScript…"
+echo "[setup] compiling TypeScript and building the console…"
 npx tsc -p tsconfig.json
+node scripts/build-console.mjs

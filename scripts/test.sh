@@ -11,10 +11,11 @@ export TEST_TALLY_FILE="$tally"
 status=0
 reporter=dist/test/support/reporter.js
 
-# Lint and format run beside the unit tests (about as long as each other); their output follows the tests'.
-echo "[test] lint and format, and unit tests…"
+# Lint and format (and the console's type check, web/console) run beside the unit tests (about as long as each
+# other); their output follows the tests'.
+echo "[test] console type check, lint and format, and unit tests…"
 lint_log=$(mktemp)
-( npx eslint . && { npx prettier --check . || { echo "[test] files are not formatted: npm run format"; exit 1; }; } ) >"$lint_log" 2>&1 &
+( npx tsc -p web/console/tsconfig.json && npx eslint . && { npx prettier --check . || { echo "[test] files are not formatted: npm run format"; exit 1; }; } ) >"$lint_log" 2>&1 &
 lint_pid=$!
 TEST_SUITE_LABEL=unit npx mocha --reporter "$reporter" 'dist/test/unit/**/*.test.js' || status=1
 if ! wait "$lint_pid"; then

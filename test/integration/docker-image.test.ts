@@ -70,7 +70,7 @@ describe('the image: Dockerfile steps replayed, the API and worker started from 
     return child;
   };
 
-  it('the runtime stage holds only what runs: no sources but the console, no tests, no dev dependencies, a non-root user', () => {
+  it('the runtime stage holds only what runs: the built console, no sources, no tests, no dev dependencies, a non-root user', () => {
     assert.equal(runtime.user, 'node');
     assert.deepEqual(runtime.cmd, ['node', 'dist/src/api/server.js']);
     const app = join(runtime.root, runtime.workdir);
@@ -79,12 +79,13 @@ describe('the image: Dockerfile steps replayed, the API and worker started from 
       'dist/src/api/server.js',
       'dist/src/worker.js',
       'dist/workflow-bundle.js',
-      'src/api/dashboard/console.js',
+      'dist/console/console.js',
+      'dist/console/views/trends.js',
       'demo',
       'node_modules/@temporalio/worker',
     ])
       assert.ok(exists(p), p);
-    for (const p of ['src/billing', 'dist/test', 'dist/bench', 'node_modules/typescript', 'node_modules/mocha', '.env'])
+    for (const p of ['src', 'web', 'dist/test', 'dist/bench', 'node_modules/typescript', 'node_modules/mocha', '.env'])
       assert.ok(!exists(p), `${p} is not in the image`);
   });
 
@@ -107,7 +108,7 @@ describe('the image: Dockerfile steps replayed, the API and worker started from 
     );
     const page = await fetch(`${base}/dashboard`);
     assert.equal(page.status, 200);
-    for (const asset of ['console.js', 'console.css', 'uPlot.iife.min.js', 'markdown-it.min.js'])
+    for (const asset of ['console.js', 'views/customers.js', 'console.css', 'uPlot.iife.min.js', 'markdown-it.min.js'])
       assert.equal((await fetch(`${base}/dashboard/assets/${asset}`)).status, 200, asset);
     const token = mintToken(
       TEST_JWT_SECRET,

@@ -79,7 +79,12 @@ describe('foundation: health, errors, OpenAPI (real MongoDB wire server, real Te
     }
     const script = await h.request('GET', '/dashboard/assets/console.js');
     assert.match(script.headers.get('content-type') ?? '', /javascript/);
-    assert.match(script.text, /\/v1\/billing\/metrics/);
+    // The entry module imports the views, each served from the built console beside it.
+    assert.match(script.text, /from '\.\/views\/trends\.js'/);
+    const view = await h.request('GET', '/dashboard/assets/views/trends.js');
+    assert.match(view.headers.get('content-type') ?? '', /javascript/);
+    assert.match(view.text, /\/v1\/billing\/metrics/);
+    assert.equal((await h.request('GET', '/dashboard/assets/views/..%2Fconsole.js')).status, 404);
     const missing = await h.request('GET', '/dashboard/assets/..%2Fpage.html');
     assert.equal(missing.status, 404);
   });

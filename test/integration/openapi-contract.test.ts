@@ -97,6 +97,7 @@ describe('OpenAPI contract: every route answers as its document says (real stack
       '/dashboard',
       '/dashboard/assets/console.js',
       '/dashboard/assets/console.css',
+      '/dashboard/assets/views/trends.js',
       '/openapi.json',
     ]) {
       assert.equal((await h.request('GET', path)).status, 200, path);

@@ -30,7 +30,9 @@ describe('deployment files agree with src/config/config.ts', () => {
       assert.equal(bases.length, 2);
       for (const b of bases) assert.match(b, /^node:(22|24)-/);
       assert.match(dockerfile, /^USER node$/m);
-      assert.match(dockerfile, /COPY --from=build \/app\/src\/api\/dashboard/);
+      assert.match(dockerfile, /node scripts\/build-console\.mjs/);
+      assert.match(dockerfile, /COPY --from=build \/app\/dist /);
+      assert.doesNotMatch(dockerfile, /COPY --from=build \/app\/(src|web)/, 'the runtime serves the built console, not its sources');
     });
     it('keeps secrets, local data and host builds out of the build context', () => {
       const ignored = readFileSync(join(root, '.dockerignore'), 'utf8')

@@ -2,6 +2,14 @@ import { json, open, problemRef, record, ref, type OpenApiPart } from './common'
 
 const tags = ['operations'];
 
+const consoleAsset = {
+  200: {
+    description: 'JavaScript or CSS',
+    content: { 'application/javascript': { schema: { type: 'string' } }, 'text/css': { schema: { type: 'string' } } },
+  },
+  404: problemRef('No such asset'),
+};
+
 export const healthPart: OpenApiPart = {
   schemas: {
     Liveness: record({ status: { const: 'ok' } }),
@@ -55,17 +63,21 @@ export const healthPart: OpenApiPart = {
       get: {
         summary: "The console's scripts and styles",
         description:
-          "The console's script and style and the libraries it uses (uPlot, markdown-it), served from the project and node_modules.",
+          "The console's entry module, shared modules and style, and the libraries it uses (uPlot, markdown-it), as built into dist/console/ (scripts/build-console.mjs).",
         tags: ['console'],
         security: open,
         parameters: [{ name: 'name', in: 'path', required: true, schema: { type: 'string' }, description: 'Asset file name' }],
-        responses: {
-          200: {
-            description: 'JavaScript or CSS',
-            content: { 'application/javascript': { schema: { type: 'string' } }, 'text/css': { schema: { type: 'string' } } },
-          },
-          404: problemRef('No such asset'),
-        },
+        responses: consoleAsset,
+      },
+    },
+    '/dashboard/assets/views/{name}': {
+      get: {
+        summary: "The console's view modules",
+        description: 'One ES module per view of the console (trends, customers, customer, work lists, event log, skills, ...).',
+        tags: ['console'],
+        security: open,
+        parameters: [{ name: 'name', in: 'path', required: true, schema: { type: 'string' }, description: 'Module file name' }],
+        responses: consoleAsset,
       },
     },
     '/openapi.json': {

@@ -1,0 +1,119 @@
+// The API's answers as the console reads them (the OpenAPI document at /openapi.json is the full contract).
+// Only for the type check; not served.
+
+export interface Subscription {
+  key: string;
+  status: string;
+  productId: string | null;
+  store: string | null;
+  environment: string | null;
+  periodType: string | null;
+  isFamilyShare: boolean;
+  priceUsd: number | null;
+  purchasedAtMs: number | null;
+  expiresAtMs: number | null;
+  mrrMicros: number;
+}
+
+export interface Customer {
+  scope: string;
+  id: string;
+  aliases: string[];
+  mergedInto: string | null;
+  status: string;
+  entitlements: { id: string; productId: string | null; expiresAt: string | null }[];
+  flags: { type: string; since: string; eventId: string }[];
+  scheduledDowngrade: { at: string; reason: string } | null;
+  mrrContribution: number;
+  lastEvent: { id: string; type: string; at: string } | null;
+  workflowId: string;
+  workflowUrl?: string | null;
+  subscriptions?: Subscription[];
+}
+
+export interface Snapshot {
+  status: string;
+  entitlements: { id: string; expiresAt: string | null }[];
+  flagged: boolean;
+  scheduledDowngradeAt: string | null;
+  mrrContribution: number;
+}
+
+export interface TimelineEntry {
+  eventId: string;
+  type: string;
+  providerAt: string | null;
+  receivedAt: string | null;
+  appliedAt: string;
+  version: number;
+  before: Snapshot | null;
+  after: Snapshot;
+}
+
+export interface DeadLetter {
+  id: string;
+  scope: string;
+  stage: string;
+  status: string;
+  eventId: string | null;
+  type: string | null;
+  subscriberId: string | null;
+  reason: string;
+  parkedAt: string;
+  attempts: number;
+  retriedAt: string | null;
+  workflowId: string | null;
+  workflowUrl: string | null;
+}
+
+export interface Endpoint {
+  id: string;
+  url: string;
+  description: string | null;
+  disabled: boolean;
+  disabledReason: string | null;
+  failingSince: string | null;
+}
+
+export interface Attempt {
+  attempt: number;
+  at: string;
+  statusCode: number | null;
+  latencyMs: number | null;
+  error: string | null;
+  responseBody?: string | null;
+  responseBodyTruncated?: boolean;
+}
+
+export interface Delivery {
+  id: string;
+  eventId: string;
+  eventType: string;
+  status: string;
+  attempts: Attempt[];
+  nextRetryAt: string | null;
+  responseBodyLimitBytes?: number;
+  request: { url: string; headers: Record<string, string>; body: string };
+}
+
+export interface Citation {
+  id: string;
+  kind: string;
+  title: string;
+  url: string | null;
+}
+
+export interface Invocation {
+  id: string;
+  project: string;
+  skill: string;
+  inputs: Record<string, unknown>;
+  status: string;
+  progress: { step: string; completedSteps: number; totalSteps: number };
+  createdAt: string;
+  durationMs?: number | null;
+  generator?: string | null;
+  requestedBy?: string | null;
+  result: { markdown?: string; markdownWithCitations?: string; citations?: Citation[] } | null;
+  error: { message: string } | null;
+}

@@ -1,0 +1,123 @@
+// @ts-check
+// One invocation: its document rendered from its Markdown with working citations, or its live progress while it
+// runs (Server-Sent Events).
+import { api, authHeaders } from '../api.js';
+import { el, safeUrl, showError } from '../dom.js';
+import { when } from '../format.js';
+import { cancelButton, FINISHED } from '../invocation-actions.js';
+import { renderMarkdown } from '../markdown.js';
+import { navLink, params } from '../nav.js';
+
+/** @typedef {import('../types').Invocation} Invocation */
+/** @typedef {import('../types').Citation} Citation */
+
+/**
+ * @param {HTMLElement} box
+ * @param {() => boolean} current
+ * @param {() => unknown} rerender draws the view again (when the followed invocation ends)
+ */
+export async function viewInvocation(box, current, rerender) {
+  const project = params().get('project') || '';
+  const id = params().get('id') || '';
+  /** @type {Invocation} */
+  const i = await api(`/v1/agents/${encodeURIComponent(project)}/invocations/${encodeURIComponent(id)}`);
+  if (!current()) return;
+  box.append(
+    el('h2', {}, `${i.skill} · ${i.id}`),
+    el('p', {}, navLink('← Invocations', { view: 'skills', project }, true)),
+    el(
+      'p',
+      { class: 'muted' },
+      `status ${i.status} · requested by ${i.requestedBy || '—'} · created ${when(i.createdAt)} · generator ${i.generator || '—'}`,
+      ' ',
+      cancelButton(i),
+    ),
+  );
+  if (!FINISHED.includes(i.status)) {
+    const live = el(
+      'p',
+      { id: 'progress', 'aria-live': 'polite' },
+      `${i.status} · step ${i.progress.completedSteps}/${i.progress.totalSteps}`,
+    );
+    box.append(live);
+    void followProgress(project, id, live, current, rerender);
+    return;
+  }
+  if (!i.result) {
+    box.append(el('p', {}, i.error ? `Failed: ${i.error.message}` : 'No document yet.'));
+    return;
+  }
+  /** @type {Map<string, Citation>} */
+  const citations = new Map((i.result.citations || []).map((c) => [c.id, c]));
+  // The marker form ([pr:50] with link definitions) keeps every citation a link to its document or to its entry
+  // below; `markdown` is the publishable form (links and footnotes), for results written before the marker form.
+  box.append(
+    el(
+      'article',
+      { class: 'doc', id: 'document' },
+      ...renderMarkdown(i.result.markdownWithCitations || i.result.markdown || '', citations),
+    ),
+  );
+  const list = el('ol', { class: 'citations', id: 'citations' });
+  for (const c of citations.values()) {
+    const url = safeUrl(c.url);
+    list.append(
+      el(
+        'li',
+        { id: 'cite-' + c.id },
+        el('code', {}, c.id),
+        ' ',
+        el('span', { class: 'muted' }, c.kind),
+        ' ',
+        url ? el('a', { href: url, target: '_blank', rel: 'noopener noreferrer' }, c.title) : c.title,
+      ),
+    );
+  }
+  box.append(el('h3', {}, 'Cited documents'), list);
+}
+
+/**
+ * Follows a running invocation's Server-Sent Events (read with fetch, so the token goes in the Authorization
+ * header as everywhere else) and shows the finished invocation when its result arrives.
+ * @param {string} project
+ * @param {string} id
+ * @param {HTMLElement} live
+ * @param {() => boolean} current
+ * @param {() => unknown} rerender
+ */
+async function followProgress(project, id, live, current, rerender) {
+  try {
+    const res = await fetch(`/v1/agents/${encodeURIComponent(project)}/invocations/${encodeURIComponent(id)}/events`, {
+      headers: authHeaders(),
+    });
+    if (!res.ok || !res.body) return;
+    const reader = res.body.getReader();
+    const decoder = new TextDecoder();
+    let buffer = '';
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done || !current()) {
+        reader.cancel().catch(() => {});
+        return;
+      }
+      buffer += decoder.decode(value, { stream: true });
+      let end;
+      while ((end = buffer.indexOf('\n\n')) >= 0) {
+        const block = buffer.slice(0, end);
+        buffer = buffer.slice(end + 2);
+        const event = (/^event: (.*)$/m.exec(block) || [])[1];
+        const data = (/^data: (.*)$/m.exec(block) || [])[1];
+        if (!event || !data) continue;
+        const body = JSON.parse(data);
+        if (event === 'status') live.textContent = `${body.status} · step ${body.progress.completedSteps}/${body.progress.totalSteps}`;
+        if (event === 'result') {
+          reader.cancel().catch(() => {});
+          if (current()) rerender();
+          return;
+        }
+      }
+    }
+  } catch (err) {
+    showError(err);
+  }
+}
