@@ -1,7 +1,7 @@
 import Router from '@koa/router';
 import Koa from 'koa';
 import type { AppDeps } from './deps';
-import { createMetrics } from './metrics';
+import { createMetrics, registerEventLogMetrics } from './metrics';
 import { errorMiddleware } from './middleware/errors';
 import { requestContext } from './middleware/request-context';
 import { noSniff } from './middleware/no-sniff';
@@ -19,6 +19,7 @@ import { outboundRoutes, registerOutboundMetrics } from './routes/outbound';
 import { webhookRoutes } from './routes/webhooks';
 import { billingDashboardRoutes } from './routes/billing-dashboard';
 import { deadLetterRoutes } from './routes/dead-letters';
+import { eventLogRoutes } from './routes/event-log';
 import { dashboardRoutes } from './routes/dashboard';
 import { consoleRoutes } from './routes/console';
 
@@ -33,6 +34,7 @@ export function createApp(deps: AppDeps) {
     { owed: () => deps.forwarder.stats().owed, lagMs: () => deps.forwarder.lagMs() },
   );
   registerOutboundMetrics(metrics.registry, deps.repos.outboundCounters);
+  registerEventLogMetrics(metrics.registry, deps.deliveryLog);
   const routers: Router[] = [
     healthRoutes(deps, metrics),
     projectRoutes(deps),
@@ -47,6 +49,7 @@ export function createApp(deps: AppDeps) {
     webhookRoutes(deps, metrics),
     billingDashboardRoutes(deps),
     deadLetterRoutes(deps),
+    eventLogRoutes(deps),
     consoleRoutes(deps),
     dashboardRoutes(),
   ];

@@ -1,6 +1,7 @@
 import type { Db } from 'mongodb';
 import { EventIntake } from '../billing-intake/accept-event';
 import { DeadLetterService } from '../billing-intake/dead-letters';
+import { DeliveryLog } from '../billing-intake/delivery-log';
 import { EventForwarder } from '../billing-intake/event-forwarder';
 import type { Config } from '../config/config';
 import { InvocationService } from '../invocations/invoke';
@@ -31,6 +32,7 @@ export function composeApi(input: { config: Config; logger: Logger; db: Db; temp
     temporal,
     forwarder,
     intake: new EventIntake(repos.webhookEvents, forwarder, repos.deadLetters, now),
+    deliveryLog: new DeliveryLog(repos.eventLog, config.eventLog, logger),
     invocations: new InvocationService({
       invocations: repos.invocations,
       keys: repos.idempotency,

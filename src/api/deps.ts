@@ -1,6 +1,7 @@
 import type { ApiTemporalHandle } from '../temporal/client';
 import type { EventIntake } from '../billing-intake/accept-event';
 import type { DeadLetterService } from '../billing-intake/dead-letters';
+import type { DeliveryLog } from '../billing-intake/delivery-log';
 import type { EventForwarder } from '../billing-intake/event-forwarder';
 import type { Config } from '../config/config';
 import type { InvocationService } from '../invocations/invoke';
@@ -22,6 +23,8 @@ export interface AppDeps {
   /** The relay from the webhook inbox to the subscriber workflows; the composition root starts and stops it. */
   forwarder: EventForwarder;
   intake: EventIntake;
+  /** The event log's writer: every webhook delivery and what became of it (written in batches after the answer). */
+  deliveryLog: DeliveryLog;
   invocations: InvocationService;
   deadLetters: DeadLetterService;
   outbound: OutboundService;

@@ -1,4 +1,5 @@
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+import type { DeliveryLog } from '../billing-intake/delivery-log';
 
 /** Reads from the store at scrape time (parked work is written by workers as well as by this process). */
 export interface StoreGauges {
@@ -78,3 +79,26 @@ export function createMetrics(store?: StoreGauges, relay?: RelayGauges) {
 }
 
 export type AppMetrics = ReturnType<typeof createMetrics>;
+
+/** The webhook receivers' refusals by reason (the event log's reasons) and the log entries it could not keep. */
+export function registerEventLogMetrics(registry: Registry, log: Pick<DeliveryLog, 'stats'>): void {
+  new Counter({
+    name: 'billing_webhook_refusals_total',
+    help: 'Webhook deliveries refused, by receiver (app, operator) and reason (see the event log): a surge of one reason is a misconfiguration or a probe',
+    labelNames: ['endpoint', 'reason'] as const,
+    registers: [registry],
+    collect() {
+      this.reset();
+      for (const r of log.stats().refusals) this.inc({ endpoint: r.endpoint, reason: r.reason }, r.count);
+    },
+  });
+  new Counter({
+    name: 'billing_event_log_dropped_total',
+    help: 'Event log entries not kept (a full queue, a failed write); the events themselves are in the inbox',
+    registers: [registry],
+    collect() {
+      this.reset();
+      this.inc(log.stats().dropped);
+    },
+  });
+}

@@ -58,6 +58,7 @@ async function main(): Promise<void> {
     await deps.mcpSessions.closeAll();
     await new Promise<void>((resolve) => server.close(() => resolve()));
     await forwarder.stop();
+    await deps.deliveryLog.stop();
     await worker?.stop();
     await Promise.allSettled([temporal.close(), store.close()]);
     process.exit(0);

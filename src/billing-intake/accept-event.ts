@@ -3,6 +3,7 @@ import { isKnownEventType, type BillingEvent } from '../billing/provider-events'
 import { sameEventBody } from '../billing/same-event-body';
 import { resolveSubscriberIds, workflowIdFor, type BillingScope } from '../billing/subscriber-id';
 import type { DeadLetterRepository } from '../store/dead-letters';
+import type { IGNORED_REASONS } from '../store/event-log';
 import { eventKey, parseStoredEvent, type WebhookEventRepository, type WebhookEventRecord } from '../store/webhook-events';
 import type { EventForwarder } from './event-forwarder';
 import { systemClock, type Clock } from '../config/clock';
@@ -15,7 +16,7 @@ export class InboxUnavailableError extends Error {
 }
 
 /** Why an event is recorded with no effect. */
-export type IgnoredReason = 'unknown_type' | 'test_event' | 'no_subscriber';
+export type IgnoredReason = (typeof IGNORED_REASONS)[number];
 
 export function ignoredReasonOf(event: BillingEvent, ids = resolveSubscriberIds(event)): IgnoredReason | null {
   if (!isKnownEventType(event.type)) return 'unknown_type';
@@ -34,6 +35,13 @@ export interface Accepted {
    * parked as an `intake` dead letter for operators to inspect and is never applied.
    */
   conflict: boolean;
+  /** The record the event (its first body, for a redelivery) is routed to, and its workflow; null when ignored. */
+  subscriberId: string | null;
+  workflowId: string | null;
+  /** When the event id was first accepted. */
+  receivedAt: Date;
+  /** The intake dead letter a conflicting body was parked as. */
+  deadLetterId: string | null;
 }
 
 /**
@@ -70,13 +78,13 @@ export class EventIntake {
       const result = await this.events.accept(record);
       if (result.fresh) {
         if (!ignored) this.forwarder.forwardSoon(record);
-        return { fresh: true, ignored, ignoredReason, conflict: false };
+        return { fresh: true, ignored, ignoredReason, conflict: false, ...routing(record), deadLetterId: null };
       }
       // A redelivery. The body accepted first is the event: only it is ever forwarded, so a second body under the
       // same id (another subscriber, another type) has no effect anywhere.
       const first = result.stored ?? record;
       const conflict = !sameEventBody(first.eventJson, record.eventJson);
-      if (conflict) await this.parkConflict(scope, event, first, record);
+      const deadLetterId = conflict ? await this.parkConflict(scope, event, first, record) : null;
       // Forwarded again all the same: the first delivery may have been stored and then answered 503 (the driver
       // saw an error after the insert committed), so nothing may have relayed it. The subscriber workflow applies
       // an event id once, so a second forward has no second effect. With the first receipt time: it is the
@@ -87,6 +95,8 @@ export class EventIntake {
         ignored: first.ignored,
         ignoredReason: first.ignored ? ignoredReasonOf(parseStoredEvent(first)) : null,
         conflict,
+        ...routing(first),
+        deadLetterId,
       };
     } catch (err) {
       throw new InboxUnavailableError(err);
@@ -100,9 +110,9 @@ export class EventIntake {
     event: BillingEvent,
     first: WebhookEventRecord,
     second: WebhookEventRecord,
-  ): Promise<void> {
+  ): Promise<string> {
     const digest = createHash('sha256').update(second.eventJson).digest('hex').slice(0, 32);
-    await this.deadLetters.park(
+    return this.deadLetters.park(
       {
         // One record per distinct second body: the same conflicting delivery again parks into it (attempts + 1).
         key: `intake:${eventKey(scope, event.id)}:${digest}`,
@@ -121,3 +131,5 @@ export class EventIntake {
     );
   }
 }
+
+const routing = (r: WebhookEventRecord) => ({ subscriberId: r.subscriberId, workflowId: r.workflowId, receivedAt: r.receivedAt });

@@ -10,6 +10,8 @@ export interface Retention {
   /** The webhook inbox: must outlive the provider's retry window so a late redelivery is still a duplicate. */
   webhookEventDays: number;
   mailOutboxDays: number;
+  /** The event log of webhook deliveries (src/store/event-log.ts); also bounded per scope by `eventLog`. */
+  eventLogDays: number;
   /** Finished invocations (records and results); unfinished ones are never removed. */
   invocationDays: number | null;
 }
@@ -83,6 +85,8 @@ export interface Config {
     metricsAddress: string | null;
   };
   retention: Retention;
+  /** How many entries the event log keeps per scope, and in the bucket of deliveries no app can be named for. */
+  eventLog: { maxPerScope: number; maxUnattributed: number };
   outbound: {
     /** Development only: allow `http` and loopback receivers (a local test receiver). */
     allowLoopback: boolean;
@@ -310,7 +314,12 @@ export function loadConfig(env: Env): Config {
       // At least 2 days: the provider retries a delivery for up to 24 hours, and a redelivery must still find it.
       webhookEventDays: int('WEBHOOK_EVENT_RETENTION_DAYS', 30, 2, 3650),
       mailOutboxDays: int('MAIL_OUTBOX_RETENTION_DAYS', 30, 1, 3650),
+      eventLogDays: int('EVENT_LOG_RETENTION_DAYS', 30, 1, 3650),
       invocationDays: optionalInt('INVOCATION_RETENTION_DAYS', 1, 3650),
+    },
+    eventLog: {
+      maxPerScope: int('EVENT_LOG_MAX_PER_SCOPE', 50_000, 100, 10_000_000),
+      maxUnattributed: int('EVENT_LOG_MAX_UNATTRIBUTED', 10_000, 100, 10_000_000),
     },
     outbound: {
       allowLoopback: bool('OUTBOUND_WEBHOOKS_ALLOW_LOOPBACK', false),

@@ -59,8 +59,9 @@ export class BillingDailyRepository {
   }
 
   /**
-   * Every day from `fromDay` to `toDay` (inclusive, at most 400), each carrying the last totals known by then:
-   * the stored points of the range plus the last one before it. Two indexed reads, whatever the scope's size.
+   * Every day from `fromDay` to `toDay` (inclusive, at most 400) since the scope's first point, each carrying
+   * the last totals known by then: the stored points of the range plus the last one before it. Days before the
+   * first point are left out, not made zero: there was no data then. Two indexed reads, whatever the scope's size.
    */
   async series(scope: BillingScope, fromDay: string, toDay: string): Promise<DailyPoint[]> {
     const [before] = await this.coll
@@ -75,12 +76,10 @@ export class BillingDailyRepository {
       .toArray();
     const byDay = new Map(rows.map((r) => [r.day, r]));
     let carried = before ? pickTotals(before) : { ...ZERO_TOTALS };
+    const first = before ? fromDay : rows[0]?.day;
     const out: DailyPoint[] = [];
-    for (
-      let t = Date.parse(`${fromDay}T00:00:00Z`), end = Date.parse(`${toDay}T00:00:00Z`);
-      t <= end && out.length < 400;
-      t += 86_400_000
-    ) {
+    if (first === undefined) return out;
+    for (let t = Date.parse(`${first}T00:00:00Z`), end = Date.parse(`${toDay}T00:00:00Z`); t <= end && out.length < 400; t += 86_400_000) {
       const day = utcDay(t);
       const r = byDay.get(day);
       if (r) carried = pickTotals(r, carried);

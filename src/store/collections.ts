@@ -15,6 +15,11 @@ export const COLLECTIONS = {
   billingMetrics: 'billing_metrics',
   billingDaily: 'billing_daily',
   billingTimeline: 'billing_timeline',
+  /** The event charts' days (billing-event-series.ts). */
+  billingEventDays: 'billing_event_days',
+  /** Every webhook delivery and what became of it, per scope (event-log.ts). */
+  eventLog: 'billing_event_log',
+  eventLogCounters: 'billing_event_log_counters',
   outbox: 'mail_outbox',
   deadLetters: 'dead_letters',
   outboundEndpoints: 'outbound_webhook_endpoints',

@@ -17,9 +17,10 @@ export const ALL_FACET = 'all';
 /**
  * The customer states the list filters by, as the records have them: the subscriber's own status (`active`,
  * `cancelled` = access until the period ends, then a downgrade; `expired`; `none`), `trial` (entitled by a
- * subscription in its trial period; such a customer is also active or cancelled) and `billing_issue` (flagged).
+ * subscription in its trial period; such a customer is also active or cancelled), `billing_issue` (flagged) and
+ * `refunded` (a subscription of it was refunded and not bought again).
  */
-export const CUSTOMER_STATUSES = ['active', 'trial', 'cancelled', 'billing_issue', 'expired', 'none'] as const;
+export const CUSTOMER_STATUSES = ['active', 'trial', 'cancelled', 'billing_issue', 'refunded', 'expired', 'none'] as const;
 export type CustomerStatusFilter = (typeof CUSTOMER_STATUSES)[number];
 
 /** The provider's environments. */
@@ -34,9 +35,14 @@ export const CUSTOMER_SORTS = ['id', '-id', 'mrr', '-mrr', 'lastEvent', '-lastEv
 export type CustomerSort = (typeof CUSTOMER_SORTS)[number];
 const SORT_FIELDS = { id: '_id', mrr: 'mrrMicros', lastEvent: 'lastEventAtMs' } as const;
 
+/** A product id a filter may name (the provider's ids are far shorter). */
+export const PRODUCT_MAX_LENGTH = 200;
+
 /** The list's keys a record keeps next to its view. */
 export interface CustomerListKeys {
   facets: string[];
+  /** Every id of the customer in lower case: the search finds a customer by any id, whatever the case. */
+  aliasesLower: string[];
   /** The MRR contribution (integer micro-dollars per month). */
   mrrMicros: number;
   /** The last applied event's provider time; 0 when none (older than any event). */
@@ -55,9 +61,16 @@ export function customerListKeys(view: CanonicalView): CustomerListKeys {
       if (s.store && STORE_RE.test(s.store)) facets.add(`store:${s.store}`);
       if (s.environment && (CUSTOMER_ENVIRONMENTS as readonly string[]).includes(s.environment)) facets.add(`environment:${s.environment}`);
       if (s.periodType === 'TRIAL' && (s.status === 'active' || s.status === 'cancelled')) facets.add('trial');
+      if (s.productId && s.productId.length <= PRODUCT_MAX_LENGTH) facets.add(`product:${s.productId}`);
+      if (s.status === 'refunded') facets.add('refunded');
     }
   }
-  return { facets: [...facets].sort(), mrrMicros: view.mrrContributionMicros, lastEventAtMs: view.lastEvent?.atMs ?? 0 };
+  return {
+    facets: [...facets].sort(),
+    aliasesLower: view.mergedInto === null ? [...new Set(view.aliases.map((a) => a.toLowerCase()))] : [],
+    mrrMicros: view.mrrContributionMicros,
+    lastEventAtMs: view.lastEvent?.atMs ?? 0,
+  };
 }
 
 export interface CustomerListQuery {
@@ -66,6 +79,8 @@ export interface CustomerListQuery {
   flagged?: boolean;
   store?: string;
   environment?: string;
+  /** A product one of the customer's subscriptions is of. */
+  product?: string;
   /** Customer id prefix (case-sensitive). Lists in id order only (see the route). */
   idPrefix?: string;
   sort: CustomerSort;
@@ -75,14 +90,15 @@ export interface CustomerListQuery {
 }
 
 /** The facets a query asks for; "all" when it filters by none. */
-export function facetsOf(q: Pick<CustomerListQuery, 'status' | 'flagged' | 'store' | 'environment'>): string[] {
+export function facetsOf(q: Pick<CustomerListQuery, 'status' | 'flagged' | 'store' | 'environment' | 'product'>): string[] {
   const facets: string[] = [];
   if (q.status === 'billing_issue') facets.push('flagged:true');
-  else if (q.status === 'trial') facets.push('trial');
+  else if (q.status === 'trial' || q.status === 'refunded') facets.push(q.status);
   else if (q.status) facets.push(`status:${q.status}`);
   if (q.flagged !== undefined) facets.push(`flagged:${q.flagged}`);
   if (q.store) facets.push(`store:${q.store}`);
   if (q.environment) facets.push(`environment:${q.environment}`);
+  if (q.product) facets.push(`product:${q.product}`);
   return facets.length > 0 ? [...new Set(facets)] : [ALL_FACET];
 }
 

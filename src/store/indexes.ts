@@ -1,8 +1,10 @@
 import type { Db, IndexDescription } from 'mongodb';
 import { BILLING_DAILY_INDEXES } from './billing-daily';
+import { BILLING_EVENT_DAY_INDEXES } from './billing-event-series';
 import { BILLING_TIMELINE_INDEXES } from './billing-timeline';
 import { COLLECTIONS } from './collections';
 import { DEAD_LETTER_INDEXES } from './dead-letters';
+import { EVENT_LOG_INDEXES } from './event-log';
 import { backfillSearchTerms, DOCUMENT_INDEXES } from './documents';
 import { INVOCATION_INDEXES } from './invocations';
 import { OUTBOUND_DELIVERY_INDEXES, OUTBOUND_ENDPOINT_INDEXES } from './outbound';
@@ -25,6 +27,8 @@ export const INDEXES: Record<string, IndexDescription[]> = {
   [COLLECTIONS.subscribers]: SUBSCRIBER_INDEXES,
   [COLLECTIONS.billingDaily]: BILLING_DAILY_INDEXES,
   [COLLECTIONS.billingTimeline]: BILLING_TIMELINE_INDEXES,
+  [COLLECTIONS.billingEventDays]: BILLING_EVENT_DAY_INDEXES,
+  [COLLECTIONS.eventLog]: EVENT_LOG_INDEXES,
   [COLLECTIONS.outbox]: [{ key: { createdAt: -1 }, name: 'newest' }],
   [COLLECTIONS.deadLetters]: DEAD_LETTER_INDEXES,
   [COLLECTIONS.outboundEndpoints]: OUTBOUND_ENDPOINT_INDEXES,

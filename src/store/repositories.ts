@@ -5,6 +5,7 @@ import { BillingTimelineRepository } from './billing-timeline';
 import { BillingTotalsRepository } from './billing-totals';
 import { DeadLetterRepository } from './dead-letters';
 import { DocumentRepository, type WholeKindCache } from './documents';
+import { EventLogRepository } from './event-log';
 import { IdempotencyRepository } from './idempotency';
 import { InvocationContextRepository } from './invocation-contexts';
 import { InvocationRepository } from './invocations';
@@ -37,6 +38,7 @@ export function createRepositories(db: Db, options: { documentCache?: WholeKindC
     billingTotals: new BillingTotalsRepository(db, billingDaily),
     billingDaily,
     billingTimeline: new BillingTimelineRepository(db, webhookEvents),
+    eventLog: new EventLogRepository(db),
     outboundEndpoints: new EndpointRepository(db),
     outboundDeliveries: new DeliveryRepository(db),
     outboundCounters: new OutboundCounters(db),

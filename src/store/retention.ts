@@ -4,7 +4,7 @@ import { IDEMPOTENCY_WINDOW_MS } from './idempotency';
 
 import type { Retention } from '../config/config';
 
-export const DEFAULT_RETENTION: Retention = { webhookEventDays: 30, mailOutboxDays: 30, invocationDays: null };
+export const DEFAULT_RETENTION: Retention = { webhookEventDays: 30, mailOutboxDays: 30, eventLogDays: 30, invocationDays: null };
 
 const DAY_S = 24 * 3600;
 
@@ -25,6 +25,8 @@ export function ttlIndexes(r: Retention): { create: Record<string, IndexDescript
   const create: Record<string, IndexDescription[]> = {
     [COLLECTIONS.webhookEvents]: [ttl('receivedAt', r.webhookEventDays * DAY_S, 'ttl_received')],
     [COLLECTIONS.outbox]: [ttl('createdAt', r.mailOutboxDays * DAY_S, 'ttl_created')],
+    // By the last delivery an entry stands for (a counted refusal grows while its minute lasts).
+    [COLLECTIONS.eventLog]: [ttl('lastAt', r.eventLogDays * DAY_S, 'ttl_last')],
     // Twice the window: a key is released by claim() once past the window anyway; this only collects them.
     [COLLECTIONS.idempotencyKeys]: [ttl('createdAt', (2 * IDEMPOTENCY_WINDOW_MS) / 1000, 'ttl_created')],
     [COLLECTIONS.invocationContexts]: [ttl('createdAt', CONTEXT_TTL_S, 'ttl_created')],

@@ -112,6 +112,11 @@ export class SubscriberRepository {
     return record;
   }
 
+  /** The unmerged customer holding `id` as one of its ids, whatever the case (the console's search). */
+  resolveIgnoringCase(scope: BillingScope, id: string): Promise<SubscriberRecord | null> {
+    return this.coll.findOne({ scope, aliasesLower: id.toLowerCase(), mergedInto: null }, LEAN);
+  }
+
   /** A page of the console's customer list: filtered, sorted and paged by an index (customer-list.ts). */
   list(scope: BillingScope, q: CustomerListQuery): Promise<SubscriberRecord[]> {
     const { filter, sort, limit } = customerListQuery<SubscriberRecord>(scope, (id) => subscriberKey(scope, id), q);
@@ -146,6 +151,7 @@ export class SubscriberRepository {
 
 export const SUBSCRIBER_INDEXES: IndexDescription[] = [
   { key: { scope: 1, aliases: 1 }, name: 'by_alias' },
+  { key: { scope: 1, aliasesLower: 1 }, name: 'by_alias_lower' },
   { key: { scope: 1, mergedInto: 1, downgradeAt: 1, _id: 1 }, name: 'downgrades_due' },
   ...CUSTOMER_LIST_INDEXES,
 ];
@@ -154,8 +160,9 @@ export const SUBSCRIBER_INDEXES: IndexDescription[] = [
 export const RETIRED_SUBSCRIBER_INDEXES = ['dashboard_filters'];
 
 /**
- * Records written before the list kept its keys (customer-list.ts) get them from their stored view, once: the
- * migration is recorded as done, so later start-ups skip the scan. Until it has run they are not listed.
+ * Records written before the list kept its keys (customer-list.ts), or an earlier version of them, get them from
+ * their stored view, once: the migration is recorded as done, so later start-ups skip the scan. Until it has run
+ * they are not listed (or not found by the keys they lack).
  */
 export async function backfillCustomerListKeys(db: Db, batch = 500): Promise<number> {
   const migrations = db.collection<{ _id: string; doneAt: Date }>(COLLECTIONS.migrations);
@@ -164,12 +171,14 @@ export async function backfillCustomerListKeys(db: Db, batch = 500): Promise<num
   let done = 0;
   for (;;) {
     const rows = await coll
-      .find({ facets: { $exists: false } }, { projection: { _id: 1, view: 1 } })
+      .find({ aliasesLower: { $exists: false } }, { projection: { _id: 1, view: 1 } })
       .limit(batch)
       .toArray();
     if (rows.length === 0) break;
     await coll.bulkWrite(
-      rows.map((r) => ({ updateOne: { filter: { _id: r._id, facets: { $exists: false } }, update: { $set: customerListKeys(r.view) } } })),
+      rows.map((r) => ({
+        updateOne: { filter: { _id: r._id, aliasesLower: { $exists: false } }, update: { $set: customerListKeys(r.view) } },
+      })),
       { ordered: false },
     );
     done += rows.length;
@@ -177,4 +186,5 @@ export async function backfillCustomerListKeys(db: Db, batch = 500): Promise<num
   await migrations.updateOne({ _id: LIST_KEYS_MIGRATION }, { $set: { doneAt: new Date() } }, { upsert: true });
   return done;
 }
-const LIST_KEYS_MIGRATION = 'billing_subscribers.listKeys';
+// v2: the product and refunded facets, and every id in lower case (the search); v1 records are done again.
+const LIST_KEYS_MIGRATION = 'billing_subscribers.listKeys.v2';

@@ -1,4 +1,5 @@
 import type { Db, IndexDescription } from 'mongodb';
+import { withPlausibleTime } from '../billing/event-time';
 import type { BillingEvent } from '../billing/provider-events';
 import type { BillingScope } from '../billing/subscriber-id';
 import { COLLECTIONS } from './collections';
@@ -28,6 +29,15 @@ export interface WebhookEventRecord {
   acceptedBy: string;
   ignored: boolean;
   deliveries: number;
+}
+
+/** One inbox event, as the timeline reads it. */
+export interface EventSummary {
+  type: string;
+  receivedAt: Date;
+  providerAt: Date | null;
+  event: BillingEvent;
+  orderedAtMs: number;
 }
 
 export const parseStoredEvent = (record: Pick<WebhookEventRecord, 'eventJson'>): BillingEvent =>
@@ -67,11 +77,12 @@ export class WebhookEventRepository {
     return this.coll.findOne({ _id: eventKey(scope, eventId) });
   }
 
-  /** Type, receipt and provider time of the scope's events among `eventIds` (one indexed read by _id). */
-  async summaries(
-    scope: BillingScope,
-    eventIds: readonly string[],
-  ): Promise<Map<string, { type: string; receivedAt: Date; providerAt: Date | null }>> {
+  /**
+   * Type, receipt and provider time of the scope's events among `eventIds`, the event itself, and the time the
+   * reducer orders it by (its provider time when plausible, else its receipt: billing/event-time.ts), in one
+   * indexed read by _id.
+   */
+  async summaries(scope: BillingScope, eventIds: readonly string[]): Promise<Map<string, EventSummary>> {
     const rows = await this.coll
       .find(
         { _id: { $in: eventIds.map((id) => eventKey(scope, id)) } },
@@ -80,8 +91,19 @@ export class WebhookEventRepository {
       .toArray();
     return new Map(
       rows.map((r) => {
-        const at = parseStoredEvent(r).event_timestamp_ms;
-        return [r.eventId, { type: r.type, receivedAt: r.receivedAt, providerAt: typeof at === 'number' ? new Date(at) : null }];
+        const event = parseStoredEvent(r);
+        const at = event.event_timestamp_ms;
+        const ordered = withPlausibleTime(event, r.receivedAt.getTime()).event_timestamp_ms;
+        return [
+          r.eventId,
+          {
+            type: r.type,
+            receivedAt: r.receivedAt,
+            providerAt: typeof at === 'number' ? new Date(at) : null,
+            event,
+            orderedAtMs: typeof ordered === 'number' ? ordered : r.receivedAt.getTime(),
+          },
+        ];
       }),
     );
   }

@@ -327,6 +327,16 @@ describe('OpenAPI contract: every route answers as its document says (real stack
     );
     assert.equal((await h.request('GET', `/v1/billing/customers?${q}&sort=-mrr&limit=1`, { token: member })).status, 200);
     assert.equal((await h.request('GET', `/v1/billing/customers/payer/timeline?${q}`, { token: member })).status, 200);
+    assert.equal((await h.request('GET', `/v1/billing/customers/payer/timeline/${purchase.id}?${q}`, { token: member })).status, 200);
+    // The event log: every delivery above, with the body of an accepted one.
+    const logged = await eventually(
+      () => h.request('GET', `/v1/billing/events?${q}&outcome=accepted&type=INITIAL_PURCHASE&subscriber=payer`, { token: member }),
+      (r) => r.status === 200 && r.body.events.length === 1,
+      { what: "the purchase's delivery in the event log" },
+    );
+    const entry = await h.request('GET', logged.body.events[0].links.self, { token: member });
+    assert.equal(entry.status, 200);
+    assert.equal(entry.body.body.id, purchase.id);
     assert.equal((await h.request('GET', `/v1/billing/trends?${q}&days=90`, { token: member })).status, 200);
     assert.equal((await h.request('GET', '/v1/console/scopes', { token: admin })).status, 200);
     assert.equal((await h.request('GET', '/v1/console/projects', { token: member })).status, 200);

@@ -8,6 +8,9 @@ import assert from 'node:assert/strict';
 import { createServer, type Server } from 'node:http';
 import { COLLECTIONS } from '../../src/store/collections';
 import { DeadLetterRepository } from '../../src/store/dead-letters';
+import { EventLogRepository } from '../../src/store/event-log';
+import { DeliveryLog } from '../../src/billing-intake/delivery-log';
+import { createLogger } from '../../src/logging/logger';
 import { WebhookEventRepository } from '../../src/store/webhook-events';
 import { startHarness, type Harness } from '../support/harness';
 import { adminToken, projectToken } from '../support/tokens';
@@ -25,6 +28,7 @@ const SMALL = new Set<string>([
   COLLECTIONS.relayCheckpoints,
   COLLECTIONS.billingMetrics,
   COLLECTIONS.outboundCounters,
+  COLLECTIONS.eventLogCounters,
 ]);
 
 describe('query plans: every query on a growing collection uses an index', function () {
@@ -193,6 +197,42 @@ describe('query plans: every query on a growing collection uses an index', funct
       if (res.body.nextCursor) await h.request('GET', `${path}&cursor=${encodeURIComponent(res.body.nextCursor)}`, { token: admin });
     }
     await new WebhookEventRepository(h.db).acceptedSince('no-such-instance', new Date(now - DAY), 10);
+    // The event log: refusals (counted and single), every filter alone and together, a time range, a next page,
+    // one entry with its body and timeline entry, and the trim of a bucket over its cap.
+    await h.request('POST', '/api/saas/iap/billingprovider/webhook?app=plans', { body: {}, headers: { Authorization: 'whsec_wrong' } });
+    await h.request('POST', '/api/saas/iap/billingprovider/webhook?app=plans', {
+      body: { event: { type: 'X' } },
+      headers: { Authorization: auth },
+    });
+    await h.request('POST', '/api/saas/iap/billingprovider/webhook?app=nobody', { body: {}, headers: { Authorization: auth } });
+    const logged = await eventually(
+      () => h.request('GET', '/v1/billing/events?app=plans&outcome=rejected', { token: admin }),
+      (r) => r.status === 200 && r.body.events.length === 2,
+      { what: 'the refusals in the event log' },
+    );
+    const since = encodeURIComponent(new Date(now - DAY).toISOString());
+    for (const query of [
+      '&limit=1',
+      '&outcome=accepted&limit=1',
+      '&reason=authorization_mismatch',
+      '&type=INITIAL_PURCHASE&limit=1',
+      '&subscriber=plan-a&limit=1',
+      `&outcome=accepted&type=INITIAL_PURCHASE&since=${since}&until=${encodeURIComponent(new Date().toISOString())}&limit=1`,
+    ]) {
+      const list = await h.request('GET', `/v1/billing/events?app=plans${query}`, { token: admin });
+      assert.equal(list.status, 200, list.text);
+      if (list.body.nextCursor)
+        await h.request('GET', `/v1/billing/events?app=plans${query}&cursor=${encodeURIComponent(list.body.nextCursor)}`, { token: admin });
+    }
+    await h.request('GET', '/v1/billing/events?unattributed=true', { token: admin });
+    const accepted = (await h.request('GET', '/v1/billing/events?app=plans&outcome=accepted&subscriber=plan-b', { token: admin })).body
+      .events[0];
+    assert.equal((await h.request('GET', accepted.links.self, { token: admin })).status, 200);
+    assert.equal((await h.request('GET', logged.body.events[0].links.self, { token: admin })).status, 200);
+    const trimmed = new DeliveryLog(new EventLogRepository(h.db), { maxPerScope: 1, maxUnattributed: 1 }, createLogger(h.config, 'test'));
+    for (const at of [new Date(now - 1000), new Date()])
+      trimmed.record({ endpoint: 'app', app: 'trim', scope: 'app:trim', at, status: 200, outcome: 'accepted', reason: null });
+    await trimmed.stop();
     // Dead letters: the listing with and without a status, a page after a cursor, a retry's read, the /metrics gauge.
     const deadLetters = new DeadLetterRepository(h.db);
     const parkedId = await deadLetters.park(

@@ -38,7 +38,7 @@ describe('retention: TTL indexes on the real store', () => {
     assert.deepEqual(await ttlOf(db, COLLECTIONS.outbox), { ttl_created: 30 * DAY_S });
     assert.deepEqual(await ttlOf(db, COLLECTIONS.invocations), {});
 
-    await ensureIndexes(db, { webhookEventDays: 7, mailOutboxDays: 30, invocationDays: 90 });
+    await ensureIndexes(db, { webhookEventDays: 7, mailOutboxDays: 30, eventLogDays: 30, invocationDays: 90 });
     assert.deepEqual(await ttlOf(db, COLLECTIONS.webhookEvents), { ttl_received: 7 * DAY_S });
     assert.deepEqual(await ttlOf(db, COLLECTIONS.invocations), { ttl_completed: 90 * DAY_S });
     assert.deepEqual(await ttlOf(db, COLLECTIONS.invocationResults), { ttl_stored: 90 * DAY_S });

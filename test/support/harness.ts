@@ -85,7 +85,7 @@ export async function startHarness(
   // Lazy, as in server.ts: a suite may point at a Temporal that is down on purpose.
   const temporal = connectTemporalLazy(config.temporal);
   const deps = composeApi({ config, logger, db: store.db, temporal, now: options.now });
-  const { forwarder, repos, mcpSessions } = deps;
+  const { forwarder, repos, mcpSessions, deliveryLog } = deps;
   const { app } = createApp(deps);
   await forwarder.start();
   // The server's timeouts as in production: Node's 5-second keep-alive default lost a request written on a
@@ -173,6 +173,7 @@ export async function startHarness(
       await mcpSessions.closeAll();
       await new Promise<void>((r) => server.close(() => r()));
       await forwarder.stop();
+      await deliveryLog.stop();
       await temporal.close();
       await store.db.dropDatabase().catch(() => undefined);
       await store.close();

@@ -33,10 +33,23 @@ describe('loadConfig', () => {
     assert.deepEqual(c.skills.entitlements, {});
   });
 
-  it('keeps the webhook inbox and mail outbox 30 days and finished invocations forever by default', () => {
-    assert.deepEqual(loadConfig(base).retention, { webhookEventDays: 30, mailOutboxDays: 30, invocationDays: null });
-    const c = loadConfig({ ...base, WEBHOOK_EVENT_RETENTION_DAYS: '7', MAIL_OUTBOX_RETENTION_DAYS: '3', INVOCATION_RETENTION_DAYS: '90' });
-    assert.deepEqual(c.retention, { webhookEventDays: 7, mailOutboxDays: 3, invocationDays: 90 });
+  it('keeps the webhook inbox, mail outbox and event log 30 days and finished invocations forever by default', () => {
+    assert.deepEqual(loadConfig(base).retention, { webhookEventDays: 30, mailOutboxDays: 30, eventLogDays: 30, invocationDays: null });
+    const c = loadConfig({
+      ...base,
+      WEBHOOK_EVENT_RETENTION_DAYS: '7',
+      MAIL_OUTBOX_RETENTION_DAYS: '3',
+      EVENT_LOG_RETENTION_DAYS: '5',
+      INVOCATION_RETENTION_DAYS: '90',
+    });
+    assert.deepEqual(c.retention, { webhookEventDays: 7, mailOutboxDays: 3, eventLogDays: 5, invocationDays: 90 });
+  });
+
+  it('bounds the event log per scope (50,000) and its unattributed bucket (10,000) by default', () => {
+    assert.deepEqual(loadConfig(base).eventLog, { maxPerScope: 50_000, maxUnattributed: 10_000 });
+    const c = loadConfig({ ...base, EVENT_LOG_MAX_PER_SCOPE: '1000', EVENT_LOG_MAX_UNATTRIBUTED: '200' });
+    assert.deepEqual(c.eventLog, { maxPerScope: 1000, maxUnattributed: 200 });
+    assert.throws(() => loadConfig({ ...base, EVENT_LOG_MAX_PER_SCOPE: '0' }), /EVENT_LOG_MAX_PER_SCOPE/);
   });
 
   it("asks a model for structured output by JSON schema unless told JSON mode (llama.cpp's Python server)", () => {

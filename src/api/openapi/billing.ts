@@ -46,6 +46,33 @@ const scopeErrors = {
   404: problemRef('Unknown app'),
 };
 
+/** billing/customer-resource.ts, and what the dashboard route adds. */
+const customerProperties: Record<string, Schema> = {
+  scope,
+  id: { type: 'string', description: 'The canonical app user id' },
+  aliases: { type: 'array', items: { type: 'string' }, description: 'The other ids the customer has used' },
+  mergedInto: nullableString,
+  status: { enum: ['active', 'cancelled', 'expired', 'none'] },
+  entitlements: { type: 'array', items: ref('Entitlement') },
+  flags: { type: 'array', items: record({ type: { const: 'billing_issue' }, since: dateTime, eventId: { type: 'string' } }) },
+  scheduledDowngrade: {
+    anyOf: [
+      record({
+        at: dateTime,
+        reason: { type: 'string', description: 'The event type that scheduled it: CANCELLATION, EXPIRATION or SUBSCRIPTION_PAUSED' },
+      }),
+      { type: 'null' },
+    ],
+  },
+  mrrContribution: usd,
+  lastEvent: { anyOf: [record({ id: { type: 'string' }, type: { type: 'string' }, at: dateTime }), { type: 'null' }] },
+  workflowId: { type: 'string', description: 'billing/{scope}/{id}' },
+  subscriptions: { type: 'array', items: ref('Subscription') },
+  summary: { type: 'string', description: 'The one-line summary the Temporal UI shows' },
+  workflowUrl,
+  updatedAt: dateTime,
+};
+
 /** The billing dashboard's reads (routes/billing-dashboard.ts) and dead letters (routes/dead-letters.ts). */
 export const billingPart: OpenApiPart = {
   schemas: {
@@ -77,38 +104,29 @@ export const billingPart: OpenApiPart = {
         description: 'What it counts toward MRR, in micro-dollars per month (0 for a trial, a sandbox purchase, …)',
       },
     }),
-    /** billing/customer-resource.ts, and what the dashboard route adds. */
-    Customer: record({
-      scope,
-      id: { type: 'string', description: 'The canonical app user id' },
-      aliases: { type: 'array', items: { type: 'string' }, description: 'The other ids the customer has used' },
-      mergedInto: nullableString,
-      status: { enum: ['active', 'cancelled', 'expired', 'none'] },
-      entitlements: { type: 'array', items: ref('Entitlement') },
-      flags: { type: 'array', items: record({ type: { const: 'billing_issue' }, since: dateTime, eventId: { type: 'string' } }) },
-      scheduledDowngrade: {
-        anyOf: [
-          record({
-            at: dateTime,
-            reason: { type: 'string', description: 'The event type that scheduled it: CANCELLATION, EXPIRATION or SUBSCRIPTION_PAUSED' },
-          }),
-          { type: 'null' },
-        ],
-      },
-      mrrContribution: usd,
-      lastEvent: { anyOf: [record({ id: { type: 'string' }, type: { type: 'string' }, at: dateTime }), { type: 'null' }] },
-      workflowId: { type: 'string', description: 'billing/{scope}/{id}' },
-      subscriptions: { type: 'array', items: ref('Subscription') },
-      summary: { type: 'string', description: 'The one-line summary the Temporal UI shows' },
-      workflowUrl,
-      updatedAt: dateTime,
-    }),
+    Customer: record(customerProperties),
+    CustomerDetail: record({ ...customerProperties, facts: ref('CustomerFacts') }),
     CustomerPage: withOptional(record({ customers: { type: 'array', items: ref('Customer') }, nextCursor }), {
       exactMatch: {
         anyOf: [ref('Customer'), { type: 'null' }],
-        description: 'With q only: the customer q names exactly (its id or any alias, through merges), or null',
+        description:
+          'With q only: the customer q names exactly (its id or any alias, through merges, in any case; or a transaction id of one of its purchases), or null',
       },
+      exactMatchBy: { enum: ['id', 'transaction', null], description: 'With q only: what q matched (an id or alias, or a transaction id)' },
     }),
+    CustomerFacts: record(
+      {
+        since: { ...nullableDateTime, description: 'Its first event or purchase' },
+        lifetimeSpendUsd: {
+          type: 'number',
+          description: 'Purchases, renewals and one-time purchases at their USD price, sandbox excluded',
+        },
+        refunds: record({ count, amountUsd: { type: 'number' } }),
+        country: { ...nullableString, description: 'The newest country_code of its events' },
+        partial: { type: 'boolean', description: 'True when only its newest 5,000 events were read' },
+      },
+      "From the customer's timeline (events applied before the timeline kept their facts are not in it)",
+    ),
     DeadLetter: record({
       id: { type: 'string', pattern: '^dl_[0-9a-f]{32}$' },
       scope,
@@ -144,7 +162,7 @@ export const billingPart: OpenApiPart = {
         security: bearer,
         parameters: [
           appQuery,
-          ...customerListParams(['status', 'flagged', 'store', 'environment', 'sort', 'q']),
+          ...customerListParams(['status', 'flagged', 'store', 'environment', 'product', 'sort', 'q']),
           limitParam(200, 50),
           queryParam('cursor', 'nextCursor of the previous page (of the same sort)'),
         ],
@@ -163,7 +181,7 @@ export const billingPart: OpenApiPart = {
         security: bearer,
         parameters: [pathParam('id', 'Any app user id or alias'), appQuery],
         responses: {
-          200: json('The customer', ref('Customer')),
+          200: json('The customer, and what it paid, since when, from where', ref('CustomerDetail')),
           400: problemRef('app is not a single slug'),
           ...scopeErrors,
           404: problemRef('Unknown app or customer'),

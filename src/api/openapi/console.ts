@@ -17,6 +17,7 @@ import {
   type OpenApiPart,
 } from './common';
 import { appQuery, scope } from './billing';
+import { EVENT_TRENDS_QUERY_SCHEMA } from '../routes/billing-dashboard';
 
 const scopeErrors = {
   ...authErrors,
@@ -59,23 +60,79 @@ export const consolePart: OpenApiPart = {
       scheduledDowngradeAt: nullableDateTime,
       mrrContribution: { type: 'number' },
     }),
+    TimelineEntry: record({
+      eventId: { type: 'string' },
+      type: { type: 'string' },
+      providerAt: nullableDateTime,
+      receivedAt: nullableDateTime,
+      appliedAt: dateTime,
+      version: { type: 'integer', description: "The record's version after the change" },
+      before: { anyOf: [snapshot, { type: 'null' }] },
+      after: snapshot,
+      ownChange: {
+        type: 'boolean',
+        description: "before and after are this event's own; false: the whole write's, shared with the events applied with it",
+      },
+      facts: { anyOf: [ref('EventFacts'), { type: 'null' }], description: 'What the event says about money and the customer' },
+    }),
+    EventFacts: record({
+      priceUsd: { type: ['number', 'null'], description: 'The provider’s price in USD; negative on a refund' },
+      currency: nullableString,
+      priceInPurchasedCurrency: { type: ['number', 'null'] },
+      store: nullableString,
+      productId: nullableString,
+      environment: nullableString,
+      country: nullableString,
+      periodType: nullableString,
+      transactionId: nullableString,
+      originalTransactionId: nullableString,
+      purchasedAtMs: { type: ['integer', 'null'] },
+      expirationAtMs: { type: ['integer', 'null'] },
+      endReason: { ...nullableString, description: 'cancel_reason or expiration_reason' },
+      kind: { enum: ['purchase', 'renewal', 'conversion', 'one_time', 'refund', 'expiration', 'other'] },
+    }),
+    EventTrends: record({
+      scope,
+      days: { enum: [30, 90, 365] },
+      currency: { const: 'USD' },
+      firstDay: {
+        type: ['string', 'null'],
+        format: 'date',
+        description: "The day of the scope's first event (provider time); null: none yet",
+      },
+      points: {
+        type: 'array',
+        description: 'One per UTC day of provider time, from the first event (or the period start) to today; none before the first event',
+        items: record({
+          day: { type: 'string', format: 'date' },
+          revenue: { type: 'number', description: 'USD from purchases, renewals and one-time purchases' },
+          refunds: count,
+          refundAmount: { type: 'number', description: 'USD refunded' },
+          newCustomers: { ...count, description: 'Customers with an INITIAL_PURCHASE that day' },
+          trialStarts: count,
+          trialConversions: { ...count, description: 'Renewals that ended a trial (is_trial_conversion)' },
+          expirations: { ...count, description: 'Subscriptions that expired (refunds apart)' },
+        }),
+      },
+      options: record(
+        {
+          stores: { type: 'array', items: { type: 'string' } },
+          products: { type: 'array', items: { type: 'string' } },
+          countries: { type: 'array', items: { type: 'string' } },
+        },
+        'The values the filters can take in the days shown',
+      ),
+    }),
     Timeline: record({
       scope,
       id: { type: 'string', description: 'The canonical customer id' },
-      entries: {
-        type: 'array',
-        items: record({
-          eventId: { type: 'string' },
-          type: { type: 'string' },
-          providerAt: nullableDateTime,
-          receivedAt: nullableDateTime,
-          appliedAt: dateTime,
-          version: { type: 'integer', description: "The record's version after the change" },
-          before: { anyOf: [snapshot, { type: 'null' }] },
-          after: snapshot,
-        }),
-      },
+      entries: { type: 'array', items: ref('TimelineEntry') },
       nextCursor,
+    }),
+    TimelineEntryOfCustomer: record({
+      scope,
+      id: { type: 'string', description: 'The canonical customer id' },
+      entry: ref('TimelineEntry'),
     }),
   },
   paths: {
@@ -101,11 +158,28 @@ export const consolePart: OpenApiPart = {
       get: {
         summary: 'One point per UTC day',
         description:
-          'MRR, active subscriptions, trials, flagged customers, scheduled downgrades and churned subscriptions, from the kept daily snapshots, oldest first.',
+          "MRR, active subscriptions, trials, flagged customers, scheduled downgrades and churned subscriptions, from the kept daily snapshots, oldest first, from the scope's first snapshot on (no point before it).",
         tags: ['billing'],
         security: bearer,
         parameters: [appQuery, queryParam('days', '30, 90 or 365 (default 30)', { type: 'integer', enum: [30, 90, 365], default: 30 })],
         responses: { 200: json('The points, oldest first', ref('Trends')), 400: problemRef('Bad days'), ...scopeErrors },
+      },
+    },
+    '/v1/billing/trends/events': {
+      get: {
+        summary: 'What the events of each day add up to, by provider time',
+        description:
+          "Revenue, refunds (count and amount), new customers, trial starts and conversions and expirations per UTC day of the events' provider time (or their receipt when that is implausible), from the scope's first event on, filtered by store, product, environment and country. Kept per day from the customers' timelines.",
+        tags: ['billing'],
+        security: bearer,
+        parameters: [
+          appQuery,
+          ...(Object.keys(EVENT_TRENDS_QUERY_SCHEMA.properties) as (keyof typeof EVENT_TRENDS_QUERY_SCHEMA.properties)[]).map((name) => {
+            const { description, ...schema } = EVENT_TRENDS_QUERY_SCHEMA.properties[name] as { description: string };
+            return queryParam(name, description, schema);
+          }),
+        ],
+        responses: { 200: json('The points, oldest first', ref('EventTrends')), 400: problemRef('A bad period or filter'), ...scopeErrors },
       },
     },
     '/v1/billing/downgrades': {
@@ -136,6 +210,21 @@ export const consolePart: OpenApiPart = {
           400: problemRef('Bad limit or cursor'),
           ...scopeErrors,
           404: problemRef('Unknown app or customer'),
+        },
+      },
+    },
+    '/v1/billing/customers/{id}/timeline/{eventId}': {
+      get: {
+        summary: "One event's entry on a customer's timeline",
+        description: 'What the event changed (before and after), as the timeline lists it; the event log links here.',
+        tags: ['billing'],
+        security: bearer,
+        parameters: [pathParam('id', 'Any app user id or alias'), pathParam('eventId', 'The provider event id'), appQuery],
+        responses: {
+          200: json('The entry', ref('TimelineEntryOfCustomer')),
+          400: problemRef('A repeated app parameter'),
+          ...scopeErrors,
+          404: problemRef('Unknown app, customer, or no such event on its timeline'),
         },
       },
     },

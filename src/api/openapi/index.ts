@@ -7,6 +7,7 @@ import { billingPart } from './billing';
 import { billingWebhookPart } from './billing-webhooks';
 import { consolePart } from './console';
 import { documentPart } from './documents';
+import { eventLogPart } from './event-log';
 import { healthPart } from './health';
 import { invocationPart } from './invocations';
 import { outboundPart } from './outbound';
@@ -24,6 +25,7 @@ export const OPENAPI_PARTS: OpenApiPart[] = [
   appPart,
   billingWebhookPart,
   billingPart,
+  eventLogPart,
   consolePart,
   outboundPart,
 ];

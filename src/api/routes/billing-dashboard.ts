@@ -1,8 +1,11 @@
 import Router from '@koa/router';
 import { customerResource } from '../../billing/customer-resource';
+import type { BillingScope } from '../../billing/subscriber-id';
 import { metricsWorkflowId } from '../../workflows/contracts/billing-metrics';
 import type { Context } from 'koa';
+import { sumGroups, type DayGroup } from '../../billing/event-series';
 import { mrrAmount } from '../../billing/metrics';
+import { microsToUsd } from '../../billing/mrr';
 import { utcDay } from '../../store/billing-daily';
 import type { SubscriberRecord } from '../../store/subscribers';
 import { requestedScope, workflowLinker } from '../billing-scope';
@@ -10,6 +13,7 @@ import { cursorCodec, parseLimit } from '../cursor';
 import type { AppDeps } from '../deps';
 import { authenticate, principalOf } from '../middleware/authenticate';
 import { withinBudget } from '../page-budget';
+import { timelineEntryBody } from '../timeline-entry';
 import { badRequest, notFound } from '../problem';
 import { validate } from '../validation';
 import {
@@ -17,6 +21,7 @@ import {
   CUSTOMER_SORTS,
   CUSTOMER_STATUSES,
   sortOf,
+  PRODUCT_MAX_LENGTH,
   STORE_PATTERN,
   type CustomerSort,
   type CustomerStatusFilter,
@@ -37,6 +42,12 @@ export const CUSTOMER_LIST_QUERY_SCHEMA = {
       description: "A store one of the customer's subscriptions is from, as the provider spells it (APP_STORE, PLAY_STORE, STRIPE, ...)",
     },
     environment: { enum: CUSTOMER_ENVIRONMENTS, description: "An environment one of the customer's subscriptions is in" },
+    product: {
+      type: 'string',
+      minLength: 1,
+      maxLength: PRODUCT_MAX_LENGTH,
+      description: "A product one of the customer's subscriptions is of (the provider's product_id)",
+    },
     sort: {
       enum: CUSTOMER_SORTS,
       default: 'id',
@@ -48,7 +59,7 @@ export const CUSTOMER_LIST_QUERY_SCHEMA = {
       minLength: 1,
       maxLength: 200,
       description:
-        'Customers whose id starts with this (case-sensitive), in id order (sort id or -id); the answer then also has exactMatch: the customer this names exactly (an id or any alias, through merges), or null',
+        'Customers whose id starts with this (case-sensitive), in id order (sort id or -id); the answer then also has exactMatch: the customer this names exactly (an id or any alias, through merges, in any case; or a transaction id of one of its purchases), or null, and exactMatchBy',
     },
     cursor: { type: 'string', maxLength: 500 },
   },
@@ -59,9 +70,33 @@ interface CustomerListParams {
   flagged?: 'true' | 'false';
   store?: string;
   environment?: string;
+  product?: string;
   sort?: CustomerSort;
   q?: string;
   cursor?: string;
+}
+
+/** The event charts' period and filters (billing/event-series.ts). */
+export const EVENT_TRENDS_QUERY_SCHEMA = {
+  type: 'object',
+  properties: {
+    days: { enum: ['30', '90', '365'], default: '30', description: '30, 90 or 365 days, ending today' },
+    store: { type: 'string', pattern: STORE_PATTERN, description: 'Events from this store only' },
+    product: { type: 'string', minLength: 1, maxLength: PRODUCT_MAX_LENGTH, description: 'Events of this product only' },
+    environment: {
+      enum: ['PRODUCTION', 'SANDBOX', 'ALL'],
+      description: 'Default: everything but the sandbox (its purchases are not money); ALL for both',
+    },
+    country: { type: 'string', pattern: '^[A-Z]{2}$', description: 'Events from this country only (ISO 3166 alpha-2)' },
+  },
+} as const;
+
+interface EventTrendParams {
+  days?: '30' | '90' | '365';
+  store?: string;
+  product?: string;
+  environment?: string;
+  country?: string;
 }
 
 /** The customer list's cursors: the id order keeps the one it always had; the others name their sort, and the key of mrr and lastEvent. */
@@ -147,6 +182,7 @@ export function billingDashboardRoutes(deps: AppDeps): Router {
       flagged: query.flagged === undefined ? undefined : query.flagged === 'true',
       store: query.store,
       environment: query.environment,
+      product: query.product,
       idPrefix: query.q,
       sort,
       limit: limit + 1,
@@ -157,14 +193,28 @@ export function billingDashboardRoutes(deps: AppDeps): Router {
     const { items, taken } = withinBudget(page, present);
     const last = page[taken - 1];
     const more = rows.length > limit || taken < page.length;
-    // With q: also the customer q names exactly (an id or any alias, through merges), which a prefix of ids misses.
-    const exact = query.q === undefined ? undefined : await subscribers.resolve(scope, query.q);
+    // With q: also the customer q names exactly, which a prefix of ids misses.
+    const exact = query.q === undefined ? undefined : await exactMatch(scope, query.q);
     ctx.body = {
       customers: items,
       nextCursor: more && last ? nextCustomerCursor(last, sort) : null,
-      ...(exact === undefined ? {} : { exactMatch: exact && present(exact) }),
+      ...(exact === undefined ? {} : { exactMatch: exact && present(exact.record), exactMatchBy: exact?.by ?? null }),
     };
   });
+
+  /**
+   * The customer `q` names: an id or alias as written (through merges), else in any case, else a transaction id
+   * (a purchase's own or its original) the customer's timeline holds.
+   */
+  async function exactMatch(scope: BillingScope, q: string): Promise<{ record: SubscriberRecord; by: 'id' | 'transaction' } | null> {
+    const record = (await subscribers.resolve(scope, q)) ?? (await subscribers.resolveIgnoringCase(scope, q));
+    if (record) return { record, by: 'id' };
+    for (const id of await timeline.subscribersByTransaction(scope, q)) {
+      const owner = await subscribers.resolve(scope, id);
+      if (owner) return { record: owner, by: 'transaction' };
+    }
+    return null;
+  }
 
   // The console's trends: one point per UTC day from the kept snapshots (billing-daily.ts), never a scan.
   router.get('/v1/billing/trends', async (ctx) => {
@@ -187,6 +237,47 @@ export function billingDashboardRoutes(deps: AppDeps): Router {
         scheduledDowngrades: p.scheduledDowngrades,
         churned: p.churned,
       })),
+    };
+  });
+
+  // The event charts: per day of the provider's event time, from the scope's first event on (never a zero
+  // before it), summed over the groups the filters select (billing-event-series.ts).
+  router.get('/v1/billing/trends/events', async (ctx) => {
+    const scope = await scopeOf(ctx);
+    const query = validate<EventTrendParams>(EVENT_TRENDS_QUERY_SCHEMA, { ...ctx.query }, 'Query');
+    const days = Number(query.days ?? '30');
+    const today = deps.now().getTime();
+    const from = utcDay(today - (days - 1) * 86_400_000);
+    const first = await timeline.series.firstDay(scope);
+    const start = first === null ? null : first > from ? first : from;
+    const byDay = start === null ? new Map<string, DayGroup[]>() : await timeline.series.days(scope, start, utcDay(today));
+    const filter = { store: query.store, productId: query.product, environment: query.environment, country: query.country };
+    const points = [];
+    for (let t = start === null ? Infinity : Date.parse(`${start}T00:00:00Z`); t <= today; t += 86_400_000) {
+      const day = utcDay(t);
+      const d = sumGroups(byDay.get(day) ?? [], filter);
+      points.push({
+        day,
+        revenue: microsToUsd(d.revenueMicros),
+        refunds: d.refunds,
+        refundAmount: microsToUsd(d.refundMicros),
+        newCustomers: d.newCustomers,
+        trialStarts: d.trialStarts,
+        trialConversions: d.trialConversions,
+        expirations: d.expirations,
+      });
+    }
+    // What the filters can name, from the days shown.
+    const all = [...byDay.values()].flat();
+    const values = (pick: (g: DayGroup) => string | null) =>
+      [...new Set(all.map(pick).filter((v): v is string => v !== null))].sort().slice(0, 200);
+    ctx.body = {
+      scope,
+      days,
+      currency: 'USD',
+      firstDay: first,
+      points,
+      options: { stores: values((g) => g.store), products: values((g) => g.productId), countries: values((g) => g.country) },
     };
   });
 
@@ -218,16 +309,7 @@ export function billingDashboardRoutes(deps: AppDeps): Router {
     if (!record) throw notFound('unknown_customer', `No customer "${ctx.params.id}" in ${scope}`);
     const rows = await timeline.list(scope, record.subscriberId, { limit: limit + 1, before });
     const page = rows.slice(0, limit);
-    const { items, taken } = withinBudget(page, (e) => ({
-      eventId: e.eventId,
-      type: e.type,
-      providerAt: e.providerAt,
-      receivedAt: e.receivedAt,
-      appliedAt: e.appliedAt,
-      version: e.version,
-      before: e.before,
-      after: e.after,
-    }));
+    const { items, taken } = withinBudget(page, timelineEntryBody);
     const last = page[taken - 1];
     const more = rows.length > limit || taken < page.length;
     ctx.body = {
@@ -238,11 +320,23 @@ export function billingDashboardRoutes(deps: AppDeps): Router {
     };
   });
 
+  // One event's entry on the customer's timeline (the event log links to it).
+  router.get('/v1/billing/customers/:id/timeline/:eventId', async (ctx) => {
+    const scope = await scopeOf(ctx);
+    const record = await subscribers.resolve(scope, ctx.params.id!);
+    if (!record) throw notFound('unknown_customer', `No customer "${ctx.params.id}" in ${scope}`);
+    const entry = await timeline.entry(scope, record.subscriberId, ctx.params.eventId!);
+    if (!entry)
+      throw notFound('unknown_timeline_entry', `No event "${ctx.params.eventId!.slice(0, 80)}" on the timeline of ${record.subscriberId}`);
+    ctx.body = { scope, id: record.subscriberId, entry: timelineEntryBody(entry) };
+  });
+
   router.get('/v1/billing/customers/:id', async (ctx) => {
     const scope = await scopeOf(ctx);
     const record = await subscribers.resolve(scope, ctx.params.id!);
     if (!record) throw notFound('unknown_customer', `No customer "${ctx.params.id}" in ${scope}`);
-    ctx.body = presenter(ctx)(record);
+    // What it paid, was refunded, since when, and from where: from its timeline (billing-timeline.ts).
+    ctx.body = { ...presenter(ctx)(record), facts: await timeline.customerFacts(scope, record.subscriberId) };
   });
 
   return router;

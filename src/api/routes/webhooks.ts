@@ -5,9 +5,11 @@ import { InboxUnavailableError, type Accepted } from '../../billing-intake/accep
 import { ENVELOPE_SCHEMA, type BillingEnvelope } from '../../billing/provider-events';
 import { appScope, type BillingScope } from '../../billing/subscriber-id';
 import { appAuthorizes, digestMatches, digestOf } from '../../auth/webhook-authorization';
+import { appRefusal, operatorRefusal } from '../../auth/webhook-refusal';
 import type { AppDeps } from '../deps';
 import { WEBHOOK_BODY_LIMIT } from '../limits';
 import type { AppMetrics } from '../metrics';
+import { deliveryNotes, recordDeliveries } from '../middleware/delivery-log';
 import { readJsonBody } from '../middleware/json-body';
 import { HttpProblem, badRequest, serviceUnavailable } from '../problem';
 import { check } from '../../contracts/validation';
@@ -22,34 +24,48 @@ const denied = () => new HttpProblem(401, 'unauthorized', 'The Authorization hea
  * provider retries), and a redelivery is 200 with duplicate: true and no second effect.
  */
 export function webhookRoutes(deps: AppDeps, metrics: AppMetrics): Router {
-  const { now, intake, appCache } = deps;
+  const { now, intake, appCache, deliveryLog } = deps;
   const operatorDigest = deps.config.webhooks.operatorAuthorization
     ? digestOf(deps.config.webhooks.operatorAuthorization).toString('hex')
     : null;
   const router = new Router();
 
-  router.post(APP_WEBHOOK_PATH, async (ctx) => {
+  // Every delivery, answered however, goes to the event log (middleware/delivery-log.ts): the reason of a refusal
+  // is noted here for operators, and the caller's answer stays the same.
+  router.post(APP_WEBHOOK_PATH, recordDeliveries(deliveryLog, 'app', now), async (ctx) => {
     const slug = ctx.query.app;
     if (typeof slug !== 'string' || slug === '') throw badRequest('missing_app', 'The app query parameter is required: ?app={slug}');
     // A slug no app can have is refused before any lookup: unauthenticated callers cost no store read for it.
-    if (!SLUG_RE.test(slug)) throw denied();
+    if (!SLUG_RE.test(slug)) {
+      deliveryNotes(ctx).refusal = 'unknown_app';
+      throw denied();
+    }
     const presented = ctx.get('Authorization');
     const found = await appCache.lookup(slug);
     let app = found.app;
     // A value a cached copy refuses may be one created or rotated a moment ago: check the store once.
     if (found.cached && !appAuthorizes(app, presented, now())) app = await appCache.get(slug, true);
-    if (!appAuthorizes(app, presented, now())) throw denied();
+    if (!appAuthorizes(app, presented, now())) {
+      Object.assign(deliveryNotes(ctx), { scope: app ? appScope(slug) : undefined, refusal: appRefusal(app, presented, now()) });
+      throw denied();
+    }
     await receive(ctx, appScope(slug), 'app');
   });
 
-  router.post(OPERATOR_WEBHOOK_PATH, async (ctx) => {
+  router.post(OPERATOR_WEBHOOK_PATH, recordDeliveries(deliveryLog, 'operator', now), async (ctx) => {
     // Unconfigured operator value: nothing authorizes (digestMatches(…, null) is false).
-    if (!digestMatches(ctx.get('Authorization'), operatorDigest)) throw denied();
+    if (!digestMatches(ctx.get('Authorization'), operatorDigest)) {
+      Object.assign(deliveryNotes(ctx), { scope: 'operator', refusal: operatorRefusal(operatorDigest, ctx.get('Authorization')) });
+      throw denied();
+    }
     await receive(ctx, 'operator', 'operator');
   });
 
   async function receive(ctx: Context, scope: BillingScope, label: 'app' | 'operator'): Promise<void> {
+    const notes = deliveryNotes(ctx);
+    notes.scope = scope;
     const body = await readJsonBody(ctx, WEBHOOK_BODY_LIMIT);
+    notes.body = body;
     const errors = check(ENVELOPE_SCHEMA, body);
     if (errors.length > 0) {
       metrics.webhookEvents.inc({ scope: label, outcome: 'rejected' });
@@ -69,6 +85,7 @@ export function webhookRoutes(deps: AppDeps, metrics: AppMetrics): Router {
       metrics.webhookEvents.inc({ scope: label, outcome: 'unavailable' });
       throw serviceUnavailable('store_unavailable', 'The event could not be stored; retry later');
     }
+    Object.assign(notes, { event, accepted });
     const { fresh, ignored, ignoredReason, conflict } = accepted;
     metrics.webhookEvents.inc({ scope: label, outcome: conflict ? 'conflict' : fresh ? (ignored ? 'ignored' : 'accepted') : 'duplicate' });
     if (conflict)

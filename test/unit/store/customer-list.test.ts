@@ -12,7 +12,8 @@ describe('customer list keys and queries (store/customer-list.ts)', () => {
     const P0 = monthly(0);
     const { state } = deliver([subEvent('INITIAL_PURCHASE', 'ip', T0, P0), subEvent('BILLING_ISSUE', 'b1', T0 + DAY, P0)], T0 + DAY);
     assert.deepEqual(customerListKeys(canonicalView(state)), {
-      facets: ['all', 'environment:PRODUCTION', 'flagged:true', 'status:active', 'store:APP_STORE'],
+      facets: ['all', 'environment:PRODUCTION', 'flagged:true', 'product:com.acme.pro.monthly', 'status:active', 'store:APP_STORE'],
+      aliasesLower: state.aliases.map((a) => a.toLowerCase()),
       mrrMicros: 9_990_000,
       lastEventAtMs: T0 + DAY,
     });
@@ -25,13 +26,42 @@ describe('customer list keys and queries (store/customer-list.ts)', () => {
       T0,
     );
     const keys = customerListKeys(canonicalView(state));
-    assert.deepEqual(keys.facets, ['all', 'environment:SANDBOX', 'flagged:false', 'status:active', 'trial']);
+    assert.deepEqual(keys.facets, [
+      'all',
+      'environment:SANDBOX',
+      'flagged:false',
+      'product:com.acme.pro.monthly',
+      'status:active',
+      'trial',
+    ]);
     assert.equal(keys.mrrMicros, 0);
   });
 
   it('a merged record is never listed: no facet', () => {
     const { state } = deliver([subEvent('INITIAL_PURCHASE', 'ip', T0, monthly(0))], T0);
     assert.deepEqual(customerListKeys({ ...canonicalView(state), mergedInto: 'other' }).facets, []);
+  });
+
+  it('a refunded subscription and every id in lower case are kept for the filter and the search', () => {
+    const P0 = monthly(0);
+    const { state } = deliver(
+      [
+        subEvent('INITIAL_PURCHASE', 'ip', T0, P0),
+        subEvent('CANCELLATION', 'rf', T0 + DAY, P0, { cancel_reason: 'CUSTOMER_SUPPORT', price: -9.99 }),
+      ],
+      T0 + DAY,
+    );
+    const keys = customerListKeys(canonicalView(state));
+    assert.ok(keys.facets.includes('refunded'), keys.facets.join());
+    assert.ok(
+      state.aliases.some((a) => a !== a.toLowerCase()),
+      'the fixture has an id with capitals',
+    );
+    assert.deepEqual(
+      keys.aliasesLower,
+      state.aliases.map((a) => a.toLowerCase()),
+    );
+    assert.deepEqual(facetsOf({ status: 'refunded', product: 'com.acme.pro.monthly' }), ['refunded', 'product:com.acme.pro.monthly']);
   });
 
   it('the filters become facets; none is the facet every record holds', () => {

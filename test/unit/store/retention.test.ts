@@ -5,11 +5,12 @@ import { DEFAULT_RETENTION, ttlIndexes } from '../../../src/store/retention';
 const DAY_S = 86_400;
 
 describe('retention: TTL indexes', () => {
-  it('expires the inbox and the outbox after their configured days, and keeps invocations by default', () => {
+  it('expires the inbox, the outbox and the event log after their configured days, and keeps invocations by default', () => {
     const { create, drop } = ttlIndexes(DEFAULT_RETENTION);
     assert.equal(create[COLLECTIONS.webhookEvents]![0]!.expireAfterSeconds, 30 * DAY_S);
     assert.deepEqual(create[COLLECTIONS.webhookEvents]![0]!.key, { receivedAt: 1 });
     assert.equal(create[COLLECTIONS.outbox]![0]!.expireAfterSeconds, 30 * DAY_S);
+    assert.deepEqual(create[COLLECTIONS.eventLog], [{ key: { lastAt: 1 }, name: 'ttl_last', expireAfterSeconds: 30 * DAY_S }]);
     assert.equal(create[COLLECTIONS.invocations], undefined);
     assert.deepEqual(drop, [
       [COLLECTIONS.invocations, 'ttl_completed'],
