@@ -7,6 +7,7 @@ import { loadConfig, type Config } from './config/config';
 import { createLogger, type Logger } from './logging/logger';
 import { createMailer, type Mailer } from './mail/mailer';
 import { connectTemporal } from './temporal/client';
+import { subscriberDetailsInterceptor } from './temporal/clients/billing-subscriber';
 import { installSdkLogging } from './temporal/sdk-logging';
 import { ensureIndexes } from './store/indexes';
 import { connectStore } from './store/mongo';
@@ -79,7 +80,10 @@ async function main(): Promise<void> {
   const store = await connectStore(config.mongo.uri, config.mongo.dbName, 'worker');
   await ensureIndexes(store.db, config.retention);
   const connection = await NativeConnection.connect(temporalConnectionOptions(config.temporal));
-  const temporal = await connectTemporal(config.temporal);
+  // Subscriber workflows its activities start (merges, transfers, forwards) carry console links (static details).
+  const temporal = await connectTemporal(config.temporal, {
+    interceptors: { workflow: [subscriberDetailsInterceptor(config.http.publicBaseUrl)] },
+  });
   const mailer = createMailer(config.smtp.url, config.smtp.from);
   const worker = await createWorker({
     config,

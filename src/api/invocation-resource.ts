@@ -1,7 +1,10 @@
 import type { InvocationRecord } from '../store/invocations';
 
-/** The `GET …/invocations/{id}` body of an invocation record (its polling, waiting and streaming answers alike). */
-export function presentInvocation(r: InvocationRecord) {
+/**
+ * The `GET …/invocations/{id}` body of an invocation record (its polling, waiting and streaming answers alike).
+ * `workflowUrl`: its workflow in the Temporal UI, given by the list and the read to those who may follow it.
+ */
+export function presentInvocation(r: InvocationRecord, workflowUrl?: string | null) {
   return {
     id: r._id,
     project: r.project,
@@ -19,5 +22,6 @@ export function presentInvocation(r: InvocationRecord) {
     generator: (r.result as { generator?: string } | null)?.generator ?? null,
     durationMs: r.completedAt ? r.completedAt.getTime() - r.createdAt.getTime() : null,
     links: { self: `/v1/agents/${r.project}/invocations/${r._id}`, cancel: `/v1/agents/${r.project}/invocations/${r._id}/cancel` },
+    ...(workflowUrl === undefined ? {} : { workflowUrl }),
   };
 }

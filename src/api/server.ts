@@ -4,6 +4,7 @@ import { createLogger } from '../logging/logger';
 import { ensureIndexes } from '../store/indexes';
 import { connectStore } from '../store/mongo';
 import { connectTemporalLazy } from '../temporal/client';
+import { subscriberDetailsInterceptor } from '../temporal/clients/billing-subscriber';
 import { installSdkLogging } from '../temporal/sdk-logging';
 import { runWorkerInApi } from './worker-in-api';
 import { createApp } from './app';
@@ -26,7 +27,10 @@ async function main(): Promise<void> {
     () => ensureIndexes(store.db, config.retention),
     (err) => logger.warn({ err: String(err) }, 'creating indexes failed (is MongoDB reachable?); retrying in 5 s'),
   );
-  const temporal = connectTemporalLazy(config.temporal);
+  // Subscriber workflows the relay and dead-letter retries start carry console links (static details).
+  const temporal = connectTemporalLazy(config.temporal, {
+    interceptors: { workflow: [subscriberDetailsInterceptor(config.http.publicBaseUrl)] },
+  });
   // The SDK's core runtime serves the relay's native connection, and the worker when it runs here too.
   installSdkLogging(logger);
   const worker = config.worker.inApi

@@ -14,9 +14,30 @@ export type RetryOutcome =
   | { outcome: 'not_parked'; record: DeadLetterRecord }
   | { outcome: 'refused'; record: DeadLetterRecord; reason: string };
 
+export type DiscardOutcome =
+  { outcome: 'discarded'; record: DeadLetterRecord } | { outcome: 'not_found' } | { outcome: 'not_parked'; record: DeadLetterRecord };
+
 /**
- * What operators do with dead letters (the API and the CLI call this): list a scope's, and retry one once its
- * cause is fixed. A retry hands the work back to the subscriber's workflow: the event again (relay, apply) or
+ * Whether a retry of the record can succeed, and why not: what the console offers (Retry, or Discard with a
+ * reason) follows this.
+ */
+export function retryability(record: Pick<DeadLetterRecord, 'stage' | 'status' | 'subscriberId'>): {
+  retryable: boolean;
+  why: string | null;
+} {
+  if (record.stage === 'intake')
+    return {
+      retryable: false,
+      why: 'A body that conflicts with the first one accepted under its event id is never applied: the first body stands. Discard it once looked at.',
+    };
+  if (record.status !== 'parked') return { retryable: false, why: `Already ${record.status}.` };
+  if (!record.subscriberId) return { retryable: false, why: 'It names no subscriber to hand it back to.' };
+  return { retryable: true, why: null };
+}
+
+/**
+ * What operators do with dead letters (the API and the CLI call this): list a scope's, retry one once its
+ * cause is fixed, or discard one that no retry can help (with a reason, kept on the record). A retry hands the work back to the subscriber's workflow: the event again (relay, apply) or
  * the effect to carry out again (effect). Both are harmless twice: events apply once, effects are idempotent.
  */
 export class DeadLetterService {
@@ -32,6 +53,14 @@ export class DeadLetterService {
     opts: { status?: DeadLetterStatus; limit: number; after?: { parkedAt: Date; id: string } },
   ): Promise<DeadLetterRecord[]> {
     return this.deadLetters.list(scope, opts);
+  }
+
+  async discard(id: string, reason: string, by: string): Promise<DiscardOutcome> {
+    const record = await this.deadLetters.get(id);
+    if (!record) return { outcome: 'not_found' };
+    const at = this.now();
+    if (!(await this.deadLetters.discard(id, reason, by, at))) return { outcome: 'not_parked', record };
+    return { outcome: 'discarded', record: { ...record, status: 'discarded', discardedAt: at, discardReason: reason, discardedBy: by } };
   }
 
   async retry(id: string): Promise<RetryOutcome> {

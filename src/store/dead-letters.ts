@@ -11,7 +11,7 @@ import { COLLECTIONS } from './collections';
  * one once the cause is fixed. No TTL: a parked record stays until someone has looked at it.
  */
 export type DeadLetterStage = 'intake' | 'relay' | 'apply' | 'effect';
-export type DeadLetterStatus = 'parked' | 'retried';
+export type DeadLetterStatus = 'parked' | 'retried' | 'discarded';
 
 /** What is parked: where it failed, what it concerns, why, and what a retry re-sends. */
 export interface ParkInput {
@@ -37,6 +37,10 @@ export interface DeadLetterRecord extends ParkInput {
   /** How many times it was parked (a retry that fails again parks it again). */
   attempts: number;
   retriedAt: Date | null;
+  /** Put aside by an operator, with why and by whom (a record that can never be retried: a conflicting body). */
+  discardedAt?: Date | null;
+  discardReason?: string | null;
+  discardedBy?: string | null;
 }
 
 const REASON_LIMIT = 1_000;
@@ -57,7 +61,7 @@ export class DeadLetterRepository {
     await this.coll.updateOne(
       { _id },
       {
-        $set: { ...input, reason, status: 'parked', parkedAt: now },
+        $set: { ...input, reason, status: 'parked', parkedAt: now, discardedAt: null, discardReason: null, discardedBy: null },
         $inc: { attempts: 1 },
         $setOnInsert: { retriedAt: null },
       },
@@ -86,6 +90,15 @@ export class DeadLetterRepository {
   /** Marks a parked record as handed back; false when it is not parked (already retried, or unknown). */
   async markRetried(id: string, now: Date): Promise<boolean> {
     const res = await this.coll.updateOne({ _id: id, status: 'parked' }, { $set: { status: 'retried', retriedAt: now } });
+    return res.modifiedCount === 1;
+  }
+
+  /** Puts a parked record aside for good, with the operator's reason; false when it is not parked. */
+  async discard(id: string, reason: string, by: string, now: Date): Promise<boolean> {
+    const res = await this.coll.updateOne(
+      { _id: id, status: 'parked' },
+      { $set: { status: 'discarded', discardedAt: now, discardReason: reason.slice(0, REASON_LIMIT), discardedBy: by } },
+    );
     return res.modifiedCount === 1;
   }
 

@@ -94,9 +94,9 @@ export function lazyNativeClient(config: Config['temporal'], extras: ClientExtra
   };
 }
 
-export async function connectTemporal(config: Config['temporal']): Promise<TemporalHandle> {
+export async function connectTemporal(config: Config['temporal'], extras: ClientExtras = {}): Promise<TemporalHandle> {
   const connection = await Connection.connect(temporalConnectionOptions(config));
-  const client = new Client({ connection, namespace: config.namespace });
+  const client = new Client({ ...extras, connection, namespace: config.namespace });
   return { connection, client, close: () => connection.close() };
 }
 

@@ -43,6 +43,7 @@ import {
   type EventReference,
   type SubscriberMessage,
 } from './contracts/billing-subscriber';
+import { shieldedFromCancellation } from './cancel-guard';
 import { Inbox } from './inbox';
 import { WakeTimer } from './wake-timer';
 import { metricsWorkflowId, totalsDeltaSignal } from './contracts/billing-metrics';
@@ -99,9 +100,14 @@ type Message = SubscriberMessage;
  * One entity workflow per subscriber (`billing/{scope}/{id}`): applies provider events one at a time with the
  * pure reducer, sleeps on a durable timer until a scheduled downgrade, and carries out the reducer's effects
  * through activities. Continues as new when Temporal suggests it, carrying state, unapplied messages and the
- * pending timer (which is re-derived from the state's scheduled downgrade).
+ * pending timer (which is re-derived from the state's scheduled downgrade). A cancellation request does not end
+ * it (cancel-guard.ts).
  */
 export async function billingSubscriber(input: BillingSubscriberStart): Promise<void> {
+  await shieldedFromCancellation(`Subscriber ${input.subscriberId}`, () => runSubscriber(input));
+}
+
+async function runSubscriber(input: BillingSubscriberStart): Promise<void> {
   const { scope, subscriberId } = input;
   let state = input.carried?.state ?? initialState(scope, subscriberId);
   const inbox = new Inbox<Message>(input.carried?.inbox ?? []);
@@ -111,14 +117,25 @@ export async function billingSubscriber(input: BillingSubscriberStart): Promise<
   // Applied changes whose outbound webhooks are still to be dispatched (after the record is stored).
   const outbound: Parameters<Activities['dispatchOutboundEvent']>[0][] = [];
 
-  setHandler(providerEventSignal, (payload, receivedAtMs) => void inbox.push(eventMessage(payload, receivedAtMs)));
-  setHandler(providerEventsSignal, (batch) => {
-    for (const [payload, receivedAtMs] of batch) inbox.push(eventMessage(payload, receivedAtMs));
+  // Descriptions label the handlers in the Temporal UI (workflow metadata; nothing in the history).
+  setHandler(providerEventSignal, (payload, receivedAtMs) => void inbox.push(eventMessage(payload, receivedAtMs)), {
+    description: 'A provider event for this subscriber (from the webhook relay), and when it was received',
   });
-  setHandler(mergeIntoSignal, (canonicalId) => void inbox.push({ kind: 'mergeInto', canonicalId }));
-  setHandler(absorbSignal, (other) => void inbox.push({ kind: 'absorb', state: other }));
-  setHandler(redoEffectSignal, (redo) => void inbox.push(redo));
-  setHandler(subscriberStateQuery, () => state);
+  setHandler(
+    providerEventsSignal,
+    (batch) => {
+      for (const [payload, receivedAtMs] of batch) inbox.push(eventMessage(payload, receivedAtMs));
+    },
+    { description: 'Several provider events for this subscriber, in the order received (a relay batch)' },
+  );
+  setHandler(mergeIntoSignal, (canonicalId) => void inbox.push({ kind: 'mergeInto', canonicalId }), {
+    description: 'Merge: another record is the canonical one for this customer',
+  });
+  setHandler(absorbSignal, (other) => void inbox.push({ kind: 'absorb', state: other }), {
+    description: 'Merge: a record that gave way hands over its state',
+  });
+  setHandler(redoEffectSignal, (redo) => void inbox.push(redo), { description: 'An operator retries a dead-lettered effect' });
+  setHandler(subscriberStateQuery, () => state, { description: "The subscriber's whole state" });
 
   const wake = new WakeTimer();
   // Decided once, up front, for everything a version changed; runs recorded before keep their behaviour on replay.

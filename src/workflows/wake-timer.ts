@@ -21,7 +21,8 @@ export class WakeTimer {
     const scope = new CancellationScope();
     this.scope = scope;
     scope
-      .run(() => sleep(Math.max(1, at - Date.now())))
+      // The summary labels the timer in the Temporal UI (command metadata: replay does not compare it).
+      .run(() => sleep(Math.max(1, at - Date.now()), { summary: `Next change with time alone: ${new Date(at).toISOString()}` }))
       .then(
         () => {
           if (this.scope === scope) this.fired = true;

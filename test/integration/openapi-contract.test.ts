@@ -338,6 +338,7 @@ describe('OpenAPI contract: every route answers as its document says (real stack
     assert.equal(entry.status, 200);
     assert.equal(entry.body.body.id, purchase.id);
     assert.equal((await h.request('GET', `/v1/billing/trends?${q}&days=90`, { token: member })).status, 200);
+    assert.equal((await h.request('GET', `/v1/billing/trends/events?${q}&days=30&environment=ALL`, { token: member })).status, 200);
     assert.equal((await h.request('GET', '/v1/console/scopes', { token: admin })).status, 200);
     assert.equal((await h.request('GET', '/v1/console/projects', { token: member })).status, 200);
 
@@ -368,6 +369,32 @@ describe('OpenAPI contract: every route answers as its document says (real stack
     );
     assert.equal((await h.request('GET', `/v1/billing/dead-letters?${q}&status=all`, { token: member })).body.deadLetters.length, 1);
     assert.equal((await h.request('POST', `/v1/billing/dead-letters/${id}/retry`, { token: admin })).status, 202);
+    // An intake conflict cannot be retried (the list says why) and is discarded with a reason.
+    const conflict = await deliver({ ...purchase, type: 'RENEWAL' });
+    assert.equal(conflict.conflict, true);
+    const parked = (await h.request('GET', `/v1/billing/dead-letters?${q}`, { token: member })).body.deadLetters;
+    const intake = parked.find((d: { stage: string }) => d.stage === 'intake');
+    assert.equal(intake.retryable, false);
+    assert.match(intake.notRetryableReason, /never applied/);
+    assert.equal((await h.request('POST', `/v1/billing/dead-letters/${intake.id}/discard`, { token: admin, body: {} })).status, 400);
+    assert.equal(
+      (await h.request('POST', `/v1/billing/dead-letters/${intake.id}/discard`, { token: member, body: { reason: 'x' } })).status,
+      403,
+    );
+    const discarded = await h.request('POST', `/v1/billing/dead-letters/${intake.id}/discard`, {
+      token: admin,
+      body: { reason: 'a test resend with another type; looked at' },
+    });
+    assert.equal(discarded.status, 200);
+    assert.deepEqual(
+      [discarded.body.status, discarded.body.discardReason, discarded.body.discardedBy],
+      ['discarded', 'a test resend with another type; looked at', 'admin'],
+    );
+    assert.equal(
+      (await h.request('POST', `/v1/billing/dead-letters/${intake.id}/discard`, { token: admin, body: { reason: 'again' } })).status,
+      409,
+    );
+    assert.equal((await h.request('GET', `/v1/billing/dead-letters?${q}&status=discarded`, { token: member })).body.deadLetters.length, 1);
   });
 
   it('a client generated from the document (openapi-typescript, openapi-fetch) type-checks and reads real answers', async () => {

@@ -16,6 +16,7 @@ import { createMailer } from '../../src/mail/mailer';
 import { ensureIndexes } from '../../src/store/indexes';
 import { connectStore, type Store } from '../../src/store/mongo';
 import { connectTemporalLazy, type ApiTemporalHandle } from '../../src/temporal/client';
+import { subscriberDetailsInterceptor } from '../../src/temporal/clients/billing-subscriber';
 import { createWorker } from '../../src/worker';
 import type { ActivityDeps } from '../../src/activities';
 import { workflowBundlePath } from './bundle';
@@ -83,7 +84,9 @@ export async function startHarness(
   const store = await connectStore(config.mongo.uri, config.mongo.dbName, 'test', options);
   await ensureIndexes(store.db, config.retention);
   // Lazy, as in server.ts: a suite may point at a Temporal that is down on purpose.
-  const temporal = connectTemporalLazy(config.temporal);
+  const temporal = connectTemporalLazy(config.temporal, {
+    interceptors: { workflow: [subscriberDetailsInterceptor(config.http.publicBaseUrl)] },
+  });
   const deps = composeApi({ config, logger, db: store.db, temporal, now: options.now });
   const { forwarder, repos, mcpSessions, deliveryLog } = deps;
   const { app } = createApp(deps);

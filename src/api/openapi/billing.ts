@@ -1,7 +1,10 @@
 import { CUSTOMER_LIST_QUERY_SCHEMA } from '../routes/billing-dashboard';
+import { DISCARD_SCHEMA } from '../routes/dead-letters';
 import {
   authErrors,
   bearer,
+  bodyErrors,
+  jsonBody,
   count,
   cursorParam,
   dateTime,
@@ -17,6 +20,7 @@ import {
   ref,
   type OpenApiPart,
   type Schema,
+  withOptional,
 } from './common';
 
 /** The customer list's filters, sort and search, described by the schema the route validates them with. */
@@ -26,11 +30,6 @@ function customerListParams(names: (keyof typeof CUSTOMER_LIST_QUERY_SCHEMA.prop
     return queryParam(name, description, schema);
   });
 }
-/** A record with members that are there only sometimes. */
-const withOptional = (schema: Schema, optional: Record<string, Schema>): Schema => ({
-  ...schema,
-  properties: { ...(schema.properties as Record<string, Schema>), ...optional },
-});
 
 const tags = ['billing'];
 export const appQuery = queryParam('app', 'App slug; omit for the operator scope (admins only)');
@@ -131,7 +130,7 @@ export const billingPart: OpenApiPart = {
       id: { type: 'string', pattern: '^dl_[0-9a-f]{32}$' },
       scope,
       stage: { enum: ['intake', 'relay', 'apply', 'effect'] },
-      status: { enum: ['parked', 'retried'] },
+      status: { enum: ['parked', 'retried', 'discarded'] },
       eventId: nullableString,
       type: nullableString,
       subscriberId: nullableString,
@@ -141,6 +140,11 @@ export const billingPart: OpenApiPart = {
       retriedAt: nullableDateTime,
       workflowId: nullableString,
       workflowUrl,
+      retryable: { type: 'boolean', description: 'Whether a retry can succeed (an intake conflict never can)' },
+      notRetryableReason: { ...nullableString, description: 'Why not, when not' },
+      discardedAt: nullableDateTime,
+      discardReason: { ...nullableString, description: "The operator's reason for discarding it" },
+      discardedBy: { ...nullableString, description: "The discarding token's subject" },
     }),
     DeadLetterPage: record({ scope, deadLetters: { type: 'array', items: ref('DeadLetter') }, nextCursor }),
   },
@@ -197,7 +201,10 @@ export const billingPart: OpenApiPart = {
         security: bearer,
         parameters: [
           appQuery,
-          queryParam('status', 'parked (default) | retried | all', { enum: ['parked', 'retried', 'all'], default: 'parked' }),
+          queryParam('status', 'parked (default) | retried | discarded | all', {
+            enum: ['parked', 'retried', 'discarded', 'all'],
+            default: 'parked',
+          }),
           limitParam(200, 50),
           cursorParam,
         ],
@@ -224,6 +231,25 @@ export const billingPart: OpenApiPart = {
             'Refused (retry_refused): Temporal refused it again, or it is an intake conflict, which is never applied; it stays parked',
           ),
           503: problemRef('Temporal unreachable; nothing was done'),
+        },
+      },
+    },
+    '/v1/billing/dead-letters/{id}/discard': {
+      post: {
+        summary: 'Discard a dead letter, with a reason (admin)',
+        description:
+          'Puts a parked record aside for good (an intake conflict once looked at, a failure no retry can help): it leaves the parked list and the billing_dead_letters_parked gauge, and keeps the reason and who gave it.',
+        tags,
+        security: bearer,
+        parameters: [pathParam('id', 'The dead letter id (dl_…)')],
+        requestBody: jsonBody(DISCARD_SCHEMA),
+        responses: {
+          200: json('Discarded', ref('DeadLetter')),
+          400: problemRef('No reason, or more than 500 characters'),
+          ...authErrors,
+          404: problemRef('Unknown dead letter'),
+          409: problemRef('Not parked (dead_letter_not_parked): retried or discarded already'),
+          ...bodyErrors,
         },
       },
     },

@@ -91,6 +91,11 @@ export const record = (properties: Record<string, Schema>, description?: string)
   required: Object.keys(properties),
   properties,
 });
+/** A record with members that are there only sometimes. */
+export const withOptional = (schema: Schema, optional: Record<string, Schema>): Schema => ({
+  ...schema,
+  properties: { ...(schema.properties as Record<string, Schema>), ...optional },
+});
 /** `nextCursor`: the `cursor` of the next page, or null on the last one. */
 export const nextCursor: Schema = { type: ['string', 'null'], description: 'Pass as `cursor` for the next page; null on the last page' };
 export const limitParam = (max: number, dflt: number) =>

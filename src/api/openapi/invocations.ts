@@ -22,6 +22,7 @@ import {
   record,
   ref,
   type OpenApiPart,
+  withOptional,
 } from './common';
 import { resultSchemas } from './result';
 import { SKILL_INPUT_REFS } from './skills';
@@ -36,24 +37,33 @@ export const invocationPart: OpenApiPart = {
   schemas: {
     ...resultSchemas,
     /** invocation-resource.ts presentInvocation: the polling, waiting, cancelling and streaming answers alike. */
-    Invocation: record({
-      id: { type: 'string' },
-      project: { type: 'string' },
-      skill: skillName,
-      inputs: { type: 'object', additionalProperties: true, description: 'The inputs as sent (the SkillInput_* component of the skill)' },
-      status,
-      progress: record({ step: status, completedSteps: count, totalSteps: count }),
-      createdAt: dateTime,
-      updatedAt: dateTime,
-      completedAt: nullableDateTime,
-      result: { ...nullable(ref('SkillResult')), description: 'Set once completed' },
-      error: { ...nullable(record({ code: { type: 'string' }, message: { type: 'string' } })), description: 'Set when failed' },
-      workflowId: { type: 'string', description: 'The Temporal workflow id, skill/{project}/{id}' },
-      requestedBy: { type: 'string', description: 'The `sub` of the token that invoked it' },
-      generator: { ...nullableString, description: 'result.generator, null until completed' },
-      durationMs: { type: ['integer', 'null'], minimum: 0, description: 'From creation to completion; null until finished' },
-      links: record({ self: { type: 'string' }, cancel: { type: 'string' } }),
-    }),
+    Invocation: withOptional(
+      record({
+        id: { type: 'string' },
+        project: { type: 'string' },
+        skill: skillName,
+        inputs: { type: 'object', additionalProperties: true, description: 'The inputs as sent (the SkillInput_* component of the skill)' },
+        status,
+        progress: record({ step: status, completedSteps: count, totalSteps: count }),
+        createdAt: dateTime,
+        updatedAt: dateTime,
+        completedAt: nullableDateTime,
+        result: { ...nullable(ref('SkillResult')), description: 'Set once completed' },
+        error: { ...nullable(record({ code: { type: 'string' }, message: { type: 'string' } })), description: 'Set when failed' },
+        workflowId: { type: 'string', description: 'The Temporal workflow id, skill/{project}/{id}' },
+        requestedBy: { type: 'string', description: 'The `sub` of the token that invoked it' },
+        generator: { ...nullableString, description: 'result.generator, null until completed' },
+        durationMs: { type: ['integer', 'null'], minimum: 0, description: 'From creation to completion; null until finished' },
+        links: record({ self: { type: 'string' }, cancel: { type: 'string' } }),
+      }),
+      {
+        workflowUrl: {
+          ...nullableString,
+          description:
+            'In the list and the read: the workflow in the Temporal UI, for administrators (null for others, or when TEMPORAL_UI_URL is unset)',
+        },
+      },
+    ),
     InvocationAccepted: record({
       id: { type: 'string' },
       project: { type: 'string' },

@@ -1,17 +1,21 @@
 import Router from '@koa/router';
 import type { Context } from 'koa';
+import { retryability } from '../../billing-intake/dead-letters';
 import type { DeadLetterRecord, DeadLetterStatus } from '../../store/dead-letters';
 import { requestedScope, workflowLinker } from '../billing-scope';
 import { cursorCodec, parseLimit } from '../cursor';
 import type { AppDeps } from '../deps';
 import { authenticate, principalOf, requireAdmin } from '../middleware/authenticate';
+import { jsonBody } from '../middleware/json-body';
+import { API_BODY_LIMIT } from '../limits';
+import { validate } from '../validation';
 import { HttpProblem, badRequest, conflict, notFound } from '../problem';
 import { TEMPORAL_CALL_TIMEOUT_MS } from '../../temporal/failures';
 import { mapTemporalError } from '../temporal-errors';
 
 const CURSOR = cursorCodec({ parkedAt: 'date', id: 'string' });
 
-const STATUSES = ['parked', 'retried', 'all'] as const;
+const STATUSES = ['parked', 'retried', 'discarded', 'all'] as const;
 const DEAD_LETTER_ID = /^dl_[0-9a-f]{32}$/;
 
 /**
@@ -41,6 +45,11 @@ export function deadLetterRoutes(deps: AppDeps): Router {
       retriedAt: r.retriedAt,
       workflowId: r.workflowId,
       workflowUrl: r.workflowId ? workflowLink(r.workflowId) : null,
+      retryable: retryability(r).retryable,
+      notRetryableReason: retryability(r).why,
+      discardedAt: r.discardedAt ?? null,
+      discardReason: r.discardReason ?? null,
+      discardedBy: r.discardedBy ?? null,
     });
   };
 
@@ -94,5 +103,33 @@ export function deadLetterRoutes(deps: AppDeps): Router {
     }
   });
 
+  // A record no retry can help (a conflicting body, one that keeps failing for a reason that will not go away) is
+  // put aside with the operator's reason: it leaves the parked list and the /metrics gauge, and stays readable.
+  router.post('/v1/billing/dead-letters/:id/discard', jsonBody(API_BODY_LIMIT), async (ctx) => {
+    requireAdmin(ctx, 'Discarding a dead letter');
+    const id = ctx.params.id!;
+    if (!DEAD_LETTER_ID.test(id)) throw notFound('unknown_dead_letter', `No dead letter "${id.slice(0, 80)}"`);
+    const { reason } = validate<{ reason: string }>(DISCARD_SCHEMA, ctx.state.body ?? {});
+    const result = await service.discard(id, reason.trim(), principalOf(ctx).sub);
+    switch (result.outcome) {
+      case 'not_found':
+        throw notFound('unknown_dead_letter', `No dead letter "${id}"`);
+      case 'not_parked':
+        throw conflict('dead_letter_not_parked', `Dead letter ${id} is ${result.record.status}, not parked`);
+      case 'discarded':
+        ctx.body = presenter(ctx)(result.record);
+    }
+  });
+
   return router;
 }
+
+/** Why a dead letter is discarded: said by the operator, kept on the record. */
+export const DISCARD_SCHEMA = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['reason'],
+  properties: {
+    reason: { type: 'string', minLength: 1, maxLength: 500, pattern: '\\S', description: 'Why it is put aside (kept with it)' },
+  },
+} as const;

@@ -16,6 +16,7 @@ import { HttpProblem, badRequest, conflict, notFound, unprocessable } from '../p
 import { presentInvocation as present } from '../invocation-resource';
 import { rateLimitFields } from '../rate-limit-fields';
 import { projectForCaller } from '../project-access';
+import { workflowLinkerFor } from '../billing-scope';
 import { mapTemporalError } from '../temporal-errors';
 
 const CURSOR = cursorCodec({ createdAt: 'date', id: 'string' });
@@ -29,6 +30,7 @@ export function invocationRoutes(deps: AppDeps, metrics: AppMetrics): Router {
   const { projects, invocations } = deps.repos;
   const { client } = deps.temporal;
   const service = deps.invocations;
+  const linkOf = (ctx: Context) => workflowLinkerFor(ctx, deps.config.temporal);
   const router = new Router();
   router.use('/v1/agents', authenticate(deps.config.jwt));
   // Authenticate first, then read the body: an anonymous caller learns nothing from body errors.
@@ -87,7 +89,7 @@ export function invocationRoutes(deps: AppDeps, metrics: AppMetrics): Router {
     const page = rows.slice(0, limit);
     const last = page[page.length - 1];
     ctx.body = {
-      invocations: page.map(present),
+      invocations: page.map((r) => present(r, linkOf(ctx)(r.workflowId))),
       nextCursor: rows.length > limit && last ? CURSOR.encode({ createdAt: last.createdAt, id: last._id }) : null,
     };
   });
@@ -96,7 +98,7 @@ export function invocationRoutes(deps: AppDeps, metrics: AppMetrics): Router {
     const project = await projectForCaller(ctx, projects, ctx.params.project!);
     const record = await invocations.get(project._id, ctx.params.id!);
     if (!record) throw notFound('unknown_invocation', `Invocation "${ctx.params.id}" does not exist in project "${project._id}"`);
-    ctx.body = present(record);
+    ctx.body = present(record, linkOf(ctx)(record.workflowId));
   });
 
   router.post('/v1/agents/:project/invocations/:id/cancel', async (ctx) => {

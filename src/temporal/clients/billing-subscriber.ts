@@ -1,7 +1,7 @@
 /**
  * The billing-subscriber entity workflow's client: the only code outside workflows that starts or signals it.
  */
-import type { Client } from '@temporalio/client';
+import type { Client, WorkflowClientInterceptor } from '@temporalio/client';
 import { reducerEvent, type BillingEvent } from '../../billing/provider-events';
 import type { BillingScope } from '../../billing/subscriber-id';
 import { applyEvent, initialState } from '../../billing/subscriber-state';
@@ -129,4 +129,40 @@ function statusAtStart(target: { scope: BillingScope; subscriberId: string }, me
     // An event the reducer cannot apply (the workflow parks it): start without a status, as before.
     return [];
   }
+}
+
+/**
+ * The Temporal UI's static details of a subscriber workflow (Markdown, set when its first message starts it):
+ * what it is, links to the customer and its deliveries in the console (`PUBLIC_BASE_URL`), and what Request
+ * Cancellation does to it.
+ */
+export function subscriberStaticDetails(scope: BillingScope, subscriberId: string, publicBaseUrl: string): string {
+  const where = scope === 'operator' ? 'scope=operator' : `app=${encodeURIComponent(scope.slice('app:'.length))}`;
+  const console = `${publicBaseUrl.replace(/\/+$/, '')}/dashboard?${where}`;
+  const id = encodeURIComponent(subscriberId);
+  return [
+    `**Customer** \`${subscriberId}\` of \`${scope}\`: this workflow applies the provider's events to the customer's record with the billing reducer, and sleeps on one durable timer until its next change with time alone (a scheduled downgrade, an entitlement's end).`,
+    '',
+    `[Open the customer in the console](${console}&view=customer&id=${id}) · [its webhook deliveries](${console}&view=events&subscriber=${id})`,
+    '',
+    'Request Cancellation is recorded and ignored (it keeps applying its events). Terminate stops it; its next event resumes it from the stored record.',
+  ].join('\n');
+}
+
+/**
+ * A client interceptor that gives every subscriber workflow this process starts its static details, with console
+ * links: the composition roots add it (they know PUBLIC_BASE_URL), so the relay, the activities and dead-letter
+ * retries need not carry it.
+ */
+export function subscriberDetailsInterceptor(publicBaseUrl: string): WorkflowClientInterceptor {
+  return {
+    async signalWithStart(input, next) {
+      const start = input.options.args?.[0] as Partial<BillingSubscriberStart> | undefined;
+      if (input.workflowType !== contract.name || !start?.scope || typeof start.subscriberId !== 'string') return next(input);
+      return next({
+        ...input,
+        options: { ...input.options, staticDetails: subscriberStaticDetails(start.scope, start.subscriberId, publicBaseUrl) },
+      });
+    },
+  };
 }
