@@ -144,11 +144,13 @@ describe('operator console in a real browser (chromium)', function () {
     assert.doesNotMatch(page.url(), /token|eyJ/);
   });
 
-  it('draws the trend charts with one point per day', async () => {
+  it('draws the trend charts with one point per day, and no value before the first point', async () => {
     await page.waitForSelector('#chart-mrr[data-points="30"] canvas');
     await page.waitForSelector('#chart-counts[data-points="30"] canvas');
-    const rows = await page.$$eval('details table tbody tr', (trs) => trs.length);
-    assert.equal(rows, 30);
+    // The first point is yesterday's (kept above): the days before it have no value, not a zero.
+    const rows = await page.$$eval('#points-table tbody tr', (trs) => trs.length);
+    assert.equal(rows, 2);
+    assert.equal(await page.$eval('#chart-mrr', (e) => e.getAttribute('data-first-day')), utcDay(Date.now() - DAY));
     await shot('trends-30');
     await page.click('a[href*="days=90"]');
     await page.waitForSelector('#chart-mrr[data-points="90"] canvas', { timeout: 30_000 });

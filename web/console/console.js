@@ -3,11 +3,13 @@
 // address names. Served as files (no inline script: the page's CSP allows scripts from this origin only).
 import { api, ApiError, forgetToken, getToken, setToken, takeTokenFromFragment, whenTokenRefused } from './api.js';
 import { $, el, loading, problemBox } from './dom.js';
+import { showingUtc, showUtc } from './format.js';
 import { currentScope, go, handleNavigation, hrefWith, params, whenNavigating } from './nav.js';
 import { me, setMe } from './session.js';
 import { viewCustomer } from './views/customer.js';
 import { viewCustomers } from './views/customers.js';
 import { viewDeliveries } from './views/deliveries.js';
+import { viewEvents } from './views/events.js';
 import { viewInvocation } from './views/invocation.js';
 import { viewSkills } from './views/skills.js';
 import { viewTrends } from './views/trends.js';
@@ -20,6 +22,7 @@ const VIEWS = {
   trends: viewTrends,
   customers: viewCustomers,
   customer: viewCustomer,
+  events: viewEvents,
   work: viewWork,
   deliveries: viewDeliveries,
   skills: viewSkills,
@@ -31,16 +34,42 @@ const UNSCOPED = ['skills', 'invocation'];
 const tokenField = () => /** @type {HTMLInputElement} */ ($('token'));
 const scopeSelect = () => /** @type {HTMLSelectElement} */ ($('scope'));
 
+/**
+ * The header as the session is: the token field only while there is no token (or it was refused), the scope
+ * picker, who is signed in and a sign-out once there is one.
+ * @param {boolean} on
+ */
+function signedIn(on) {
+  $('token-form').hidden = on;
+  $('scope-label').hidden = !on;
+  $('sign-out').hidden = !on;
+  if (!on) $('who').textContent = '';
+}
+
 function askForToken() {
   forgetToken();
+  signedIn(false);
   $('token-form').classList.add('needs-token');
   tokenField().focus();
+}
+
+/** The zone switch: the reader's zone (named) or UTC, kept in the address (`tz=utc`). */
+function syncTimeZone() {
+  showUtc(params().get('tz') === 'utc');
+  const zone = new Intl.DateTimeFormat(undefined, { timeZoneName: 'short' })
+    .formatToParts(Date.now())
+    .find((p) => p.type === 'timeZoneName');
+  const toggle = $('tz-toggle');
+  toggle.textContent = showingUtc() ? 'Times: UTC' : `Times: ${zone ? zone.value : 'local'}`;
+  toggle.setAttribute('aria-pressed', String(showingUtc()));
+  toggle.title = showingUtc() ? 'Times are in UTC: show them in your zone' : 'Times are in your zone: show them in UTC';
 }
 
 async function loadMe() {
   const s = await api('/v1/console/scopes');
   setMe({ admin: !!s.admin, sub: s.sub, scopes: s.scopes, temporalUiUrl: s.temporalUiUrl });
   $('who').textContent = (s.sub || '') + (s.admin ? ' (admin)' : '');
+  signedIn(true);
   scopeSelect().replaceChildren(
     el('option', { value: '', text: '— pick a scope —' }),
     ...me.scopes.map((x) =>
@@ -60,8 +89,8 @@ function markNav(view) {
     const v = a.getAttribute('data-view') || '';
     a.setAttribute('href', hrefWith({ view: v }, false));
     a.setAttribute('data-nav', '');
-    if (v === view || (view === 'customer' && v === 'customers') || (view === 'invocation' && v === 'skills'))
-      a.setAttribute('aria-current', 'page');
+    const within = { customer: 'customers', invocation: 'skills', deliveries: 'work' };
+    if (v === view || within[/** @type {keyof typeof within} */ (view)] === v) a.setAttribute('aria-current', 'page');
     else a.removeAttribute('aria-current');
   }
 }
@@ -71,6 +100,7 @@ async function render() {
   const seq = ++renderSeq;
   $('error').replaceChildren();
   syncScopeSelect();
+  syncTimeZone();
   const asked = params().get('view') || '';
   const view = VIEWS[asked] ? asked : 'trends';
   const draw = /** @type {View} */ (VIEWS[view]);
@@ -141,6 +171,15 @@ scopeSelect().addEventListener('change', () => {
   const view = p.get('view');
   if (!view || view === 'customer') p.set('view', 'trends');
   go(location.pathname + '?' + p.toString());
+});
+$('tz-toggle').addEventListener('click', () => go(hrefWith({ tz: showingUtc() ? null : 'utc' })));
+$('sign-out').addEventListener('click', () => {
+  forgetToken();
+  signedIn(false);
+  setMe({ admin: false, sub: '', scopes: [], temporalUiUrl: null });
+  scopeSelect().replaceChildren();
+  void render();
+  tokenField().focus();
 });
 $('token-form').addEventListener('submit', (e) => {
   e.preventDefault();

@@ -1,7 +1,7 @@
 // @ts-check
 // The customers table, shared by the customer list and the work lists.
 import { el } from './dom.js';
-import { day, money, timeLeft, when } from './format.js';
+import { money, timeEl, timeLeft } from './format.js';
 import { navLink } from './nav.js';
 
 /** @typedef {import('./types').Customer} Customer */
@@ -13,6 +13,7 @@ export function countsAs(c) {
   if (subs.some((x) => x.periodType === 'TRIAL')) tags.push('trial');
   if (subs.length && subs.every((x) => x.environment === 'SANDBOX')) tags.push('sandbox');
   if (subs.some((x) => x.isFamilyShare)) tags.push('family share');
+  if ((c.subscriptions || []).some((x) => x.status === 'refunded')) tags.push('refunded');
   return tags;
 }
 
@@ -65,7 +66,11 @@ export function customerTable(sorting) {
           { class: c.flags.length ? 'flagged' : null, 'data-customer': c.id },
           el('td', {}, navLink(c.id, { view: 'customer', id: c.id })),
           el('td', {}, el('span', { class: 'status ' + c.status }, c.status), ...tags.map((t) => el('span', { class: 'tag' }, t))),
-          el('td', {}, c.entitlements.map((e) => e.id + (e.expiresAt ? ' until ' + day(e.expiresAt) : '')).join(', ')),
+          el(
+            'td',
+            {},
+            ...c.entitlements.flatMap((e, i) => [i ? ', ' : '', e.id, ...(e.expiresAt ? [' until ', timeEl(e.expiresAt)] : [])]),
+          ),
           el('td', { class: 'num' }, money(c.mrrContribution)),
           el(
             'td',
@@ -80,12 +85,12 @@ export function customerTable(sorting) {
           el(
             'td',
             {},
-            c.scheduledDowngrade
-              ? `${when(c.scheduledDowngrade.at)} (${c.scheduledDowngrade.reason}, ${timeLeft(c.scheduledDowngrade.at)})`
-              : '',
+            ...(c.scheduledDowngrade
+              ? [timeEl(c.scheduledDowngrade.at), ` (${c.scheduledDowngrade.reason}, ${timeLeft(c.scheduledDowngrade.at)})`]
+              : []),
           ),
-          el('td', {}, c.flags.map((f) => f.type + ' since ' + day(f.since)).join(', ')),
-          el('td', {}, c.lastEvent ? `${c.lastEvent.type} ${when(c.lastEvent.at)}` : ''),
+          el('td', {}, ...c.flags.flatMap((f, i) => [i ? ', ' : '', `${f.type} since `, timeEl(f.since)])),
+          el('td', {}, ...(c.lastEvent ? [`${c.lastEvent.type} `, timeEl(c.lastEvent.at)] : [])),
         ),
       );
     }

@@ -1,7 +1,7 @@
 // @ts-check
 // What can be done to an invocation from a list or its page.
 import { api } from './api.js';
-import { el, showError } from './dom.js';
+import { el, safeUrl, showError } from './dom.js';
 
 /** @typedef {import('./types').Invocation} Invocation */
 
@@ -22,4 +22,10 @@ export function cancelButton(i) {
     }
   });
   return b;
+}
+
+/** A link to the invocation's workflow in the Temporal UI, when the API gives one (administrators). @param {Invocation} i */
+export function workflowLink(i) {
+  const url = safeUrl(i.workflowUrl);
+  return url ? el('a', { href: url, target: '_blank', rel: 'noopener noreferrer', 'data-workflow': i.id }, 'Workflow') : null;
 }

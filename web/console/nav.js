@@ -13,14 +13,18 @@ export function whenNavigating(render) {
 
 export const params = () => new URLSearchParams(location.search);
 
+/** What every view keeps of the address: the scope, and the zone times are shown in. */
+const KEPT = ['app', 'scope', 'tz'];
+
 /**
- * The address of this view with `changes` (null or '' removes a parameter). `keep`: false keeps only the scope.
+ * The address of this view with `changes` (null or '' removes a parameter). `keep`: false keeps only the scope
+ * and the time zone.
  * @param {Record<string, string | number | null | undefined>} changes
  * @param {boolean} [keep]
  */
 export function hrefWith(changes, keep = true) {
   const p = keep ? params() : new URLSearchParams();
-  if (!keep) for (const k of ['app', 'scope']) if (params().has(k)) p.set(k, /** @type {string} */ (params().get(k)));
+  if (!keep) for (const k of KEPT) if (params().has(k)) p.set(k, /** @type {string} */ (params().get(k)));
   for (const [k, v] of Object.entries(changes)) {
     if (v === null || v === undefined || v === '') p.delete(k);
     else p.set(k, String(v));

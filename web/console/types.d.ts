@@ -29,6 +29,27 @@ export interface Customer {
   workflowId: string;
   workflowUrl?: string | null;
   subscriptions?: Subscription[];
+  /** The single customer's read only. */
+  facts?: {
+    since: string | null;
+    lifetimeSpendUsd: number;
+    refunds: { count: number; amountUsd: number };
+    country: string | null;
+    partial: boolean;
+  };
+}
+
+export interface EventFacts {
+  priceUsd: number | null;
+  currency: string | null;
+  store: string | null;
+  productId: string | null;
+  environment: string | null;
+  country: string | null;
+  periodType: string | null;
+  transactionId: string | null;
+  originalTransactionId: string | null;
+  kind: 'purchase' | 'renewal' | 'conversion' | 'one_time' | 'refund' | 'expiration' | 'other';
 }
 
 export interface Snapshot {
@@ -48,6 +69,8 @@ export interface TimelineEntry {
   version: number;
   before: Snapshot | null;
   after: Snapshot;
+  ownChange: boolean;
+  facts: EventFacts | null;
 }
 
 export interface DeadLetter {
@@ -64,6 +87,11 @@ export interface DeadLetter {
   retriedAt: string | null;
   workflowId: string | null;
   workflowUrl: string | null;
+  retryable: boolean;
+  notRetryableReason: string | null;
+  discardedAt: string | null;
+  discardReason: string | null;
+  discardedBy: string | null;
 }
 
 export interface Endpoint {
@@ -114,6 +142,8 @@ export interface Invocation {
   durationMs?: number | null;
   generator?: string | null;
   requestedBy?: string | null;
+  workflowId?: string;
+  workflowUrl?: string | null;
   result: { markdown?: string; markdownWithCitations?: string; citations?: Citation[] } | null;
   error: { message: string } | null;
 }

@@ -2,6 +2,7 @@
 // The customer list. Its filters, sort and search live in the query string (a reload or a shared link keeps
 // them) and go to the API as they are; it validates them and answers a problem for a value it does not know.
 import { api } from '../api.js';
+import { csvButton } from '../csv.js';
 import { customerTable } from '../customer-table.js';
 import { el } from '../dom.js';
 import { money } from '../format.js';
@@ -17,6 +18,7 @@ const STATUSES = [
   ['trial', 'In trial'],
   ['cancelled', 'Cancelled (access until period end)'],
   ['billing_issue', 'Billing issue'],
+  ['refunded', 'Refunded'],
   ['expired', 'Expired'],
   ['none', 'No subscription'],
 ];
@@ -36,7 +38,7 @@ const SORTS = [
   ['-lastEvent', 'Last event (newest first)'],
   ['lastEvent', 'Last event (oldest first)'],
 ];
-const LIST_KEYS = ['status', 'store', 'environment', 'sort', 'q', 'flagged'];
+const LIST_KEYS = ['status', 'store', 'environment', 'product', 'sort', 'q', 'flagged'];
 
 /** @param {Option[]} options @param {string} value */
 const labelOf = (options, value) => (options.find(([v]) => v === value) || [value, value])[1];
@@ -90,13 +92,27 @@ export async function viewCustomers(box, current) {
         value: f.q,
         size: 24,
         maxlength: 200,
-        placeholder: 'id prefix or exact alias',
+        placeholder: 'any id, alias or transaction',
         autocomplete: 'off',
       }),
     ),
     select('status', 'Status', STATUSES),
     select('store', 'Store', [['', 'Any store'], ...STORES.map((x) => /** @type {Option} */ ([x, x]))]),
     select('environment', 'Environment', ENVIRONMENTS),
+    el(
+      'label',
+      {},
+      'Product ',
+      el('input', {
+        id: 'filter-product',
+        name: 'product',
+        value: f.product,
+        size: 16,
+        maxlength: 200,
+        placeholder: 'product id',
+        autocomplete: 'off',
+      }),
+    ),
     select('sort', 'Sort', SORTS),
     el('button', { type: 'submit' }, 'Apply'),
     LIST_KEYS.some((k) => f[k]) ? navLink('Clear', { view: 'customers' }) : null,
@@ -106,7 +122,7 @@ export async function viewCustomers(box, current) {
   const apply = () => {
     /** @type {Record<string, string | null>} */
     const changes = { view: 'customers' };
-    for (const k of ['q', 'status', 'store', 'environment', 'sort']) {
+    for (const k of ['q', 'status', 'store', 'environment', 'product', 'sort']) {
       const v = field(k).value.trim();
       changes[k] = k === 'sort' && v === 'id' ? null : v;
     }
@@ -126,6 +142,7 @@ export async function viewCustomers(box, current) {
     f.flagged ? (f.flagged === 'true' ? 'flagged' : 'not flagged') : null,
     f.store || null,
     f.environment ? f.environment.toLowerCase() : null,
+    f.product ? `product ${f.product}` : null,
   ].filter(Boolean);
   box.append(
     el('h2', {}, 'Customers'),
@@ -138,35 +155,88 @@ export async function viewCustomers(box, current) {
     ),
   );
   const exact = el('div', { id: 'exact-match' });
-  box.append(exact);
+  /** @param {string | null} cursor @param {number} limit */
+  const listPage = (cursor, limit) =>
+    api(
+      '/v1/billing/customers' +
+        scopeQuery({
+          limit,
+          cursor,
+          status: f.status,
+          store: f.store,
+          environment: f.environment,
+          product: f.product,
+          sort: f.sort,
+          q: f.q,
+          flagged: f.flagged,
+        }),
+    );
+  box.append(
+    el(
+      'p',
+      {},
+      csvButton(
+        'customers.csv',
+        [
+          'id',
+          'status',
+          'aliases',
+          'entitlements',
+          'MRR (USD/month)',
+          'stores',
+          'environments',
+          'products',
+          'scheduled downgrade',
+          'flagged since',
+          'last event',
+          'last event at',
+        ],
+        (/** @type {import('../types').Customer} */ c) => [
+          c.id,
+          c.status,
+          c.aliases.join(' '),
+          c.entitlements.map((e) => `${e.id}${e.expiresAt ? ' until ' + e.expiresAt : ''}`).join('; '),
+          c.mrrContribution,
+          [...new Set((c.subscriptions || []).map((x) => x.store).filter(Boolean))].join(' '),
+          [...new Set((c.subscriptions || []).map((x) => x.environment).filter(Boolean))].join(' '),
+          [...new Set((c.subscriptions || []).map((x) => x.productId).filter(Boolean))].join(' '),
+          c.scheduledDowngrade ? c.scheduledDowngrade.at : null,
+          c.flags.map((x) => x.since).join(' '),
+          c.lastEvent ? c.lastEvent.type : null,
+          c.lastEvent ? c.lastEvent.at : null,
+        ],
+        async (cursor) => {
+          const page = await listPage(cursor, 200);
+          return { items: page.customers, nextCursor: page.nextCursor };
+        },
+      ),
+    ),
+    exact,
+  );
   /** @param {string} next */
   const hrefFor = (next) => hrefWith({ sort: next === 'id' ? null : next });
   await pagedList(
     box,
     async (cursor) => {
-      const page = await api(
-        '/v1/billing/customers' +
-          scopeQuery({
-            limit: 50,
-            cursor,
-            status: f.status,
-            store: f.store,
-            environment: f.environment,
-            sort: f.sort,
-            q: f.q,
-            flagged: f.flagged,
-          }),
-      );
+      const page = await listPage(cursor, 50);
       if (!cursor && current() && page.exactMatch) {
         /** @type {import('../types').Customer} */
         const m = page.exactMatch;
-        // Opened by the id as typed, so the customer page says which alias found it.
+        // Opened by the id as typed, so the customer page says which alias found it (a transaction opens the customer).
+        const [said, opens] =
+          page.exactMatchBy === 'transaction'
+            ? [`Transaction “${f.q}” belongs to `, m.id]
+            : m.id === f.q
+              ? ['Exactly this id: ', m.id]
+              : m.aliases.includes(f.q)
+                ? [`“${f.q}” is an alias of `, f.q]
+                : [`“${f.q}” is an id of (in another case) `, m.id];
         exact.replaceChildren(
           el(
             'p',
             { class: 'panel' },
-            m.id === f.q ? 'Exactly this id: ' : `“${f.q}” is an alias of `,
-            navLink(m.id, { view: 'customer', id: f.q }),
+            said,
+            navLink(m.id, { view: 'customer', id: opens }),
             ` (${m.status}, ${money(m.mrrContribution)}/mo)`,
           ),
         );

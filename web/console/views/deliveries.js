@@ -3,7 +3,7 @@
 // redelivery, and each delivery's payload and answers, opened in place as text.
 import { api } from '../api.js';
 import { el, loading, problemBox, showError } from '../dom.js';
-import { when } from '../format.js';
+import { timeEl, when } from '../format.js';
 import { hrefWith, params } from '../nav.js';
 import { pagedList } from '../paged-list.js';
 
@@ -104,7 +104,7 @@ export async function viewDeliveries(box, current) {
               el('td', {}, d.eventType),
               el('td', {}, d.status),
               el('td', {}, attempts),
-              el('td', {}, when(d.nextRetryAt)),
+              el('td', {}, timeEl(d.nextRetryAt)),
               el('td', { class: 'actions' }, details, redeliver),
             ),
             detailRow,

@@ -3,8 +3,9 @@
 // runs (Server-Sent Events).
 import { api, authHeaders } from '../api.js';
 import { el, safeUrl, showError } from '../dom.js';
-import { when } from '../format.js';
-import { cancelButton, FINISHED } from '../invocation-actions.js';
+import { timeEl } from '../format.js';
+import { cancelButton, FINISHED, workflowLink } from '../invocation-actions.js';
+import { download } from '../csv.js';
 import { renderMarkdown } from '../markdown.js';
 import { navLink, params } from '../nav.js';
 
@@ -28,9 +29,13 @@ export async function viewInvocation(box, current, rerender) {
     el(
       'p',
       { class: 'muted' },
-      `status ${i.status} · requested by ${i.requestedBy || '—'} · created ${when(i.createdAt)} · generator ${i.generator || '—'}`,
+      `status ${i.status} · requested by ${i.requestedBy || '—'} · created `,
+      timeEl(i.createdAt),
+      ` · generator ${i.generator || '—'}`,
       ' ',
       cancelButton(i),
+      ' ',
+      workflowLink(i),
     ),
   );
   if (!FINISHED.includes(i.status)) {
@@ -47,6 +52,8 @@ export async function viewInvocation(box, current, rerender) {
     box.append(el('p', {}, i.error ? `Failed: ${i.error.message}` : 'No document yet.'));
     return;
   }
+  const publishable = i.result.markdown || '';
+  if (publishable) box.append(markdownActions(`${i.skill}-${i.id}.md`, publishable));
   /** @type {Map<string, Citation>} */
   const citations = new Map((i.result.citations || []).map((c) => [c.id, c]));
   // The marker form ([pr:50] with link definitions) keeps every citation a link to its document or to its entry
@@ -120,4 +127,35 @@ async function followProgress(project, id, live, current, rerender) {
   } catch (err) {
     showError(err);
   }
+}
+
+/**
+ * Copy and Download of the document's Markdown as published (`result.markdown`: links and footnotes, ready to
+ * paste), with a line that says what happened.
+ * @param {string} fileName
+ * @param {string} markdown
+ */
+function markdownActions(fileName, markdown) {
+  const said = el('span', { class: 'muted', role: 'status', id: 'markdown-status' });
+  const copy = el('button', { type: 'button', id: 'copy-markdown' }, 'Copy Markdown');
+  copy.addEventListener('click', async () => {
+    try {
+      await navigator.clipboard.writeText(markdown);
+      said.textContent = 'Copied to the clipboard.';
+    } catch {
+      // No clipboard access (not allowed, or not a secure page): copy through a selected text field instead.
+      const area = el('textarea', { class: 'offscreen', 'aria-hidden': 'true' }, markdown);
+      document.body.append(area);
+      area.select();
+      const ok = document.execCommand('copy');
+      area.remove();
+      said.textContent = ok ? 'Copied to the clipboard.' : 'Copying was refused by the browser: use Download.';
+    }
+  });
+  const save = el('button', { type: 'button', id: 'download-markdown' }, 'Download .md');
+  save.addEventListener('click', () => {
+    download(fileName, markdown, 'text/markdown;charset=utf-8');
+    said.textContent = `Saved as ${fileName}.`;
+  });
+  return el('p', { class: 'toolbar', id: 'markdown-actions' }, copy, save, said);
 }

@@ -1,11 +1,13 @@
 // @ts-check
-// Skills: per project, the recent invocations with a cancel button on running ones.
+// Skills: per project, a form to start one, and the recent invocations with a cancel button on running ones and
+// a link to each one's workflow (for those the API gives it to).
 import { api } from '../api.js';
 import { el, tableWithHead } from '../dom.js';
-import { when } from '../format.js';
-import { cancelButton } from '../invocation-actions.js';
+import { timeEl } from '../format.js';
+import { cancelButton, workflowLink } from '../invocation-actions.js';
 import { navLink, params } from '../nav.js';
 import { pagedList } from '../paged-list.js';
+import { startSkillSection } from '../skill-form.js';
 
 /** @typedef {import('../types').Invocation} Invocation */
 
@@ -29,6 +31,9 @@ export async function viewSkills(box, current) {
     box.append(el('p', {}, 'Your token names no project.'));
     return;
   }
+  const catalog = await api(`/v1/agents/${encodeURIComponent(project)}/skills`);
+  if (!current()) return;
+  box.append(startSkillSection(project, catalog.skills), el('h3', {}, 'Recent invocations'));
   await pagedList(
     box,
     async (cursor) => {
@@ -72,8 +77,8 @@ export async function viewSkills(box, current) {
               el('td', {}, i.durationMs === null || i.durationMs === undefined ? '—' : (i.durationMs / 1000).toFixed(1) + ' s'),
               el('td', {}, i.generator || '—'),
               el('td', {}, i.requestedBy || '—'),
-              el('td', {}, when(i.createdAt)),
-              el('td', {}, cancelButton(i)),
+              el('td', {}, timeEl(i.createdAt)),
+              el('td', { class: 'actions' }, cancelButton(i), ' ', workflowLink(i)),
             ),
           ),
         );

@@ -4,7 +4,7 @@
 import { api, ApiError } from '../api.js';
 import { customerTable } from '../customer-table.js';
 import { el, scrollBox, showError, tableWithHead } from '../dom.js';
-import { when } from '../format.js';
+import { timeEl } from '../format.js';
 import { navLink, params, scopeQuery } from '../nav.js';
 import { pagedList } from '../paged-list.js';
 import { me } from '../session.js';
@@ -54,31 +54,20 @@ export async function viewWork(box) {
       /** @param {DeadLetter[]} list */
       const add = (list) =>
         list.forEach((d) => {
-          const retry = me.admin && d.status === 'parked' ? el('button', { type: 'button', 'data-retry': d.id }, 'Retry') : null;
-          if (retry)
-            retry.addEventListener('click', async () => {
-              retry.disabled = true;
-              try {
-                await api('/v1/billing/dead-letters/' + encodeURIComponent(d.id) + '/retry', { method: 'POST' });
-                retry.textContent = 'Retry requested';
-              } catch (err) {
-                retry.disabled = false;
-                showError(err);
-              }
-            });
+          const actions = el('td', { class: 'dead-letter-actions' }, deadLetterActions(d));
           body.append(
             el(
               'tr',
-              {},
+              { 'data-dead-letter': d.id },
               el('td', {}, d.eventId),
               el('td', {}, d.type),
               el('td', {}, d.subscriberId ? navLink(d.subscriberId, { view: 'customer', id: d.subscriberId }) : '—'),
               el('td', {}, d.stage),
-              el('td', {}, d.reason),
-              el('td', {}, when(d.parkedAt)),
+              el('td', { class: 'reason' }, d.reason),
+              el('td', {}, timeEl(d.parkedAt)),
               el('td', {}, d.attempts),
-              el('td', {}, when(d.retriedAt)),
-              el('td', {}, retry),
+              el('td', {}, timeEl(d.retriedAt)),
+              actions,
             ),
           );
         });
@@ -88,6 +77,70 @@ export async function viewWork(box) {
   );
   const app = params().get('app');
   if (app) await failingEndpoints(box, app);
+}
+
+/**
+ * What can be done with a parked record: Retry when a retry can succeed (admins), else why not, and Discard with
+ * a reason (admins), which puts it aside for good.
+ * @param {DeadLetter} d
+ */
+function deadLetterActions(d) {
+  const box = el('div', { class: 'actions-box' });
+  if (!d.retryable && d.notRetryableReason) box.append(el('p', { class: 'muted why-not', 'data-why-not': d.id }, d.notRetryableReason));
+  if (!me.admin || d.status !== 'parked') return box;
+  if (d.retryable) {
+    const retry = el('button', { type: 'button', 'data-retry': d.id }, 'Retry');
+    retry.addEventListener('click', async () => {
+      retry.disabled = true;
+      try {
+        await api('/v1/billing/dead-letters/' + encodeURIComponent(d.id) + '/retry', { method: 'POST' });
+        retry.textContent = 'Retry requested';
+      } catch (err) {
+        retry.disabled = false;
+        showError(err);
+      }
+    });
+    box.append(retry, ' ');
+  }
+  const discard = el('button', { type: 'button', 'data-discard': d.id, 'aria-expanded': 'false' }, 'Discard…');
+  const reason = el('input', {
+    name: 'reason',
+    required: 'required',
+    maxlength: 500,
+    size: 28,
+    placeholder: 'why (kept with it)',
+    'aria-label': 'Why it is discarded',
+  });
+  const form = el(
+    'form',
+    { class: 'discard', hidden: true, 'data-discard-form': d.id },
+    reason,
+    ' ',
+    el('button', { type: 'submit' }, 'Discard'),
+  );
+  discard.addEventListener('click', () => {
+    form.hidden = !form.hidden;
+    discard.setAttribute('aria-expanded', String(!form.hidden));
+    if (!form.hidden) reason.focus();
+  });
+  form.addEventListener('submit', async (e) => {
+    e.preventDefault();
+    const submit = /** @type {HTMLButtonElement} */ (form.querySelector('button[type=submit]'));
+    submit.disabled = true;
+    try {
+      const done = await api('/v1/billing/dead-letters/' + encodeURIComponent(d.id) + '/discard', {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json' },
+        body: JSON.stringify({ reason: reason.value }),
+      });
+      box.replaceChildren(el('p', { class: 'muted', 'data-discarded': d.id }, `Discarded: ${done.discardReason}`));
+    } catch (err) {
+      submit.disabled = false;
+      showError(err);
+    }
+  });
+  box.append(discard, form);
+  return box;
 }
 
 /**
@@ -125,7 +178,7 @@ async function failingEndpoints(box, app) {
         'tr',
         { 'data-endpoint': e.id, class: trouble(e) === 0 ? 'flagged' : null },
         el('td', {}, e.url),
-        el('td', {}, when(e.failingSince)),
+        el('td', {}, timeEl(e.failingSince)),
         el('td', {}, e.disabled ? e.disabledReason || 'yes' : 'no'),
         el('td', {}, e.description || ''),
         el('td', {}, navLink('Delivery log', { view: 'deliveries', endpoint: e.id })),
