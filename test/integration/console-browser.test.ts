@@ -6,12 +6,12 @@
  * Without chromium (scripts/ensure-chromium.sh installs it when it can) the suite is skipped, loudly.
  */
 import assert from 'node:assert/strict';
-import { execFileSync } from 'node:child_process';
-import { mkdirSync, readFileSync } from 'node:fs';
+import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Browser, HTTPRequest, Page } from 'puppeteer-core' with { 'resolution-mode': 'import' };
 import { BillingDailyRepository, utcDay } from '../../src/store/billing-daily';
 import { billingClient } from '../support/billing-client';
+import { axeCheck, chromiumPath } from '../support/browser';
 import { eventually } from '../support/eventually';
 import { rewrite, startFakeLlm, type FakeLlm } from '../support/fake-llm';
 import { DeadLetterRepository } from '../../src/store/dead-letters';
@@ -27,18 +27,6 @@ const APP = 'console-ui';
 const SHOTS = process.env.CONSOLE_SCREENSHOTS_DIR || join(repoRoot(), 'test-output', 'screenshots');
 const PHONE = { width: 375, height: 800 };
 const DESKTOP = { width: 1280, height: 900 };
-
-function chromiumPath(): string | null {
-  for (const candidate of [process.env.CHROMIUM_PATH, 'chromium', 'chromium-browser']) {
-    if (!candidate) continue;
-    try {
-      return execFileSync('sh', ['-c', 'command -v "$1"', 'sh', candidate], { encoding: 'utf8' }).trim() || null;
-    } catch {
-      /* not this one */
-    }
-  }
-  return null;
-}
 
 describe('operator console in a real browser (chromium)', function () {
   this.timeout(180_000);
@@ -102,20 +90,6 @@ describe('operator console in a real browser (chromium)', function () {
   };
   const shot = (name: string) => capture(page, name);
   const ready = (view: string) => page.waitForSelector(`#view [data-view="${view}"][data-ready="true"]`, { timeout: 30_000 });
-  /** axe-core on what a page shows now: no serious or critical violation. */
-  const axeCheck = async (p: Page, what: string) => {
-    // The console's CSP allows only its own scripts: axe is evaluated through the debugging protocol, which it does not govern.
-    await p.evaluate(readFileSync(require.resolve('axe-core/axe.min.js'), 'utf8'));
-    const found = JSON.parse(
-      String(
-        await p.evaluate(
-          "axe.run(document, { resultTypes: ['violations'] }).then((r) => JSON.stringify(r.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => v.id + ': ' + v.nodes.map((n) => n.target.join(' ')).slice(0, 3).join(' | '))))",
-        ),
-      ),
-    ) as string[];
-    assert.deepEqual(found, [], `${what}: ${found.join(', ')}`);
-  };
-
   it('opens with a token in the fragment, lists the scopes, and keeps the picked app in the URL (not the token)', async () => {
     // Yesterday's point, as kept by the totals write (or the backfill); today's comes from the events below.
     await new BillingDailyRepository(h.db).replace(

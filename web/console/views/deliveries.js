@@ -2,9 +2,10 @@
 // One endpoint's deliveries, newest first: every attempt's status code, latency and error, the next retry,
 // redelivery, and each delivery's payload and answers, opened in place as text.
 import { api } from '../api.js';
-import { el, loading, problemBox, showError } from '../dom.js';
+import { openInPlace } from '../detail-row.js';
+import { el, showError } from '../dom.js';
 import { timeEl, when } from '../format.js';
-import { hrefWith, params } from '../nav.js';
+import { params } from '../nav.js';
 import { pagedList } from '../paged-list.js';
 
 /** @typedef {import('../types').Delivery} Delivery */
@@ -62,38 +63,18 @@ export async function viewDeliveries(box, current) {
                 showError(err);
               }
             });
-          const detailId = 'delivery-detail-' + body.children.length;
-          const details = el(
-            'button',
-            { type: 'button', 'data-details': d.id, 'aria-expanded': 'false', 'aria-controls': detailId },
-            'Details',
-          );
-          const cell = el('td', { colspan: String(head.length) });
-          const detailRow = el('tr', { class: 'delivery-detail', id: detailId, hidden: true, 'data-detail-of': d.id }, cell);
-          let loaded = false;
-          const toggle = async () => {
-            const open = details.getAttribute('aria-expanded') !== 'true';
-            details.setAttribute('aria-expanded', String(open));
-            detailRow.hidden = !open;
-            // The open delivery is part of the view's address: a reload or a shared link opens it again.
-            history.replaceState(null, '', hrefWith({ delivery: open ? d.id : null }));
-            if (!open || loaded) return;
-            cell.replaceChildren(loading('the payload and responses'));
-            try {
-              const full = await api(base + '/deliveries/' + encodeURIComponent(d.id));
-              cell.replaceChildren(el('div', { class: 'detail-inner' }, ...deliveryDetail(full)));
-              loaded = true;
-            } catch (err) {
-              cell.replaceChildren(
-                problemBox(err, () => {
-                  details.setAttribute('aria-expanded', 'false');
-                  return toggle();
-                }),
-              );
-            }
-          };
-          details.addEventListener('click', () => {
-            void toggle();
+          const {
+            button: details,
+            row: detailRow,
+            toggle,
+          } = openInPlace({
+            id: d.id,
+            param: 'delivery',
+            dataName: 'data-details',
+            detailId: 'delivery-detail-' + body.children.length,
+            columns: head.length,
+            what: 'the payload and responses',
+            fetch: async () => deliveryDetail(await api(base + '/deliveries/' + encodeURIComponent(d.id))),
           });
           toggles.set(d.id, toggle);
           body.append(

@@ -4,7 +4,8 @@
 // what was delivered (an accepted event's JSON, as text) and links to its customer, timeline entry and workflow.
 import { api } from '../api.js';
 import { csvButton } from '../csv.js';
-import { el, loading, problemBox, safeUrl } from '../dom.js';
+import { openInPlace } from '../detail-row.js';
+import { el, safeUrl } from '../dom.js';
 import { timeEl, when, zoneName } from '../format.js';
 import { go, hrefWith, navLink, params, scopeQuery } from '../nav.js';
 import { pagedList } from '../paged-list.js';
@@ -37,8 +38,8 @@ const toLocalInput = (/** @type {string | null} */ iso, /** @type {boolean} */ u
   return d.toISOString().slice(0, 16);
 };
 
-/** @param {HTMLElement} box @param {() => boolean} current */
-export async function viewEvents(box, current) {
+/** @param {HTMLElement} box */
+export async function viewEvents(box) {
   const p = params();
   const unattributed = p.get('unattributed') === 'true';
   /** @type {Record<string, string>} */
@@ -179,38 +180,19 @@ export async function viewEvents(box, current) {
       /** @param {Entry[]} list */
       const add = (list) =>
         list.forEach((e) => {
-          const detailId = 'event-detail-' + body.children.length;
-          const details = el(
-            'button',
-            { type: 'button', 'data-event-details': e.id, 'aria-expanded': 'false', 'aria-controls': detailId },
-            'Details',
-          );
-          const cell = el('td', { colspan: String(head.length) });
-          const detailRow = el('tr', { class: 'delivery-detail', id: detailId, hidden: true, 'data-detail-of': e.id }, cell);
-          let loaded = false;
-          const toggle = async () => {
-            const open = details.getAttribute('aria-expanded') !== 'true';
-            details.setAttribute('aria-expanded', String(open));
-            detailRow.hidden = !open;
-            history.replaceState(null, '', hrefWith({ entry: open ? e.id : null }));
-            if (!open || loaded) return;
-            cell.replaceChildren(loading('what was delivered'));
-            try {
-              /** @type {EntryDetail} */
-              const full = await api(e.links.self);
-              if (!current()) return;
-              cell.replaceChildren(el('div', { class: 'detail-inner' }, ...entryDetail(full)));
-              loaded = true;
-            } catch (err) {
-              cell.replaceChildren(
-                problemBox(err, () => {
-                  details.setAttribute('aria-expanded', 'false');
-                  return toggle();
-                }),
-              );
-            }
-          };
-          details.addEventListener('click', () => void toggle());
+          const {
+            button: details,
+            row: detailRow,
+            toggle,
+          } = openInPlace({
+            id: e.id,
+            param: 'entry',
+            dataName: 'data-event-details',
+            detailId: 'event-detail-' + body.children.length,
+            columns: head.length,
+            what: 'what was delivered',
+            fetch: async () => entryDetail(/** @type {EntryDetail} */ (await api(e.links.self))),
+          });
           if (params().get('entry') === e.id) void toggle();
           body.append(
             el(
