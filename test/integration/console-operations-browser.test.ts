@@ -74,6 +74,19 @@ describe('operator console: event log, times, charts, actions, phone (chromium)'
     await client.deliver(providerEvent('INITIAL_PURCHASE', 'chart-b', { at: at.chartSecond, price: 19.99, country_code: 'DE' }));
     await client.settled('chart-a', 1);
     await client.settled('chart-b', 1);
+    // A purchase refunded the next day (the provider sends the refund as a negative price).
+    await client.deliver(providerEvent('INITIAL_PURCHASE', 'refunder', { at: at.chartSecond, original_transaction_id: 'OTX-R' }));
+    await client.settled('refunder', 1);
+    await client.deliver(
+      providerEvent('CANCELLATION', 'refunder', {
+        at: at.purchase,
+        purchasedAt: at.chartSecond,
+        price: -9.99,
+        cancel_reason: 'CUSTOMER_SUPPORT',
+        original_transaction_id: 'OTX-R',
+      }),
+    );
+    await client.settled('refunder', 2);
   });
   after(async () => {
     await browser?.close();
@@ -243,9 +256,14 @@ describe('operator console: event log, times, charts, actions, phone (chromium)'
     );
     const revenueOn = (day: number) => rows.find(([d]) => d === utcDay(day))?.[1];
     assert.equal(revenueOn(at.chartFirst), '$4.99');
-    assert.equal(revenueOn(at.chartSecond), '$19.99');
+    assert.equal(revenueOn(at.chartSecond), '$29.98', "chart-b's and refunder's purchases");
     assert.equal(revenueOn(at.purchase), '$9.99', 'the purchase on the day of its provider time');
     if (utcDay(Date.now()) !== utcDay(at.purchase)) assert.equal(revenueOn(Date.now()), '$0.00', 'nothing on the day they were delivered');
+    // Its totals begin today, its events days ago: the view says how to place the totals by provider time.
+    assert.match(
+      await text(page, '#backfill-note'),
+      new RegExp(`events date from ${utcDay(at.chartFirst)}.*billing-backfill-trends --scope app:${APP}`),
+    );
     await capture(page, join(SHOTS, 'trends.png'));
     // A filter: only Play Store.
     await page.select('#trend-store', 'PLAY_STORE');
@@ -343,6 +361,20 @@ describe('operator console: event log, times, charts, actions, phone (chromium)'
     await page.click('#exact-match a');
     await ready(page, 'customer');
     assert.match(await text(page, '#view h2'), /Customer Tz-User/);
+    // What the customer paid, since when, from where (its events: one purchase at $9.99 from India, no refund).
+    assert.deepEqual(
+      [await text(page, '#lifetime-spend'), await text(page, '#refunds'), await text(page, '#country')],
+      ['$9.99', 'none', 'IN'],
+    );
+    // A refunded customer says so, with the amount, on its page and in the list.
+    await page.goto(`${h.baseUrl}/dashboard?app=${APP}&view=customer&id=refunder`);
+    await ready(page, 'customer');
+    assert.equal(await text(page, '#refunds'), '1 · $9.99');
+    assert.match(await text(page, '#subscriptions'), /refunded/);
+    assert.match(await text(page, '#timeline li[data-event-id]:first-child'), /\$9\.99 refunded/);
+    await page.goto(`${h.baseUrl}/dashboard?app=${APP}&view=customers&status=refunded`);
+    await ready(page, 'customers');
+    assert.match(await text(page, '#customers tr[data-customer="refunder"]'), /refunded/);
     await page.goto(`${h.baseUrl}/dashboard?app=${APP}&view=customers`);
     await ready(page, 'customers');
     await page.type('#filter-product', 'pro_monthly');

@@ -140,9 +140,19 @@ export async function viewTrends(box, current) {
       'p',
       { class: 'muted' },
       points.length
-        ? `From ${points[0] ? points[0].day : ''}, the scope's first day of totals (UTC days; the service's processing time: npm run cli -- billing-backfill-trends rebuilds them by the provider's time).`
+        ? `From ${points[0] ? points[0].day : ''}, the scope's first day of totals (UTC days, by when the service processed the events).`
         : 'No totals yet.',
     ),
+    // Customers older than the app's connection: its totals begin the day they arrived. Say how to place them.
+    ev.firstDay && (!points[0] || ev.firstDay < points[0].day)
+      ? el(
+          'p',
+          { class: 'panel', id: 'backfill-note' },
+          `This scope's events date from ${ev.firstDay}, before its first day of totals: `,
+          el('code', {}, `npm run cli -- billing-backfill-trends --scope ${m.scope} --days ${days}`),
+          " rebuilds the totals by the provider's time from the customers' records.",
+        )
+      : '',
     mrrChart,
     countChart,
     el(
