@@ -41,7 +41,7 @@ export interface DeliveryOutcome {
 const FLUSH_INTERVAL_MS = 250;
 /** Entries waiting per bucket; past it a bucket's newest are dropped (and counted) until the next flush. */
 const MAX_PENDING_PER_BUCKET = 2_000;
-/** Distinct counted refusals (bucket, reason, app, minute) waiting at once. */
+/** Distinct counted refusals (bucket, reason, minute) waiting at once. */
 const MAX_PENDING_COUNTED = 5_000;
 const EXCERPT_CHARS = 4_096;
 const MINUTE_MS = 60_000;
@@ -112,7 +112,9 @@ export class DeliveryLog {
     entry.facets = eventLogFacets(entry, (d.otherIds ?? []).slice(0, 4));
     if (d.unauthorized) {
       const minute = Math.floor(d.at.getTime() / MINUTE_MS);
-      const key = `${bucket}|${d.reason}|${entry.app ?? ''}|${minute}`;
+      // Unattributed refusals are counted per reason alone (the entry names the first slug of its minute): a flood of
+      // made-up slugs is one entry a minute too, not one per slug.
+      const key = `${bucket}|${d.reason}|${minute}`;
       const known = this.counted.get(key);
       if (known) {
         known.count += 1;

@@ -11,7 +11,8 @@ import { COLLECTIONS } from './collections';
  * Bounded per bucket: each bucket (a scope, or `unattributed` for deliveries no app can be named for) keeps its
  * newest entries up to its own cap (by a sequence number per bucket), so one app's flood never evicts another's
  * log, and entries older than the retention go by TTL. Refusals before authorization (401, a missing app) are
- * counted into one entry per bucket, reason and minute, so a flood of them costs one write a minute.
+ * counted into one entry per bucket, reason and minute (naming the first app slug of its minute), so a flood of
+ * them costs one write a minute.
  */
 export type EventLogBucket = BillingScope | typeof UNATTRIBUTED;
 export const UNATTRIBUTED = 'unattributed' as const;
