@@ -57,7 +57,8 @@ interface EventLogParams {
 }
 
 const CURSOR = cursorCodec({ at: 'date', id: 'string' });
-const ENTRY_ID = /^evl_[0-9a-z]{26}$/i;
+/** A delivery's id (a ULID), or a counted refusal's (a digest): anything else names no entry. */
+const ENTRY_ID = /^evl_(?:[0-9A-HJKMNP-TV-Z]{26}|n[0-9a-f]{26})$/;
 
 /**
  * The event log (store/event-log.ts): every webhook delivery to a scope's receiver and what became of it,
@@ -138,7 +139,7 @@ export function eventLogRoutes(deps: AppDeps): Router {
   router.get('/v1/billing/events/:id', async (ctx) => {
     const bucket = await bucketOf(ctx);
     const id = ctx.params.id!;
-    const e = ENTRY_ID.test(id) || id.startsWith('evl_n') ? await eventLog.get(bucket, id) : null;
+    const e = ENTRY_ID.test(id) ? await eventLog.get(bucket, id) : null;
     if (!e) throw notFound('unknown_event_log_entry', `No delivery "${id.slice(0, 80)}" in the event log of ${bucket}`);
     const scope: BillingScope | null = bucket === UNATTRIBUTED ? null : bucket;
     ctx.body = { ...present(bucket)(e), ...(await bodyOf(scope, e)), timeline: await timelineOf(scope, e) };
