@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import type { Browser, HTTPRequest, Page } from 'puppeteer-core' with { 'resolution-mode': 'import' };
 import { BillingDailyRepository, utcDay } from '../../src/store/billing-daily';
 import { billingClient } from '../support/billing-client';
-import { axeCheck, chromiumPath } from '../support/browser';
+import { axeCheck, launchChromium } from '../support/browser';
 import { eventually } from '../support/eventually';
 import { rewrite, startFakeLlm, type FakeLlm } from '../support/fake-llm';
 import { DeadLetterRepository } from '../../src/store/dead-letters';
@@ -38,16 +38,8 @@ describe('operator console in a real browser (chromium)', function () {
   const problems: string[] = [];
 
   before(async function () {
-    const executablePath = chromiumPath();
-    if (!executablePath) {
-      // In CI a missing browser is a failure, never a pass by omission.
-      if (process.env.CI === 'true')
-        throw new Error('CI=true and no chromium: the browser tests cannot run (bash scripts/ensure-chromium.sh installs it as root)');
-      console.error(
-        '\n[browser] !!! chromium not found: THE BROWSER TESTS DID NOT RUN (bash scripts/ensure-chromium.sh installs it as root) !!!\n',
-      );
-      this.skip();
-    }
+    // In CI a missing browser is a failure, never a pass by omission (elsewhere the suite is skipped, loudly).
+    browser = await launchChromium(this);
     // A model that rewrites release notes and never answers for a proposal, so one invocation stays running.
     llm = await startFakeLlm();
     llm.handle((req) => (JSON.stringify(req.body).includes('Harbor') ? { hang: true } : rewrite(req)));
@@ -60,8 +52,6 @@ describe('operator console in a real browser (chromium)', function () {
     await loadDemo(h);
     await h.startWorker();
     auth = (await h.request('POST', '/v1/apps', { token: adminToken(), body: { slug: APP, name: 'Console UI' } })).body.authorization;
-    const { launch } = await import('puppeteer-core');
-    browser = await launch({ executablePath, headless: true, args: ['--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage'] });
     page = await browser.newPage();
     await page.setViewport({ width: 1280, height: 900 });
     // A CSP violation or a script error fails the suite: the page must work under its strict policy.
