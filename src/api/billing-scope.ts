@@ -38,12 +38,3 @@ export function workflowLinker(temporal: Config['temporal'], caller: Principal):
 export function temporalUiFor(temporal: Config['temporal'], caller: Principal): string | null {
   return isAdmin(caller) ? temporal.uiUrl : null;
 }
-
-/**
- * Links to workflows in the Temporal UI for this caller: only administrators get them (the UI shows every
- * tenant's workflows), and only when its address is configured.
- */
-export function workflowLinkerFor(ctx: Context, temporal: Config['temporal']): (workflowId: string) => string | null {
-  const link = workflowLinker(temporal);
-  return isAdmin(principalOf(ctx)) ? link : () => null;
-}

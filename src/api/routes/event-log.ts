@@ -67,7 +67,6 @@ const ENTRY_ID = /^evl_(?:[0-9A-HJKMNP-TV-Z]{26}|n[0-9a-f]{26})$/;
  */
 export function eventLogRoutes(deps: AppDeps): Router {
   const { apps, eventLog, webhookEvents, deadLetters, subscribers, billingTimeline } = deps.repos;
-  const workflowLink = workflowLinker(deps.config.temporal);
   const router = new Router();
   router.use('/v1/billing/events', authenticate(deps.config.jwt));
 
@@ -93,27 +92,31 @@ export function eventLogRoutes(deps: AppDeps): Router {
     };
   };
 
-  const present = (bucket: EventLogBucket) => (e: EventLogEntry) => ({
-    id: e._id,
-    bucket: e.bucket,
-    at: e.at,
-    lastAt: e.lastAt,
-    count: e.count,
-    outcome: e.outcome,
-    status: e.status,
-    reason: e.reason,
-    detail: e.detail,
-    endpoint: e.endpoint,
-    app: e.app,
-    eventId: e.eventId,
-    type: e.type,
-    subscriberId: e.subscriberId,
-    workflowId: e.workflowId,
-    workflowUrl: e.workflowId ? workflowLink(e.workflowId) : null,
-    deadLetterId: e.deadLetterId,
-    bodyBytes: e.bodyBytes,
-    links: links(bucket, e),
-  });
+  /** An entry as this caller sees it (Temporal UI links for admins only). */
+  const present = (ctx: Context, bucket: EventLogBucket) => {
+    const workflowLink = workflowLinker(deps.config.temporal, principalOf(ctx));
+    return (e: EventLogEntry) => ({
+      id: e._id,
+      bucket: e.bucket,
+      at: e.at,
+      lastAt: e.lastAt,
+      count: e.count,
+      outcome: e.outcome,
+      status: e.status,
+      reason: e.reason,
+      detail: e.detail,
+      endpoint: e.endpoint,
+      app: e.app,
+      eventId: e.eventId,
+      type: e.type,
+      subscriberId: e.subscriberId,
+      workflowId: e.workflowId,
+      workflowUrl: e.workflowId ? workflowLink(e.workflowId) : null,
+      deadLetterId: e.deadLetterId,
+      bodyBytes: e.bodyBytes,
+      links: links(bucket, e),
+    });
+  };
 
   router.get('/v1/billing/events', async (ctx) => {
     const bucket = await bucketOf(ctx);
@@ -130,7 +133,7 @@ export function eventLogRoutes(deps: AppDeps): Router {
       before: CURSOR.decode(ctx.query.cursor),
     });
     const page = rows.slice(0, limit);
-    const { items, taken } = withinBudget(page, present(bucket));
+    const { items, taken } = withinBudget(page, present(ctx, bucket));
     const last = page[taken - 1];
     const more = rows.length > limit || taken < page.length;
     ctx.body = { bucket, events: items, nextCursor: more && last ? CURSOR.encode({ at: last.at, id: last._id }) : null };
@@ -142,7 +145,7 @@ export function eventLogRoutes(deps: AppDeps): Router {
     const e = ENTRY_ID.test(id) ? await eventLog.get(bucket, id) : null;
     if (!e) throw notFound('unknown_event_log_entry', `No delivery "${id.slice(0, 80)}" in the event log of ${bucket}`);
     const scope: BillingScope | null = bucket === UNATTRIBUTED ? null : bucket;
-    ctx.body = { ...present(bucket)(e), ...(await bodyOf(scope, e)), timeline: await timelineOf(scope, e) };
+    ctx.body = { ...present(ctx, bucket)(e), ...(await bodyOf(scope, e)), timeline: await timelineOf(scope, e) };
   });
 
   /** What was delivered: an accepted event's body from the inbox, a conflicting one's from its dead letter. */

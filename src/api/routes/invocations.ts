@@ -16,7 +16,7 @@ import { HttpProblem, badRequest, conflict, notFound, unprocessable } from '../p
 import { presentInvocation as present } from '../invocation-resource';
 import { rateLimitFields } from '../rate-limit-fields';
 import { projectForCaller } from '../project-access';
-import { workflowLinkerFor } from '../billing-scope';
+import { workflowLinker } from '../billing-scope';
 import { mapTemporalError } from '../temporal-errors';
 
 const CURSOR = cursorCodec({ createdAt: 'date', id: 'string' });
@@ -30,7 +30,7 @@ export function invocationRoutes(deps: AppDeps, metrics: AppMetrics): Router {
   const { projects, invocations } = deps.repos;
   const { client } = deps.temporal;
   const service = deps.invocations;
-  const linkOf = (ctx: Context) => workflowLinkerFor(ctx, deps.config.temporal);
+  const linkOf = (ctx: Context) => workflowLinker(deps.config.temporal, principalOf(ctx));
   const router = new Router();
   router.use('/v1/agents', authenticate(deps.config.jwt));
   // Authenticate first, then read the body: an anonymous caller learns nothing from body errors.
