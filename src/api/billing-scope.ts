@@ -8,13 +8,18 @@ import { badRequest, forbidden, notFound } from './problem';
 
 /**
  * The billing scope a dashboard request reads: `?app={slug}` for a token with that app (or an admin), none for
- * the operator scope (admins only).
+ * the operator scope (admins only). A token that is not an admin's and names no app is told the parameter is
+ * missing: it can only have meant an app.
  */
 export async function requestedScope(ctx: Context, apps: AppRepository): Promise<BillingScope> {
   const principal = principalOf(ctx);
   const app = ctx.query.app;
   if (app === undefined) {
-    if (!isAdmin(principal)) throw forbidden('The operator scope (no app parameter) is for administrators');
+    if (!isAdmin(principal))
+      throw badRequest(
+        'missing_app',
+        'The app query parameter is required: ?app={slug} (without it, the operator scope, for administrators only)',
+      );
     return 'operator';
   }
   if (typeof app !== 'string' || app === '') throw badRequest('invalid_input', 'app must be a single app slug');

@@ -16,6 +16,10 @@ export interface RelayGauges {
 export function createMetrics(store?: StoreGauges, relay?: RelayGauges) {
   const registry = new Registry();
   collectDefaultMetrics({ register: registry });
+  // Gauges whose names end in _total, which Prometheus reserves for counters (`promtool check metrics` refuses
+  // them); the same numbers are the sums of nodejs_active_handles, _requests and _resources by type.
+  for (const name of ['nodejs_active_handles_total', 'nodejs_active_requests_total', 'nodejs_active_resources_total'])
+    registry.removeSingleMetric(name);
   const httpDuration = new Histogram({
     name: 'http_request_duration_seconds',
     help: 'HTTP request latency by route and status',

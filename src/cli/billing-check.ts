@@ -88,7 +88,14 @@ function report(scope: BillingScope, s: Snapshot): boolean {
   const show = (t: BillingTotals, k: keyof BillingTotals) => (k === 'mrrMicros' ? `$${mrrAmount(t).amount.toFixed(2)}` : String(t[k]));
   const keys = Object.keys(s.recomputed) as (keyof BillingTotals)[];
   // Compared exactly (micro-dollars), shown rounded.
-  const rows = keys.map((k) => ({ k, a: show(s.running, k), b: show(s.recomputed, k), same: s.running[k] === s.recomputed[k] }));
+  // MRR is stored in micro-dollars and shown in dollars: the row says which.
+  const label = (k: keyof BillingTotals) => (k === 'mrrMicros' ? 'mrr (USD)' : k);
+  const rows = keys.map((k) => ({
+    k: label(k),
+    a: show(s.running, k),
+    b: show(s.recomputed, k),
+    same: s.running[k] === s.recomputed[k],
+  }));
   process.stdout.write(
     `scope ${scope}: ${s.subscribers} subscriber records; running totals updated ${s.updatedAt?.toISOString() ?? 'never'}\n`,
   );

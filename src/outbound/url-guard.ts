@@ -28,11 +28,20 @@ export class UnsafeUrlError extends Error {
  * not classify are judged by the IPv4 address they embed (see embeddedIPv4).
  */
 export function refusedAddress(address: string, allowLoopback: boolean): string | null {
+  const what = addressProblem(address, allowLoopback);
+  return what === null ? null : `${address} ${what}`;
+}
+
+const LOOPBACK_SETTING = 'OUTBOUND_WEBHOOKS_ALLOW_LOOPBACK=true allows it, in development only';
+
+// What is wrong with an address, as the end of a sentence that names it ("127.0.0.1 is a loopback address"), so
+// that both the address itself and a host name that resolves to it can be the sentence's subject.
+function addressProblem(address: string, allowLoopback: boolean): string | null {
   let parsed: ipaddr.IPv4 | ipaddr.IPv6;
   try {
     parsed = ipaddr.parse(address);
   } catch {
-    return `${address} is not an IP address`;
+    return 'is not an IP address';
   }
   if (parsed.kind() === 'ipv6') {
     const v4 = embeddedIPv4(parsed as ipaddr.IPv6);
@@ -44,8 +53,8 @@ export function refusedAddress(address: string, allowLoopback: boolean): string 
 
 function refusedRange(address: string, range: string, allowLoopback: boolean): string | null {
   if (range === 'unicast') return null;
-  if (range === 'loopback') return allowLoopback ? null : `${address} is a loopback address`;
-  return `${address} is not a public address (${range}): private, link-local, reserved, documentation, metadata and tunnelling ranges are refused`;
+  if (range === 'loopback') return allowLoopback ? null : `is a loopback address (${LOOPBACK_SETTING})`;
+  return `is not a public address (${range}): private, link-local, reserved, documentation, metadata and tunnelling ranges are refused`;
 }
 
 /**
@@ -74,7 +83,9 @@ export function checkUrl(raw: string, allowLoopback: boolean): URL {
     throw new UnsafeUrlError('url is not a valid absolute URL');
   }
   if (url.protocol !== 'https:' && !(allowLoopback && url.protocol === 'http:')) {
-    throw new UnsafeUrlError(allowLoopback ? 'url must use https or http' : 'url must use https');
+    throw new UnsafeUrlError(
+      allowLoopback ? 'url must use https or http' : `url must use https (http to a loopback receiver: ${LOOPBACK_SETTING})`,
+    );
   }
   if (url.username || url.password) throw new UnsafeUrlError('url must not carry credentials');
   const host = url.hostname
@@ -102,8 +113,8 @@ export async function resolveSafely(
   const addresses = isIP(host) ? [{ address: host, family: isIP(host) }] : await resolve(host);
   if (addresses.length === 0) throw new UnsafeUrlError(`${host} does not resolve`);
   for (const a of addresses) {
-    const why = refusedAddress(a.address, allowLoopback);
-    if (why) throw new UnsafeUrlError(`${host} resolves to ${why}`);
+    const what = addressProblem(a.address, allowLoopback);
+    if (what) throw new UnsafeUrlError(isIP(host) ? `${host} ${what}` : `${host} resolves to ${a.address}, which ${what}`);
   }
   return { address: addresses[0]!.address, family: addresses[0]!.family === 6 ? 6 : 4 };
 }

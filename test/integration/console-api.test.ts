@@ -164,7 +164,15 @@ describe('console API', function () {
     assert.equal(today.flaggedCustomers, 1);
     problem(await h.request('GET', `/v1/billing/trends?app=${APP}&days=7`, { token: member }), 400);
     problem(await h.request('GET', `/v1/billing/trends?app=${APP}`, { token: stranger }), 403);
-    problem(await h.request('GET', '/v1/billing/trends', { token: member }), 403);
+    // No app and not an admin: the app was forgotten (not a request for the operator scope).
+    for (const path of ['/v1/billing/trends', '/v1/billing/customers/tl-1', '/v1/billing/metrics']) {
+      const missing = await h.request('GET', path, { token: member });
+      problem(missing, 400);
+      assert.equal(missing.body.code, 'missing_app', path);
+    }
+    const operator = await h.request('GET', '/v1/billing/customers/tl-1', { token: adminToken() });
+    problem(operator, 404);
+    assert.match(operator.body.detail, /operator scope \(no app parameter given; an app's customer is read with \?app=\{slug\}\)/);
     problem(await h.request('GET', `/v1/billing/trends?app=${APP}`), 401);
   });
 

@@ -227,6 +227,7 @@ describe('skills over HTTP: invoke, poll, list, idempotency (real Temporal, real
       assert.equal(res.body.code, 'invalid_input');
       assert.match(res.headers.get('content-type') ?? '', /application\/problem\+json/);
       assert.deepEqual(res.body.errors.map((e: { path: string }) => e.path).sort(), ['/fromVersion', '/toVersion', '/tone']);
+      assert.match(res.body.detail, /^Skill inputs do not match the schema: /);
 
       const cased = await invoke(h, member, 'release_notes_composer', { fromVersion: '1.2.1', ToVersion: '2.0.0' });
       assert.equal(cased.status, 400);

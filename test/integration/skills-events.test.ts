@@ -69,15 +69,21 @@ describe('invocation progress as Server-Sent Events (real Temporal, real store)'
     assert.match(String((last.data.result as { markdown: string }).markdown), /^# /);
     const statuses = seen.filter((e) => e.event === 'status').map((e) => e.data.status);
     assert.equal(statuses.at(-1), 'completed');
-    assert.equal(new Set(seen.map((e) => e.id)).size, seen.length - 1, 'each state once (the result repeats the last id)');
+    assert.equal(new Set(seen.map((e) => e.id)).size, seen.length, 'each state once, and the result with its own id');
 
-    // Reconnecting after the last event: nothing is repeated but the result.
+    // Reconnecting after the final status but before the result: only the result.
+    const finalStatus = seen.at(-2)!;
+    assert.equal(finalStatus.data.status, 'completed');
     const again = [];
-    for await (const e of events(await open(started.body.id, last.id))) again.push(e);
+    for await (const e of events(await open(started.body.id, finalStatus.id))) again.push(e);
     assert.deepEqual(
       again.map((e) => e.event),
       ['result'],
     );
+    // Reconnecting after the result (what an EventSource does when the stream ends): 204, so it stops.
+    const done = await open(started.body.id, last.id);
+    assert.equal(done.status, 204);
+    assert.equal(await done.text(), '');
   });
 
   it('401 without a token, 404 for an unknown invocation, as problem+json', async () => {

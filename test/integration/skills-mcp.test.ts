@@ -7,6 +7,8 @@ import assert from 'node:assert/strict';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { SKILLS } from '../../src/skills/catalog';
+import { TOTAL_STEPS } from '../../src/skills/invocation-status';
+import { RETAIL } from '../unit/skills/cases';
 import { eventually } from '../support/eventually';
 import { startHarness, type Harness } from '../support/harness';
 import { mintToken } from '../../src/auth/mint-token';
@@ -92,6 +94,40 @@ describe('skills over MCP (official SDK client, real Temporal, real store)', () 
       (r) => r.body.status === 'cancelled',
       { what: 'the invocation to be cancelled' },
     );
+  });
+
+  it('progress values increase with every notification, also from queued to retrieving (both 0 steps done)', async () => {
+    // No worker runs: the test moves the record through its first states as the workflow's activities would.
+    const client = await connect();
+    const controller = new AbortController();
+    const progress: { progress: number; total?: number; message?: string }[] = [];
+    const call = client.callTool({ name: 'proposal_writer', arguments: { ...RETAIL, format: 'email' } }, undefined, {
+      signal: controller.signal,
+      onprogress: (p) => void progress.push(p),
+    });
+    const notified = (n: number, what: string) =>
+      eventually(
+        async () => progress.length,
+        (length) => length >= n,
+        { what },
+      );
+    await notified(1, 'the queued notification');
+    const queued = await h.request('GET', `/v1/agents/${PROJECT}/invocations?skill=proposal_writer&status=queued`, { token: member });
+    const id = queued.body.invocations[0].id as string;
+    const step = (seq: number, status: 'retrieving' | 'drafting', completedSteps: number) =>
+      h.repos.invocations.advance(id, seq, { status, progress: { step: status, completedSteps, totalSteps: TOTAL_STEPS } }, new Date());
+    assert.ok(await step(1, 'retrieving', 0));
+    await notified(2, 'the retrieving notification');
+    assert.ok(await step(2, 'drafting', 1));
+    await notified(3, 'the drafting notification');
+    controller.abort();
+    await assert.rejects(call);
+    assert.deepEqual(
+      progress.map((p) => p.message),
+      ['queued', 'retrieving', 'drafting'],
+    );
+    for (let i = 1; i < progress.length; i++) assert.ok(progress[i]!.progress > progress[i - 1]!.progress, JSON.stringify(progress));
+    for (const p of progress) assert.ok(p.progress <= p.total!, JSON.stringify(p));
   });
 
   it('bad arguments are a tool error; an unknown tool is a protocol error', async () => {

@@ -1,12 +1,13 @@
 /**
  * What operators scrape: a worker process with WORKER_METRICS_ADDRESS serves the Temporal SDK's metrics and the
  * worker's own on one Prometheus endpoint, the API serves the relay's; and every metric the example alert rules
- * (ops/prometheus-alerts.yml) use is one of them.
+ * (ops/prometheus-alerts.yml) use is one of them; `promtool check metrics` accepts both pages.
  */
 import assert from 'node:assert/strict';
-import type { ChildProcess } from 'node:child_process';
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { spawnSync, type ChildProcess, type SpawnSyncReturns } from 'node:child_process';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { homedir } from 'node:os';
+import { delimiter, join } from 'node:path';
 import { parse } from 'yaml';
 import { eventually } from '../support/eventually';
 import { startHarness, type Harness } from '../support/harness';
@@ -24,6 +25,21 @@ function declared(page: string): Set<string> {
   }
   for (const m of page.matchAll(/^([a-zA-Z_:][a-zA-Z0-9_:]*)[{ ]/gm)) names.add(m[1]!);
   return names;
+}
+
+/** PROMTOOL_PATH, promtool on PATH, or the one `npm test` keeps in the user cache (Debian's prometheus package). */
+function findPromtool(): string | null {
+  const cached = join(process.env.XDG_CACHE_HOME ?? join(homedir(), '.cache'), 'skills-billing-service', 'bin');
+  const candidates = [
+    process.env.PROMTOOL_PATH,
+    ...(process.env.PATH ?? '').split(delimiter).map((dir) => join(dir, 'promtool')),
+    ...(existsSync(cached)
+      ? readdirSync(cached)
+          .filter((f) => f.startsWith('promtool-'))
+          .map((f) => join(cached, f))
+      : []),
+  ];
+  return candidates.find((c): c is string => c !== undefined && c !== '' && existsSync(c)) ?? null;
 }
 
 describe('metrics operators alert on (a real worker process, the API)', () => {
@@ -62,6 +78,20 @@ describe('metrics operators alert on (a real worker process, the API)', () => {
       'http_request_duration_seconds',
     ])
       assert.match(apiPage, new RegExp(`# TYPE ${name} `), name);
+
+    // Prometheus's own linter accepts both pages (it refused prom-client's nodejs_active_*_total gauges).
+    const promtool = findPromtool();
+    if (promtool) {
+      for (const [what, page] of [
+        ['worker', workerPage],
+        ['API', apiPage],
+      ] as const) {
+        const linted: SpawnSyncReturns<string> = spawnSync(promtool, ['check', 'metrics'], { input: page, encoding: 'utf8' });
+        assert.equal(linted.status, 0, `promtool check metrics on the ${what}'s page: ${linted.stdout}${linted.stderr}`);
+      }
+    } else if (process.env.CI === 'true') {
+      assert.fail('CI=true and no promtool (PROMTOOL_PATH, PATH or the user cache)');
+    } else console.error('\n[metrics] !!! promtool not found: `promtool check metrics` DID NOT RUN on the pages !!!\n');
 
     const known = new Set([...declared(workerPage), ...declared(apiPage)]);
     // Metrics that appear only once something happened (a failed mail, an outbound attempt) are declared by name.

@@ -139,4 +139,25 @@ describe('outbound webhooks: URL guard', () => {
     assert.deepEqual(ok, { address: '93.184.216.34', family: 4 });
     await assert.rejects(resolveSafely(new URL('https://localhost/'), false), UnsafeUrlError);
   });
+
+  it('says which address a name resolved to and why it is refused, naming the setting that allows loopback', async () => {
+    const loopback = async () => [{ address: '127.0.0.1', family: 4 }];
+    await assert.rejects(resolveSafely(new URL('https://localhost/'), false, loopback), {
+      message:
+        'localhost resolves to 127.0.0.1, which is a loopback address (OUTBOUND_WEBHOOKS_ALLOW_LOOPBACK=true allows it, in development only)',
+    });
+    await assert.rejects(
+      resolveSafely(new URL('https://inside.example/'), false, async () => [{ address: '10.0.0.5', family: 4 }]),
+      {
+        message: /^inside\.example resolves to 10\.0\.0\.5, which is not a public address \(private\)/,
+      },
+    );
+    assert.throws(() => checkUrl('http://127.0.0.1:4000/hooks', false), {
+      message: 'url must use https (http to a loopback receiver: OUTBOUND_WEBHOOKS_ALLOW_LOOPBACK=true allows it, in development only)',
+    });
+    assert.equal(
+      refusedAddress('127.0.0.1', false),
+      '127.0.0.1 is a loopback address (OUTBOUND_WEBHOOKS_ALLOW_LOOPBACK=true allows it, in development only)',
+    );
+  });
 });

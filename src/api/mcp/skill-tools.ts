@@ -12,6 +12,7 @@ import { isTerminal } from '../../invocations/wait';
 import { findSkill, SKILLS } from '../../skills/catalog';
 import { followInvocation } from '../../invocations/follow';
 import { mcpIdempotencyKey } from '../agent-idempotency';
+import { progressValue } from './progress';
 import type { InvocationRecord, InvocationRepository } from '../../store/invocations';
 import type { ProjectRecord } from '../../store/projects';
 
@@ -59,12 +60,17 @@ export function skillToolsServer(
       throw err;
     }
     const progressToken = request.params._meta?.progressToken;
+    let sent = -1;
     for await (const current of followInvocation(deps.invocations, record, { signal: extra.signal })) {
       record = current;
-      if (progressToken === undefined) continue;
+      const progress = progressValue(current.progress);
+      // MCP: every notification's progress exceeds the last (a state that did not advance, such as a failure
+      // part-way through a step, is told by the tool's result instead).
+      if (progressToken === undefined || progress <= sent) continue;
+      sent = progress;
       await extra.sendNotification({
         method: 'notifications/progress',
-        params: { progressToken, progress: current.progress.completedSteps, total: current.progress.totalSteps, message: current.status },
+        params: { progressToken, progress, total: current.progress.totalSteps, message: current.status },
       });
     }
     if (!isTerminal(record)) {

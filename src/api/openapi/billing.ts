@@ -32,7 +32,10 @@ function customerListParams(names: (keyof typeof CUSTOMER_LIST_QUERY_SCHEMA.prop
 }
 
 const tags = ['billing'];
-export const appQuery = queryParam('app', 'App slug; omit for the operator scope (admins only)');
+export const appQuery = queryParam(
+  'app',
+  "App slug; required unless the token is an admin's (400 missing_app), and for an admin's omitted means the operator scope",
+);
 export const scope: Schema = { type: 'string', pattern: '^(operator|app:.+)$', description: '"app:{slug}" or "operator"' };
 const usd: Schema = { type: 'number', description: 'USD per month, rounded to the cent' };
 const workflowUrl: Schema = {
@@ -41,7 +44,7 @@ const workflowUrl: Schema = {
 };
 const scopeErrors = {
   ...authErrors,
-  403: problemRef('The token does not grant the app, or no app and not an admin'),
+  403: problemRef('The token does not grant the app'),
   404: problemRef('Unknown app'),
 };
 
@@ -156,7 +159,11 @@ export const billingPart: OpenApiPart = {
         tags,
         security: bearer,
         parameters: [appQuery],
-        responses: { 200: json('The totals', ref('BillingMetrics')), 400: problemRef('app is not a single slug'), ...scopeErrors },
+        responses: {
+          200: json('The totals', ref('BillingMetrics')),
+          400: problemRef('app is not a single slug; no app parameter and not an admin (missing_app)'),
+          ...scopeErrors,
+        },
       },
     },
     '/v1/billing/customers': {
@@ -172,7 +179,7 @@ export const billingPart: OpenApiPart = {
         ],
         responses: {
           200: json('A page of customers', ref('CustomerPage')),
-          400: problemRef('Bad filter, limit or cursor'),
+          400: problemRef('Bad filter, limit or cursor; no app parameter and not an admin (missing_app)'),
           ...scopeErrors,
         },
       },
@@ -186,7 +193,7 @@ export const billingPart: OpenApiPart = {
         parameters: [pathParam('id', 'Any app user id or alias'), appQuery],
         responses: {
           200: json('The customer, and what it paid, since when, from where', ref('CustomerDetail')),
-          400: problemRef('app is not a single slug'),
+          400: problemRef('app is not a single slug; no app parameter and not an admin (missing_app)'),
           ...scopeErrors,
           404: problemRef('Unknown app or customer'),
         },
@@ -210,7 +217,7 @@ export const billingPart: OpenApiPart = {
         ],
         responses: {
           200: json('A page of dead letters', ref('DeadLetterPage')),
-          400: problemRef('Bad filter, limit or cursor'),
+          400: problemRef('Bad filter, limit or cursor; no app parameter and not an admin (missing_app)'),
           ...scopeErrors,
         },
       },

@@ -21,7 +21,7 @@ import { EVENT_TRENDS_QUERY_SCHEMA } from '../routes/billing-dashboard';
 
 const scopeErrors = {
   ...authErrors,
-  403: problemRef('The token does not grant the app, or no app and not an admin'),
+  403: problemRef('The token does not grant the app'),
   404: problemRef('Unknown app'),
 };
 const snapshot = ref('TimelineSnapshot');
@@ -162,7 +162,11 @@ export const consolePart: OpenApiPart = {
         tags: ['billing'],
         security: bearer,
         parameters: [appQuery, queryParam('days', '30, 90 or 365 (default 30)', { type: 'integer', enum: [30, 90, 365], default: 30 })],
-        responses: { 200: json('The points, oldest first', ref('Trends')), 400: problemRef('Bad days'), ...scopeErrors },
+        responses: {
+          200: json('The points, oldest first', ref('Trends')),
+          400: problemRef('Bad days; no app parameter and not an admin (missing_app)'),
+          ...scopeErrors,
+        },
       },
     },
     '/v1/billing/trends/events': {
@@ -179,7 +183,11 @@ export const consolePart: OpenApiPart = {
             return queryParam(name, description, schema);
           }),
         ],
-        responses: { 200: json('The points, oldest first', ref('EventTrends')), 400: problemRef('A bad period or filter'), ...scopeErrors },
+        responses: {
+          200: json('The points, oldest first', ref('EventTrends')),
+          400: problemRef('A bad period or filter; no app parameter and not an admin (missing_app)'),
+          ...scopeErrors,
+        },
       },
     },
     '/v1/billing/downgrades': {
@@ -194,7 +202,11 @@ export const consolePart: OpenApiPart = {
           limitParam(200, 50),
           cursorParam,
         ],
-        responses: { 200: json('A page of customers', ref('CustomerPage')), 400: problemRef('Bad days, limit or cursor'), ...scopeErrors },
+        responses: {
+          200: json('A page of customers', ref('CustomerPage')),
+          400: problemRef('Bad days, limit or cursor; no app parameter and not an admin (missing_app)'),
+          ...scopeErrors,
+        },
       },
     },
     '/v1/billing/customers/{id}/timeline': {
@@ -207,7 +219,7 @@ export const consolePart: OpenApiPart = {
         parameters: [pathParam('id', 'Any app user id or alias'), appQuery, limitParam(200, 50), cursorParam],
         responses: {
           200: json('A page of timeline entries', ref('Timeline')),
-          400: problemRef('Bad limit or cursor'),
+          400: problemRef('Bad limit or cursor; no app parameter and not an admin (missing_app)'),
           ...scopeErrors,
           404: problemRef('Unknown app or customer'),
         },
@@ -222,7 +234,7 @@ export const consolePart: OpenApiPart = {
         parameters: [pathParam('id', 'Any app user id or alias'), pathParam('eventId', 'The provider event id'), appQuery],
         responses: {
           200: json('The entry', ref('TimelineEntryOfCustomer')),
-          400: problemRef('A repeated app parameter'),
+          400: problemRef('A repeated app parameter; no app parameter and not an admin (missing_app)'),
           ...scopeErrors,
           404: problemRef('Unknown app, customer, or no such event on its timeline'),
         },

@@ -28,7 +28,7 @@ const bucket: Schema = {
 const nullablePath: Schema = { ...nullableString, description: 'An API path; null when there is none' };
 const errors = {
   ...authErrors,
-  403: problemRef('The token does not grant the app; no app (operator scope) or unattributed and not an admin'),
+  403: problemRef('The token does not grant the app; unattributed and not an admin'),
   404: problemRef('Unknown app'),
 };
 
@@ -102,7 +102,11 @@ export const eventLogPart: OpenApiPart = {
         tags: ['billing'],
         security: bearer,
         parameters: [appQuery, ...params, limitParam(200, 50), cursorParam],
-        responses: { 200: json('A page of deliveries', ref('EventLogPage')), 400: problemRef('A bad filter, limit or cursor'), ...errors },
+        responses: {
+          200: json('A page of deliveries', ref('EventLogPage')),
+          400: problemRef('A bad filter, limit or cursor; no app parameter and not an admin (missing_app)'),
+          ...errors,
+        },
       },
     },
     '/v1/billing/events/{id}': {
@@ -114,7 +118,7 @@ export const eventLogPart: OpenApiPart = {
         parameters: [pathParam('id', 'evl_…'), appQuery, params.find((p) => p.name === 'unattributed')!],
         responses: {
           200: json('The delivery', ref('EventLogEntryDetail')),
-          400: problemRef('A repeated app parameter, or app with unattributed'),
+          400: problemRef('A repeated app parameter, or app with unattributed; no app parameter and not an admin (missing_app)'),
           ...errors,
           404: problemRef('Unknown app or entry'),
         },

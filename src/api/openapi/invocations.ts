@@ -166,7 +166,7 @@ export const invocationPart: OpenApiPart = {
       get: {
         summary: 'The invocation as Server-Sent Events',
         description:
-          '`status` events (status, progress and updatedAt: the current state first, then each change), one `result` event with the whole invocation (the Invocation schema) when it is terminal, then the stream ends. Event ids are the record version: reconnect with Last-Event-ID to get only what changed. A stream lasts at most 5 minutes.',
+          '`status` events (status, progress and updatedAt: the current state first, then each change), one `result` event with the whole invocation (the Invocation schema) when it is terminal, then the stream ends. Event ids are the record version (the id of the `result` event ends in `:result`): reconnect with Last-Event-ID to get only what changed; a reconnect after the `result` event answers 204, which tells an EventSource to stop reconnecting. A stream lasts at most 5 minutes.',
         tags,
         security: bearer,
         parameters: [
@@ -182,6 +182,7 @@ export const invocationPart: OpenApiPart = {
         ],
         responses: {
           200: { description: 'An event stream', content: { 'text/event-stream': { schema: { type: 'string' } } } },
+          204: { description: 'Last-Event-ID is the result event of a finished invocation: nothing more will come' },
           ...authErrors,
           404: problemRef('Unknown project or invocation'),
           429: tooMany('The caller has EVENT_STREAMS_PER_CALLER streams open already (too_many_streams); close one, or poll'),

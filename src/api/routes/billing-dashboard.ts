@@ -306,7 +306,7 @@ export function billingDashboardRoutes(deps: AppDeps): Router {
     const limit = parseLimit(ctx.query.limit, 50, 200);
     const before = TIMELINE_CURSOR.decode(ctx.query.cursor);
     const record = await subscribers.resolve(scope, ctx.params.id!);
-    if (!record) throw notFound('unknown_customer', `No customer "${ctx.params.id}" in ${scope}`);
+    if (!record) throw unknownCustomer(ctx.params.id!, scope);
     const rows = await timeline.list(scope, record.subscriberId, { limit: limit + 1, before });
     const page = rows.slice(0, limit);
     const { items, taken } = withinBudget(page, timelineEntryBody);
@@ -334,10 +334,20 @@ export function billingDashboardRoutes(deps: AppDeps): Router {
   router.get('/v1/billing/customers/:id', async (ctx) => {
     const scope = await scopeOf(ctx);
     const record = await subscribers.resolve(scope, ctx.params.id!);
-    if (!record) throw notFound('unknown_customer', `No customer "${ctx.params.id}" in ${scope}`);
+    if (!record) throw unknownCustomer(ctx.params.id!, scope);
     // What it paid, was refunded, since when, and from where: from its timeline (billing-timeline.ts).
     ctx.body = { ...presenter(ctx)(record), facts: await timeline.customerFacts(scope, record.subscriberId) };
   });
 
   return router;
+}
+
+// An admin who forgot ?app= reads the operator scope: say so, since the customer is most likely an app's.
+function unknownCustomer(id: string, scope: BillingScope) {
+  return notFound(
+    'unknown_customer',
+    scope === 'operator'
+      ? `No customer "${id}" in the operator scope (no app parameter given; an app's customer is read with ?app={slug})`
+      : `No customer "${id}" in ${scope}`,
+  );
 }

@@ -16,8 +16,12 @@ const MAX_STREAM_MS = 5 * 60_000;
  * `GET …/invocations/{id}/events`: the invocation's progress as Server-Sent Events, so a browser or a CLI sees it
  * without polling. `status` events carry the status and progress on every change (the current state first), then
  * one `result` event with the whole invocation once it is terminal, and the stream ends. Event ids are the
- * record's version: a client that reconnects with `Last-Event-ID` gets only what changed since.
+ * record's version: a client that reconnects with `Last-Event-ID` gets only what changed since, and 204 once it
+ * has had the result.
  */
+// Its own id, so that a client that saw the final `status` event but not the result still gets the result.
+const resultEventId = (record: InvocationRecord) => `${versionOf(record)}:result`;
+
 export function invocationEventRoutes(deps: AppDeps): Router {
   const { projects, invocations } = deps.repos;
   const router = new Router();
@@ -27,10 +31,16 @@ export function invocationEventRoutes(deps: AppDeps): Router {
     const record = await invocations.get(project._id, ctx.params.id!);
     if (!record) throw notFound('unknown_invocation', `Invocation "${ctx.params.id}" does not exist in project "${project._id}"`);
     const first = record;
+    const resumedAt = ctx.get('Last-Event-ID') || null;
+    // The client has had the result: 204 tells an EventSource to stop reconnecting (it would otherwise get the
+    // result again every `retry` interval).
+    if (isTerminal(first) && resumedAt === resultEventId(first)) {
+      ctx.status = 204;
+      return;
+    }
     answerWithEventStream(ctx, deps.streams, 'invocation event', async (write, signal) => {
       const send = (event: string, id: string, data: unknown) => write(`id: ${id}\nevent: ${event}\ndata: ${JSON.stringify(data)}\n\n`);
       write('retry: 2000\n\n');
-      const resumedAt = ctx.get('Last-Event-ID') || null;
       let last: InvocationRecord = first;
       for await (const current of followInvocation(invocations, first, { signal, until: Date.now() + MAX_STREAM_MS })) {
         last = current;
@@ -40,7 +50,7 @@ export function invocationEventRoutes(deps: AppDeps): Router {
       }
       if (isTerminal(last)) {
         const finished = (await invocations.getFinished(last.project, last._id)) ?? last;
-        send('result', versionOf(finished), presentInvocation(finished));
+        send('result', resultEventId(finished), presentInvocation(finished));
       }
     });
   });

@@ -128,7 +128,7 @@ export function invocationRoutes(deps: AppDeps, metrics: AppMetrics): Router {
       case 'invalid_input':
         return badRequest(
           'invalid_input',
-          `Skill inputs does not match the schema: ${refusal.errors.map((e) => `${e.path || '/'} ${e.message}`).join('; ')}`,
+          `Skill inputs do not match the schema: ${refusal.errors.map((e) => `${e.path || '/'} ${e.message}`).join('; ')}`,
           refusal.errors,
         );
       case 'not_entitled':
