@@ -4,6 +4,7 @@ import { deadLettersCommand } from './dead-letters';
 import { billingBackfillTrendsCommand } from './billing-backfill-trends';
 import type { CliCommand } from './command';
 import { mintTokenCommand } from './mint-token';
+import { createOrgCommand, createProjectCommand } from './orgs-projects';
 import { outboundAccessCommand } from './outbound';
 import { setupTemporalCommand } from './setup-temporal';
 import { seedDemoCommand } from './seed-demo';
@@ -13,6 +14,8 @@ import { healthCommand } from './health';
 import { listenCommand, triggerCommand } from './webhook-tools';
 
 export const COMMANDS: Record<string, CliCommand> = {
+  'create-org': createOrgCommand,
+  'create-project': createProjectCommand,
   'mint-token': mintTokenCommand,
   'setup-temporal': setupTemporalCommand,
   'seed-demo': seedDemoCommand,

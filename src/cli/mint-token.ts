@@ -17,14 +17,22 @@ export const mintTokenCommand: CliCommand = {
   async run(values) {
     const config = loadConfig(process.env);
     if (!config.jwt.secret) throw new Error('mint-token needs JWT_SECRET (tokens for RS256/ES256 come from your identity provider)');
+    const projects = list(values.projects) ?? [];
+    const apps = list(values.apps) ?? [];
+    // Every route but the health checks needs a project, an app or the admin role: such a token would only be
+    // refused, so say so instead of printing it.
+    if (projects.length === 0 && apps.length === 0 && !values.admin)
+      throw new Error(
+        'a token with no --projects, --apps or --admin can do nothing (every route needs one of them); give at least one, e.g. --projects acme-web',
+      );
     const hours = Number(values.hours);
     if (!Number.isFinite(hours) || hours <= 0 || hours > 24 * 30) throw new Error('--hours must be between 0 and 720');
     const token = mintToken(
       config.jwt.secret,
       {
         sub: String(values.sub),
-        projects: list(values.projects) ?? [],
-        apps: list(values.apps) ?? [],
+        projects,
+        apps,
         roles: values.admin ? ['admin'] : [],
       },
       { expiresInSeconds: Math.round(hours * 3600), issuer: config.jwt.issuer, audience: config.jwt.audience },

@@ -146,6 +146,48 @@ describe('operator CLI (against the real store)', () => {
     assert.equal(api.status, 404, 'authenticated (the project simply does not exist)');
   });
 
+  it('mint-token with no project, app or admin role refuses: such a token could do nothing', () => {
+    const res = cli('mint-token', '--sub', 'nobody');
+    assert.equal(res.status, 1);
+    assert.equal(res.stdout, '', 'no token printed');
+    assert.match(res.stderr, /a token with no --projects, --apps or --admin can do nothing/);
+    assert.equal(cli('mint-token', '--sub', 'root', '--admin').status, 0);
+  });
+
+  it('create-org and create-project set up a project without curl or a token; the API then serves it', async () => {
+    const org = `org-${randomSuffix()}`;
+    const created = cli('create-org', '--org', org, '--name', 'Globex', '--owner-email', 'owner@globex.test');
+    assert.equal(created.status, 0, created.stderr);
+    assert.equal(created.stdout, `org ${org}: created\n`);
+    assert.equal(
+      cli('create-org', '--org', org, '--name', 'Globex Inc', '--owner-email', 'owner@globex.test').stdout,
+      `org ${org}: updated\n`,
+    );
+    const project = cli('create-project', '--project', `${org}-web`, '--org', org, '--name', 'Globex web');
+    assert.equal(project.status, 0, project.stderr);
+    assert.equal(project.stdout, `project ${org}-web (org ${org}): created\n`);
+    const read = await h.request('GET', `/v1/projects/${org}-web`, { token: projectToken([`${org}-web`]) });
+    assert.equal(read.status, 200);
+    assert.deepEqual([read.body.name, read.body.org], ['Globex web', org]);
+    assert.equal((await h.request('GET', `/v1/orgs/${org}`, { token: adminToken() })).body.name, 'Globex Inc');
+    // Refusals name the flag; a project of an org that does not exist says how to create it.
+    const orphan = cli('create-project', '--project', 'orphan', '--org', 'no-such-org');
+    assert.equal(orphan.status, 1);
+    assert.match(orphan.stderr, /org "no-such-org" does not exist; create it first: create-org --org no-such-org/);
+    const badEmail = cli('create-org', '--org', 'x1', '--name', 'X', '--owner-email', 'not-an-email');
+    assert.equal(badEmail.status, 1);
+    assert.match(badEmail.stderr, /--owner-email must match format "email"/);
+    assert.equal(cli('create-org', '--org', 'Bad Id', '--name', 'X', '--owner-email', 'a@b.test').status, 1);
+    // Through the API with an admin token, as from a deployment.
+    const viaApi = await runProcess(
+      process.execPath,
+      [CLI, 'create-project', '--project', `${org}-api`, '--org', org, '--api', h.baseUrl, '--token', adminToken()],
+      { env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '' }, cwd: tmpdir() },
+    );
+    assert.equal(viaApi.code, 0, viaApi.stderr);
+    assert.equal(viaApi.stdout, `project ${org}-api (org ${org}): created\n`);
+  });
+
   it('connect-app prints the webhook URL and a one-time authorization that the receiver accepts; rotation too', async () => {
     const slug = `cli-${randomSuffix()}`;
     const res = cli('connect-app', '--slug', slug, '--name', 'CLI app');
@@ -247,6 +289,8 @@ function readmeCliCommands(): string[] {
 
 /** What each README command must do; a README command missing here fails the test, so new ones get checked. */
 const EXPECT: Record<string, (out: { stdout: string; stderr: string }) => void> = {
+  'create-org': ({ stdout }) => assert.match(stdout, /^org globex: (created|updated)$/m),
+  'create-project': ({ stdout }) => assert.match(stdout, /^project globex-web \(org globex\): (created|updated)$/m),
   'import-git': ({ stdout }) =>
     assert.match(stdout, /imported .*some-repo into acme-web: 2 releases, 3 commits; 5 documents new, 0 updated, 0 rejected/),
   invoke: ({ stdout, stderr }) => {
@@ -438,6 +482,24 @@ describe('invoke (against the real stack)', function () {
       (await h.db.collection<{ _id: string; outboundAccess?: boolean }>(COLLECTIONS.apps).findOne({ _id: slug }))?.outboundAccess,
       true,
     );
+  });
+
+  it('bin/cli prints only the result: `bin/cli invoke … > notes.md` holds the Markdown and nothing else', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'bin-cli-'));
+    try {
+      const out = await runProcess(
+        'bash',
+        ['-c', `${join(repoRoot(), 'bin', 'cli')} invoke release_notes_composer --project acme-web --from 1.2.1 --to 2.0.0 > notes.md`],
+        { env, cwd: dir },
+      );
+      assert.equal(out.code, 0, out.stderr);
+      const notes = readFileSync(join(dir, 'notes.md'), 'utf8');
+      const id = /\[invoke\] (inv_\w+): completed/.exec(out.stderr)![1]!;
+      const api = await h.request('GET', `/v1/agents/acme-web/invocations/${id}`, { token: projectToken(['acme-web']) });
+      assert.equal(notes, api.body.result.markdown, 'the file is exactly the Markdown');
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it('refuses what the API refuses, with its message', async () => {
