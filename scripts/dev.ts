@@ -7,6 +7,7 @@ import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { join, resolve } from 'node:path';
 import { loadConfig } from '../src/config/config';
 import { mintToken } from '../src/auth/mint-token';
+import { devDefaults } from './stack/dev-defaults';
 import { ensureEnvFile, readEnvFile, removeDevStack, writeDevStack } from './stack/env-file';
 import { freePort, startMongo, startTemporal, type RunningServer } from './stack/servers';
 
@@ -83,6 +84,9 @@ async function main(): Promise<void> {
     env.PORT ??= String(await freePort(3000));
     env.HOST ??= '127.0.0.1';
     env.NODE_ENV ??= 'development';
+    const defaults = devDefaults(env);
+    Object.assign(env, defaults.set);
+    for (const note of defaults.notes) say(note);
     const config = loadConfig(env);
     // For `npm run cli -- …` in another terminal: the addresses chosen here (removed again on Ctrl-C).
     writeDevStack(root, {

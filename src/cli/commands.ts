@@ -11,7 +11,8 @@ import { seedDemoCommand } from './seed-demo';
 import { importGitCommand } from './import-git';
 import { invokeCommand } from './invoke';
 import { healthCommand } from './health';
-import { listenCommand, triggerCommand } from './webhook-tools';
+import { listenCommand } from './listen';
+import { triggerCommand } from './trigger';
 
 export const COMMANDS: Record<string, CliCommand> = {
   'create-org': createOrgCommand,

@@ -81,13 +81,15 @@ describe('operator CLI (against the real store)', () => {
         '--api',
         h.baseUrl,
       ],
-      { env },
+      // It keeps the subscriber's story in .data/ of its folder.
+      { env, cwd: mkdtempSync(join(tmpdir(), 'trigger-')) },
     );
     let sent = '';
     trigger.stdout.on('data', (d: Buffer) => (sent += d.toString()));
     trigger.stderr.on('data', (d: Buffer) => (sent += d.toString()));
     assert.equal(await new Promise((r) => trigger.once('exit', r)), 0, sent);
     assert.match(sent, /^200 .*"duplicate":false/);
+    assert.match(sent, /PRODUCTION/, 'a purchase that counts, against the service on this machine');
     // In the app's inbox (this suite runs no worker to apply it).
     assert.equal(await h.db.collection(COLLECTIONS.webhookEvents).countDocuments({ scope: `app:${slug}`, type: 'INITIAL_PURCHASE' }), 1);
     assert.equal(
