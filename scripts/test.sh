@@ -36,6 +36,14 @@ else
   echo "[test] !!! BROWSER TESTS WILL NOT RUN: chromium is missing and could not be installed (run as root on Debian, or set CHROMIUM_PATH) !!!"
 fi
 
+# The generated-clients test builds the Python client with openapi-python-client: installed once from PyPI into the
+# user cache when missing and possible, else that test is skipped with a loud line.
+if python_client_venv=$(bash scripts/ensure-python-client-generator.sh); then
+  export OPENAPI_PYTHON_CLIENT_VENV="$python_client_venv"
+else
+  echo "[test] !!! THE PYTHON CLIENT TEST WILL NOT RUN: openapi-python-client could not be installed (python3 3.11+ with venv, and PyPI, are needed) !!!"
+fi
+
 echo "[test] integration tests (real Temporal, real MongoDB wire protocol, real SMTP)…"
 # Files run in parallel processes (TEST_JOBS, default 3) against the one Temporal and store the global fixture
 # starts: most of a file's time is spent waiting on workflows, so three share two cores well.

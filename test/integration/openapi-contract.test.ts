@@ -464,6 +464,7 @@ describe('OpenAPI contract: every route answers as its document says (real stack
       assert.equal(out.payerFlagged, true);
       assert.equal(typeof out.mrr, 'number');
       assert.equal(out.accepted, 'queued');
+      assert.equal(out.notesStatus, 202, 'a release-notes body without tone is accepted');
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
@@ -503,6 +504,12 @@ export async function run(o: { baseUrl: string; token: string; project: string; 
     body: { incidentId: 'INC-2025-014', severity: 'SEV-2' },
   });
   const accepted: string | undefined = invoked.data?.status;
+  // An input with a default (tone) may be left out, as the README's examples do.
+  const notes = await client.POST('/v1/agents/{project}/skills/{skill}', {
+    params: { path: { project: o.project, skill: 'release_notes_composer' } },
+    body: { fromVersion: '1.2.1', toVersion: '2.0.0' },
+  });
+  const notesStatus: number = notes.response.status;
   if (invoked.data) {
     const self: string = invoked.data.links.self;
     if (!self.endsWith(invoked.data.id)) throw new Error(self);
@@ -516,6 +523,6 @@ export async function run(o: { baseUrl: string; token: string; project: string; 
   const letters = await client.GET('/v1/billing/dead-letters', { params: { query: { app: o.app, status: 'all' } } });
   const stages: ('intake' | 'relay' | 'apply' | 'effect')[] = letters.data?.deadLetters.map((d) => d.stage) ?? [];
 
-  return { skills, status: invocation.status, cited, searched, generator: invocation.generator, unknownCode, accepted, payerFlagged, downgrade, mrr, stages };
+  return { skills, status: invocation.status, cited, searched, generator: invocation.generator, unknownCode, accepted, notesStatus, payerFlagged, downgrade, mrr, stages };
 }
 `;

@@ -34,10 +34,11 @@ export const billingWebhookPart: OpenApiPart = {
           description:
             'With ignored: true, why the event has no effect: a type this service does not know (acknowledged so the provider does not retry it), a TEST event, or an event that names no subscriber',
         },
+        // A boolean rather than `const: true`: openapi-python-client 0.29 writes an optional const as invalid Python.
         conflict: {
-          const: true,
+          type: 'boolean',
           description:
-            'Present on a redelivered event id whose body differs from the first one accepted: the first stands, this body is parked as an intake dead letter and never applied',
+            'Present (and true) on a redelivered event id whose body differs from the first one accepted: the first stands, this body is parked as an intake dead letter and never applied',
         },
       },
     },

@@ -21,6 +21,7 @@ const TAGS = [
     name: 'outbound webhooks (private preview)',
     description: "Endpoints that receive an app's billing events, their delivery log and redelivery",
   },
+  { name: 'outbound webhook deliveries', description: 'What the service sends to those endpoints (the webhooks section)' },
 ];
 
 /** Errors any operation can answer, whatever it describes. */

@@ -5,8 +5,29 @@ import { authErrors, bearer, json, nullableString, pathParam, problemRef, record
 /** A skill's input schema as a component: the JSON Schema the API validates inputs with, without its `$schema` (the document's dialect is 2020-12). */
 const inputSchema = (s: (typeof SKILLS)[number]): Schema => {
   const { $schema: _dialect, ...schema } = s.inputSchema;
-  return { title: `${s.title} inputs`, ...schema };
+  return { title: `${s.title} inputs`, ...withoutDefaults(schema as Schema) };
 };
+
+/**
+ * An input with a default is optional: the service fills it in. The document says so in words rather than with
+ * `default`, which openapi-typescript's default output reads as "always present" and so makes required in a
+ * request body (a body without `tone` failed `tsc --strict`). Validation keeps the skill's own schema.
+ */
+function withoutDefaults(schema: Schema): Schema {
+  const properties = schema.properties as Record<string, Schema> | undefined;
+  if (!properties) return schema;
+  return {
+    ...schema,
+    properties: Object.fromEntries(
+      Object.entries(properties).map(([name, { default: dflt, ...property }]) => [
+        name,
+        dflt === undefined
+          ? property
+          : { ...property, description: `${property.description ? `${property.description} ` : ''}Default: ${JSON.stringify(dflt)}.` },
+      ]),
+    ),
+  };
+}
 
 export const SKILL_INPUT_REFS = SKILLS.map((s) => ref(`SkillInput_${s.name}`));
 export const documentKind: Schema = { enum: [...DOCUMENT_KINDS] };

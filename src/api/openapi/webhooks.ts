@@ -48,7 +48,9 @@ export const outboundWebhooks = {
       summary: "A subscriber's billing event, sent to an app's endpoints",
       description:
         "Sent to every enabled endpoint of the app whose eventTypes include the type, retried with backoff on failure (a 410 disables the endpoint). Verify the signature with the endpoint's whsec_ secret (Standard Webhooks).",
-      tags: ['outbound webhooks (private preview)'],
+      // A tag of its own: openapi-generator writes one API file per tag, and under the outbound routes' tag this
+      // operation replaced their file.
+      tags: ['outbound webhook deliveries'],
       security: [],
       parameters: [
         { name: 'webhook-id', in: 'header', ...header('The delivery id (msg_…); the same on every retry: deduplicate on it') },
