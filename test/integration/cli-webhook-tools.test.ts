@@ -20,6 +20,11 @@ import { adminToken } from '../support/tokens';
 const CLI = join(__dirname, '..', '..', 'src', 'cli.js');
 const DAY = 86_400_000;
 
+const triggerArgs = (type: string, user: string, app: string, authorization: string, api: string) => [
+  'trigger',
+  ...['--type', type, '--user', user, '--app', app, '--authorization', authorization, '--api', api],
+];
+
 describe('cli trigger and cli listen (real stack)', function () {
   this.timeout(120_000);
   let h: Harness;
@@ -55,20 +60,7 @@ describe('cli trigger and cli listen (real stack)', function () {
   it('trigger: purchase, renewal, expiration and refund of one subscription move entitlement and MRR as the provider’s rules say', async () => {
     const { slug, authorization } = await connectApp();
     const trigger = async (type: string, user: string, ...extra: string[]) => {
-      const out = await run([
-        'trigger',
-        '--type',
-        type,
-        '--user',
-        user,
-        '--app',
-        slug,
-        '--authorization',
-        authorization,
-        '--api',
-        h.baseUrl,
-        ...extra,
-      ]);
+      const out = await run([...triggerArgs(type, user, slug, authorization, h.baseUrl), ...extra]);
       assert.equal(out.code, 0, out.stdout + out.stderr);
       return out.stdout;
     };
@@ -211,19 +203,7 @@ describe('cli trigger and cli listen (real stack)', function () {
       assert.equal(endpoints.length, 1);
       assert.match(endpoints[0].url, /^http:\/\/127\.0\.0\.1:\d+\/$/);
 
-      const sent = await run([
-        'trigger',
-        '--type',
-        'INITIAL_PURCHASE',
-        '--user',
-        'eve',
-        '--app',
-        slug,
-        '--authorization',
-        authorization,
-        '--api',
-        h.baseUrl,
-      ]);
+      const sent = await run(triggerArgs('INITIAL_PURCHASE', 'eve', slug, authorization, h.baseUrl));
       assert.equal(sent.code, 0, sent.stdout + sent.stderr);
       await eventually(
         async () => forwarded.length,
