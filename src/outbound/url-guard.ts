@@ -45,13 +45,13 @@ function addressProblem(address: string, allowLoopback: boolean): string | null 
   }
   if (parsed.kind() === 'ipv6') {
     const v4 = embeddedIPv4(parsed as ipaddr.IPv6);
-    const why = v4 ? refusedRange(address, v4.range(), allowLoopback) : null;
+    const why = v4 ? refusedRange(v4.range(), allowLoopback) : null;
     if (why || (v4 && (parsed as ipaddr.IPv6).isIPv4MappedAddress())) return why;
   }
-  return refusedRange(address, parsed.range(), allowLoopback);
+  return refusedRange(parsed.range(), allowLoopback);
 }
 
-function refusedRange(address: string, range: string, allowLoopback: boolean): string | null {
+function refusedRange(range: string, allowLoopback: boolean): string | null {
   if (range === 'unicast') return null;
   if (range === 'loopback') return allowLoopback ? null : `is a loopback address (${LOOPBACK_SETTING})`;
   return `is not a public address (${range}): private, link-local, reserved, documentation, metadata and tunnelling ranges are refused`;
