@@ -44,6 +44,14 @@ else
   echo "[test] !!! THE PYTHON CLIENT TEST WILL NOT RUN: openapi-python-client could not be installed (python3 3.11+ with venv, and PyPI, are needed) !!!"
 fi
 
+# The A2A test drives the service with the official Python SDK too (a2a-sdk 1.x and 0.3): installed once from PyPI
+# into the user cache when missing and possible, else those tests are skipped with a loud line.
+if a2a_python_sdk_dir=$(bash scripts/ensure-a2a-python-sdk.sh); then
+  export A2A_PYTHON_SDK_DIR="$a2a_python_sdk_dir"
+else
+  echo "[test] !!! THE A2A PYTHON SDK TESTS WILL NOT RUN: a2a-sdk could not be installed (python3 3.11+ with venv, and PyPI, are needed) !!!"
+fi
+
 echo "[test] integration tests (real Temporal, real MongoDB wire protocol, real SMTP)…"
 # Files run in parallel processes (TEST_JOBS, default 3) against the one Temporal and store the global fixture
 # starts: most of a file's time is spent waiting on workflows, so three share two cores well.

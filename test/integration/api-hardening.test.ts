@@ -89,6 +89,7 @@ describe('the invocation limit: a sliding window with RateLimit fields (SKILL_IN
       ['/v1/agents/{project}/mcp', 'post'],
       ['/v1/agents/{project}/mcp', 'get'],
       ['/v1/agents/{project}/a2a', 'post'],
+      ['/a2a', 'post'],
       ['/v1/agents/{project}/invocations/{id}/events', 'get'],
     ] as const)
       assert.ok(doc.paths[path][method].responses['429'], `${method} ${path} documents its 429`);

@@ -215,6 +215,17 @@ describe('OpenAPI contract: every route answers as its document says (real stack
     assert.equal((await h.request('DELETE', mcp, { headers: session })).status, 200);
 
     assert.equal((await h.request('GET', `/v1/agents/${PROJECT}/.well-known/agent-card.json`, { token: member })).status, 200);
+    for (const headers of [{}, { 'A2A-Version': '1.0' }] as Record<string, string>[]) {
+      assert.equal((await h.request('GET', `/v1/agents/${PROJECT}/.well-known/agent-card.json`, { token: member, headers })).status, 200);
+      assert.equal((await h.request('GET', '/.well-known/agent-card.json', { headers })).status, 200);
+    }
+    const hostTask = await h.request('POST', '/a2a', {
+      token: member,
+      headers: { 'A2A-Version': '1.0' },
+      body: { jsonrpc: '2.0', id: 1, method: 'GetTask', params: { id: invocationId } },
+    });
+    assert.equal(hostTask.status, 200, hostTask.text);
+    assert.equal(hostTask.body.result.id, invocationId, hostTask.text);
     const task = await h.request('POST', `/v1/agents/${PROJECT}/a2a`, {
       token: member,
       body: { jsonrpc: '2.0', id: 1, method: 'tasks/get', params: { id: invocationId } },

@@ -1,7 +1,7 @@
 import { authErrors, bearer, bodyErrors, json, pathParam, problemRef, ref, tooMany, type OpenApiPart, type Schema } from './common';
 
 /**
- * The agent protocols over a project's skills: MCP (Streamable HTTP) and A2A (0.3, JSON-RPC). Their message
+ * The agent protocols over a project's skills: MCP (Streamable HTTP) and A2A (1.0 and 0.3, JSON-RPC). Their message
  * shapes belong to those specifications, so objects stay open here (additionalProperties: true) and only the
  * members this service always sets are listed.
  */
@@ -30,6 +30,32 @@ const streamRefused = tooMany(
   'The caller has EVENT_STREAMS_PER_CALLER streams open already (too_many_streams): event streams and MCP GET streams together',
 );
 
+const versionHeader = {
+  name: 'A2A-Version',
+  in: 'header',
+  required: false,
+  schema: { type: 'string', examples: ['1.0', '0.3'] },
+  description: 'The A2A protocol version (Major.Minor): 1.0, or 0.3 when absent (A2A 1.0 §3.6)',
+};
+const a2aBody = {
+  required: true,
+  content: {
+    'application/json': { schema: { ...rpcMessage, description: 'A JSON-RPC 2.0 request' } },
+    'application/a2a+json': { schema: { ...rpcMessage, description: 'A JSON-RPC 2.0 request' } },
+  },
+};
+const a2aResponses = {
+  200: {
+    description: 'A JSON-RPC response, or for the streaming methods an event stream of JSON-RPC responses',
+    content: { 'application/json': { schema: ref('JsonRpcResponse') }, 'text/event-stream': { schema: { type: 'string' } } },
+  },
+  204: { description: 'A notification (no id): done, and nothing is answered' },
+  ...authErrors,
+  ...bodyErrors,
+  429: streamRefused,
+  503: problemRef('A streaming method while too many streams are open in this process (too_many_streams)'),
+};
+
 export const agentPart: OpenApiPart = {
   schemas: {
     JsonRpcResponse: {
@@ -51,13 +77,28 @@ export const agentPart: OpenApiPart = {
     AgentCard: {
       type: 'object',
       additionalProperties: true,
-      description: 'An A2A 0.3 agent card (https://a2a-protocol.org): one skill per skill of the catalog',
-      required: ['protocolVersion', 'name', 'description', 'url', 'version', 'capabilities', 'skills'],
+      description:
+        'An A2A agent card (https://a2a-protocol.org): with `A2A-Version: 1.0` the 1.0 card (supportedInterfaces, one per version); without, the 0.3 card (protocolVersion, url) with the same supportedInterfaces beside it. One skill per skill of the catalog',
+      required: ['name', 'description', 'version', 'capabilities', 'skills', 'supportedInterfaces'],
       properties: {
-        protocolVersion: { type: 'string' },
+        protocolVersion: { type: 'string', description: '0.3 card only' },
         name: { type: 'string' },
         description: { type: 'string' },
-        url: { type: 'string', format: 'uri', description: 'The JSON-RPC endpoint (…/a2a)' },
+        url: { type: 'string', format: 'uri', description: 'The JSON-RPC endpoint (0.3 card only)' },
+        supportedInterfaces: {
+          type: 'array',
+          description: 'The JSON-RPC endpoint, once per protocol version (1.0 first, then 0.3)',
+          items: {
+            type: 'object',
+            additionalProperties: true,
+            required: ['url', 'protocolBinding', 'protocolVersion'],
+            properties: {
+              url: { type: 'string', format: 'uri' },
+              protocolBinding: { type: 'string' },
+              protocolVersion: { type: 'string' },
+            },
+          },
+        },
         version: { type: 'string' },
         capabilities: { type: 'object', additionalProperties: true },
         skills: {
@@ -140,13 +181,41 @@ export const agentPart: OpenApiPart = {
         },
       },
     },
+    '/.well-known/agent-card.json': {
+      get: {
+        summary: "The host's public A2A agent card",
+        description:
+          'Without a token: the skills and the endpoint /a2a, nothing of any project. `A2A-Version: 1.0` gets the 1.0 card; without it, the 0.3 card with the 1.0 interfaces beside it. The project’s own card is the authenticated extended card (GetExtendedAgentCard on /a2a).',
+        tags,
+        security: [],
+        parameters: [versionHeader],
+        responses: { 200: json('The public agent card', ref('AgentCard')) },
+      },
+    },
+    '/a2a': {
+      post: {
+        summary: "A2A JSON-RPC at the host's public card",
+        description:
+          "As /v1/agents/{project}/a2a, for the project the request's `params.tenant` names (A2A 1.0), else the one project the token's projects claim names (-32602 when it names none or several). GetExtendedAgentCard (1.0) and agent/getAuthenticatedExtendedCard (0.3) answer that project's card.",
+        tags,
+        security: bearer,
+        parameters: [versionHeader],
+        requestBody: a2aBody,
+        responses: {
+          ...a2aResponses,
+          403: problemRef('The token does not grant the project params.tenant names'),
+          404: problemRef('Unknown project'),
+        },
+      },
+    },
     '/v1/agents/{project}/.well-known/agent-card.json': {
       get: {
         summary: "The project's A2A agent card",
-        description: 'A2A protocol 0.3: one skill per skill, the JSON-RPC endpoint, Bearer security.',
+        description:
+          'One skill per skill, the JSON-RPC endpoint (1.0 and 0.3), Bearer security; 1.0 with `A2A-Version: 1.0`, else 0.3 with the 1.0 interfaces beside it.',
         tags,
         security: bearer,
-        parameters: [project],
+        parameters: [project, versionHeader],
         responses: { 200: json('The agent card', ref('AgentCard')), ...authErrors, 404: problemRef('Unknown project') },
       },
     },
@@ -154,26 +223,12 @@ export const agentPart: OpenApiPart = {
       post: {
         summary: 'A2A JSON-RPC',
         description:
-          'A2A 0.3: message/send, message/stream (text/event-stream), tasks/get, tasks/cancel, tasks/resubscribe. A task is an invocation (same id). Errors are JSON-RPC errors with 200 (an id that is not a string, a number or null: -32600 with id null); a request without an id is a notification, done and answered 204. Authentication and project access are problem+json.',
+          'A2A 1.0 (`A2A-Version: 1.0`): SendMessage (waits up to 60 s unless configuration.returnImmediately), SendStreamingMessage, GetTask, CancelTask, SubscribeToTask, GetExtendedAgentCard; errors carry google.rpc.ErrorInfo. A2A 0.3 (no A2A-Version): message/send, message/stream, tasks/get, tasks/cancel, tasks/resubscribe, agent/getAuthenticatedExtendedCard. Another version: -32009. A message is a data part {skill, inputs} or a text part holding that JSON; other text gets a failed task that names the skills and their input schemas. A task is an invocation (same id). Errors are JSON-RPC errors with 200 (an id that is not a string, a number or null: -32600 with id null); a request without an id is a notification, done and answered 204. Authentication and project access are problem+json.',
         tags,
         security: bearer,
-        parameters: [project],
-        requestBody: {
-          required: true,
-          content: { 'application/json': { schema: { ...rpcMessage, description: 'A JSON-RPC 2.0 request' } } },
-        },
-        responses: {
-          200: {
-            description: 'A JSON-RPC response, or for the streaming methods an event stream of JSON-RPC responses',
-            content: { 'application/json': { schema: ref('JsonRpcResponse') }, 'text/event-stream': { schema: { type: 'string' } } },
-          },
-          204: { description: 'A notification (no id): done, and nothing is answered' },
-          ...authErrors,
-          404: problemRef('Unknown project'),
-          ...bodyErrors,
-          429: streamRefused,
-          503: problemRef('A streaming method while too many streams are open in this process (too_many_streams)'),
-        },
+        parameters: [project, versionHeader],
+        requestBody: a2aBody,
+        responses: { ...a2aResponses, 404: problemRef('Unknown project') },
       },
     },
   },

@@ -8,14 +8,15 @@ import { testConfig } from '../../support/config';
 import { repoRoot } from '../../support/repo-root';
 
 /**
- * Warnings the document keeps, each for a reason: the four public GETs that answer no 4xx (liveness, readiness,
- * the console page, this document) have none to describe.
+ * Warnings the document keeps, each for a reason: the five public GETs that answer no 4xx (liveness, readiness,
+ * the console page, this document, the public A2A agent card) have none to describe.
  */
 const KEPT_WARNINGS = [
   'redocly operation-4xx-response #/paths/~1healthz/get/responses',
   'redocly operation-4xx-response #/paths/~1readyz/get/responses',
   'redocly operation-4xx-response #/paths/~1dashboard/get/responses',
   'redocly operation-4xx-response #/paths/~1openapi.json/get/responses',
+  'redocly operation-4xx-response #/paths/~1.well-known~1agent-card.json/get/responses',
 ];
 
 /** Runs a linter's CLI from node_modules/.bin in the repository (its config files are there). */
