@@ -33,13 +33,18 @@ const RELEASE_NOTES = { skill: 'release_notes_composer', inputs: { fromVersion: 
 describe('skills over A2A 1.0 and 0.3 (official SDK clients, real Temporal, real store)', () => {
   let h: Harness;
   const member = projectToken([PROJECT]);
+  /** Every JSON-RPC call the JavaScript SDK makes, as [A2A-Version header, method]: what it spoke on the wire. */
+  const calls: [string, string][] = [];
   const withToken =
     (token: string | undefined): typeof fetch =>
-    (input, init) =>
-      fetch(input, {
+    (input, init) => {
+      if (init?.method === 'POST' && typeof init.body === 'string')
+        calls.push([new Headers(init.headers).get('A2A-Version') ?? '', (JSON.parse(init.body) as { method: string }).method]);
+      return fetch(input, {
         ...init,
         headers: { ...Object.fromEntries(new Headers(init?.headers).entries()), ...(token ? { Authorization: `Bearer ${token}` } : {}) },
       });
+    };
 
   before(async () => {
     h = await startHarness({ PUBLIC_BASE_URL: PUBLIC });
@@ -151,6 +156,7 @@ describe('skills over A2A 1.0 and 0.3 (official SDK clients, real Temporal, real
     assert.doesNotMatch(card.name, /acme/i);
     const a2a = await client(card);
     assert.equal(a2a.protocolVersion, '1.0');
+    calls.length = 0;
     const run = await streamToEnd(a2a, message({ text: JSON.stringify(RELEASE_NOTES) }));
     assert.equal(run.events[0], 'task');
     assert.equal(run.events.at(-1), 'statusUpdate');
@@ -164,6 +170,11 @@ describe('skills over A2A 1.0 and 0.3 (official SDK clients, real Temporal, real
     assert.match(extended.name, /project assistant/);
     assert.ok(extended.description.includes(PROJECT), 'the extended card is the project’s');
     assert.equal(extended.supportedInterfaces[0]!.url, `${PUBLIC}/v1/agents/${PROJECT}/a2a`);
+    assert.deepEqual(calls, [
+      ['1.0', 'SendStreamingMessage'],
+      ['1.0', 'GetTask'],
+      ['1.0', 'GetExtendedAgentCard'],
+    ]);
     await worker.shutdown();
   });
 
@@ -199,6 +210,7 @@ describe('skills over A2A 1.0 and 0.3 (official SDK clients, real Temporal, real
     const card = await resolve(`/v1/agents/${PROJECT}/.well-known/agent-card.json`, member, true);
     const a2a = await client(card, member, true);
     assert.equal(a2a.protocolVersion, '0.3');
+    calls.length = 0;
     const run = await streamToEnd(a2a, message({ data: RELEASE_NOTES }));
     assert.equal(run.events[0], 'task');
     assert.match(run.document, /^# /);
@@ -210,6 +222,11 @@ describe('skills over A2A 1.0 and 0.3 (official SDK clients, real Temporal, real
       id: string;
     };
     assert.equal((await a2a.cancelTask({ tenant: '', id: sent.id, metadata: undefined })).status?.state, STATE.canceled);
+    assert.deepEqual(
+      calls.map(([, method]) => method),
+      ['message/stream', 'tasks/get', 'message/send', 'tasks/cancel'],
+    );
+    for (const [version] of calls) assert.notEqual(version, '1.0');
   });
 
   it('text that is not a call: a failed task naming every skill and its input schema, in either version', async () => {
@@ -298,6 +315,8 @@ describe('skills over A2A 1.0 and 0.3 (official SDK clients, real Temporal, real
     assert.equal(raw.body.error.code, -32700);
     // The host's endpoint: the project is the token's only one, or the request's tenant.
     const twoProjects = projectToken([PROJECT, 'elsewhere']);
+    const mismatch = await rpc(url, { id: 15, method: 'GetTask', params: { id: 'x', tenant: 'elsewhere' } }, V1);
+    assert.equal(mismatch.body.error.code, -32602);
     const unnamedProject = await rpc('/a2a', { id: 10, method: 'GetTask', params: { id: 'x' } }, V1, twoProjects);
     assert.equal(unnamedProject.body.error.code, -32602);
     assert.match(unnamedProject.body.error.message, /tenant/);
@@ -342,6 +361,21 @@ describe('skills over A2A 1.0 and 0.3 (official SDK clients, real Temporal, real
         await worker.shutdown();
         const out = JSON.parse(stdout.trim().split('\n').at(-1)!);
         assert.equal(out.sdkProtocol, version);
+        // What it spoke on the wire: the version header and the method names of that version.
+        assert.deepEqual(
+          out.calls,
+          version === '1.0'
+            ? [
+                ['1.0', 'SendStreamingMessage'],
+                ['1.0', 'GetTask'],
+                ['1.0', 'SendStreamingMessage'],
+              ]
+            : [
+                ['', 'message/stream'],
+                ['', 'tasks/get'],
+                ['', 'message/stream'],
+              ],
+        );
         assert.deepEqual(
           out.publicSkills,
           SKILLS.map((s) => s.name),

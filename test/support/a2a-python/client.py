@@ -13,6 +13,18 @@ import uuid
 
 import httpx
 
+# Every JSON-RPC call the SDK makes, as (A2A-Version header, method): which protocol it spoke on the wire.
+CALLS = []
+
+
+async def record(request):
+    if request.method == 'POST':
+        CALLS.append([request.headers.get('a2a-version', ''), json.loads(request.content).get('method')])
+
+
+def authenticated(token):
+    return httpx.AsyncClient(headers={'Authorization': f'Bearer {token}'}, timeout=90, event_hooks={'request': [record]})
+
 
 async def with_sdk_1(base, public, token, project, call):
     from a2a.client import A2ACardResolver, ClientConfig, ClientFactory
@@ -20,7 +32,7 @@ async def with_sdk_1(base, public, token, project, call):
 
     async with httpx.AsyncClient(timeout=60) as anonymous:
         public_card = await A2ACardResolver(anonymous, base).get_agent_card()
-    async with httpx.AsyncClient(headers={'Authorization': f'Bearer {token}'}, timeout=90) as http:
+    async with authenticated(token) as http:
         card = await A2ACardResolver(http, f'{base}/v1/agents/{project}').get_agent_card()
         for interface in card.supported_interfaces:
             interface.url = interface.url.replace(public, base)
@@ -54,7 +66,7 @@ async def with_sdk_0_3(base, public, token, project, call):
 
     async with httpx.AsyncClient(timeout=60) as anonymous:
         public_card = await A2ACardResolver(anonymous, base).get_agent_card()
-    async with httpx.AsyncClient(headers={'Authorization': f'Bearer {token}'}, timeout=90) as http:
+    async with authenticated(token) as http:
         card = await A2ACardResolver(http, f'{base}/v1/agents/{project}').get_agent_card()
         card.url = card.url.replace(public, base)
         for interface in card.additional_interfaces or []:
@@ -87,7 +99,8 @@ def main():
         run = with_sdk_1
     except ImportError:
         run = with_sdk_0_3
-    print(json.dumps(asyncio.run(run(base, public, token, project, call))))
+    out = asyncio.run(run(base, public, token, project, call))
+    print(json.dumps({**out, 'calls': CALLS}))
 
 
 if __name__ == '__main__':
