@@ -86,7 +86,8 @@ describe('generated clients (openapi-python-client, default options) against the
       encoding: 'utf8',
     });
     assert.equal(generated.status, 0, generated.stdout + generated.stderr);
-    assert.doesNotMatch(generated.stdout + generated.stderr, /warning|error/i, 'generated without warnings');
+    const said = generated.stdout + generated.stderr;
+    assert.doesNotMatch(said, /warning|error/i, `generated without warnings:\n${said}`);
     const project = join(dir, 'skills-billing-service-client');
     const compiled = spawnSync(join(venv, 'bin', 'python'), ['-m', 'compileall', '-q', project], { env, encoding: 'utf8' });
     assert.equal(compiled.status, 0, `no syntax error: ${compiled.stdout}${compiled.stderr}`);

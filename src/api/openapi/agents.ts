@@ -40,8 +40,10 @@ const versionHeader = {
 const a2aBody = {
   required: true,
   content: {
-    'application/json': { schema: { ...rpcMessage, description: 'A JSON-RPC 2.0 request' } },
-    'application/a2a+json': { schema: { ...rpcMessage, description: 'A JSON-RPC 2.0 request' } },
+    // One named schema for both media types: generators name an inline body per operation, so two inline copies
+    // would be two models of one name (openapi-python-client warns and drops one).
+    'application/json': { schema: ref('JsonRpcRequest') },
+    'application/a2a+json': { schema: ref('JsonRpcRequest') },
   },
 };
 const a2aResponses = {
@@ -58,6 +60,7 @@ const a2aResponses = {
 
 export const agentPart: OpenApiPart = {
   schemas: {
+    JsonRpcRequest: { ...rpcMessage, description: 'A JSON-RPC 2.0 request' },
     JsonRpcResponse: {
       type: 'object',
       additionalProperties: true,
