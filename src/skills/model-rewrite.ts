@@ -9,9 +9,9 @@ import { assembleResult, prepareDocuments } from './assemble';
 import { checkResult } from './check-result';
 import { citationId } from './citation-id';
 import type { ProjectDocument } from './documents';
-import { checkSectionFacts } from './fact-check';
 import { extractCitationIds } from './markdown';
 import type { DraftSection, ModelReport, ModelSectionReport, SkillResult } from './result';
+import { checkSectionRewrite, describeViolation, type RewriteRule } from './rewrite-check/check-section';
 import type { Renderer } from './skill';
 import type { DocumentKind } from './types';
 
@@ -39,9 +39,10 @@ const BODY_MAX_CHARS = 1_500;
 const RULES = [
   'Rewrite the one section of a document you are given so that it reads well. Facts come only from the section and the documents given; invent nothing.',
   'Answer with one JSON object and nothing else: {"markdown": string}. The markdown must not start with the section heading.',
-  'Keep every citation marker such as [pr:12] or [ticket:WEB-7] right after the statement it supports; cite nothing else.',
-  'Keep one bullet per bullet of the section, in any order; do not add, merge, split or drop bullets or table rows.',
-  'Keep every version, number (as digits), date, identifier, name and link exactly as written.',
+  'Keep every citation marker such as [pr:12] or [ticket:WEB-7] right after the statement it supports, separated by spaces only; cite nothing else.',
+  'Keep one bullet per bullet of the section, in any order; do not add, merge, split or drop bullets or table rows. Numbered steps and table rows keep their order.',
+  'Keep every version, number, date, identifier, name and link exactly as written.',
+  'Keep the meaning of every sentence: keep each "not", "no", "no longer", "may", "likely" and "Hypothesis" where it is, and add none. Drop no sentence and add no claim of your own.',
 ].join('\n');
 
 /** Bookkeeping fields that tell a model nothing about the content. */
@@ -119,32 +120,42 @@ function sourcesOf(documents: readonly ProjectDocument[]): Map<string, string> {
 }
 
 export type SectionVerdict =
-  | { ok: true; markdown: string; facts: { total: number; kept: number } }
-  | { ok: false; reason: string; facts?: { total: number; kept: number } };
+  | { ok: true; markdown: string; facts: { total: number; kept: number }; unchanged: boolean }
+  | { ok: false; reason: string; rule: RewriteRule | 'answer'; facts?: { total: number; kept: number } };
 
-/** Whether the model's answer for `section` may replace it; the reason names the first facts lost or added. */
+/** Whitespace runs as one space: a rewrite that differs from the draft only in spacing changed nothing. */
+const squeeze = (text: string) => text.replace(/\s+/g, ' ').trim();
+
+/**
+ * Whether the model's answer for `section` may replace it (rewrite-check/check-section.ts). A refusal's reason
+ * names the rule and the sentence (the caller names the section); `anchors` are the phrases that must stay with
+ * the claims that answer them (a proposal's pain points). `unchanged`: the answer is the draft's text.
+ */
 export function acceptSectionAnswer(
   answerText: string,
   section: Pick<DraftSection, 'heading' | 'citations'> & { markdownWithCitations: string },
   documents: readonly ProjectDocument[],
+  anchors: readonly string[] = [],
 ): SectionVerdict {
-  if (answerText.length > MAX_ANSWER_CHARS) return { ok: false, reason: `the answer is longer than ${MAX_ANSWER_CHARS} characters` };
+  const refuse = (reason: string): SectionVerdict => ({ ok: false, reason, rule: 'answer' });
+  if (answerText.length > MAX_ANSWER_CHARS) return refuse(`the answer is longer than ${MAX_ANSWER_CHARS} characters`);
   const answer = parseAnswer(answerText);
   const markdown = (answer as { markdown?: unknown } | undefined)?.markdown;
-  if (answer === undefined) return { ok: false, reason: 'the answer is not JSON' };
-  if (typeof markdown !== 'string' || markdown.trim() === '') return { ok: false, reason: 'the answer must be {"markdown": string}' };
+  if (answer === undefined) return refuse('the answer is not JSON');
+  if (typeof markdown !== 'string' || markdown.trim() === '') return refuse('the answer must be {"markdown": string}');
   const text = markdown.trim();
   if (text.startsWith('#') && text.slice(0, 200).toLowerCase().includes(section.heading.toLowerCase()))
-    return { ok: false, reason: 'the answer repeats the section heading' };
+    return refuse('the answer repeats the section heading');
   const unknown = extractCitationIds(text).filter((id) => !section.citations.includes(id));
-  if (unknown.length > 0) return { ok: false, reason: `it cites ${unknown.slice(0, 3).join(', ')}, which the section does not` };
-  const check = checkSectionFacts(section.markdownWithCitations, text, sourcesOf(documents));
+  if (unknown.length > 0)
+    return { ok: false, reason: `it cites ${unknown.slice(0, 3).join(', ')}, which the section does not`, rule: 'citations' };
+  const check = checkSectionRewrite(section.markdownWithCitations, text, sourcesOf(documents), anchors);
   if (check.violations.length > 0) {
-    const shown = check.violations.slice(0, 3).join('; ');
+    const shown = check.violations.slice(0, 3).map(describeViolation).join('; ');
     const more = check.violations.length > 3 ? ` (and ${check.violations.length - 3} more)` : '';
-    return { ok: false, reason: `${shown}${more}`, facts: check.facts };
+    return { ok: false, reason: `${shown}${more}`, rule: check.violations[0]!.rule, facts: check.facts };
   }
-  return { ok: true, markdown: text, facts: check.facts };
+  return { ok: true, markdown: text, facts: check.facts, unchanged: squeeze(text) === squeeze(section.markdownWithCitations) };
 }
 
 /**

@@ -48,6 +48,11 @@ export function rewriteTargets(skill: SkillName, draft: SkillResult): number[] {
   return sectionsToRewrite(draft, skillOf(skill).fixedSections);
 }
 
+/** Phrases a rewrite of this invocation must keep with the claims the draft puts them with (see acceptSectionAnswer). */
+export function rewriteAnchors<S extends SkillName>(skill: S, inputs: SkillInputs[S]): readonly string[] {
+  return skillOf(skill).anchors?.(inputs) ?? [];
+}
+
 /** The chat messages asking a model to rewrite section `index` of `draft`; `retrievedDocs` may be everything fetched. */
 export function sectionMessages<S extends SkillName>(
   skill: S,

@@ -31,6 +31,8 @@ export interface Skill<I> extends SkillDefinition {
   draft(inputs: I, documents: readonly ProjectDocument[], searchedKinds: readonly DocumentKind[], now: string): SkillResult;
   render(inputs: I): Renderer;
   instructions(inputs: I): string;
+  /** Phrases a rewrite must keep with the claims the draft puts them with (a proposal's pain points). */
+  anchors?(inputs: I): readonly string[];
   /** Sections a model is never asked to rewrite: lists of facts with no prose to improve. */
   fixedSections?: readonly string[];
 }

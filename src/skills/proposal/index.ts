@@ -14,4 +14,6 @@ export const proposalSkill: Skill<ProposalInputs> = {
     draftProposal(inputs, selectProposalEvidence(inputs, documents, now), documents, searchedKinds, now),
   render: (inputs) => proposalRenderer(inputs.format),
   instructions: proposalInstructions,
+  /** Each pain point stays with the evidence that answers it (or with its "not yet backed" line). */
+  anchors: (inputs) => inputs.painPoints ?? [],
 };

@@ -13,7 +13,8 @@ import { parseRetryAfter } from '../../../src/llm/retry-after';
 import type { EvidenceDocument, ProjectDocument } from '../../../src/skills/documents';
 import { forgeFromPageUrl, forgeFromRemote } from '../../../src/skills/forge';
 import { readNarrative } from '../../../src/skills/incident/record';
-import { checkSectionFacts, factsOf } from '../../../src/skills/fact-check';
+import { factsOf } from '../../../src/skills/fact-check';
+import { checkSectionRewrite } from '../../../src/skills/rewrite-check/check-section';
 import { escapeText, extractCitationIds, oneLine, safeUrl } from '../../../src/skills/markdown';
 import { MAX_ANSWER_CHARS } from '../../../src/skills/model-rewrite';
 import { newFootnotes, publishMarkdown } from '../../../src/skills/publish';
@@ -197,7 +198,7 @@ describe('skills: hostile text of the largest allowed size is handled in linear 
     });
   }
 
-  it(`extractCitationIds, acceptSectionAnswer and checkSectionFacts on model output of ${MAX.answer} characters`, () => {
+  it(`extractCitationIds, acceptSectionAnswer and checkSectionRewrite on model output of ${MAX.answer} characters`, () => {
     const draft = selectAndDraft(
       'incident_rca',
       { incidentId: 'X', severity: 'SEV-3' },
@@ -236,7 +237,7 @@ describe('skills: hostile text of the largest allowed size is handled in linear 
     for (const [name, fn] of [
       ['extractCitationIds', extractCitationIds],
       ['acceptSectionAnswer', (a: string) => acceptSectionAnswer(a, summary, docs)],
-      ['checkSectionFacts', (a: string) => checkSectionFacts(a.slice(0, MAX.body), a, new Map())],
+      ['checkSectionRewrite', (a: string) => checkSectionRewrite(a.slice(0, MAX.body), a, new Map())],
     ] as const) {
       const started = performance.now();
       for (const a of answers) fn(a);
