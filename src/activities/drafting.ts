@@ -10,6 +10,7 @@ import {
   acceptSectionAnswer,
   answerTokenBudget,
   composeModelResult,
+  rewriteAnchors,
   rewriteTargets,
   SECTION_ANSWER_SCHEMA,
   sectionMessages,
@@ -43,12 +44,31 @@ export function chatModelFromConfig(llm: Config['llm']): ChatModel | null {
 const FAILED_OUTCOME = (err: unknown): ModelSectionReport['outcome'] =>
   err instanceof ApplicationFailure && err.type === LLM_FAILURE.timeout ? 'timed_out' : 'failed';
 
+/** The sections a model is asked to rewrite, smallest first: a slow model still gets through the short ones. */
+export function rewriteOrder(draft: SkillResult, targets: readonly number[]): number[] {
+  return [...targets].sort(
+    (a, b) => draft.sections[a]!.markdownWithCitations.length - draft.sections[b]!.markdownWithCitations.length || a - b,
+  );
+}
+
 /**
- * The drafting step: the deterministic draft always; with a model configured, the model rewrites the
- * draft's prose section by section (LLM_TIMEOUT_MS per section, within the attempt's time) and each answer
- * replaces its section only when it keeps the draft's facts. Rate limits and 5xx retry the activity (from
- * the next unanswered section: the progress is saved with the retrieved documents); a timeout or a refused
- * request ends the model's part, and the sections not rewritten stay as drafted, with a note saying why.
+ * What the workflow needs to give a model rewrite its time: how many sections will be sent, each with up to
+ * LLM_TIMEOUT_MS; undefined with no model or nothing to rewrite.
+ */
+export function rewritePlan(input: SkillInvocationInput, draft: SkillResult, model: ChatModel | null, sectionTimeoutMs: number) {
+  if (!model) return undefined;
+  const sections = rewriteTargets(input.skill, draft).length;
+  return sections > 0 ? { sections, sectionTimeoutMs } : undefined;
+}
+
+/**
+ * The drafting step: the deterministic draft always; with a model configured, the model rewrites the draft's
+ * prose section by section, smallest first, each call with its own LLM_TIMEOUT_MS (the workflow gives the
+ * activity that much per section), and each answer replaces its section only when it says what the draft says
+ * (rewrite-check/). An answer identical to the draft is reported `unchanged` and leaves the section the
+ * deterministic text. Rate limits and 5xx retry the activity (from the next unanswered section: the progress is
+ * saved with the retrieved documents); a timeout or a refused request ends the model's part, and the sections not
+ * rewritten stay as drafted, with a note saying why.
  */
 export function createDraftingActivity(
   deps: Pick<ActivityDeps, 'config' | 'logger'>,
@@ -81,15 +101,17 @@ export function createDraftingActivity(
     const preferred = deps.config.llm.responseFormat === 'json_object' ? JSON_MODE_WITH_SCHEMA : SCHEMA_FORMAT;
     const deadline = attemptDeadline(activity);
     const targets = rewriteTargets(input.skill, draft);
+    const anchors = rewriteAnchors(input.skill, inputs);
     let stop: { reason: string } | undefined;
 
-    for (const index of targets) {
+    for (const index of rewriteOrder(draft, targets)) {
       if (stop) break;
       if (progress.sections.some((s) => s.index === index)) continue;
       const heading = draft.sections[index]!.heading;
-      const timeoutMs = Math.min(deps.config.llm.timeoutMs, deadline - Date.now());
+      const left = deadline - Date.now();
+      const timeoutMs = Math.min(deps.config.llm.timeoutMs, left);
       if (timeoutMs < MIN_MODEL_TIMEOUT_MS) {
-        stop = { reason: 'The attempt ran out of time for the model.' };
+        stop = { reason: `The attempt ran out of time for the model before "${heading}".` };
         break;
       }
       const started = Date.now();
@@ -120,13 +142,20 @@ export function createDraftingActivity(
         const failure = err instanceof ApplicationFailure ? { type: err.type, message: err.message, cause: err.cause?.message } : err;
         log.warn({ err: failure, retry: outcome.retry, section: heading }, 'model call failed');
         if (outcome.retry) throw err;
-        progress.sections.push({ index, heading, outcome: FAILED_OUTCOME(err), reason: outcome.reason, durationMs: Date.now() - started });
-        stop = { reason: outcome.reason };
+        const timedOut = FAILED_OUTCOME(err) === 'timed_out';
+        // The figure that held: LLM_TIMEOUT_MS, or what was left of the attempt when that was less.
+        const reason = timedOut
+          ? `The model did not answer "${heading}" within ${timeoutMs} ms (${timeoutMs === deps.config.llm.timeoutMs ? 'LLM_TIMEOUT_MS, per section' : 'the time left in the attempt'}).`
+          : outcome.reason;
+        progress.sections.push({ index, heading, outcome: FAILED_OUTCOME(err), reason, durationMs: Date.now() - started });
+        stop = { reason };
         break;
       }
-      const verdict = acceptSectionAnswer(answer, draft.sections[index]!, docs);
+      const verdict = acceptSectionAnswer(answer, draft.sections[index]!, docs, anchors);
       const report = { index, heading, durationMs: Date.now() - started, ...(verdict.facts ? { facts: verdict.facts } : {}) };
-      if (verdict.ok) {
+      if (verdict.ok && verdict.unchanged) {
+        progress.sections.push({ ...report, outcome: 'unchanged', reason: "the model's answer is the draft's text" });
+      } else if (verdict.ok) {
         progress.accepted[index] = verdict.markdown;
         progress.sections.push({ ...report, outcome: 'accepted' });
       } else {
@@ -163,9 +192,10 @@ function modelResult(
   const notes = sections.flatMap((s) =>
     s.outcome === 'refused' ? [`The model's rewrite of "${s.heading}" was not used: ${s.reason}.`] : [],
   );
+  const unsent = targets.filter((i) => !byIndex.has(i)).map((i) => draft.sections[i]!);
   if (stop)
     notes.push(
-      `${stop.reason} ${accepted.size > 0 ? 'The sections it did not write are the deterministic draft.' : 'This is the deterministic draft.'}`,
+      `${stop.reason}${unsent.length ? ` Not sent: ${unsent.map((s) => `"${s.heading}"`).join(', ')}.` : ''} ${accepted.size > 0 ? 'The sections it did not write are the deterministic draft.' : 'This is the deterministic draft.'}`,
     );
   else if (accepted.size === 0 && notes.length > 0) notes.push('This is the deterministic draft.');
   return composeModelResult(input.skill, input.inputs as never, draft, docs, name, { accepted, sections, notes });

@@ -18,6 +18,17 @@ export interface SkillContextRef {
 
 export interface DraftOutcome {
   result: SkillResult;
+  /**
+   * Set by the local draft when a model will rewrite it: the draft is stored first (completed, a version that
+   * is not final) and the rewrite follows, given `sections` × `sectionTimeoutMs` (LLM_TIMEOUT_MS) to run.
+   */
+  rewrite?: { sections: number; sectionTimeoutMs: number };
+}
+
+/** Which version of the result a store step writes: 1 is the first; `final: false` says another follows. */
+export interface ResultRevision {
+  number: number;
+  final: boolean;
 }
 
 export interface ProgressUpdate {

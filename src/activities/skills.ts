@@ -3,9 +3,9 @@ import { resolveQueries } from '../skills/retrieval-plan';
 import type { ProjectDocument } from '../skills/documents';
 import { TOTAL_STEPS } from '../skills/invocation-status';
 import type { DepsOf } from './deps';
-import { chatModelFromConfig, createDraftingActivity } from './drafting';
+import { chatModelFromConfig, createDraftingActivity, rewritePlan } from './drafting';
 import type { SkillInvocationInput } from '../workflows/contracts/skill-invocation';
-import type { DraftOutcome, ProgressUpdate, SkillContextRef } from './skill-types';
+import type { DraftOutcome, ProgressUpdate, ResultRevision, SkillContextRef } from './skill-types';
 import { systemClock } from '../config/clock';
 
 /** Retrieved documents kept in memory between the retrieval and the local drafting step of one invocation. */
@@ -78,13 +78,24 @@ export function createSkillActivities(deps: DepsOf<'invocations' | 'documents' |
       return { contextId: input.invocationId, fetched: fetched.length, drafter: model ? 'model' : 'deterministic' };
     },
 
-    /** The remote drafting activity: may call the model (heartbeating); marks the record `drafting`. */
+    /**
+     * The remote drafting activity of runs recorded before the draft was stored first: may call the model
+     * (heartbeating); marks the record `drafting`.
+     */
     async draftSkillDocument(input: SkillInvocationInput, context: SkillContextRef, progress?: { seq: number }): Promise<DraftOutcome> {
       await progressWrite(input.invocationId, progress, 'drafting', 1);
       return draft(input, context);
     },
 
-    /** The local drafting activity: the deterministic draft only, never a model call (it cannot heartbeat). */
+    /** The model's rewrite of the draft already stored (remote, heartbeating; the record stays as it is). */
+    async rewriteSkillDraft(input: SkillInvocationInput, context: SkillContextRef): Promise<DraftOutcome> {
+      return draft(input, context);
+    },
+
+    /**
+     * The local drafting activity: the deterministic draft only, never a model call (it cannot heartbeat). With a
+     * model configured it says how much a rewrite needs (`rewrite`), and the draft says that a rewrite follows.
+     */
     async draftSkillDocumentLocally(
       input: SkillInvocationInput,
       context: SkillContextRef,
@@ -96,27 +107,43 @@ export function createSkillActivities(deps: DepsOf<'invocations' | 'documents' |
         draftDeterministic(input, context, docs),
         progressWrite(input.invocationId, progress, 'drafting', 1),
       ]);
-      return outcome;
+      const plan = context.drafter === 'model' ? rewritePlan(input, outcome.result, model, deps.config.llm.timeoutMs) : undefined;
+      if (!plan) return outcome;
+      const note = `This is the deterministic draft; the model's rewrite of ${plan.sections} section${plan.sections === 1 ? '' : 's'} follows as version 2 of this result.`;
+      return { result: { ...outcome.result, notes: [...(outcome.result.notes ?? []), note] }, rewrite: plan };
     },
 
-    async storeSkillResult(args: { invocationId: string; seq: number; result: DraftOutcome['result'] }): Promise<void> {
+    /**
+     * Stores a version of the result. Without `revision`, or version 1, the record becomes `completed`; a later
+     * version replaces the result of the completed record. The retrieved documents are kept until the final one.
+     */
+    async storeSkillResult(args: {
+      invocationId: string;
+      seq: number;
+      result: DraftOutcome['result'];
+      revision?: ResultRevision;
+    }): Promise<void> {
       const at = now();
-      const [written] = await Promise.all([
-        invocations.advance(
-          args.invocationId,
-          args.seq,
-          {
-            status: 'completed',
-            progress: { step: 'completed', completedSteps: TOTAL_STEPS, totalSteps: TOTAL_STEPS },
-            result: args.result,
-            completedAt: at,
-          },
-          at,
-        ),
-        contexts.remove(args.invocationId),
-      ]);
+      const revision = args.revision;
+      const final = revision?.final !== false;
+      const write =
+        revision && revision.number > 1
+          ? invocations.revise(args.invocationId, args.seq, args.result, revision, at)
+          : invocations.advance(
+              args.invocationId,
+              args.seq,
+              {
+                status: 'completed',
+                progress: { step: 'completed', completedSteps: TOTAL_STEPS, totalSteps: TOTAL_STEPS },
+                result: args.result,
+                completedAt: at,
+                ...(revision ? { revision } : {}),
+              },
+              at,
+            );
+      const [written] = await Promise.all([write, final ? contexts.remove(args.invocationId) : Promise.resolve()]);
       handoff.delete(args.invocationId);
-      if (written) await countFinished(args.invocationId, 'completed');
+      if (written && (!revision || revision.number === 1)) await countFinished(args.invocationId, 'completed');
     },
   };
 }

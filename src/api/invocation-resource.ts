@@ -21,6 +21,8 @@ export function presentInvocation(r: InvocationRecord, workflowUrl?: string | nu
     requestedBy: r.requestedBy,
     generator: (r.result as { generator?: string } | null)?.generator ?? null,
     durationMs: r.completedAt ? r.completedAt.getTime() - r.createdAt.getTime() : null,
+    // Which version of the result this is, and whether another follows (the model's rewrite after the draft).
+    revision: r.revision ?? (r.status === 'completed' ? { number: 1, final: true } : null),
     links: { self: `/v1/agents/${r.project}/invocations/${r._id}`, cancel: `/v1/agents/${r.project}/invocations/${r._id}/cancel` },
     ...(workflowUrl === undefined ? {} : { workflowUrl }),
   };

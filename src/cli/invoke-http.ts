@@ -16,6 +16,7 @@ interface InvocationBody {
   progress?: { completedSteps: number; totalSteps: number };
   result?: { markdown: string; generator: string; notes?: string[] } | null;
   error?: { code: string; message: string } | null;
+  revision?: { number: number; final: boolean } | null;
 }
 
 export async function invokeOverHttp(
@@ -35,11 +36,13 @@ export async function invokeOverHttp(
   const deadline = Date.now() + timeoutMs;
   let shown = '';
   for (;;) {
-    const step = `${current.status}${current.progress ? ` (${current.progress.completedSteps}/${current.progress.totalSteps})` : ''}`;
+    const pending = current.revision?.final === false;
+    const step = `${current.status}${current.progress ? ` (${current.progress.completedSteps}/${current.progress.totalSteps})` : ''}${pending ? ": the draft; the model's rewrite follows" : ''}`;
     if (step !== shown) say(`${current.id}: ${step}`);
     shown = step;
-    if (isTerminalStatus(current.status)) return { kind: 'done', invocation: current };
-    if (Date.now() >= deadline) return { kind: 'running', invocation: current };
+    // With a model, the draft comes first and the rewrite replaces it: wait for the final version while there is time.
+    if (isTerminalStatus(current.status) && !pending) return { kind: 'done', invocation: current };
+    if (Date.now() >= deadline) return { kind: isTerminalStatus(current.status) ? 'done' : 'running', invocation: current };
     await new Promise((r) => setTimeout(r, POLL_MS));
     current = await callApi<InvocationBody>(args, 'GET', `${path}/invocations/${current.id}`);
   }

@@ -14,6 +14,7 @@ import { RateLimiter } from '../contracts/rate-limit';
 import { findSkill, SKILLS } from '../skills/catalog';
 import type { SkillDefinition, SkillName } from '../skills/types';
 import { isTerminalStatus } from '../skills/invocation-status';
+import { isFinalRevision } from '../store/invocations';
 import type { InvocationRecord } from '../store/invocations';
 import { connectTemporalLazy } from '../temporal/client';
 import { invocationRun } from '../temporal/clients/skill-invocation';
@@ -108,7 +109,10 @@ async function start(
   }
 }
 
-/** Polls the record, telling each step as it is reached, until it is terminal, the workflow ends, or time runs out. */
+/**
+ * Polls the record, telling each step as it is reached, until it is terminal with its final result (with a model,
+ * the rewrite after the draft), the workflow ends, or time runs out (then a draft already stored is what there is).
+ */
 async function follow(repos: Repositories, record: InvocationRecord, handle: WorkflowHandle, timeoutMs: number): Promise<InvocationRecord> {
   const { invocations } = repos;
   let ended = false;
@@ -120,10 +124,10 @@ async function follow(repos: Repositories, record: InvocationRecord, handle: Wor
   let current = record;
   let shown = '';
   for (;;) {
-    const step = `${current.status} (${current.progress.completedSteps}/${current.progress.totalSteps})`;
+    const step = `${current.status} (${current.progress.completedSteps}/${current.progress.totalSteps})${current.revision && !current.revision.final ? ": the draft; the model's rewrite follows" : ''}`;
     if (step !== shown) say(`${current._id}: ${step}`);
     shown = step;
-    if (isTerminalStatus(current.status)) return current;
+    if (isTerminalStatus(current.status) && (isFinalRevision(current) || ended)) return current;
     const workflowEnded = ended;
     if (Date.now() >= deadline) return current;
     await new Promise((r) => setTimeout(r, POLL_MS));

@@ -1,4 +1,4 @@
-import { settledHere, type InvocationRecord, type InvocationRepository } from '../store/invocations';
+import { isFinalRevision, settledHere, type InvocationRecord, type InvocationRepository } from '../store/invocations';
 import { isTerminal } from './wait';
 
 /** Re-reads slow down to this between changes; a terminal write in this process wakes the follower at once. */
@@ -7,9 +7,12 @@ const MAX_POLL_MS = 1_000;
 /** What identifies a state of an invocation record: its write sequence and its status. */
 export const versionOf = (r: InvocationRecord) => `${r.seq}.${r.status}`;
 
+/** Terminal, and no later version of its result will follow: nothing about the invocation changes any more. */
+export const isSettled = (r: InvocationRecord) => isTerminal(r) && isFinalRevision(r);
+
 /**
- * Yields an invocation's record each time it changes (its current state first), ending with the terminal one or
- * when `signal` aborts or `until` passes. The streaming adapters (Server-Sent Events, MCP progress, A2A streams)
+ * Yields an invocation's record each time it changes (its current state first; a new version of a completed
+ * result is a change), ending with the settled one (terminal, final version) or when `signal` aborts or `until` passes. The streaming adapters (Server-Sent Events, MCP progress, A2A streams)
  * follow invocations with it. The terminal record is yielded as stored, without its result: read it with
  * `getFinished` when needed.
  */
@@ -30,7 +33,7 @@ export async function* followInvocation(
       pause = 50;
       yield record;
     }
-    if (isTerminal(record)) return;
+    if (isSettled(record)) return;
     await new Promise<void>((resolve) => {
       const done = () => {
         clearTimeout(timer);

@@ -4,7 +4,7 @@ import { missingEntitlement } from '../skills/entitlements';
 import type { SkillDefinition, SkillName } from '../skills/types';
 import type { DocumentRepository } from '../store/documents';
 import type { IdempotencyRepository } from '../store/idempotency';
-import { queuedInvocation, type InvocationRecord, type InvocationRepository } from '../store/invocations';
+import { isFinalRevision, queuedInvocation, type InvocationRecord, type InvocationRepository } from '../store/invocations';
 import type { ProjectRecord, ProjectRepository } from '../store/projects';
 import { check, type FieldError } from '../contracts/validation';
 import { impossibleInputs } from './data-rules';
@@ -154,7 +154,9 @@ export class InvocationService {
     const { invocations, client, now } = this.deps;
     const record = await invocations.get(project, id);
     if (!record) return { kind: 'not_found' };
-    if (isTerminal(record)) return { kind: 'finished', status: record.status };
+    // A completed draft whose model rewrite is still running: cancelling stops the rewrite, and the draft stays.
+    const rewriting = record.status === 'completed' && !isFinalRevision(record);
+    if (isTerminal(record) && !rewriting) return { kind: 'finished', status: record.status };
     try {
       await client.connection.withDeadline(Date.now() + TEMPORAL_CALL_TIMEOUT_MS, () => invocationRun(client, record.workflowId).cancel());
     } catch (err) {
@@ -163,6 +165,7 @@ export class InvocationService {
       if (latest && isTerminal(latest)) return { kind: 'finished', status: latest.status };
       throw err;
     }
+    if (rewriting) return { kind: 'cancelled', record };
     await invocations.markCancelled(record._id, now());
     return { kind: 'cancelled', record: (await invocations.get(project, record._id)) ?? record };
   }

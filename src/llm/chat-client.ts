@@ -2,7 +2,10 @@
  * A small client for any OpenAI-compatible chat-completions endpoint (OpenAI, Azure OpenAI's compatible
  * route, vLLM, Ollama, llama.cpp server, LiteLLM...): one POST, JSON mode, temperature 0 so the same
  * prompt tends to give the same answer; the answer's shape is asked for with `response_format` (a JSON schema where
- * the server supports it, else JSON mode). Failures are typed for Temporal's retry policy (see failures.ts).
+ * the server supports it, else JSON mode). The answer is streamed (`stream: true`): a call given up on (its timeout,
+ * a cancellation) closes the connection mid-generation, and a server that generates while streaming stops when its
+ * client goes (llama.cpp's servers do; without streaming they generate to the end for nobody). A server that
+ * answers with one JSON body instead is read as before. Failures are typed for Temporal's retry policy (see failures.ts).
  */
 import type { ChatMessage } from '../skills/model-rewrite';
 import { connectionFailure, httpFailure, malformedFailure, timeoutFailure } from './failures';
@@ -73,15 +76,19 @@ export function createChatModel(options: ChatModelOptions): ChatModel {
         response_format: responseFormat,
         temperature: 0,
         ...(maxTokens ? { max_tokens: maxTokens } : {}),
+        stream: true,
       });
       let status: number;
       let retryAfter: string | null;
       let text: string;
+      let streamed = false;
       try {
-        // The body read is under the same signals: a server that stalls mid-answer times out too.
+        // The body read is under the same signals: a server that stalls mid-answer times out too, and the abort
+        // closes the connection, which is what stops a streaming server's generation.
         const res = await fetch(url, { method: 'POST', headers, body, signal: AbortSignal.any([signal, timeout]) });
         status = res.status;
         retryAfter = res.headers.get('retry-after');
+        streamed = (res.headers.get('content-type') ?? '').includes('text/event-stream');
         text = await readBounded(res, MAX_RESPONSE_BYTES);
       } catch (err) {
         if (err instanceof TooLarge) throw malformedFailure(`is larger than ${MAX_RESPONSE_BYTES / 1024 / 1024} MiB`);
@@ -90,9 +97,34 @@ export function createChatModel(options: ChatModelOptions): ChatModel {
         throw connectionFailure(err);
       }
       if (status < 200 || status > 299) throw httpFailure(status, parseRetryAfter(retryAfter, Date.now()));
-      return contentOf(text);
+      return streamed ? contentOfStream(text) : contentOf(text);
     },
   };
+}
+
+/**
+ * The content of a streamed answer: the `choices[0].delta.content` of each `data:` event, joined, up to
+ * `data: [DONE]`. A line that is not JSON is malformed; an answer with no content at all too.
+ */
+function contentOfStream(text: string): string {
+  let content = '';
+  for (const raw of text.split('\n')) {
+    const line = raw.trim();
+    if (!line.startsWith('data:')) continue;
+    const data = line.slice(5).trim();
+    if (data === '[DONE]') break;
+    let event: unknown;
+    try {
+      event = JSON.parse(data);
+    } catch {
+      throw malformedFailure('has an event that is not JSON');
+    }
+    const choices = (event as { choices?: unknown } | null)?.choices;
+    const delta = Array.isArray(choices) ? (choices[0] as { delta?: { content?: unknown } } | undefined)?.delta?.content : undefined;
+    if (typeof delta === 'string') content += delta;
+  }
+  if (content === '') throw malformedFailure('has no choices[0].delta.content');
+  return content;
 }
 
 /** `choices[0].message.content` of a chat-completions answer. */

@@ -32,9 +32,9 @@ export const SECTION_ANSWER_SCHEMA = {
 export const MAX_ANSWER_CHARS = 200_000;
 
 /** Keeps a section's prompt inside small context windows (4k tokens) however many documents it cites. */
-const BODY_BUDGET_CHARS = 6_000;
+const BODY_BUDGET_CHARS = 3_000;
 const BODY_MIN_CHARS = 200;
-const BODY_MAX_CHARS = 1_500;
+const BODY_MAX_CHARS = 800;
 
 const RULES = [
   'Rewrite the one section of a document you are given so that it reads well. Facts come only from the section and the documents given; invent nothing.',

@@ -23,8 +23,11 @@ export interface ResultSection extends DraftSection {
 /** What happened to one section when a model was asked to rewrite the draft (see model-rewrite.ts). */
 export interface ModelSectionReport {
   heading: string;
-  /** accepted: the model's prose is shown; refused: it failed the fact check; kept: not sent (nothing to rewrite, or no time left). */
-  outcome: 'accepted' | 'refused' | 'failed' | 'timed_out' | 'kept';
+  /**
+   * accepted: the model's prose is shown; unchanged: its answer was the draft's text, so the section is the
+   * deterministic draft; refused: it failed the checks; kept: not sent (nothing to rewrite, or no time left).
+   */
+  outcome: 'accepted' | 'unchanged' | 'refused' | 'failed' | 'timed_out' | 'kept';
   reason?: string;
   durationMs: number;
   /** Facts of the draft section (versions, numbers, dates, identifiers, names, links) and how many the rewrite kept. */

@@ -19,7 +19,16 @@ export interface InvocationRecord {
   requestedBy: string;
   /** Bumped by every write from the workflow so a late, retried write never overwrites a newer one. */
   seq: number;
+  /**
+   * Which version of the result is stored (1, 2, …) and whether another follows: with a model configured the
+   * deterministic draft is stored first (completed, `final: false`) and the model's rewrite replaces it as
+   * version 2. Absent on records written before versions: their result is final.
+   */
+  revision?: { number: number; final: boolean };
 }
+
+/** True when no later version of the result will follow (a record without versions is final once terminal). */
+export const isFinalRevision = (r: Pick<InvocationRecord, 'revision'>): boolean => r.revision?.final !== false;
 
 /** A new invocation record, `queued`, as the API and the CLI create it before starting its workflow. */
 export function queuedInvocation(f: {
@@ -127,7 +136,7 @@ export class InvocationRepository {
   async advance(
     id: string,
     seq: number,
-    update: Partial<Pick<InvocationRecord, 'status' | 'progress' | 'result' | 'error' | 'completedAt'>>,
+    update: Partial<Pick<InvocationRecord, 'status' | 'progress' | 'result' | 'error' | 'completedAt' | 'revision'>>,
     now: Date,
   ): Promise<boolean> {
     const { result, ...fields } = update;
@@ -139,6 +148,21 @@ export class InvocationRepository {
       { $set: { ...fields, seq, updatedAt: now } },
     );
     if (res.modifiedCount > 0 && fields.status && isTerminalStatus(fields.status)) settledHere.settle(id);
+    return res.modifiedCount > 0;
+  }
+
+  /**
+   * A later version of a completed invocation's result (the model's rewrite after the draft): written only over
+   * an earlier sequence and a lower version, so a late retry never brings an older version back. The record
+   * stays completed; its `seq` and `revision` move, which is what followers see as a new version.
+   */
+  async revise(id: string, seq: number, result: unknown, revision: { number: number; final: boolean }, now: Date): Promise<boolean> {
+    const current = await this.coll.findOne({ _id: id }, { projection: { seq: 1, revision: 1, status: 1 } });
+    if (!current || current.status !== 'completed' || current.seq >= seq || (current.revision?.number ?? 1) >= revision.number)
+      return false;
+    await this.results.replaceOne({ _id: id }, { result, storedAt: now }, { upsert: true });
+    const res = await this.coll.updateOne({ _id: id, status: 'completed', seq: { $lt: seq } }, { $set: { seq, revision, updatedAt: now } });
+    if (res.modifiedCount > 0) settledHere.settle(id);
     return res.modifiedCount > 0;
   }
 

@@ -9,6 +9,7 @@ import {
   workflowInfo,
 } from '@temporalio/workflow';
 import type { createActivities } from '../activities';
+import type { DraftOutcome } from '../activities/skill-types';
 import type { SkillInvocationInput, SkillInvocationOutcome } from './contracts/skill-invocation';
 
 type Activities = ReturnType<typeof createActivities>;
@@ -18,6 +19,16 @@ type Activities = ReturnType<typeof createActivities>;
  * New runs take the local one.
  */
 export const LOCAL_STEPS_PATCH = 'skill-steps-as-local-activities';
+
+/**
+ * With a model configured, runs started before this patch drafted and rewrote in one remote activity and stored
+ * once; new runs store the deterministic draft first (completed, version 1, not final), then ask the model in an
+ * activity given LLM_TIMEOUT_MS per section, and store its result as version 2.
+ */
+export const DRAFT_FIRST_PATCH = 'skill-draft-first-then-model-rewrite';
+
+/** Time an activity that rewrites N sections gets beyond N × LLM_TIMEOUT_MS: reading the store, checking, answering. */
+const REWRITE_MARGIN_MS = 30_000;
 
 // Remote activities: each a round trip through the task queue. Only the model draft needs one now (it
 // heartbeats); the others are kept for runs recorded before the patch.
@@ -104,15 +115,26 @@ export async function skillInvocation(input: SkillInvocationInput): Promise<Skil
     completed += 1;
 
     setCurrentDetails(`drafting · ${context.fetched} documents retrieved`);
-    const draft =
-      context.drafter === 'deterministic'
-        ? await local.draftSkillDocumentLocally(input, context, { seq: ++seq })
-        : await draftSkillDocument(input, context, { seq: ++seq });
+    if (context.drafter !== 'deterministic' && !patched(DRAFT_FIRST_PATCH)) {
+      const draft = await draftSkillDocument(input, context, { seq: ++seq });
+      completed += 1;
+      await steps.store({ invocationId, seq: ++seq, result: draft.result });
+      setCurrentDetails(`completed · ${draft.result.generator}`);
+      return { status: 'completed', generator: draft.result.generator };
+    }
+    const draft = await local.draftSkillDocumentLocally(input, context, { seq: ++seq });
     completed += 1;
-
-    await steps.store({ invocationId, seq: ++seq, result: draft.result });
-    setCurrentDetails(`completed · ${draft.result.generator}`);
-    return { status: 'completed', generator: draft.result.generator };
+    if (!draft.rewrite) {
+      await steps.store({ invocationId, seq: ++seq, result: draft.result });
+      setCurrentDetails(`completed · ${draft.result.generator}`);
+      return { status: 'completed', generator: draft.result.generator };
+    }
+    // The draft is the answer until the model's rewrite replaces it: a caller waiting for the invocation gets it now.
+    await local.storeSkillResult({ invocationId, seq: ++seq, result: draft.result, revision: { number: 1, final: false } });
+    setCurrentDetails(`completed · draft stored; the model rewrites ${draft.rewrite.sections} sections`);
+    const final = await rewriteAfterDraft(input, context, draft as Required<DraftOutcome>, () => ++seq);
+    setCurrentDetails(`completed · ${final.generator}`);
+    return { status: 'completed', generator: final.generator };
   } catch (err) {
     if (isCancellation(err)) {
       // The scope is cancelled; the final write must still happen.
@@ -124,6 +146,52 @@ export async function skillInvocation(input: SkillInvocationInput): Promise<Skil
     await record('failed', completed, failure);
     setCurrentDetails(`failed · ${failure.code}`);
     return { status: 'failed' };
+  }
+}
+
+/**
+ * The model's rewrite of a draft already stored as version 1, stored as version 2. Its activity gets
+ * LLM_TIMEOUT_MS per section (the time budget is per section, not shared); the activity falls back to the draft
+ * by itself, so reaching the catch means it could not run at all: the draft becomes final with a note. A
+ * cancellation stores the draft as final too, then ends the run cancelled.
+ */
+async function rewriteAfterDraft(
+  input: SkillInvocationInput,
+  context: Parameters<Activities['rewriteSkillDraft']>[1],
+  draft: Required<DraftOutcome>,
+  nextSeq: () => number,
+): Promise<DraftOutcome['result']> {
+  const { rewriteSkillDraft } = proxyActivities<Activities>({
+    startToCloseTimeout: draft.rewrite.sections * draft.rewrite.sectionTimeoutMs + REWRITE_MARGIN_MS,
+    heartbeatTimeout: '10s',
+    retry: {
+      initialInterval: '2s',
+      backoffCoefficient: 2,
+      maximumInterval: '1m',
+      maximumAttempts: 4,
+      nonRetryableErrorTypes: ['ContextLost'],
+    },
+  });
+  const storeFinal = (result: DraftOutcome['result']) =>
+    local.storeSkillResult({ invocationId: input.invocationId, seq: nextSeq(), result, revision: { number: 2, final: true } });
+  const withNote = (note: string) => ({
+    ...draft.result,
+    notes: [...(draft.result.notes ?? []).filter((n) => !n.startsWith('This is the deterministic draft; ')), note],
+  });
+  try {
+    const rewritten = await rewriteSkillDraft(input, context);
+    await storeFinal(rewritten.result);
+    return rewritten.result;
+  } catch (err) {
+    if (isCancellation(err)) {
+      await CancellationScope.nonCancellable(() =>
+        storeFinal(withNote("The model's rewrite was cancelled. This is the deterministic draft.")),
+      );
+      throw err;
+    }
+    const result = withNote(`The model's rewrite could not run (${describeFailure(err).message}). This is the deterministic draft.`);
+    await storeFinal(result);
+    return result;
   }
 }
 

@@ -5,6 +5,8 @@ import { chatAnswer, rewrite, sectionOf, startFakeLlm, type FakeLlm } from '../s
 import { startHarness, type Harness } from '../support/harness';
 import { projectToken } from '../support/tokens';
 import { repoRoot } from '../unit/skills/demo';
+import { eventually } from '../support/eventually';
+import { events } from '../support/sse';
 import { PROJECT, assertResultShape, invoke, loadDemo } from './skills-helpers';
 
 const EMAIL = {
@@ -30,15 +32,41 @@ describe('skills with a model (OpenAI-compatible endpoint on loopback, real Temp
     await llm?.close();
   });
 
-  /** Runs one invocation to its end (Prefer: wait) and returns it with the model requests it caused. */
+  /** The invocation once its final version is stored (polled with a deadline). */
+  const finalVersion = (id: string) =>
+    eventually(
+      () => h.request('GET', `/v1/agents/${PROJECT}/invocations/${id}`, { token: member }),
+      (r) => r.status === 200 && r.body.status === 'completed' && r.body.revision?.final === true,
+      { timeoutMs: 45_000, intervalMs: 100, what: `invocation ${id} to have its final version` },
+    );
+
+  /**
+   * Runs one invocation to its end and returns its final result with the model requests it caused. `Prefer: wait`
+   * answers with the deterministic draft (version 1) as soon as it is stored; the model's version follows.
+   */
   async function run(skill: string, inputs: object) {
     const before = llm.requests.length;
     const res = await invoke(h, member, skill, inputs, { Prefer: 'wait=45' });
     assert.equal(res.status, 200, res.text);
     assert.equal(res.body.status, 'completed', JSON.stringify(res.body.error));
-    assertResultShape(res.body.result);
-    return { result: res.body.result, requests: llm.requests.slice(before) };
+    assert.deepEqual(res.body.revision, { number: 1, final: false }, 'the draft first');
+    assert.equal(res.body.result.generator, 'deterministic');
+    assert.match(
+      res.body.result.notes.at(-1),
+      /^This is the deterministic draft; the model's rewrite of \d+ sections? follows as version 2 of this result\.$/,
+    );
+    const done = await finalVersion(res.body.id);
+    assert.deepEqual(done.body.revision, { number: 2, final: true });
+    assertResultShape(done.body.result);
+    return { result: done.body.result, requests: llm.requests.slice(before), draft: res.body.result };
   }
+
+  /** Headings of the sections sent, smallest first (as the service sends them), from a golden result. */
+  const smallestFirst = (sections: { heading: string; markdownWithCitations: string }[], sent: string[]) =>
+    sections
+      .filter((s) => sent.includes(s.heading))
+      .sort((a, b) => a.markdownWithCitations.length - b.markdownWithCitations.length)
+      .map((s) => s.heading);
 
   it('good answers: each rewritten section is the model’s, checked for facts; generator llm:<model>', async () => {
     llm.handle((req) => rewrite(req));
@@ -57,14 +85,18 @@ describe('skills with a model (OpenAI-compatible endpoint on loopback, real Temp
       result.sections.map((s: { generator: string }) => s.generator),
       golden.sections.map((s: { heading: string }) => (sent.includes(s.heading) ? 'llm:fake-model' : 'deterministic')),
     );
-    assert.equal(result.markdown.match(/Rewritten for readers\./g)?.length, sent.length);
+    assert.equal(result.markdown.match(/Here is what changed\./g)?.length, sent.length);
     assert.deepEqual(result.citations, golden.citations, 'the same documents, cited the same way');
     assert.doesNotMatch(result.markdown, /\[(pr|commit|ticket|release):/, 'the publishable form carries no markers');
 
     assert.deepEqual(
       requests.map((r) => sectionOf(r).heading),
-      sent,
-      'one request per section, in order',
+      smallestFirst(golden.sections, sent),
+      'one request per section, smallest first',
+    );
+    assert.ok(
+      requests.every((r) => r.body.stream === true),
+      'streamed, so a call given up on is closed on the server',
     );
     const [req] = requests;
     assert.equal(req.path, '/v1/chat/completions');
@@ -80,7 +112,7 @@ describe('skills with a model (OpenAI-compatible endpoint on loopback, real Temp
   it('a rewrite that changes a fact is refused for that section only, with a note naming the fact', async () => {
     llm.handle((req) =>
       rewrite(req, (m, heading) =>
-        heading === 'Fixes' ? m.replace('leading zeros', 'leading zeros in 3 regions') : `${m}\n\nRewritten for readers.`,
+        heading === 'Fixes' ? m.replace('leading zeros', 'leading zeros in 3 regions') : `${m}\n\nHere is what changed.`,
       ),
     );
     const { result } = await run('release_notes_composer', { fromVersion: '1.2.1', toVersion: '2.0.0', tone: 'casual' });
@@ -91,7 +123,7 @@ describe('skills with a model (OpenAI-compatible endpoint on loopback, real Temp
     assert.equal(result.notes.length, 1);
     assert.match(
       result.notes[0],
-      /^The model's rewrite of "Fixes" was not used: ‘3’ \(number\) in the entry citing .* is in neither the draft nor its sources\.$/,
+      /^The model's rewrite of "Fixes" was not used: ‘3’ \(number\) in the entry citing .* is in neither the draft nor its sources \(rule: facts; sentence: “.*3 regions.*”\)\.$/,
     );
     assert.equal(result.model.sections.find((s: { heading: string }) => s.heading === 'Fixes').outcome, 'refused');
   });
@@ -126,10 +158,14 @@ describe('skills with a model (OpenAI-compatible endpoint on loopback, real Temp
     );
     const { result, requests } = await run('release_notes_composer', { fromVersion: '1.2.1', toVersion: '2.0.0', tone: 'formal' });
     assert.equal(result.generator, 'llm:fake-model');
-    // The first section's answer was kept (in the attempt's heartbeat); the retried attempt goes on from the second.
+    // The first section's answer was kept (in the store); the retried attempt goes on from the second.
+    const formal = JSON.parse(
+      readFileSync(join(repoRoot(), 'test', 'golden', 'release_notes_composer', 'formal-1.2.1-2.0.0.json'), 'utf8'),
+    ) as { sections: { heading: string; markdownWithCitations: string }[] };
+    const order = smallestFirst(formal.sections, ['Highlights', 'Breaking changes', 'New features', 'Improvements', 'Fixes']);
     assert.deepEqual(
       requests.map((r) => sectionOf(r).heading),
-      ['Highlights', 'Breaking changes', 'Breaking changes', 'New features', 'Improvements', 'Fixes'],
+      [order[0], order[1], ...order.slice(1)],
     );
     assert.equal(result.model.sections.filter((s: { outcome: string }) => s.outcome === 'accepted').length, 5);
     const gap = requests[2].at - requests[1].at;
@@ -153,11 +189,71 @@ describe('skills with a model (OpenAI-compatible endpoint on loopback, real Temp
     const started = Date.now();
     const { result, requests } = await run('incident_rca', { incidentId: 'INC-2025-022', severity: 'SEV-3' });
     assert.equal(result.generator, 'deterministic');
-    assert.deepEqual(result.notes, ['The model did not answer within 1500 ms. This is the deterministic draft.']);
+    const sev3 = JSON.parse(readFileSync(join(repoRoot(), 'test', 'golden', 'incident_rca', 'sev3-INC-2025-022.json'), 'utf8')) as {
+      sections: { heading: string; markdownWithCitations: string; citations: string[] }[];
+    };
+    const sent = sev3.sections.filter((x) => x.citations.length > 0).map((x) => x.heading);
+    const first = smallestFirst(sev3.sections, sent)[0]!;
+    // The note lists the sections not sent in the document's order.
+    const rest = sent.filter((x) => x !== first);
+    assert.deepEqual(result.notes, [
+      `The model did not answer "${first}" within 1500 ms (LLM_TIMEOUT_MS, per section). Not sent: ${rest.map((x) => `"${x}"`).join(', ')}. This is the deterministic draft.`,
+    ]);
     assert.equal(result.markdown, goldenMd('incident_rca', 'sev3-INC-2025-022'));
     assert.equal(requests.length, 1, 'a timeout is not retried');
     assert.ok(Date.now() - started < 15_000);
     assert.equal(llm.aborted, abortedBefore + 1);
+    // The request was streamed: closing it stopped the generation.
+    await eventually(
+      async () => llm.pending,
+      (n) => n === 0,
+      { timeoutMs: 5_000, intervalMs: 50, what: 'the abandoned model call to close' },
+    );
+    const generated = llm.generated;
+    await new Promise((r) => setTimeout(r, 300));
+    assert.equal(llm.generated, generated, 'no token is generated after the service gave up');
+  });
+
+  it('Prefer: wait=5 answers 200 with the deterministic draft at once; the model’s rewrite follows as version 2 (SSE shows both)', async () => {
+    // A slow model: each section's answer takes 1 s, so the rewrite of the release notes takes 5 s or more.
+    llm.handle((req) => ({ ...rewrite(req), delayMs: 1_000 }));
+    const started = Date.now();
+    const res = await invoke(
+      h,
+      member,
+      'release_notes_composer',
+      { fromVersion: '1.2.1', toVersion: '2.0.0', tone: 'casual' },
+      { Prefer: 'wait=5' },
+    );
+    const tookMs = Date.now() - started;
+    assert.equal(res.status, 200, res.text);
+    assert.ok(tookMs < 5_000, `answered in ${tookMs} ms`);
+    assert.equal(res.headers.get('preference-applied'), 'wait=5');
+    assert.equal(res.body.status, 'completed');
+    assert.deepEqual(res.body.revision, { number: 1, final: false });
+    assert.equal(res.body.result.generator, 'deterministic');
+    assert.equal(res.body.result.markdown, goldenMd('release_notes_composer', 'casual-1.2.1-2.0.0'), 'the deterministic draft');
+    assert.match(
+      res.body.result.notes.at(-1),
+      /^This is the deterministic draft; the model's rewrite of 5 sections follows as version 2 of this result\.$/,
+    );
+
+    const stream = await fetch(`${h.baseUrl}/v1/agents/${PROJECT}/invocations/${res.body.id}/events`, {
+      headers: { Authorization: `Bearer ${member}` },
+    });
+    const results: { revision: { number: number; final: boolean }; result: { generator: string } }[] = [];
+    for await (const e of events(stream)) if (e.event === 'result') results.push(e.data as (typeof results)[number]);
+    assert.deepEqual(
+      results.map((r) => [r.revision, r.result.generator]),
+      [
+        [{ number: 1, final: false }, 'deterministic'],
+        [{ number: 2, final: true }, 'llm:fake-model'],
+      ],
+      'the draft, then the model’s version, and the stream ends',
+    );
+    const done = await finalVersion(res.body.id);
+    assert.match(done.body.result.markdown, /Here is what changed\./);
+    assert.equal(done.body.result.notes, undefined);
   });
 
   it('a 200 whose content is not the JSON asked for is not used either', async () => {
@@ -193,7 +289,12 @@ describe('skills with a model asked for JSON mode (LLM_RESPONSE_FORMAT=json_obje
     llm.handle((req) => rewrite(req));
     const res = await invoke(h, member, 'incident_rca', { incidentId: 'INC-2025-022', severity: 'SEV-3' }, { Prefer: 'wait=45' });
     assert.equal(res.status, 200, res.text);
-    assert.equal(res.body.result.generator, 'llm:fake-model');
+    const done = await eventually(
+      () => h.request('GET', `/v1/agents/${PROJECT}/invocations/${res.body.id}`, { token: member }),
+      (r) => r.status === 200 && r.body.revision?.final === true,
+      { timeoutMs: 45_000, intervalMs: 100, what: 'the final version' },
+    );
+    assert.equal(done.body.result.generator, 'llm:fake-model');
     assert.ok(llm.requests.length > 0);
     for (const r of llm.requests) {
       assert.deepEqual(r.body.response_format, {

@@ -9,7 +9,13 @@ export interface LlmRequest {
   at: number;
   path: string;
   headers: IncomingHttpHeaders;
-  body: { model?: string; messages?: { role: string; content: string }[]; response_format?: unknown; temperature?: number };
+  body: {
+    model?: string;
+    messages?: { role: string; content: string }[];
+    response_format?: unknown;
+    temperature?: number;
+    stream?: boolean;
+  };
 }
 
 export interface Reply {
@@ -19,7 +25,10 @@ export interface Reply {
   body?: unknown;
   /** Answer only after this long; a client that gives up first counts as aborted. */
   delayMs?: number;
-  /** Never answer: only the client can end the request. */
+  /**
+   * Never finish: only the client can end the request. Asked to stream, the server "generates" meanwhile (a
+   * token every 50 ms, as llama.cpp's server does) and stops when the client closes the connection.
+   */
   hang?: boolean;
 }
 
@@ -33,6 +42,8 @@ export interface FakeLlm {
   readonly aborted: number;
   /** Requests waiting for an answer right now. */
   readonly pending: number;
+  /** Tokens "generated" for streams that hang, in all: it stops growing once their clients have gone. */
+  readonly generated: number;
   handle(handler: Handler): void;
   close(): Promise<void>;
 }
@@ -43,6 +54,7 @@ export async function startFakeLlm(): Promise<FakeLlm> {
   let seen = 0;
   let aborted = 0;
   let pending = 0;
+  let generated = 0;
 
   const server: Server = createServer((req, res) => {
     const chunks: Buffer[] = [];
@@ -63,11 +75,23 @@ export async function startFakeLlm(): Promise<FakeLlm> {
         if (!answered) aborted += 1;
       });
       void Promise.resolve(handler(request, seen++)).then((reply) => {
-        if (reply.hang) return;
+        if (reply.hang) {
+          if (request.body.stream) {
+            res.writeHead(200, { 'Content-Type': 'text/event-stream' });
+            const tick = setInterval(() => {
+              if (res.destroyed) return clearInterval(tick);
+              generated += 1;
+              res.write(`data: ${JSON.stringify({ choices: [{ index: 0, delta: { content: ' ' } }] })}\n\n`);
+            }, 50);
+            res.on('close', () => clearInterval(tick));
+          }
+          return;
+        }
         const send = () => {
           if (res.destroyed) return;
           answered = true;
-          send200(res, reply);
+          if (request.body.stream && (reply.status ?? 200) === 200) sendStream(res, reply);
+          else send200(res, reply);
         };
         if (reply.delayMs) setTimeout(send, reply.delayMs).unref();
         else send();
@@ -87,6 +111,9 @@ export async function startFakeLlm(): Promise<FakeLlm> {
     get pending() {
       return pending;
     },
+    get generated() {
+      return generated;
+    },
     handle(next) {
       handler = next;
       seen = 0;
@@ -102,6 +129,19 @@ function send200(res: ServerResponse, reply: Reply): void {
   const body = reply.body === undefined ? '' : typeof reply.body === 'string' ? reply.body : JSON.stringify(reply.body);
   res.writeHead(reply.status ?? 200, { 'Content-Type': 'application/json', ...(reply.headers ?? {}) });
   res.end(body);
+}
+
+/** A 200 chat-completions answer sent as Server-Sent Events, its content in a few chunks, as a streaming server does. */
+function sendStream(res: ServerResponse, reply: Reply): void {
+  const body = reply.body as { choices?: { message?: { content?: string } }[] } | undefined;
+  const content = body?.choices?.[0]?.message?.content;
+  if (typeof content !== 'string') return send200(res, reply);
+  res.writeHead(200, { 'Content-Type': 'text/event-stream', ...(reply.headers ?? {}) });
+  const size = Math.max(1, Math.ceil(content.length / 4));
+  for (let i = 0; i < content.length; i += size)
+    res.write(`data: ${JSON.stringify({ choices: [{ index: 0, delta: { content: content.slice(i, i + size) } }] })}\n\n`);
+  res.write(`data: ${JSON.stringify({ choices: [{ index: 0, delta: {}, finish_reason: 'stop' }] })}\n\n`);
+  res.end('data: [DONE]\n\n');
 }
 
 /** A chat-completions answer carrying `content`. */
@@ -130,10 +170,10 @@ export function sectionOf(request: LlmRequest): SentSection {
   return (JSON.parse(user.content) as { section: SentSection }).section;
 }
 
-/** A model answer rewriting the section it was sent: `edit` changes its markdown (by default, adds a framing sentence). */
+/** A model answer rewriting the section it was sent: `edit` changes its markdown (by default, adds a framing sentence the checks accept). */
 export function rewrite(
   request: LlmRequest,
-  edit: (markdown: string, heading: string) => string = (m) => `${m}\n\nRewritten for readers.`,
+  edit: (markdown: string, heading: string) => string = (m) => `${m}\n\nHere is what changed.`,
 ): Reply {
   const section = sectionOf(request);
   return chatAnswer(JSON.stringify({ markdown: edit(section.markdown, section.heading) }));

@@ -239,9 +239,13 @@ export function taskState(status: InvocationRecord['status']): TaskState {
   }
 }
 
-/** The A2A task of an invocation (same id); a completed one carries the document as its artifact. */
+/**
+ * The A2A task of an invocation (same id); a completed one carries the document as its artifact. A completed
+ * invocation whose model rewrite is still coming is `working`, with the deterministic draft as its artifact so far.
+ */
 export function taskOf(r: InvocationRecord): A2aTask {
-  const state = taskState(r.status);
+  const pending = r.status === 'completed' && r.revision?.final === false;
+  const state = pending ? 'working' : taskState(r.status);
   const result = r.result as { markdown?: string; citations?: unknown[] } | null;
   return {
     kind: 'task',
@@ -250,6 +254,20 @@ export function taskOf(r: InvocationRecord): A2aTask {
     status: {
       state,
       timestamp: r.updatedAt.toISOString(),
+      ...(pending
+        ? {
+            message: {
+              kind: 'message',
+              messageId: `${r._id}-draft-${r.revision!.number}`,
+              role: 'agent',
+              parts: [
+                { kind: 'text', text: "The deterministic draft is ready (the artifact); the model's rewrite follows as a new version." },
+              ],
+              taskId: r._id,
+              contextId: r._id,
+            },
+          }
+        : {}),
       ...(r.error
         ? {
             message: {
@@ -264,7 +282,7 @@ export function taskOf(r: InvocationRecord): A2aTask {
         : {}),
     },
     artifacts:
-      state === 'completed' && result?.markdown
+      r.status === 'completed' && result?.markdown
         ? [
             {
               artifactId: `${r._id}-document`,
@@ -276,6 +294,6 @@ export function taskOf(r: InvocationRecord): A2aTask {
             },
           ]
         : [],
-    metadata: { skill: r.skill, invocationId: r._id, progress: r.progress },
+    metadata: { skill: r.skill, invocationId: r._id, progress: r.progress, ...(r.revision ? { revision: r.revision } : {}) },
   };
 }

@@ -25,10 +25,10 @@ export interface SkillToolsDeps {
 /**
  * The MCP server of one project for one caller: each skill is a tool whose input schema is the skill's, and a
  * call is an invocation like any other (the same checks, record and durable workflow, through the invocation
- * service). A call reports its steps as progress notifications when the client asked for them, answers with the
- * drafted Markdown and, as structured content, the invocation's id and citations. The client's cancellation
- * (`notifications/cancelled`, or DELETE of its session) cancels the workflow; the server closing the session does
- * not (`session.closedByServer`).
+ * service). A call reports its steps as progress notifications when the client asked for them (with a model, the
+ * draft's arrival and then the model's version of the result), answers with the final version's Markdown and, as
+ * structured content, the invocation's id and citations. The client's cancellation (`notifications/cancelled`, or
+ * DELETE of its session) cancels the workflow; the server closing the session does not (`session.closedByServer`).
  */
 export function skillToolsServer(
   deps: SkillToolsDeps,
@@ -63,15 +63,12 @@ export function skillToolsServer(
     let sent = -1;
     for await (const current of followInvocation(deps.invocations, record, { signal: extra.signal })) {
       record = current;
-      const progress = progressValue(current.progress);
+      const figures = progressOf(current);
       // MCP: every notification's progress exceeds the last (a state that did not advance, such as a failure
       // part-way through a step, is told by the tool's result instead).
-      if (progressToken === undefined || progress <= sent) continue;
-      sent = progress;
-      await extra.sendNotification({
-        method: 'notifications/progress',
-        params: { progressToken, progress, total: current.progress.totalSteps, message: current.status },
-      });
+      if (progressToken === undefined || figures.progress <= sent) continue;
+      sent = figures.progress;
+      await extra.sendNotification({ method: 'notifications/progress', params: { progressToken, ...figures } });
     }
     if (!isTerminal(record)) {
       // The server closed the session (eviction, idle sweep, shutdown): the invocation goes on, pollable by its id.
@@ -97,6 +94,23 @@ export function skillToolsServer(
   });
 
   return server;
+}
+
+/**
+ * A progress notification's figures: the steps done (a step under way counts half, see progress.ts), and one more
+ * step while a later version of the result is coming (the model's rewrite after the deterministic draft), so progress grows with each notification.
+ */
+function progressOf(r: InvocationRecord): { progress: number; total: number; message: string } {
+  const { completedSteps, totalSteps } = r.progress;
+  if (!r.revision) return { progress: progressValue(r.progress), total: totalSteps, message: r.status };
+  const step = completedSteps + r.revision.number - 1;
+  return r.revision.final
+    ? { progress: step, total: step, message: `${r.status}: version ${r.revision.number} of the result` }
+    : {
+        progress: step,
+        total: step + 1,
+        message: `${r.status}: the deterministic draft is ready (version ${r.revision.number}); the model's rewrite follows`,
+      };
 }
 
 function failed(text: string, record?: InvocationRecord): CallToolResult {

@@ -54,6 +54,11 @@ export const invocationPart: OpenApiPart = {
         requestedBy: { type: 'string', description: 'The `sub` of the token that invoked it' },
         generator: { ...nullableString, description: 'result.generator, null until completed' },
         durationMs: { type: ['integer', 'null'], minimum: 0, description: 'From creation to completion; null until finished' },
+        revision: {
+          ...nullable(record({ number: { type: 'integer', minimum: 1 }, final: { type: 'boolean' } })),
+          description:
+            "Which version of the result this is (null until completed). With a model configured, version 1 is the deterministic draft (`final: false`, answered at once) and the model's rewrite replaces it as version 2 (`final: true`); the event stream, MCP progress and A2A status show the new version",
+        },
         links: record({ self: { type: 'string' }, cancel: { type: 'string' } }),
       }),
       {
@@ -166,7 +171,7 @@ export const invocationPart: OpenApiPart = {
       get: {
         summary: 'The invocation as Server-Sent Events',
         description:
-          '`status` events (status, progress and updatedAt: the current state first, then each change), one `result` event with the whole invocation (the Invocation schema) when it is terminal, then the stream ends. Event ids are the record version (the id of the `result` event ends in `:result`): reconnect with Last-Event-ID to get only what changed; a reconnect after the `result` event answers 204, which tells an EventSource to stop reconnecting. A stream lasts at most 5 minutes.',
+          '`status` events (status, progress and updatedAt: the current state first, then each change), one `result` event with the whole invocation (the Invocation schema) when it is terminal and one more for each later version of its result (with a model: the deterministic draft first, then the model’s rewrite; `revision` says which), then the stream ends. Event ids are the record version (the id of a `result` event ends in `:result`): reconnect with Last-Event-ID to get only what changed; a reconnect after the final `result` event answers 204, which tells an EventSource to stop reconnecting. A stream lasts at most 5 minutes.',
         tags,
         security: bearer,
         parameters: [

@@ -69,9 +69,9 @@ export const resultSchemas: Record<string, Schema> = {
           properties: {
             heading: { type: 'string' },
             outcome: {
-              enum: ['accepted', 'refused', 'failed', 'timed_out', 'kept'],
+              enum: ['accepted', 'unchanged', 'refused', 'failed', 'timed_out', 'kept'],
               description:
-                "accepted: the model's text is shown; refused: it failed the fact check; failed / timed_out: the call did; kept: not sent",
+                "accepted: the model's text is shown; unchanged: its answer was the draft's text (the section is the deterministic draft); refused: it failed the checks; failed / timed_out: the call did; kept: not sent",
             },
             reason: { type: 'string' },
             durationMs: count,

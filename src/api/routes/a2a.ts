@@ -1,6 +1,6 @@
 import Router from '@koa/router';
 import type { Context } from 'koa';
-import { followInvocation } from '../../invocations/follow';
+import { followInvocation, isSettled } from '../../invocations/follow';
 import { InvocationRefused } from '../../invocations/invoke';
 import { describeRefusal } from '../../invocations/refusal-text';
 import { isTerminal, waitForTerminal } from '../../invocations/wait';
@@ -169,8 +169,9 @@ export function a2aRoutes(deps: AppDeps): Router {
       }
       case 'subscribe': {
         const record = await task(project, params);
-        // 1.0 §3.1.6: a task at its end has nothing more to stream; 0.3 clients get its last state.
-        if (version === '1.0' && isTerminal(record))
+        // 1.0 §3.1.6: a task at its end has nothing more to stream (a draft whose rewrite follows has); 0.3 clients
+        // get its last state.
+        if (version === '1.0' && isSettled(record))
           throw new RpcError(A2A_ERRORS.unsupportedOperation, `Task ${record._id} is ${record.status}: read it with GetTask`);
         return stream(ctx, version, id, record);
       }
@@ -280,11 +281,18 @@ export function a2aRoutes(deps: AppDeps): Router {
       let last = start;
       for await (const current of followInvocation(invocations, start, { signal, until: Date.now() + MAX_STREAM_MS })) {
         last = current;
-        // The first state is the one the task event above carried; the terminal one closes the stream below.
-        if (current === start || isTerminal(current)) continue;
+        // The first state is the one the task event above carried; the settled one closes the stream below.
+        if (current === start || isSettled(current)) continue;
+        if (isTerminal(current)) {
+          // A version of the document that a later one replaces (the draft before the model's rewrite).
+          const draft = taskOf(await complete(current));
+          for (const artifact of draft.artifacts) event(render.artifactEvent(draft, artifact));
+          event(render.statusEvent(draft, false));
+          continue;
+        }
         event(render.statusEvent(taskOf(current), false));
       }
-      if (isTerminal(last)) {
+      if (isSettled(last)) {
         const finished = taskOf(await complete(last));
         for (const artifact of finished.artifacts) event(render.artifactEvent(finished, artifact));
         event(render.statusEvent(finished, true));

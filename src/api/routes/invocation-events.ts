@@ -1,6 +1,6 @@
 import Router from '@koa/router';
 import { isTerminal } from '../../invocations/wait';
-import { followInvocation, versionOf } from '../../invocations/follow';
+import { followInvocation, isSettled, versionOf } from '../../invocations/follow';
 import type { InvocationRecord } from '../../store/invocations';
 import type { AppDeps } from '../deps';
 import { presentInvocation } from '../invocation-resource';
@@ -15,9 +15,10 @@ const MAX_STREAM_MS = 5 * 60_000;
 /**
  * `GET …/invocations/{id}/events`: the invocation's progress as Server-Sent Events, so a browser or a CLI sees it
  * without polling. `status` events carry the status and progress on every change (the current state first), then
- * one `result` event with the whole invocation once it is terminal, and the stream ends. Event ids are the
- * record's version: a client that reconnects with `Last-Event-ID` gets only what changed since, and 204 once it
- * has had the result.
+ * a `result` event with the whole invocation once it is terminal, and another for each later version of the result
+ * (the model's rewrite after the deterministic draft); the stream ends with the final version. Event ids are the
+ * record's version (a result's ends in `:result`): a client that reconnects with `Last-Event-ID` gets only what
+ * changed since, and 204 once it has had the final result.
  */
 // Its own id, so that a client that saw the final `status` event but not the result still gets the result.
 const resultEventId = (record: InvocationRecord) => `${versionOf(record)}:result`;
@@ -32,9 +33,9 @@ export function invocationEventRoutes(deps: AppDeps): Router {
     if (!record) throw notFound('unknown_invocation', `Invocation "${ctx.params.id}" does not exist in project "${project._id}"`);
     const first = record;
     const resumedAt = ctx.get('Last-Event-ID') || null;
-    // The client has had the result: 204 tells an EventSource to stop reconnecting (it would otherwise get the
-    // result again every `retry` interval).
-    if (isTerminal(first) && resumedAt === resultEventId(first)) {
+    // The client has had the final result: 204 tells an EventSource to stop reconnecting (it would otherwise get
+    // the result again every `retry` interval). A draft's result is not final: its rewrite is still to come.
+    if (isSettled(first) && resumedAt === resultEventId(first)) {
       ctx.status = 204;
       return;
     }
@@ -42,16 +43,24 @@ export function invocationEventRoutes(deps: AppDeps): Router {
       const send = (event: string, id: string, data: unknown) => write(`id: ${id}\nevent: ${event}\ndata: ${JSON.stringify(data)}\n\n`);
       write('retry: 2000\n\n');
       let last: InvocationRecord = first;
+      const sendResult = async (record: InvocationRecord) => {
+        const finished = (await invocations.getFinished(record.project, record._id)) ?? record;
+        send('result', resultEventId(finished), presentInvocation(finished));
+      };
       for await (const current of followInvocation(invocations, first, { signal, until: Date.now() + MAX_STREAM_MS })) {
         last = current;
         // A client that reconnects after this very state has seen it.
-        if (versionOf(current) !== resumedAt)
-          send('status', versionOf(current), { status: current.status, progress: current.progress, updatedAt: current.updatedAt });
+        if (versionOf(current) === resumedAt) continue;
+        send('status', versionOf(current), {
+          status: current.status,
+          progress: current.progress,
+          updatedAt: current.updatedAt,
+          ...(current.revision ? { revision: current.revision } : {}),
+        });
+        // A version that another follows: its result now, the next one when it is stored.
+        if (isTerminal(current) && !isSettled(current)) await sendResult(current);
       }
-      if (isTerminal(last)) {
-        const finished = (await invocations.getFinished(last.project, last._id)) ?? last;
-        send('result', resultEventId(finished), presentInvocation(finished));
-      }
+      if (isSettled(last)) await sendResult(last);
     });
   });
 

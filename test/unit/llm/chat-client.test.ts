@@ -29,14 +29,42 @@ describe('llm: chat-completions client (against a real HTTP server)', () => {
   });
   after(async () => fake?.close());
 
-  it('posts model, messages, JSON mode and temperature 0 with the bearer key, and returns the content', async () => {
+  it('posts model, messages, JSON mode and temperature 0 with the bearer key, streamed, and joins the content', async () => {
     fake.handle(() => chatAnswer('{"title":"x","sections":[]}'));
     const text = await model.complete(MESSAGES, { signal: signal() });
     assert.equal(text, '{"title":"x","sections":[]}');
     const req = fake.requests.at(-1)!;
     assert.equal(req.path, '/v1/chat/completions');
     assert.equal(req.headers.authorization, 'Bearer sk-test');
-    assert.deepEqual(req.body, { model: 'gpt-test', messages: MESSAGES, response_format: { type: 'json_object' }, temperature: 0 });
+    assert.deepEqual(req.body, {
+      model: 'gpt-test',
+      messages: MESSAGES,
+      response_format: { type: 'json_object' },
+      temperature: 0,
+      stream: true,
+    });
+  });
+
+  it('reads a server that answers one JSON body although asked to stream', async () => {
+    // The fake streams a 200 whenever the request asks: this handler makes it answer with a plain body.
+    fake.handle((req) => {
+      req.body.stream = false;
+      return chatAnswer('{"a":1}');
+    });
+    assert.equal(await model.complete(MESSAGES, { signal: signal() }), '{"a":1}');
+  });
+
+  it('a timed-out generation is closed on the server: the stream stops', async () => {
+    fake.handle(() => ({ hang: true }));
+    await waitFor(() => fake.pending === 0);
+    const before = fake.generated;
+    const failure = await failureOf(model.complete(MESSAGES, { signal: signal(), timeoutMs: 400 }));
+    assert.equal(failure.type, LLM_FAILURE.timeout);
+    assert.ok(fake.generated > before, 'the server was generating while the client waited');
+    await waitFor(() => fake.pending === 0);
+    const after = fake.generated;
+    await new Promise((r) => setTimeout(r, 200));
+    assert.equal(fake.generated, after, 'no token is generated after the client went');
   });
 
   it('sends no Authorization header without a key', async () => {
