@@ -93,7 +93,10 @@ export function sectionMessages(
   ];
 }
 
-/** The model's JSON, tolerating a code fence around it (```json … ```); undefined when it is not JSON. */
+/**
+ * The model's JSON, tolerating a code fence around it (```json … ```) and raw line breaks or tabs inside its
+ * strings (a grammar-constrained small model writes them; JSON wants them escaped); undefined when it is not JSON.
+ */
 function parseAnswer(text: string): unknown {
   let t = text.trim();
   if (t.length >= 6 && t.startsWith('```') && t.endsWith('```')) {
@@ -103,8 +106,30 @@ function parseAnswer(text: string): unknown {
   try {
     return JSON.parse(t);
   } catch {
-    return undefined;
+    try {
+      return JSON.parse(escapeControlsInStrings(t));
+    } catch {
+      return undefined;
+    }
   }
+}
+
+/** JSON text with raw line breaks and tabs inside its strings escaped; one pass. */
+function escapeControlsInStrings(text: string): string {
+  let out = '';
+  let inString = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text[i]!;
+    if (inString && c === '\\') {
+      out += c + (text[i + 1] ?? '');
+      i++;
+    } else if (c === '"') {
+      inString = !inString;
+      out += c;
+    } else if (inString && (c === '\n' || c === '\r' || c === '\t')) out += c === '\n' ? '\\n' : c === '\t' ? '\\t' : '';
+    else out += c;
+  }
+  return out;
 }
 
 /** The text of each document a section may draw facts from, by citation id. */

@@ -121,6 +121,9 @@ describe('skills: a model rewrites the draft section by section, checked for fac
       acceptSectionAnswer(`\`\`\`json\n${answer(features.markdownWithCitations)}\n\`\`\``, features, rn2.docs).ok,
       'a code fence around the JSON is tolerated',
     );
+    const raw = `{\n  "markdown": "${features.markdownWithCitations.replace(/"/g, '\\"')}"\n}`;
+    assert.ok(raw.includes('\n- '), 'the answer has a raw line break inside its string');
+    assert.ok(acceptSectionAnswer(raw, features, rn2.docs).ok, 'raw line breaks inside the JSON string are tolerated');
   });
 
   it('composes the result: the accepted sections marked as the model’s, publishable markdown, the model’s report', () => {
