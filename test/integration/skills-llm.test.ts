@@ -5,6 +5,8 @@ import { chatAnswer, rewrite, sectionOf, startFakeLlm, type FakeLlm } from '../s
 import { startHarness, type Harness } from '../support/harness';
 import { projectToken } from '../support/tokens';
 import { repoRoot } from '../unit/skills/demo';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { eventually } from '../support/eventually';
 import { events } from '../support/sse';
 import { PROJECT, assertResultShape, invoke, loadDemo } from './skills-helpers';
@@ -254,6 +256,71 @@ describe('skills with a model (OpenAI-compatible endpoint on loopback, real Temp
     const done = await finalVersion(res.body.id);
     assert.match(done.body.result.markdown, /Here is what changed\./);
     assert.equal(done.body.result.notes, undefined);
+  });
+
+  it('MCP progress and the A2A stream show the draft first, then the model’s version', async () => {
+    llm.handle((req) => ({ ...rewrite(req), delayMs: 200 }));
+    const mcp = new Client({ name: 'test-client', version: '1.0.0' });
+    await mcp.connect(
+      new StreamableHTTPClientTransport(new URL(`${h.baseUrl}/v1/agents/${PROJECT}/mcp`), {
+        requestInit: { headers: { Authorization: `Bearer ${member}` } },
+      }),
+    );
+    const progress: { progress: number; total?: number; message?: string }[] = [];
+    const called = await mcp.callTool({ name: 'proposal_writer', arguments: { ...EMAIL, customerName: 'Progress Market' } }, undefined, {
+      onprogress: (p) => void progress.push(p),
+    });
+    await mcp.close();
+    assert.notEqual(called.isError, true, JSON.stringify(called));
+    assert.match((called.content as { text: string }[])[0]!.text, /Here is what changed\./, 'the answer is the model’s version');
+    const draftAt = progress.findIndex((p) =>
+      /the deterministic draft is ready \(version 1\); the model's rewrite follows/.test(p.message ?? ''),
+    );
+    assert.ok(draftAt >= 0, JSON.stringify(progress));
+    assert.equal(progress.at(-1)!.message, 'completed: version 2 of the result');
+    assert.ok(
+      progress.every((p, i) => i === 0 || p.progress > progress[i - 1]!.progress),
+      `progress grows with each notification: ${JSON.stringify(progress)}`,
+    );
+
+    const res = await fetch(`${h.baseUrl}/v1/agents/${PROJECT}/a2a`, {
+      method: 'POST',
+      headers: { Authorization: `Bearer ${member}`, 'Content-Type': 'application/json', Accept: 'text/event-stream' },
+      body: JSON.stringify({
+        jsonrpc: '2.0',
+        id: 1,
+        method: 'message/stream',
+        params: {
+          message: {
+            kind: 'message',
+            messageId: `m-${Date.now()}`,
+            role: 'user',
+            parts: [{ kind: 'data', data: { skill: 'proposal_writer', inputs: { ...EMAIL, customerName: 'Stream Market' } } }],
+          },
+        },
+      }),
+    });
+    const text = await res.text();
+    const updates = text
+      .split('\n')
+      .filter((l) => l.startsWith('data: '))
+      .map(
+        (l) =>
+          (
+            JSON.parse(l.slice(6)) as {
+              result: { kind: string; status?: { state: string }; final?: boolean; artifact?: { parts: { text?: string }[] } };
+            }
+          ).result,
+      )
+      .filter((u) => u.kind !== 'task')
+      .map((u) =>
+        u.kind === 'artifact-update'
+          ? `artifact:${/Here is what changed\./.test(u.artifact!.parts[0]!.text ?? '') ? 'model' : 'draft'}`
+          : `${u.status!.state}${u.final ? ':final' : ''}`,
+      );
+    const firstDraft = updates.indexOf('artifact:draft');
+    assert.ok(firstDraft >= 0, updates.join(' '));
+    assert.deepEqual(updates.slice(firstDraft), ['artifact:draft', 'working', 'artifact:model', 'completed:final']);
   });
 
   it('a 200 whose content is not the JSON asked for is not used either', async () => {
