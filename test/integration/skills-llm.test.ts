@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { historyToJSON } from '@temporalio/common/lib/proto-utils';
 import { join } from 'node:path';
 import { chatAnswer, rewrite, sectionOf, startFakeLlm, type FakeLlm } from '../support/fake-llm';
 import { startHarness, type Harness } from '../support/harness';
@@ -9,7 +10,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { eventually } from '../support/eventually';
 import { events } from '../support/sse';
-import { PROJECT, assertResultShape, invoke, loadDemo } from './skills-helpers';
+import { PROJECT, assertResultShape, invoke, loadDemo, localActivities } from './skills-helpers';
 
 const EMAIL = {
   customerName: 'Harbor & Vine Market',
@@ -60,7 +61,7 @@ describe('skills with a model (OpenAI-compatible endpoint on loopback, real Temp
     const done = await finalVersion(res.body.id);
     assert.deepEqual(done.body.revision, { number: 2, final: true });
     assertResultShape(done.body.result);
-    return { result: done.body.result, requests: llm.requests.slice(before), draft: res.body.result };
+    return { result: done.body.result, requests: llm.requests.slice(before), draft: res.body.result, id: res.body.id as string };
   }
 
   /** Headings of the sections sent, smallest first (as the service sends them), from a golden result. */
@@ -72,7 +73,28 @@ describe('skills with a model (OpenAI-compatible endpoint on loopback, real Temp
 
   it('good answers: each rewritten section is the model’s, checked for facts; generator llm:<model>', async () => {
     llm.handle((req) => rewrite(req));
-    const { result, requests } = await run('release_notes_composer', { fromVersion: '1.2.1', toVersion: '2.0.0' });
+    const { result, requests, id } = await run('release_notes_composer', { fromVersion: '1.2.1', toVersion: '2.0.0' });
+    // The run: retrieval, the draft and its store as local activities, then the rewrite as one remote activity
+    // (it heartbeats) and the store of version 2.
+    const handle = h.temporal.client.workflow.getHandle(`skill/${PROJECT}/${id}`);
+    await handle.result();
+    const history = await handle.fetchHistory();
+    const events = history.events ?? [];
+    assert.deepEqual(localActivities(events), [
+      'retrieveSkillContext',
+      'draftSkillDocumentLocally',
+      'storeSkillResult',
+      'storeSkillResult',
+    ]);
+    assert.deepEqual(
+      events.flatMap((e) => (e.activityTaskScheduledEventAttributes ? [e.activityTaskScheduledEventAttributes.activityType?.name] : [])),
+      ['rewriteSkillDraft'],
+    );
+    if (process.env.UPDATE_HISTORIES === '1')
+      writeFileSync(
+        join(repoRoot(), 'test', 'fixtures', 'histories', 'skill-invocation-model.json'),
+        JSON.stringify({ workflowId: handle.workflowId, history: JSON.parse(historyToJSON(history)) }),
+      );
     const golden = JSON.parse(
       readFileSync(join(repoRoot(), 'test', 'golden', 'release_notes_composer', 'neutral-1.2.1-2.0.0.json'), 'utf8'),
     );
