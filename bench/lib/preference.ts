@@ -13,6 +13,8 @@
  * A difference under 0.02 is no preference. Pure: unit-tested in test/unit/bench/preference.test.ts.
  */
 
+import { seeded } from './random';
+
 export type Tone = 'casual' | 'neutral' | 'formal';
 
 export interface RubricScore {
@@ -120,16 +122,10 @@ export interface PreferenceVerdict {
   shownFirst: 'model' | 'draft';
 }
 
-/** A small seeded generator (mulberry32): the blind order is the same for the same seed. */
+/** The blind order of each pair, from a seeded generator: the same for the same seed. */
 export function seededOrder(seed: number): () => boolean {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296 < 0.5;
-  };
+  const rng = seeded(seed);
+  return () => rng.chance(0.5);
 }
 
 /** Scores A and B without knowing which is the model's, then says which was preferred. */

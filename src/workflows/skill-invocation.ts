@@ -8,6 +8,7 @@ import {
   setCurrentDetails,
   workflowInfo,
 } from '@temporalio/workflow';
+import type { RetryPolicy } from '@temporalio/workflow';
 import type { createActivities } from '../activities';
 import type { DraftOutcome } from '../activities/skill-types';
 import type { SkillInvocationInput, SkillInvocationOutcome } from './contracts/skill-invocation';
@@ -49,17 +50,14 @@ const { retrieveSkillContext } = proxyActivities<Activities>({
 // answer, and a worker that dies mid-call is noticed within the heartbeat timeout, not the 3 minutes.
 // Rate limits and 5xx retry (after Retry-After when given); the last attempt falls back to the deterministic
 // draft instead of failing, so maximumAttempts bounds how long a struggling model can hold an invocation.
-const { draftSkillDocument } = proxyActivities<Activities>({
-  startToCloseTimeout: '3m',
-  heartbeatTimeout: '10s',
-  retry: {
-    initialInterval: '2s',
-    backoffCoefficient: 2,
-    maximumInterval: '1m',
-    maximumAttempts: 4,
-    nonRetryableErrorTypes: ['ContextLost'],
-  },
-});
+const MODEL_RETRY: RetryPolicy = {
+  initialInterval: '2s',
+  backoffCoefficient: 2,
+  maximumInterval: '1m',
+  maximumAttempts: 4,
+  nonRetryableErrorTypes: ['ContextLost'],
+};
+const { draftSkillDocument } = proxyActivities<Activities>({ startToCloseTimeout: '3m', heartbeatTimeout: '10s', retry: MODEL_RETRY });
 
 const { storeSkillResult } = proxyActivities<Activities>({
   startToCloseTimeout: '30s',
@@ -164,13 +162,7 @@ async function rewriteAfterDraft(
   const { rewriteSkillDraft } = proxyActivities<Activities>({
     startToCloseTimeout: draft.rewrite.sections * draft.rewrite.sectionTimeoutMs + REWRITE_MARGIN_MS,
     heartbeatTimeout: '10s',
-    retry: {
-      initialInterval: '2s',
-      backoffCoefficient: 2,
-      maximumInterval: '1m',
-      maximumAttempts: 4,
-      nonRetryableErrorTypes: ['ContextLost'],
-    },
+    retry: MODEL_RETRY,
   });
   const storeFinal = (result: DraftOutcome['result']) =>
     local.storeSkillResult({ invocationId: input.invocationId, seq: nextSeq(), result, revision: { number: 2, final: true } });
