@@ -15,7 +15,15 @@
 import type { ActivityInboundCallsInterceptor, WorkerOptions } from '@temporalio/worker';
 import { Context } from '@temporalio/activity';
 import { createChatModel } from '../src/llm/chat-client';
-import { acceptSectionAnswer, composeModelResult, rewriteTargets, sectionMessages, selectAndDraft } from '../src/skills/run';
+import {
+  acceptSectionAnswer,
+  composeModelResult,
+  rewriteAnchors,
+  rewriteTargets,
+  sectionMessages,
+  selectAndDraft,
+} from '../src/skills/run';
+import { rewritePart } from '../src/skills/model-rewrite';
 import { DocumentRepository, WholeKindCache } from '../src/store/documents';
 import { ProjectRepository } from '../src/store/projects';
 import { rewrite, startFakeLlm, type FakeLlm } from '../test/support/fake-llm';
@@ -148,7 +156,9 @@ async function runScenario(
           const answer = await model.complete(sectionMessages(c.skill, c.inputs as never, result, i, retrieved.docs), {
             signal: new AbortController().signal,
           });
-          const verdict = acceptSectionAnswer(answer, result.sections[i]!, retrieved.docs);
+          const verdict = acceptSectionAnswer(answer, result.sections[i]!, retrieved.docs, rewriteAnchors(c.skill, c.inputs as never), {
+            rest: rewritePart(result.sections[i]!.markdownWithCitations).rest,
+          });
           if (verdict.ok) accepted.set(i, verdict.markdown);
         }
         result = composeModelResult(c.skill, c.inputs as never, result, retrieved.docs, model.model, { accepted, sections: [], notes: [] });
@@ -169,18 +179,26 @@ async function runScenario(
         workflowId?: string;
         links: { self: string };
         result?: { generator: string };
+        revision?: { final: boolean } | null;
       };
       if (wait) {
         if (res.status !== 200 || body.status !== 'completed')
           throw new Error(`Prefer: wait answered ${res.status} ${res.text.slice(0, 300)}`);
-        if (body.result?.generator !== generator) throw new Error(`unexpected generator ${body.result?.generator}`);
-        return { totalMs: postMs, postMs, workflowId: body.workflowId!, sentAt: t, seenAt: t + postMs };
-      }
-      if (res.status !== 202) throw new Error(`invoke answered ${res.status} ${res.text.slice(0, 300)}`);
+        // With a model the answer is the deterministic draft; the model's version is polled for below.
+        if (body.revision?.final !== false) {
+          if (body.result?.generator !== generator) throw new Error(`unexpected generator ${body.result?.generator}`);
+          return { totalMs: postMs, postMs, workflowId: body.workflowId!, sentAt: t, seenAt: t + postMs };
+        }
+      } else if (res.status !== 202) throw new Error(`invoke answered ${res.status} ${res.text.slice(0, 300)}`);
       for (const deadline = Date.now() + DEADLINE_MS; Date.now() < deadline; await sleep(POLL_MS)) {
         const got = await send(agent, `${svc.baseUrl}${body.links.self}`, 'GET', undefined, auth);
-        const record = JSON.parse(got.text) as { status: string; workflowId: string; result?: { generator: string } };
-        if (record.status === 'completed') {
+        const record = JSON.parse(got.text) as {
+          status: string;
+          workflowId: string;
+          result?: { generator: string };
+          revision?: { final: boolean } | null;
+        };
+        if (record.status === 'completed' && record.revision?.final !== false) {
           const seenAt = nowMs();
           if (record.result?.generator !== generator) throw new Error(`unexpected generator ${record.result?.generator}`);
           return { totalMs: seenAt - t, postMs, workflowId: record.workflowId, sentAt: t, seenAt };

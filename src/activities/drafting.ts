@@ -4,7 +4,7 @@ import { createChatModel, type ChatModel, type ResponseFormat } from '../llm/cha
 import { isRequestRefused, LLM_FAILURE } from '../llm/failures';
 import { afterModelFailure } from '../llm/model-failure';
 import type { ProjectDocument } from '../skills/documents';
-import { noRewriteProgress, type RewriteProgress } from '../skills/model-rewrite';
+import { noRewriteProgress, rewritePart, type RewriteProgress } from '../skills/model-rewrite';
 import type { ModelSectionReport, SkillResult } from '../skills/result';
 import {
   acceptSectionAnswer,
@@ -46,9 +46,9 @@ const FAILED_OUTCOME = (err: unknown): ModelSectionReport['outcome'] =>
 
 /** The sections a model is asked to rewrite, smallest first: a slow model still gets through the short ones. */
 export function rewriteOrder(draft: SkillResult, targets: readonly number[]): number[] {
-  return [...targets].sort(
-    (a, b) => draft.sections[a]!.markdownWithCitations.length - draft.sections[b]!.markdownWithCitations.length || a - b,
-  );
+  // By what is sent (a section's lead alone when its entries follow it), which is what the model reads and writes.
+  const size = (i: number) => rewritePart(draft.sections[i]!.markdownWithCitations).sent.length;
+  return [...targets].sort((a, b) => size(a) - size(b) || a - b);
 }
 
 /**
@@ -151,7 +151,9 @@ export function createDraftingActivity(
         stop = { reason };
         break;
       }
-      const verdict = acceptSectionAnswer(answer, draft.sections[index]!, docs, anchors);
+      const verdict = acceptSectionAnswer(answer, draft.sections[index]!, docs, anchors, {
+        rest: rewritePart(draft.sections[index]!.markdownWithCitations).rest,
+      });
       const report = { index, heading, durationMs: Date.now() - started, ...(verdict.facts ? { facts: verdict.facts } : {}) };
       if (verdict.ok && verdict.unchanged) {
         progress.sections.push({ ...report, outcome: 'unchanged', reason: "the model's answer is the draft's text" });

@@ -9,7 +9,7 @@ import { assembleResult, prepareDocuments } from './assemble';
 import { checkResult } from './check-result';
 import { citationId } from './citation-id';
 import type { ProjectDocument } from './documents';
-import { extractCitationIds } from './markdown';
+import { extractCitationIds, startsBlockLine } from './markdown';
 import type { DraftSection, ModelReport, ModelSectionReport, SkillResult } from './result';
 import { checkSectionRewrite, describeViolation, type RewriteRule } from './rewrite-check/check-section';
 import type { Renderer } from './skill';
@@ -59,13 +59,38 @@ function documentForPrompt(doc: ProjectDocument, bodyChars: number): Record<stri
  * English; JSON and markers cost more) with room to spare, never past what any answer needs.
  */
 export function answerTokenBudget(section: { markdownWithCitations: string }): number {
-  return Math.min(4_096, Math.ceil(section.markdownWithCitations.length / 2) + 256);
+  return Math.min(4_096, Math.ceil(rewritePart(section.markdownWithCitations).sent.length / 2) + 256);
 }
 
-/** The sections worth sending: those that state cited facts, less the skill's fixed ones. */
+/**
+ * What of a section a model is sent: its prose. A lead before the section's entries (list items, numbered steps,
+ * table rows) is sent alone and the entries follow it unchanged (`rest`): entries keep their authors' words and
+ * their facts, so regenerating them costs a small model minutes and gains nothing. A section whose prose stands
+ * between its entries is sent whole; one with entries only sends nothing (`sent` is empty).
+ */
+export function rewritePart(markdown: string): { sent: string; rest: string } {
+  const lines = markdown.split('\n');
+  const first = lines.findIndex((l) => startsBlockLine(l));
+  if (first < 0) return { sent: markdown, rest: '' };
+  const lead = lines.slice(0, first).join('\n').trim();
+  // A paragraph after the entries: a line after a blank one that starts no block and is not indented (a list
+  // item's continuation is).
+  const proseAfter = lines.some(
+    (l, i) => i > first && lines[i - 1]!.trim() === '' && l.trim() !== '' && !startsBlockLine(l) && !/^\s/.test(l),
+  );
+  if (proseAfter) return { sent: markdown, rest: '' };
+  return { sent: lead, rest: lead ? lines.slice(first).join('\n').trim() : markdown };
+}
+
+/** The sections worth sending: those that state cited facts and have prose, less the skill's fixed ones. */
 export function sectionsToRewrite(draft: SkillResult, fixed: readonly string[] = []): number[] {
   return draft.sections.flatMap((s, i) =>
-    s.citations.length > 0 && !fixed.includes(s.heading) && extractCitationIds(s.markdownWithCitations).length > 0 ? [i] : [],
+    s.citations.length > 0 &&
+    !fixed.includes(s.heading) &&
+    extractCitationIds(s.markdownWithCitations).length > 0 &&
+    rewritePart(s.markdownWithCitations).sent !== ''
+      ? [i]
+      : [],
   );
 }
 
@@ -81,10 +106,12 @@ export function sectionMessages(
   const byId = new Map(documents.map((d) => [citationId(d), d]));
   const docs = section.citations.map((id) => byId.get(id)).filter((d): d is ProjectDocument => d !== undefined);
   const bodyChars = Math.max(BODY_MIN_CHARS, Math.min(BODY_MAX_CHARS, Math.floor(BODY_BUDGET_CHARS / Math.max(1, docs.length))));
+  const part = rewritePart(section.markdownWithCitations);
   const user = {
     inputs,
     document: draft.title,
-    section: { heading: section.heading, markdown: section.markdownWithCitations },
+    section: { heading: section.heading, markdown: part.sent },
+    ...(part.rest ? { followedBy: 'the section’s entries, which stay as they are: rewrite only this text' } : {}),
     documents: docs.map((d) => documentForPrompt(d, bodyChars)),
   };
   return [
@@ -154,13 +181,15 @@ const squeeze = (text: string) => text.replace(/\s+/g, ' ').trim();
 /**
  * Whether the model's answer for `section` may replace it (rewrite-check/check-section.ts). A refusal's reason
  * names the rule and the sentence (the caller names the section); `anchors` are the phrases that must stay with
- * the claims that answer them (a proposal's pain points). `unchanged`: the answer is the draft's text.
+ * the claims that answer them (a proposal's pain points). `rest`: the part of the section the model was not sent
+ * (rewritePart), which follows its answer. `unchanged`: the answer is the draft's text.
  */
 export function acceptSectionAnswer(
   answerText: string,
   section: Pick<DraftSection, 'heading' | 'citations'> & { markdownWithCitations: string },
   documents: readonly ProjectDocument[],
   anchors: readonly string[] = [],
+  opts: { rest?: string } = {},
 ): SectionVerdict {
   const refuse = (reason: string): SectionVerdict => ({ ok: false, reason, rule: 'answer' });
   if (answerText.length > MAX_ANSWER_CHARS) return refuse(`the answer is longer than ${MAX_ANSWER_CHARS} characters`);
@@ -168,7 +197,8 @@ export function acceptSectionAnswer(
   const markdown = (answer as { markdown?: unknown } | undefined)?.markdown;
   if (answer === undefined) return refuse('the answer is not JSON');
   if (typeof markdown !== 'string' || markdown.trim() === '') return refuse('the answer must be {"markdown": string}');
-  const text = markdown.trim();
+  // The answer replaces the part that was sent (rewritePart): the section's entries, when not sent, follow it.
+  const text = opts.rest ? `${markdown.trim()}\n\n${opts.rest}` : markdown.trim();
   if (text.startsWith('#') && text.slice(0, 200).toLowerCase().includes(section.heading.toLowerCase()))
     return refuse('the answer repeats the section heading');
   const unknown = extractCitationIds(text).filter((id) => !section.citations.includes(id));

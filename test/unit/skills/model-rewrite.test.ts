@@ -32,13 +32,31 @@ describe('skills: a model rewrites the draft section by section, checked for fac
   const rca = fixture('sev1-INC-2025-014');
 
   it('asks for one section at a time, with the section’s markers and only the documents it cites', () => {
-    const i = rn2.at('New features');
-    const [system, user] = sectionMessages(rn2.c.skill, rn2.c.inputs, rn2.draft, i, rn2.docs);
-    assert.match(system!.content, /An entry's words are its author's/);
+    const i = rca.at('Root cause');
+    const [system, user] = sectionMessages(rca.c.skill, rca.c.inputs, rca.draft, i, rca.docs);
+    assert.match(system!.content, /stays labelled "Hypothesis"/);
     assert.match(system!.content, /Answer with one JSON object and nothing else: \{"markdown": string\}/);
     const payload = JSON.parse(user!.content) as { section: { heading: string; markdown: string }; documents: { id: string }[] };
-    assert.equal(payload.section.heading, 'New features');
-    assert.equal(payload.section.markdown, rn2.draft.sections[i]!.markdownWithCitations);
+    assert.equal(payload.section.heading, 'Root cause');
+    assert.equal(payload.section.markdown, rca.draft.sections[i]!.markdownWithCitations);
+    assert.deepEqual(
+      payload.documents.map((d) => d.id),
+      rca.draft.sections[i]!.citations,
+    );
+  });
+
+  it('sends only the lead of a section whose entries follow it: the entries stay as written and follow the answer', () => {
+    const i = rn2.at('Highlights');
+    const section = rn2.draft.sections[i]!;
+    const [, user] = sectionMessages(rn2.c.skill, rn2.c.inputs, rn2.draft, i, rn2.docs);
+    const payload = JSON.parse(user!.content) as { section: { markdown: string }; documents: { id: string }[] };
+    const [lead, entries] = [section.markdownWithCitations.split('\n\n')[0]!, section.markdownWithCitations.split('\n\n')[1]!];
+    assert.equal(payload.section.markdown, lead);
+    const v = acceptSectionAnswer(answer(lead.replace('Since 1.2.1:', 'Compared with 1.2.1, this release brings')), section, rn2.docs, [], {
+      rest: entries,
+    });
+    assert.ok(v.ok, v.ok ? '' : v.reason);
+    assert.equal(v.markdown, `${lead.replace('Since 1.2.1:', 'Compared with 1.2.1, this release brings')}\n\n${entries}`);
     assert.deepEqual(
       payload.documents.map((d) => d.id),
       rn2.draft.sections[i]!.citations,
@@ -47,7 +65,8 @@ describe('skills: a model rewrites the draft section by section, checked for fac
 
   it('does not send the sections with nothing to rewrite: the contributors, the changelog link, empty groups', () => {
     const sent = rewriteTargets(rn2.c.skill, rn2.draft).map((i) => rn2.draft.sections[i]!.heading);
-    assert.deepEqual(sent, ['Highlights', 'Breaking changes', 'New features', 'Improvements', 'Fixes']);
+    // New features, Improvements and Fixes are entries only (in their authors' words): nothing for a model to write.
+    assert.deepEqual(sent, ['Highlights', 'Breaking changes']);
   });
 
   it('accepts a rewrite of the framing that keeps every entry, fact and citation', () => {
