@@ -20,7 +20,7 @@ import { startHarness, type Harness } from '../support/harness';
 import { DAY, providerEvent } from '../support/provider-events';
 import { repoRoot } from '../support/repo-root';
 import { adminToken, expiredToken, projectToken } from '../support/tokens';
-import { invoke, loadDemo, PROJECT, settle } from './skills-helpers';
+import { invoke, loadDemo, PROJECT } from './skills-helpers';
 
 const APP = 'console-ui';
 /** Where the screenshots go: CONSOLE_SCREENSHOTS_DIR (e.g. outside the repository, for a reviewer), else test-output/. */
@@ -590,8 +590,14 @@ describe('operator console in a real browser (chromium)', function () {
     const member = projectToken([PROJECT], [APP]);
     const res = await invoke(h, member, 'release_notes_composer', { fromVersion: '1.2.1', toVersion: '2.0.0' }, { Prefer: 'wait=30' });
     assert.ok([200, 202].includes(res.status), res.text);
-    const done = await settle(h, member, res.body.id);
-    assert.equal(done.status, 'completed');
+    // With a model the draft comes first; the model's version replaces it.
+    const done = (
+      await eventually(
+        () => h.request('GET', `/v1/agents/${PROJECT}/invocations/${res.body.id}`, { token: member }),
+        (r) => r.body.status === 'completed' && r.body.revision?.final === true,
+        { timeoutMs: 30_000, what: 'the model’s version' },
+      )
+    ).body;
     await page.click('#nav a[data-view="skills"]');
     await ready('skills');
     const row = await page.$eval('#view tbody tr', (tr) => tr.textContent ?? '');
@@ -620,15 +626,15 @@ describe('operator console in a real browser (chromium)', function () {
     await shot('invocation');
   });
 
-  /** A proposal the model never answers, so it stays drafting; the skills view freshly opened. */
+  /** A proposal the model never answers, so its draft waits for a rewrite that does not come; the skills view freshly opened. */
   async function runningProposal(format: string): Promise<{ member: string; id: string }> {
     const member = projectToken([PROJECT], [APP]);
     const res = await invoke(h, member, 'proposal_writer', { customerName: 'Harbor & Vine Market', industry: 'Retail', format });
     assert.equal(res.status, 202, res.text);
     await eventually(
       () => h.request('GET', `/v1/agents/${PROJECT}/invocations/${res.body.id}`, { token: member }),
-      (r) => r.body.status === 'drafting',
-      { timeoutMs: 30_000, what: 'the proposal to be drafting' },
+      (r) => r.body.status === 'completed' && r.body.revision?.final === false && llm!.pending > 0,
+      { timeoutMs: 30_000, what: 'the proposal’s draft, with the model rewriting it' },
     );
     await page.click('#nav a[data-view="trends"]');
     await ready('trends');
@@ -642,20 +648,29 @@ describe('operator console in a real browser (chromium)', function () {
     const button = await page.waitForSelector(`xpath/.//tr[.//a[contains(@href, "${id}")]]//button[text()="Cancel"]`);
     await shot('skills-running');
     await button!.click();
-    await settle(h, member, id, ['cancelled']);
+    // The rewrite stops; the draft becomes the final version.
+    const final = await eventually(
+      () => h.request('GET', `/v1/agents/${PROJECT}/invocations/${id}`, { token: member }),
+      (r) => r.body.revision?.final === true,
+      { timeoutMs: 30_000, what: 'the rewrite to be cancelled' },
+    );
+    assert.equal(final.body.result.notes.at(-1), "The model's rewrite was cancelled. This is the deterministic draft.");
   });
 
   it('a running invocation shows its progress live (Server-Sent Events) and its end without a reload', async () => {
     const { member, id } = await runningProposal('one-pager');
     await page.click(`#view a[href*="id=${id}"]`);
     await ready('invocation');
-    await page.waitForFunction("/drafting/.test(document.querySelector('#progress')?.textContent ?? '')", { timeout: 10_000 });
+    await page.waitForFunction("/the model's rewrite follows/.test(document.querySelector('#progress')?.textContent ?? '')", {
+      timeout: 10_000,
+    });
+    assert.ok(await page.$('#document'), 'the draft is shown meanwhile');
     // A mark on this document: a reload would lose it.
     await page.evaluate('window.__sameDocument = true');
     // Cancelled elsewhere: the open view learns it from its stream and shows the final state.
     assert.equal((await h.request('POST', `/v1/agents/${PROJECT}/invocations/${id}/cancel`, { token: member })).status, 202);
     await page.waitForFunction(
-      "!document.querySelector('#progress') && /status cancelled/.test(document.querySelector('#view')?.textContent ?? '')",
+      "!document.querySelector('#progress') && /The model's rewrite was cancelled/.test(document.querySelector('#view')?.textContent ?? '')",
       { timeout: 15_000 },
     );
     assert.equal(await page.evaluate('window.__sameDocument === true'), true, 'no page reload');

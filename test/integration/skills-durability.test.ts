@@ -6,7 +6,7 @@ import { eventually } from '../support/eventually';
 import { rewrite, startFakeLlm, type FakeLlm } from '../support/fake-llm';
 import { startHarness, type Harness } from '../support/harness';
 import { projectToken } from '../support/tokens';
-import { PROJECT, assertResultShape, invoke, loadDemo, localActivities, settle } from './skills-helpers';
+import { PROJECT, assertResultShape, invoke, loadDemo, localActivities } from './skills-helpers';
 
 const EMAIL = { customerName: 'Harbor & Vine Market', industry: 'Retail', format: 'email' };
 
@@ -27,7 +27,15 @@ describe('skills: cancellation and a worker killed mid-invocation (worker in its
     await llm?.close();
   });
 
-  /** Invokes and waits until the drafting activity is inside its model call. */
+  /** The invocation once its final version is stored. */
+  const finalVersion = (id: string) =>
+    eventually(
+      () => h.request('GET', `/v1/agents/${PROJECT}/invocations/${id}`, { token: member }),
+      (r) => r.status === 200 && r.body.revision?.final === true,
+      { timeoutMs: 60_000, intervalMs: 100, what: `invocation ${id} to have its final version` },
+    );
+
+  /** Invokes and waits until the rewrite activity is inside its model call: the draft is stored by then. */
   async function invokeAndWaitForModel(skill: string, inputs: object): Promise<string> {
     const requestsBefore = llm.requests.length;
     const res = await invoke(h, member, skill, inputs);
@@ -37,29 +45,44 @@ describe('skills: cancellation and a worker killed mid-invocation (worker in its
       what: 'the model call',
     });
     const inv = await h.request('GET', `/v1/agents/${PROJECT}/invocations/${res.body.id}`, { token: member });
-    assert.equal(inv.body.status, 'drafting');
-    assert.deepEqual(inv.body.progress, { step: 'drafting', completedSteps: 1, totalSteps: 3 });
+    assert.equal(inv.body.status, 'completed');
+    assert.deepEqual(inv.body.revision, { number: 1, final: false });
+    assert.equal(inv.body.result.generator, 'deterministic');
     return res.body.id as string;
   }
 
-  it('Prefer: wait answers with the completed invocation when its run is in another process (long poll of the run)', async () => {
-    llm.handle((req) => rewrite(req));
+  it('Prefer: wait answers with the draft when its run is in another process (the record is re-read), the model’s version follows', async () => {
+    // A slow model: the run is far from closed when the draft is stored, so only a read of the record can see it.
+    llm.handle((req) => ({ ...rewrite(req), delayMs: 1_000 }));
+    const started = Date.now();
     const res = await invoke(h, member, 'incident_rca', { incidentId: 'INC-2025-022', severity: 'SEV-3' }, { Prefer: 'wait=30' });
     assert.equal(res.status, 200, res.text);
+    assert.ok(Date.now() - started < 5_000, `answered after ${Date.now() - started} ms`);
     assert.equal(res.body.status, 'completed');
-    assert.equal(res.body.result.generator, 'llm:fake-model');
-    const history = await h.temporal.client.workflow.getHandle(`skill/${PROJECT}/${res.body.id}`).fetchHistory();
-    assert.deepEqual(localActivities(history.events ?? []), ['retrieveSkillContext', 'storeSkillResult']);
+    assert.deepEqual(res.body.revision, { number: 1, final: false });
+    assert.equal(res.body.result.generator, 'deterministic');
+    const done = await finalVersion(res.body.id);
+    assert.equal(done.body.result.generator, 'llm:fake-model');
+    const handle = h.temporal.client.workflow.getHandle(`skill/${PROJECT}/${res.body.id}`);
+    await handle.result();
+    const history = await handle.fetchHistory();
+    assert.deepEqual(localActivities(history.events ?? []), [
+      'retrieveSkillContext',
+      'draftSkillDocumentLocally',
+      'storeSkillResult',
+      'storeSkillResult',
+    ]);
   });
 
-  it('cancel during the model call: 202, cancelled, the workflow cancelled and the model call abandoned', async () => {
+  it('cancel during the model call: 202, the workflow cancelled, the model call abandoned, the draft final', async () => {
     llm.handle(() => ({ hang: true }));
     const abortedBefore = llm.aborted;
     const id = await invokeAndWaitForModel('proposal_writer', EMAIL);
 
     const res = await h.request('POST', `/v1/agents/${PROJECT}/invocations/${id}/cancel`, { token: member });
     assert.equal(res.status, 202, res.text);
-    assert.equal(res.body.status, 'cancelled');
+    // The draft was the answer already: it stays, and becomes the final version.
+    assert.equal(res.body.status, 'completed');
 
     const handle = h.temporal.client.workflow.getHandle(`skill/${PROJECT}/${id}`);
     await eventually(
@@ -73,14 +96,16 @@ describe('skills: cancellation and a worker killed mid-invocation (worker in its
       (n) => n > abortedBefore,
       { timeoutMs: 20_000, what: 'the model request to be aborted' },
     );
-    const inv = await h.request('GET', `/v1/agents/${PROJECT}/invocations/${id}`, { token: member });
-    assert.equal(inv.body.status, 'cancelled');
-    assert.equal(inv.body.result, null);
+    const inv = await finalVersion(id);
+    assert.equal(inv.body.status, 'completed');
+    assert.deepEqual(inv.body.revision, { number: 2, final: true });
+    assert.equal(inv.body.result.generator, 'deterministic');
+    assert.equal(inv.body.result.notes.at(-1), "The model's rewrite was cancelled. This is the deterministic draft.");
     assert.ok(inv.body.completedAt);
     assert.equal((await h.request('POST', `/v1/agents/${PROJECT}/invocations/${id}/cancel`, { token: member })).status, 409);
   });
 
-  it('SIGKILL during drafting: another worker completes the invocation exactly once', async () => {
+  it('SIGKILL during the model’s rewrite: another worker completes the invocation exactly once', async () => {
     llm.handle((req, n) => (n === 0 ? { hang: true } : rewrite(req)));
     const requestsBefore = llm.requests.length;
     const id = await invokeAndWaitForModel('release_notes_composer', { fromVersion: '1.0.0', toVersion: '1.2.1' });
@@ -89,7 +114,7 @@ describe('skills: cancellation and a worker killed mid-invocation (worker in its
     await once(worker, 'exit');
     await h.startWorker();
 
-    const inv = await settle(h, member, id, ['completed', 'failed', 'cancelled'], 60_000);
+    const inv = (await finalVersion(id)).body;
     assert.equal(inv.status, 'completed', JSON.stringify(inv.error));
     assertResultShape(inv.result);
     assert.equal(inv.result.generator, 'llm:fake-model', 'the retried attempt asked the model again and used its answer');
@@ -97,8 +122,8 @@ describe('skills: cancellation and a worker killed mid-invocation (worker in its
     assert.ok(written > 1);
     assert.equal(llm.requests.length - requestsBefore, 1 + written, 'the call lost with the worker, then one per section');
 
-    // Temporal's history: retrieval and the store step ran as local activities (recorded as markers, once
-    // each), one remote draft activity whose second attempt completed, and one completion.
+    // Temporal's history: retrieval, the draft and its store, then the final store ran as local activities
+    // (recorded as markers, once each), one remote rewrite activity whose second attempt completed, one completion.
     // The record is stored just before the run completes: wait for the run, then read its history.
     const run = h.temporal.client.workflow.getHandle(`skill/${PROJECT}/${id}`);
     await run.result();
@@ -107,9 +132,14 @@ describe('skills: cancellation and a worker killed mid-invocation (worker in its
     const scheduled = events
       .filter((e) => e.activityTaskScheduledEventAttributes)
       .map((e) => e.activityTaskScheduledEventAttributes!.activityType!.name);
-    assert.deepEqual(scheduled, ['draftSkillDocument']);
-    assert.deepEqual(localActivities(events), ['retrieveSkillContext', 'storeSkillResult']);
-    const draftId = events.find((e) => e.activityTaskScheduledEventAttributes?.activityType?.name === 'draftSkillDocument')!.eventId;
+    assert.deepEqual(scheduled, ['rewriteSkillDraft']);
+    assert.deepEqual(localActivities(events), [
+      'retrieveSkillContext',
+      'draftSkillDocumentLocally',
+      'storeSkillResult',
+      'storeSkillResult',
+    ]);
+    const draftId = events.find((e) => e.activityTaskScheduledEventAttributes?.activityType?.name === 'rewriteSkillDraft')!.eventId;
     const draftStarted = events.find(
       (e) => e.activityTaskStartedEventAttributes && String(e.activityTaskStartedEventAttributes.scheduledEventId) === String(draftId),
     );
@@ -120,7 +150,7 @@ describe('skills: cancellation and a worker killed mid-invocation (worker in its
     // The record's sequence guard: a late write from the dead attempt cannot move it back.
     const repo = new InvocationRepository(h.db);
     const record = await repo.get(PROJECT, id);
-    assert.equal(record!.seq, 3);
+    assert.equal(record!.seq, 4);
     const late = await repo.advance(
       id,
       2,

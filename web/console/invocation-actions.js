@@ -7,9 +7,15 @@ import { el, safeUrl, showError } from './dom.js';
 
 export const FINISHED = ['completed', 'failed', 'cancelled'];
 
-/** A Cancel button for a running invocation; null for a finished one. @param {Invocation} i */
+/**
+ * A completed draft whose model rewrite is still coming (version 1, not final): cancelling stops the rewrite.
+ * @param {Pick<Invocation, 'status' | 'revision'>} i
+ */
+export const rewriting = (i) => i.status === 'completed' && !!i.revision && i.revision.final === false;
+
+/** A Cancel button for a running invocation or a rewrite still coming; null for a finished one. @param {Invocation} i */
 export function cancelButton(i) {
-  if (FINISHED.includes(i.status)) return null;
+  if (FINISHED.includes(i.status) && !rewriting(i)) return null;
   const b = el('button', { type: 'button' }, 'Cancel');
   b.addEventListener('click', async () => {
     b.disabled = true;

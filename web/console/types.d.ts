@@ -144,6 +144,8 @@ export interface Invocation {
   requestedBy?: string | null;
   workflowId?: string;
   workflowUrl?: string | null;
-  result: { markdown?: string; markdownWithCitations?: string; citations?: Citation[] } | null;
+  /** Which version of the result this is; `final: false` while the model's rewrite of the draft is coming. */
+  revision?: { number: number; final: boolean };
+  result: { markdown?: string; markdownWithCitations?: string; citations?: Citation[]; notes?: string[] } | null;
   error: { message: string } | null;
 }

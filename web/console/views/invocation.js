@@ -1,16 +1,18 @@
 // @ts-check
 // One invocation: its document rendered from its Markdown with working citations, or its live progress while it
-// runs (Server-Sent Events).
+// runs (Server-Sent Events); a draft whose model rewrite is coming is shown and followed until the rewrite replaces it.
 import { api, authHeaders } from '../api.js';
 import { el, safeUrl, showError } from '../dom.js';
 import { timeEl } from '../format.js';
-import { cancelButton, FINISHED, workflowLink } from '../invocation-actions.js';
+import { cancelButton, FINISHED, rewriting, workflowLink } from '../invocation-actions.js';
 import { download } from '../csv.js';
 import { renderMarkdown } from '../markdown.js';
 import { navLink, params } from '../nav.js';
 
 /** @typedef {import('../types').Invocation} Invocation */
 /** @typedef {import('../types').Citation} Citation */
+
+const REWRITE_FOLLOWS = "completed · the deterministic draft; the model's rewrite follows";
 
 /**
  * @param {HTMLElement} box
@@ -52,6 +54,15 @@ export async function viewInvocation(box, current, rerender) {
     box.append(el('p', {}, i.error ? `Failed: ${i.error.message}` : 'No document yet.'));
     return;
   }
+  // How the result was made: the draft's note, a model's refusals, why a rewrite stopped.
+  const notes = i.result.notes || [];
+  if (notes.length) box.append(el('ul', { class: 'notes muted', id: 'notes' }, ...notes.map((n) => el('li', {}, n))));
+  if (rewriting(i)) {
+    // The draft is shown now; the model's version replaces it when the stream brings it.
+    const live = el('p', { id: 'progress', 'aria-live': 'polite' }, REWRITE_FOLLOWS);
+    box.append(live);
+    void followProgress(project, id, live, current, rerender, true);
+  }
   const publishable = i.result.markdown || '';
   if (publishable) box.append(markdownActions(`${i.skill}-${i.id}.md`, publishable));
   /** @type {Map<string, Citation>} */
@@ -85,14 +96,16 @@ export async function viewInvocation(box, current, rerender) {
 
 /**
  * Follows a running invocation's Server-Sent Events (read with fetch, so the token goes in the Authorization
- * header as everywhere else) and shows the finished invocation when its result arrives.
+ * header as everywhere else) and shows the finished invocation when its result arrives; with `showingDraft`, the
+ * draft is on the page already and only a later version is drawn.
  * @param {string} project
  * @param {string} id
  * @param {HTMLElement} live
  * @param {() => boolean} current
  * @param {() => unknown} rerender
+ * @param {boolean} [showingDraft]
  */
-async function followProgress(project, id, live, current, rerender) {
+async function followProgress(project, id, live, current, rerender, showingDraft = false) {
   try {
     const res = await fetch(`/v1/agents/${encodeURIComponent(project)}/invocations/${encodeURIComponent(id)}/events`, {
       headers: authHeaders(),
@@ -116,8 +129,11 @@ async function followProgress(project, id, live, current, rerender) {
         const data = (/^data: (.*)$/m.exec(block) || [])[1];
         if (!event || !data) continue;
         const body = JSON.parse(data);
-        if (event === 'status') live.textContent = `${body.status} · step ${body.progress.completedSteps}/${body.progress.totalSteps}`;
-        if (event === 'result') {
+        const draft = !!body.revision && body.revision.final === false;
+        if (event === 'status')
+          live.textContent = draft ? REWRITE_FOLLOWS : `${body.status} · step ${body.progress.completedSteps}/${body.progress.totalSteps}`;
+        // The draft already on the page needs no new rendering; any other result (the draft, the final version) does.
+        if (event === 'result' && !(showingDraft && draft)) {
           reader.cancel().catch(() => {});
           if (current()) rerender();
           return;
