@@ -37,7 +37,16 @@ const BUDGET_RESERVE_MS = 20_000;
 
 const release = DEMO_CASES.find((c) => c.skill === 'release_notes_composer')!;
 /** The demo cases, plus release notes in a second tone: tone is the one input that changes the prose. */
-const CASES: SkillCase[] = [...DEMO_CASES, { skill: 'release_notes_composer', inputs: { ...release.inputs, tone: 'casual' } } as SkillCase];
+const ALL_CASES: SkillCase[] = [
+  ...DEMO_CASES,
+  { skill: 'release_notes_composer', inputs: { ...release.inputs, tone: 'casual' } } as SkillCase,
+];
+/** BENCH_MODEL_CASES (skill names, comma-separated) keeps a run short: a CPU model takes minutes per skill. */
+const only = (process.env.BENCH_MODEL_CASES ?? '')
+  .split(',')
+  .map((x) => x.trim())
+  .filter(Boolean);
+const CASES = only.length ? ALL_CASES.filter((c) => only.includes(c.skill)) : ALL_CASES;
 
 const label = (c: SkillCase) => ('tone' in c.inputs && c.inputs.tone ? `${c.skill} (${String(c.inputs.tone)})` : c.skill);
 const log = (msg: string) => process.stderr.write(`[bench] model: ${msg}\n`);
