@@ -238,7 +238,9 @@ function matchEntries(D: Block[], R: Block[], out: Violations): [Block, Block][]
       out.push({ rule: 'bounds', message: `too many entries cite ${citing(sig)} to compare`, sentence: '' });
       continue;
     }
-    const scored = ds.flatMap((d, i) => rs.map((r, j) => ({ i, j, score: similarity(d.text, r.text) })));
+    const dInfo = ds.map((d) => similarityInfo(d.text));
+    const rInfo = rs.map((r) => similarityInfo(r.text));
+    const scored = dInfo.flatMap((d, i) => rInfo.map((r, j) => ({ i, j, score: similarity(d, r) })));
     scored.sort((a, b) => b.score - a.score || a.i - b.i || a.j - b.j);
     const usedD = new Set<number>();
     const usedR = new Set<number>();
@@ -252,14 +254,20 @@ function matchEntries(D: Block[], R: Block[], out: Violations): [Block, Block][]
   for (const [sig, rs] of rm)
     if (!dm.has(sig)) out.push({ rule: 'entries', message: `an entry citing ${citing(sig)} was added`, sentence: excerpt(rs[0]!.text) });
   // In the draft's order, so messages come in reading order.
-  return pairs.sort((a, b) => D.indexOf(a[0]) - D.indexOf(b[0]));
+  const at = new Map(D.map((b, i) => [b, i]));
+  return pairs.sort((a, b) => at.get(a[0])! - at.get(b[0])!);
 }
 
-function similarity(a: string, b: string): number {
-  const fa = new Set(factsOf(a).map(factKey));
-  let shared = 0;
-  for (const f of factsOf(b)) if (fa.has(factKey(f))) shared++;
-  return shared * 10 + overlap(contentStems(a), contentStems(b));
+interface SimilarityInfo {
+  facts: Set<string>;
+  stems: Set<string>;
+}
+
+/** An entry's facts and words, read once: pairs are scored many times (up to MAX_PAIRS). */
+const similarityInfo = (text: string): SimilarityInfo => ({ facts: new Set(factsOf(text).map(factKey)), stems: contentStems(text) });
+
+function similarity(a: SimilarityInfo, b: SimilarityInfo): number {
+  return overlap(a.facts, b.facts) * 10 + overlap(a.stems, b.stems);
 }
 
 interface SentenceInfo {
@@ -277,15 +285,18 @@ function compareUnit(u: Unit, out: Violations, tally: { total: number; kept: num
   const sideLower = side.toLowerCase();
   const dSentences = infoOf(u.draft);
   const sentenceOf = (f: Fact) => dSentences.find((s) => s.text.includes(f.text))?.text ?? u.draft;
+  // The facts of the text a lost fact may have moved to, read once and only when a fact is lost.
+  let lostCitationKeys: Set<string> | undefined;
+  const lostCitationLower = opts.lostCitation?.toLowerCase() ?? '';
   for (const f of factsOf(u.draft)) {
     tally.total++;
     if (statesFact(sideKeys, sideLower, f)) {
       tally.kept++;
       continue;
     }
-    const elsewhere =
-      opts.lostCitation !== undefined &&
-      statesFact(new Set(factsOf(numbersAsDigits(opts.lostCitation)).map(factKey)), opts.lostCitation.toLowerCase(), f);
+    if (opts.lostCitation !== undefined && lostCitationKeys === undefined)
+      lostCitationKeys = new Set(factsOf(numbersAsDigits(opts.lostCitation)).map(factKey));
+    const elsewhere = lostCitationKeys !== undefined && statesFact(lostCitationKeys, lostCitationLower, f);
     out.push({
       rule: elsewhere ? 'citations' : 'facts',
       message: elsewhere

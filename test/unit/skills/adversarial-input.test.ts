@@ -244,6 +244,17 @@ describe('skills: hostile text of the largest allowed size is handled in linear 
       const ms = (performance.now() - started) / answers.length;
       assert.ok(ms < ANSWER_BOUND_MS, `${name} took ${ms.toFixed(0)} ms per answer`);
     }
+    // About the most same-citation entries a draft section of the largest size holds, reversed in the rewrite:
+    // every pair is scored, and same-citation bullets may trade places.
+    const entries = (order: number[]) => order.map((i) => `- Fixed widget ${i} in module Foo${i} [pr:1]`).join('\n');
+    const order = Array.from({ length: 450 }, (_, i) => i);
+    const draftEntries = entries(order);
+    assert.ok(draftEntries.length <= MAX.body);
+    const started = performance.now();
+    const check = checkSectionRewrite(draftEntries, entries([...order].reverse()), new Map([['pr:1', 'Fix widgets']]));
+    const ms = performance.now() - started;
+    assert.ok(ms < ANSWER_BOUND_MS, `checkSectionRewrite took ${ms.toFixed(0)} ms on ${order.length} same-citation entries`);
+    assert.deepEqual(check.violations, []);
   });
 
   it('the whole release-notes drafter on 200 commits with hostile bodies of the largest size', () => {
