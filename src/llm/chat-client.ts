@@ -113,14 +113,7 @@ function contentOfStream(text: string): string {
     if (!line.startsWith('data:')) continue;
     const data = line.slice(5).trim();
     if (data === '[DONE]') break;
-    let event: unknown;
-    try {
-      event = JSON.parse(data);
-    } catch {
-      throw malformedFailure('has an event that is not JSON');
-    }
-    const choices = (event as { choices?: unknown } | null)?.choices;
-    const delta = Array.isArray(choices) ? (choices[0] as { delta?: { content?: unknown } } | undefined)?.delta?.content : undefined;
+    const delta = firstChoice<{ delta?: { content?: unknown } }>(data, 'has an event that is not JSON')?.delta?.content;
     if (typeof delta === 'string') content += delta;
   }
   if (content === '') throw malformedFailure('has no choices[0].delta.content');
@@ -129,14 +122,19 @@ function contentOfStream(text: string): string {
 
 /** `choices[0].message.content` of a chat-completions answer. */
 function contentOf(text: string): string {
-  let answer: unknown;
-  try {
-    answer = JSON.parse(text);
-  } catch {
-    throw malformedFailure('is not JSON');
-  }
-  const choices = (answer as { choices?: unknown } | null)?.choices;
-  const content = Array.isArray(choices) ? (choices[0] as { message?: { content?: unknown } } | undefined)?.message?.content : undefined;
+  const content = firstChoice<{ message?: { content?: unknown } }>(text, 'is not JSON')?.message?.content;
   if (typeof content !== 'string' || content === '') throw malformedFailure('has no choices[0].message.content');
   return content;
+}
+
+/** `choices[0]` of a chat-completions JSON text (an answer or a streamed event); malformed when it is not JSON. */
+function firstChoice<T>(json: string, notJson: string): T | undefined {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(json);
+  } catch {
+    throw malformedFailure(notJson);
+  }
+  const choices = (parsed as { choices?: unknown } | null)?.choices;
+  return Array.isArray(choices) ? (choices[0] as T | undefined) : undefined;
 }

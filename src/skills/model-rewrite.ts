@@ -2,7 +2,7 @@
  * A model rewrites a deterministic draft one section at a time, so that a small context window suffices
  * and one bad answer costs one section, not the document. For each section the model sees the section (with
  * its citation markers) and only the documents it cites, and answers {"markdown": string}. The answer is
- * shown only when it keeps the draft's facts where they were (fact-check.ts); otherwise the draft's section
+ * shown only when it says what the draft says, claim by claim (rewrite-check/); otherwise the draft's section
  * stays and the result says why. Pure: the drafting activity does the calls and keeps the time.
  */
 import { assembleResult, prepareDocuments } from './assemble';
