@@ -1,6 +1,8 @@
 import assert from 'node:assert/strict';
 import type { ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { InvocationRepository } from '../../src/store/invocations';
 import { eventually } from '../support/eventually';
 import { rewrite, startFakeLlm, type FakeLlm } from '../support/fake-llm';
@@ -101,6 +103,46 @@ describe('skills: cancellation and a worker killed mid-invocation (worker in its
     assert.equal(inv.body.result.notes.at(-1), "The model's rewrite was cancelled. This is the deterministic draft.");
     assert.ok(inv.body.completedAt);
     assert.equal((await h.request('POST', `/v1/agents/${PROJECT}/invocations/${id}/cancel`, { token: member })).status, 409);
+  });
+
+  it('an MCP call cancelled while the model rewrites its draft: the rewrite stops, the draft is final', async () => {
+    llm.handle(() => ({ hang: true }));
+    const abortedBefore = llm.aborted;
+    const requestsBefore = llm.requests.length;
+    const mcp = new Client({ name: 'test-client', version: '1.0.0' });
+    await mcp.connect(
+      new StreamableHTTPClientTransport(new URL(`${h.baseUrl}/v1/agents/${PROJECT}/mcp`), {
+        requestInit: { headers: { Authorization: `Bearer ${member}` } },
+      }),
+    );
+    const controller = new AbortController();
+    const messages: string[] = [];
+    const call = mcp.callTool({ name: 'proposal_writer', arguments: { ...EMAIL, customerName: 'Cancelled Market' } }, undefined, {
+      signal: controller.signal,
+      onprogress: (p) => void messages.push(p.message ?? ''),
+    });
+    await eventually(
+      async () => messages.some((m) => /the model's rewrite follows/.test(m)) && llm.requests.length > requestsBefore && llm.pending > 0,
+      Boolean,
+      { timeoutMs: 30_000, what: 'the draft’s progress notification and the model call' },
+    );
+    controller.abort();
+    await assert.rejects(call);
+    const listed = await h.request('GET', `/v1/agents/${PROJECT}/invocations?skill=proposal_writer`, { token: member });
+    const id = (listed.body.invocations as { id: string; inputs: { customerName?: string } }[]).find(
+      (i) => i.inputs.customerName === 'Cancelled Market',
+    )!.id;
+    await eventually(
+      async () => llm.aborted,
+      (n) => n > abortedBefore,
+      { timeoutMs: 20_000, what: 'the model request to be aborted' },
+    );
+    // Closed only now: a client closed at once may drop its cancellation notice, which it sends on its own.
+    await mcp.close();
+    const inv = await finalVersion(id);
+    assert.equal(inv.body.status, 'completed');
+    assert.equal(inv.body.result.generator, 'deterministic');
+    assert.equal(inv.body.result.notes.at(-1), "The model's rewrite was cancelled. This is the deterministic draft.");
   });
 
   it('SIGKILL during the model’s rewrite: another worker completes the invocation exactly once', async () => {

@@ -8,9 +8,8 @@ import {
 } from '@modelcontextprotocol/sdk/types.js';
 import { InvocationRefused, type InvocationService } from '../../invocations/invoke';
 import { describeRefusal } from '../../invocations/refusal-text';
-import { isTerminal } from '../../invocations/wait';
 import { findSkill, SKILLS } from '../../skills/catalog';
-import { followInvocation } from '../../invocations/follow';
+import { followInvocation, isSettled } from '../../invocations/follow';
 import { mcpIdempotencyKey } from '../agent-idempotency';
 import { progressValue } from './progress';
 import type { InvocationRecord, InvocationRepository } from '../../store/invocations';
@@ -70,10 +69,12 @@ export function skillToolsServer(
       sent = figures.progress;
       await extra.sendNotification({ method: 'notifications/progress', params: { progressToken, ...figures } });
     }
-    if (!isTerminal(record)) {
+    // Not settled: still running, or its draft stored with the model's rewrite still coming.
+    if (!isSettled(record)) {
       // The server closed the session (eviction, idle sweep, shutdown): the invocation goes on, pollable by its id.
       if (session.closedByServer()) return failed(`The session closed; invocation ${record._id} goes on`, record);
-      // The client cancelled the request (or ended its session): the workflow is cancelled with it.
+      // The client cancelled the request (or ended its session): the workflow is cancelled with it (a rewrite
+      // stops and its draft stays).
       await deps.service.cancel(project._id, record._id);
       return failed(`Invocation ${record._id} was cancelled`, record);
     }
