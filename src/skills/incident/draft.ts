@@ -1,5 +1,6 @@
 /** The deterministic incident RCA: the sections in order, every statement traced to the record, an issue or a runbook. */
 import { assembleResult } from '../assemble';
+import { citationId } from '../citation-id';
 import type { ErrorIssueDocument, ProjectDocument } from '../documents';
 import { bulletList, cellText, cite, citeAll, escapeText, oneLine, renderDocument, section } from '../markdown';
 import type { DraftSection, SkillResult } from '../result';
@@ -185,7 +186,12 @@ function followUpActions(ctx: Context): string {
   );
 }
 
-function customerSummary(ctx: Context): string {
+/**
+ * What a status page can say: when, what customers noticed, that it is fixed. It links nothing: every source is
+ * the incident tool's internal page, which customers cannot open (the internal sections above cite it). The
+ * section still names the incident as its source in `citations`, so a reader of the result can trace it.
+ */
+function customerSummary(ctx: Context): DraftSection {
   const { incident } = ctx.sel;
   const day = formatDate(incident.startedAt);
   // Times on the day the incident started read as times; a later day is named.
@@ -197,13 +203,16 @@ function customerSummary(ctx: Context): string {
     );
   } else if (incident.mitigatedAt) lines.push(`Service was restored at ${when(incident.mitigatedAt)}.`);
   else if (incident.resolvedAt) lines.push(`The incident was resolved at ${when(incident.resolvedAt)}.`);
-  const what = ctx.story.impact ? `\n\nWhat you may have noticed: ${escapeText(ctx.story.impact)} ${cite(incident)}` : '';
+  const what = ctx.story.impact ? `\n\nWhat you may have noticed: ${escapeText(ctx.story.impact)}` : '';
   const cause = !ctx.story.rootCause
     ? 'We are still confirming the cause.'
     : ctx.story.resolution && incident.resolvedAt
       ? 'We have identified the cause and fixed it.'
       : 'We have identified the cause.';
-  return `${lines.join(' ')} ${cite(incident)}${what}\n\n${cause} ${cite(incident)} We apologise for the disruption.`;
+  return {
+    ...section(CUSTOMER_SUMMARY, `${lines.join(' ')}${what}\n\n${cause} We apologise for the disruption.`),
+    citations: [citationId(incident)],
+  };
 }
 
 export function draftIncidentRca(
@@ -233,7 +242,7 @@ export function draftIncidentRca(
     section(H_CONTRIBUTING, contributingFactors(ctx)),
     section(H_FIX, fix(ctx)),
     section(H_FOLLOW_UPS, followUpActions(ctx)),
-    ...(depth.customerSummary ? [section(CUSTOMER_SUMMARY, customerSummary(ctx))] : []),
+    ...(depth.customerSummary ? [customerSummary(ctx)] : []),
   ];
   return assembleResult({
     title: `Incident RCA: ${escapeText(sel.incident.incidentId)}, ${escapeText(oneLine(sel.incident.title))}`,

@@ -87,6 +87,21 @@ describe('skills: incident RCA', () => {
     assert.doesNotMatch(sectionOf(sev1, 'Customer-facing summary').markdownWithCitations, /SENTRY|checkout-api|\.ts\b/);
   });
 
+  it('8. keeps the customer-facing summary free of internal sources: no link, footnote or marker, the source named in its citations only', () => {
+    const sev1 = result('sev1-INC-2025-014');
+    const customer = sectionOf(sev1, 'Customer-facing summary');
+    assert.doesNotMatch(customer.markdown, /\]\(|https?:|\[\^\d+\]|pagerduty/i, 'a status page can take it as it is');
+    assert.doesNotMatch(customer.markdownWithCitations, /\[[a-z_]+:[^\]]+\]/, 'no citation marker either');
+    assert.deepEqual(customer.citations, ['incident:INC-2025-014'], 'the result still says where it comes from');
+    const published = sev1.markdown.slice(sev1.markdown.indexOf('## Customer-facing summary'));
+    assert.doesNotMatch(published, /pagerduty|\[\^\d+\]/);
+    assert.match(
+      sectionOf(sev1, 'Summary').markdown,
+      /\(\[INC-2025-014\]\(https:\/\/acme\.pagerduty\.com\/incidents\/INC-2025-014\)\)/,
+      'the internal sections cite it',
+    );
+  });
+
   it('takes the root cause from the record, else labels a hypothesis from the busiest linked issue', () => {
     assert.match(sectionOf(result('sev1-INC-2025-014'), 'Root cause').markdownWithCitations, /^Release 2\.1\.0 retried payment captures/);
     assert.match(

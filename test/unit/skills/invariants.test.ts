@@ -1,5 +1,6 @@
 /** Rules every result obeys, checked on every demo case. */
 import assert from 'node:assert/strict';
+import { CUSTOMER_SUMMARY } from '../../../src/skills/incident/depth';
 import { checkResult } from '../../../src/skills/check-result';
 import { citationId } from '../../../src/skills/citation-id';
 import { extractCitationIds } from '../../../src/skills/markdown';
@@ -54,8 +55,17 @@ describe('skills: invariants on every demo case', () => {
         for (const e of result.retrieval.excluded) assert.ok(e.reason.trim().length > 0, `${e.id} has no reason`);
       });
 
-      it('lists in each section exactly the ids its prose cites', () => {
-        for (const s of result.sections) assert.deepEqual(s.citations, extractCitationIds(s.markdownWithCitations), s.heading);
+      it('lists in each section exactly the ids its prose cites; a customer-facing summary cites nothing inline and names its source', () => {
+        for (const s of result.sections) {
+          if (s.heading !== CUSTOMER_SUMMARY) assert.deepEqual(s.citations, extractCitationIds(s.markdownWithCitations), s.heading);
+          else {
+            assert.deepEqual(extractCitationIds(s.markdownWithCitations), [], 'no marker in a summary for customers');
+            assert.ok(
+              s.citations.length > 0 && s.citations.every((id) => id.startsWith('incident:')),
+              'its source, for the reader of the result',
+            );
+          }
+        }
       });
 
       it('publishes without markers: links where a source has an address, footnotes where it has none', () => {
