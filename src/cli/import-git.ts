@@ -1,6 +1,7 @@
 import { resolve } from 'node:path';
 import { importGitHistory, type DocumentSink, type ImportProgress } from '../git/import';
 import { DEFAULT_REF_OPTIONS } from '../git/message-refs';
+import { TAG_PREFIXES_MAX } from '../git/tags';
 import { forgeFromRemote, forgeFromWebUrl, type Forge, type ForgeKind } from '../skills/forge';
 import { requireString, type CliCommand } from './command';
 import { API_OPTIONS, apiSettings } from './api-client';
@@ -27,14 +28,42 @@ function forgeOption(values: Record<string, unknown>): Forge | null | undefined 
   return forge;
 }
 
+/**
+ * --tag-prefix, repeatable or comma-separated: what stands before the version in a release tag ("gaxios-v" for
+ * release-please's component tags, "@changesets/cli@" for changesets', "" for bare versions).
+ */
+function tagPrefixes(values: Record<string, unknown>): string[] | undefined {
+  const given = values['tag-prefix'];
+  if (given === undefined) return undefined;
+  const prefixes = [...new Set((Array.isArray(given) ? given : [given]).flatMap((v) => String(v).split(',')).map((p) => p.trim()))];
+  if (prefixes.length > TAG_PREFIXES_MAX || prefixes.some((p) => p.length > 100 || /[\s\x00-\x1f]/.test(p)))
+    throw new Error(`--tag-prefix takes up to ${TAG_PREFIXES_MAX} prefixes of at most 100 characters, without spaces`);
+  return prefixes;
+}
+
+/** --path: a folder of the repository, relative to its root (a component of a monorepo). */
+function pathOption(values: Record<string, unknown>): string | undefined {
+  const path = values.path;
+  if (typeof path !== 'string') return undefined;
+  const clean = path
+    .trim()
+    .replace(/^\.\/+/, '')
+    .replace(/\/+$/, '');
+  if (clean === '' || clean.length > 500 || clean.startsWith('/') || clean.split('/').includes('..') || clean.startsWith(':'))
+    throw new Error('--path must be a folder inside the repository, relative to its root (packages/cli)');
+  return clean;
+}
+
 export const importGitCommand: CliCommand = {
   summary: "Import a git repository's commits and semver release tags into a project (idempotent)",
   usage:
-    '--project P --repo PATH [--ticket-prefixes WEB,OPS] [--issue-prefix GH] [--web-url URL|none [--forge github|gitlab|bitbucket]] [--api URL --token JWT]',
+    '--project P --repo PATH [--tag-prefix gaxios-v] [--path packages/cli] [--ticket-prefixes WEB,OPS] [--issue-prefix GH] [--web-url URL|none [--forge github|gitlab|bitbucket]] [--api URL --token JWT]',
   options: {
     ...API_OPTIONS,
     project: { type: 'string' },
     repo: { type: 'string' },
+    'tag-prefix': { type: 'string', multiple: true },
+    path: { type: 'string' },
     'ticket-prefixes': { type: 'string' },
     'issue-prefix': { type: 'string', default: DEFAULT_REF_OPTIONS.issuePrefix },
     'web-url': { type: 'string' },
@@ -56,6 +85,8 @@ export const importGitCommand: CliCommand = {
     if (prefixes && (prefixes.length > 50 || prefixes.some((p) => !/^[A-Z][A-Z0-9]{1,9}$/.test(p))))
       throw new Error('--ticket-prefixes must be up to 50 comma-separated upper-case keys such as WEB,OPS');
     const forge = forgeOption(values);
+    const tagPrefix = tagPrefixes(values);
+    const path = pathOption(values);
     const api = apiSettings(values);
     const run = async (documents: DocumentSink): Promise<number> => {
       const started = Date.now();
@@ -76,6 +107,8 @@ export const importGitCommand: CliCommand = {
         say: (line) => process.stdout.write(`${line}\n`),
         progress,
         ...(forge !== undefined ? { forge } : {}),
+        ...(tagPrefix ? { tagPrefixes: tagPrefix } : {}),
+        ...(path ? { path } : {}),
       });
       process.stdout.write(
         `imported ${repo} into ${project}: ${summary.releases} releases, ${summary.commits} commits; ` +

@@ -12,7 +12,8 @@ export interface FieldError {
 }
 
 /** One ajv instance per process: schemas compile once and are cached by identity. */
-const ajv = new Ajv2020({ allErrors: true, strict: false, useDefaults: true });
+// verbose: errors carry the value they are about, so a pattern error can show it.
+const ajv = new Ajv2020({ allErrors: true, strict: false, useDefaults: true, verbose: true });
 addFormats(ajv);
 const compiled = new WeakMap<object, ValidateFunction>();
 
@@ -57,17 +58,30 @@ function describe(e: ErrorObject, rootSchema: object): FieldError {
     const allowed = (e.params as { allowedValues: unknown[] }).allowedValues;
     return { path: e.instancePath, message: `must be one of ${allowed.map((v) => JSON.stringify(v)).join(', ')}` };
   }
+  if (e.keyword === 'pattern') {
+    // A regular expression is no answer for a person: the schema's description says the form it accepts.
+    const form = schemaNode(rootSchema, e.schemaPath)?.description;
+    if (typeof form === 'string' && form !== '') {
+      const value = typeof e.data === 'string' && e.data.length <= 100 ? `${JSON.stringify(e.data)} ` : '';
+      return { path: e.instancePath, message: `${value}is not in the accepted form: ${form}` };
+    }
+  }
   return { path: e.instancePath, message: e.message ?? 'is invalid' };
+}
+
+/** The sub-schema an error's keyword belongs to (its schemaPath without the keyword). */
+function schemaNode(rootSchema: object, schemaPath: string): { description?: unknown; properties?: unknown } | undefined {
+  const parts = schemaPath.replace(/^#\/?/, '').split('/').filter(Boolean);
+  parts.pop();
+  let node: unknown = rootSchema;
+  for (const p of parts) node = (node as Record<string, unknown> | undefined)?.[p.replace(/~1/g, '/').replace(/~0/g, '~')];
+  return typeof node === 'object' && node !== null ? (node as { description?: unknown; properties?: unknown }) : undefined;
 }
 
 /** The `properties` names of the sub-schema an additionalProperties error came from. */
 function knownProperties(rootSchema: object, schemaPath: string): string[] {
-  const parts = schemaPath.replace(/^#\/?/, '').split('/').filter(Boolean);
-  parts.pop(); // drop "additionalProperties"
-  let node: unknown = rootSchema;
-  for (const p of parts) node = (node as Record<string, unknown> | undefined)?.[p.replace(/~1/g, '/').replace(/~0/g, '~')];
-  const props = (node as { properties?: Record<string, unknown> } | undefined)?.properties;
-  return props ? Object.keys(props) : [];
+  const props = schemaNode(rootSchema, schemaPath)?.properties;
+  return typeof props === 'object' && props !== null ? Object.keys(props) : [];
 }
 
 const escapePointer = (s: string) => s.replace(/~/g, '~0').replace(/\//g, '~1');

@@ -11,11 +11,15 @@ const BODY_MAX = 20_000;
 const NAME_MAX = 200;
 const TICKET_KEYS_MAX = 50;
 
+/** The document schema's login form; a bot's "name[bot]" is no login to show. */
+const LOGIN = /^[A-Za-z0-9][A-Za-z0-9._-]{0,99}$/;
+
 const cut = (text: string, max: number) => (text.length > max ? `${text.slice(0, max - 1)}…` : text);
 
 /**
  * `forge`: the repository's web address, for the commit's URL (null or absent: no URL). `prNumber`: the PR
  * the commit belongs to when its subject does not say (a branch commit of a merged PR, branch-prs.ts).
+ * `authorLogin`: the author's forge login, when the history tells it (logins.ts).
  */
 export function commitDocument(
   commit: GitCommit,
@@ -23,6 +27,7 @@ export function commitDocument(
   refs: RefOptions,
   forge?: Forge | null,
   prNumber = prNumberOf(commit.subject),
+  authorLogin?: string,
 ): CommitDocument {
   const ticketKeys = ticketKeysOf(`${commit.subject}\n${commit.body}`, refs).slice(0, TICKET_KEYS_MAX);
   return {
@@ -34,6 +39,7 @@ export function commitDocument(
     createdAt: commit.committedAt,
     sha: commit.sha,
     author: cut(commit.author.trim() || commit.authorEmail.trim() || 'unknown', NAME_MAX),
+    ...(authorLogin && LOGIN.test(authorLogin) ? { authorLogin } : {}),
     committedAt: commit.committedAt,
     ...(version ? { version } : {}),
     ...(prNumber ? { prNumber } : {}),

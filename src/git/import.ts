@@ -1,7 +1,9 @@
 /**
- * Imports a repository's history into a project: release documents for semver tags, commit documents with
- * their first release, PR number, ticket keys and (when the repository's web address is known) their URL.
- * Streams `git log` and upserts in batches, so a repository of any size goes through in bounded memory, and a
+ * Imports a repository's history into a project: release documents for semver tags (`v1.2.3`, `1.2.3`, or a
+ * component's own prefix: `gaxios-v7.1.3`, `@changesets/cli@2.27.1`; pre-releases included), commit documents
+ * with their first release, PR number, ticket keys, author login and (when the repository's web address is
+ * known) their URL; with a path, only the commits that touch it (one component of a monorepo). Streams
+ * `git log` and upserts in batches, so a repository of any size goes through in bounded memory, and a
  * re-import updates in place. Reports progress as it goes: tags, commits read, documents written.
  */
 import { screenDocuments } from '../documents/screen';
@@ -11,8 +13,9 @@ import { BranchPullRequests } from './branch-prs';
 import { commitDocument, releaseDocument } from './documents';
 import { gitRecords, runGit } from './git-process';
 import { LOG_FORMAT, parseLogRecord } from './log';
+import { Logins, PEOPLE_FORMAT } from './logins';
 import { isPrMerge, prNumberOf, type RefOptions } from './message-refs';
-import { TAG_FORMAT, parseTagRefs, releasesOf } from './tags';
+import { DEFAULT_TAG_PREFIXES, TAG_FORMAT, parseTagRefs, prefixOfVersionTag, releasesOf } from './tags';
 import { firstReleases } from './versions';
 import type { Clock } from '../config/clock';
 
@@ -37,6 +40,10 @@ export interface ImportOptions {
   progress?: (p: ImportProgress) => void;
   /** The repository's web address for links; undefined: from the `origin` remote; null: no links. */
   forge?: Forge | null;
+  /** What stands before the version in a release tag (DEFAULT_TAG_PREFIXES: "v" or nothing). */
+  tagPrefixes?: readonly string[];
+  /** Only the commits that touch this path (a component's folder in a monorepo). */
+  path?: string;
   batchSize?: number;
 }
 
@@ -65,13 +72,20 @@ export async function importGitHistory(options: ImportOptions): Promise<ImportSu
   const forge = options.forge === undefined ? await originForge(repo) : options.forge;
   say(forge ? `links: ${forge.base}` : 'links: none (origin is not on GitHub, GitLab or Bitbucket; pass --web-url to link entries)');
 
-  const { releases, skipped } = releasesOf(parseTagRefs(await runGit(repo, ['for-each-ref', 'refs/tags', `--format=${TAG_FORMAT}`])));
+  const prefixes = options.tagPrefixes ?? DEFAULT_TAG_PREFIXES;
+  const paths = options.path ? ['--', options.path] : [];
+  const { releases, skipped } = releasesOf(
+    parseTagRefs(await runGit(repo, ['for-each-ref', 'refs/tags', `--format=${TAG_FORMAT}`])),
+    prefixes,
+  );
   say(
     `tags: ${releases.length} releases${releases.length ? ` (${releases[0]!.version} … ${releases[releases.length - 1]!.version})` : ''}` +
       `${skipped.length ? `; not releases: ${skipped.slice(0, 10).join(', ')}${skipped.length > 10 ? `, … (${skipped.length} in all)` : ''}` : ''}`,
   );
+  const other = otherSchemes(skipped, prefixes);
+  if (other) say(`  other tag prefixes in this repository: ${other} (import one with --tag-prefix)`);
   const versionOf = await firstReleases(releases, async (revisions) =>
-    (await runGit(repo, ['rev-list', '--stdin'], `${revisions.join('\n')}\n`)).split('\n').filter(Boolean),
+    (await runGit(repo, ['rev-list', '--stdin', ...paths], `${revisions.join('\n')}\n`)).split('\n').filter(Boolean),
   );
 
   const summary: ImportSummary = {
@@ -111,23 +125,44 @@ export async function importGitHistory(options: ImportOptions): Promise<ImportSu
   );
   const starts = [...(head ? [head] : []), ...releases.map((r) => r.commit)];
   const branchPrs = new BranchPullRequests(starts);
+  const input = `${starts.join('\n')}\n`;
   if (starts.length > 0) {
+    // First the people, over the whole history, so each commit names its author's login however late it is learnt.
+    const logins = new Logins();
     for await (const record of gitRecords(
       repo,
-      ['log', '-z', '--encoding=UTF-8', `--format=${LOG_FORMAT}`, '--stdin'],
+      ['log', '-z', '--encoding=UTF-8', `--format=${PEOPLE_FORMAT}`, '--stdin', ...paths],
       '\0',
-      `${starts.join('\n')}\n`,
+      input,
+    ))
+      logins.addRecord(record);
+    for await (const record of gitRecords(
+      repo,
+      ['log', '-z', '--encoding=UTF-8', `--format=${LOG_FORMAT}`, '--stdin', ...paths],
+      '\0',
+      input,
     )) {
       const commit = parseLogRecord(record);
       const version = versionOf.get(commit.sha);
       summary.commits += 1;
       if (version) summary.released += 1;
       const prNumber = branchPrs.next(commit, prNumberOf(commit.subject), isPrMerge(commit.subject));
-      batch.push(commitDocument(commit, version, refs, forge, prNumber));
+      batch.push(commitDocument(commit, version, refs, forge, prNumber, logins.loginOf(commit.author, commit.authorEmail)));
       if (batch.length >= batchSize) await flush();
     }
   }
   await flush();
   say(`commits: ${summary.commits} (${summary.released} released, ${summary.commits - summary.released} unreleased)`);
   return summary;
+}
+
+/** The prefixes of skipped tags that end in a version ("gaxios-v (1 tag)"), most used first, or '' when none. */
+function otherSchemes(skipped: readonly string[], prefixes: readonly string[]): string {
+  const counts = new Map<string, number>();
+  for (const name of skipped) {
+    const prefix = prefixOfVersionTag(name);
+    if (prefix !== undefined && !prefixes.includes(prefix)) counts.set(prefix, (counts.get(prefix) ?? 0) + 1);
+  }
+  const shown = [...counts].sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0])).slice(0, 5);
+  return shown.map(([p, n]) => `${p} (${n} tag${n === 1 ? '' : 's'})`).join(', ') + (counts.size > 5 ? `, … (${counts.size} in all)` : '');
 }

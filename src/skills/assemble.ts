@@ -7,7 +7,7 @@ import { citationId } from './citation-id';
 import type { ProjectDocument } from './documents';
 import { linkDefinitions, safeUrl } from './markdown';
 import { footnoteDefinitions, newFootnotes, publishMarkdown } from './publish';
-import type { DraftSection, ModelReport, ResultCitation, ResultSection, SkillResult } from './result';
+import type { DraftSection, ModelReport, ReleaseStatus, ResultCitation, ResultSection, SkillResult } from './result';
 import { compareText } from './text';
 import { DOCUMENT_KINDS, type DocumentKind } from './types';
 
@@ -84,6 +84,10 @@ export interface AssembleInput {
   reasons: ReadonlyMap<string, string>;
   generator: string;
   model?: ModelReport;
+  /** Remarks for the reader (result.notes). */
+  notes?: readonly string[];
+  /** Release notes: the version's status (result.release). */
+  release?: ReleaseStatus;
 }
 
 /** Reason given to a retrieved document that the selection kept but the text does not cite. */
@@ -120,6 +124,8 @@ export function assembleResult(input: AssembleInput): SkillResult {
     generator: input.generator,
     ...(input.model ? { model: input.model } : {}),
     retrieval: { searched, used: citations.length, excluded },
+    ...(input.notes?.length ? { notes: [...input.notes] } : {}),
+    ...(input.release ? { release: input.release } : {}),
   };
 }
 

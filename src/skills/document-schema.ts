@@ -21,6 +21,11 @@ const version: JsonSchema = { type: 'string', pattern: SEMVER_PATTERN, maxLength
 const list = (items: JsonSchema, maxItems: number): JsonSchema => ({ type: 'array', items, maxItems });
 const count: JsonSchema = { type: 'integer', minimum: 0 };
 const sha: JsonSchema = { type: 'string', pattern: '^[0-9a-fA-F]{7,64}$' };
+const login: JsonSchema = {
+  type: 'string',
+  pattern: '^[A-Za-z0-9][A-Za-z0-9._-]{0,99}$',
+  description: "The author's login on the forge (GitHub, GitLab): release notes name them @login",
+};
 const ticketKey: JsonSchema = { type: 'string', pattern: '^[A-Za-z][A-Za-z0-9_]*-\\d+$', maxLength: 50 };
 /** http(s) with a host, or mailto: the only links a result may carry (no javascript:, data:, file:). */
 export const LINK_PATTERN = '^(?:[Hh][Tt][Tt][Pp][Ss]?://[^\\s/?#]+(?:[/?#]\\S*)?|[Mm][Aa][Ii][Ll][Tt][Oo]:\\S+)$';
@@ -36,6 +41,7 @@ const KIND_FIELDS: Record<DocumentKind, { required: string[]; properties: Record
     properties: {
       sha,
       author: name,
+      authorLogin: login,
       committedAt: timestamp,
       version,
       prNumber: { type: 'integer', minimum: 1 },
@@ -48,6 +54,7 @@ const KIND_FIELDS: Record<DocumentKind, { required: string[]; properties: Record
       number: { type: 'integer', minimum: 1 },
       labels: list(text(100), 50),
       author: name,
+      authorLogin: login,
       mergedAt: timestamp,
       mergeCommitSha: sha,
       version,

@@ -19,22 +19,30 @@ interface DocumentBase<K extends DocumentKind> {
 export interface CommitDocument extends DocumentBase<'commit'> {
   sha: string;
   author: string;
+  /** The author's login on the forge, when known (import-git reads it from GitHub no-reply addresses). */
+  authorLogin?: string;
   committedAt: string;
   /** The first release containing the commit; absent while unreleased. */
   version?: string;
   prNumber?: number;
   ticketKeys?: string[];
+  /** Set by the store when it returns the document to a plan that asks: the author's first contribution. */
+  firstContribution?: boolean;
 }
 
 export interface PullRequestDocument extends DocumentBase<'pull_request'> {
   number: number;
   labels?: string[];
   author: string;
+  /** The author's login on the forge, when `author` is a name. */
+  authorLogin?: string;
   /** Absent while the pull request is open or when it was closed unmerged. */
   mergedAt?: string;
   mergeCommitSha?: string;
   version?: string;
   ticketKeys?: string[];
+  /** Set by the store when it returns the document to a plan that asks: the author's first contribution. */
+  firstContribution?: boolean;
 }
 
 export interface TicketDocument extends DocumentBase<'ticket'> {

@@ -113,3 +113,12 @@ export function tagOfReleaseUrl(f: Forge, url: string): string | undefined {
     return undefined;
   }
 }
+
+/** `login@users.noreply.github.com` or `12345+login@users.noreply.github.com`, GitHub's private commit addresses. */
+const GITHUB_NOREPLY = /^(?:\d{1,12}\+)?([A-Za-z0-9][A-Za-z0-9-[\]]{0,63})@users\.noreply\.github\.com$/i;
+
+/** The GitHub login a no-reply commit address names ("188102366+d-goog@users.noreply.github.com" → "d-goog"). */
+export function loginOfEmail(email: string): string | undefined {
+  const e = email.trim();
+  return e.length > 200 ? undefined : GITHUB_NOREPLY.exec(e)?.[1];
+}

@@ -59,6 +59,21 @@ export interface RetrievalReport {
   excluded: ExcludedDocument[];
 }
 
+/** Release notes: which version the document is for, released or a draft before its tag. */
+export interface ReleaseStatus {
+  version: string;
+  /** unreleased: toVersion is not tagged; the document covers everything after fromVersion up to `upTo`. */
+  status: 'released' | 'unreleased';
+  releasedAt?: string;
+  /** Drafts: the newest release in the range, which the proposal follows. */
+  base?: string;
+  /** Drafts: the version the changes since `base` call for (semver, release-please's rules). */
+  proposedVersion?: string;
+  bump?: 'major' | 'minor' | 'patch' | 'pre-release';
+  /** Drafts: the newest commit the range reaches. */
+  upTo?: { sha: string; committedAt: string };
+}
+
 export interface SkillResult {
   format: 'markdown';
   title: string;
@@ -75,4 +90,6 @@ export interface SkillResult {
   retrieval: RetrievalReport;
   /** Remarks for the reader about how the result was made (e.g. why a model's answer was not used). */
   notes?: string[];
+  /** Release notes only. */
+  release?: ReleaseStatus;
 }

@@ -3,23 +3,27 @@
  * into MongoDB queries. The format:
  *
  *   RetrievalPlan = { steps: [ { queries: PlannedQuery[] }, ... ] }   run the steps in order
- *   PlannedQuery  = { kind, where: Condition[], sort?, limit }         one find() on one kind, `where` ANDed
+ *   PlannedQuery  = { kind, where: Condition[], sort?, limit,          one find() on one kind, `where` ANDed
+ *                     unless?, mark? }
  *   Condition     = { field, op: 'eq',    value: string | number }      → { [field]: value }
  *                 | { field, op: 'in',    value: (string|number)[] }    → { [field]: { $in: value } }
  *                                                                        (on an array field: any element)
  *                 | { field, op: 'range', value: { gt?, gte?, lt?, lte? } } → { [field]: { $gt, $gte, ... } }
+ *                 | { field, op: 'absent' }                              → { [field]: null } (the field is missing)
  *                 | { field, op: 'in',    from: { kind, field } }       values collected from the documents
  *                                                                        of that kind fetched by earlier steps
- *                 | { field, op: 'each',  from: [{ kind, field }, ...] } one query per value collected so
- *                                                                        (→ { [field]: value }), at most EACH_MAX,
- *                                                                        for "is there any …" questions with limit 1
+ *   unless        = [{ kind, field, value }, ...]                       the query is not made when an earlier
+ *                                                                        step fetched a document of that kind
+ *                                                                        whose field has that value
+ *   mark          = ['firstContribution']                               the store marks each returned commit or
+ *                                                                        pull request that is its author's first
+ *                                                                        contribution to the project (contributions.ts)
  *
  * `field` is a document field (documents.ts) or a derived index field (index-fields.ts: versionKey,
  * fixVersionKey). `sort` maps to { [field]: 1 | -1 }. The project filter is the store's own business.
  * Call resolveQueries(step, fetchedSoFar) to turn a step into concrete queries: `from` conditions become
- * `in` lists (or one query per value for `each`), and a query whose `in` list is empty is dropped (it could
- * match nothing). Results of all
- * queries are concatenated; the skill's selection removes duplicates.
+ * `in` lists, and a query whose `in` list is empty (it could match nothing) or whose `unless` matches is
+ * dropped. Results of all queries are concatenated; the skill's selection removes duplicates.
  */
 import type { ProjectDocument } from './documents';
 import type { DocumentKind } from './types';
@@ -29,7 +33,8 @@ export type FilterValue = string | number;
 export type Condition =
   | { field: string; op: 'eq'; value: FilterValue }
   | { field: string; op: 'in'; value: FilterValue[] }
-  | { field: string; op: 'range'; value: { gt?: string; gte?: string; lt?: string; lte?: string } };
+  | { field: string; op: 'range'; value: { gt?: string; gte?: string; lt?: string; lte?: string } }
+  | { field: string; op: 'absent' };
 
 /** An `in` condition whose values come from documents fetched by an earlier step. */
 export interface DependentCondition {
@@ -38,15 +43,15 @@ export interface DependentCondition {
   from: { kind: DocumentKind; field: string };
 }
 
-/** One query per value collected from earlier steps' documents (see eachValues for which values). */
-export interface EachCondition {
+/** A document fetched by an earlier step that makes a query unnecessary. */
+export interface UnlessFound {
+  kind: DocumentKind;
   field: string;
-  op: 'each';
-  from: { kind: DocumentKind; field: string }[];
+  value: FilterValue;
 }
 
-/** An `each` condition asks at most this many queries; the values are taken in code-unit order. */
-export const EACH_MAX = 100;
+/** What the store adds to the documents a query returns (see the format above). */
+export type DocumentMark = 'firstContribution';
 
 export interface SortKey {
   field: string;
@@ -58,10 +63,12 @@ export interface DocumentQuery {
   where: Condition[];
   sort?: SortKey[];
   limit: number;
+  mark?: DocumentMark[];
 }
 
 export interface PlannedQuery extends Omit<DocumentQuery, 'where'> {
-  where: (Condition | DependentCondition | EachCondition)[];
+  where: (Condition | DependentCondition)[];
+  unless?: UnlessFound[];
 }
 
 export interface RetrievalStep {
@@ -84,24 +91,20 @@ function valuesOf(docs: readonly ProjectDocument[], kind: DocumentKind, field: s
   return [...out];
 }
 
-/** The values an `each` condition asks about, in the order and number the queries are made. */
-export function eachValues(fetched: readonly ProjectDocument[], from: EachCondition['from']): FilterValue[] {
-  const all = new Set(from.flatMap((f) => valuesOf(fetched, f.kind, f.field)));
-  return [...all].sort((a, b) => (String(a) < String(b) ? -1 : String(a) > String(b) ? 1 : 0)).slice(0, EACH_MAX);
+function found(fetched: readonly ProjectDocument[], u: UnlessFound): boolean {
+  return fetched.some((d) => d.kind === u.kind && (d as unknown as Record<string, unknown>)[u.field] === u.value);
 }
 
-/** The step's queries with dependent conditions filled in from `fetched`; queries that cannot match are dropped. */
+/** The step's queries with dependent conditions filled in from `fetched`; queries that cannot match, or need not be made, are dropped. */
 export function resolveQueries(step: RetrievalStep, fetched: readonly ProjectDocument[]): DocumentQuery[] {
   const out: DocumentQuery[] = [];
-  for (const query of step.queries) {
-    const each = query.where.find((c): c is EachCondition => c.op === 'each');
-    const where = query.where.flatMap((c): Condition[] =>
-      c.op === 'each' ? [] : 'from' in c ? [{ field: c.field, op: 'in', value: valuesOf(fetched, c.from.kind, c.from.field) }] : [c],
+  for (const { unless, ...query } of step.queries) {
+    if (unless?.some((u) => found(fetched, u))) continue;
+    const where = query.where.map((c): Condition =>
+      'from' in c ? { field: c.field, op: 'in', value: valuesOf(fetched, c.from.kind, c.from.field) } : c,
     );
     if (where.some((c) => c.op === 'in' && c.value.length === 0)) continue;
-    if (!each) out.push({ ...query, where });
-    else
-      for (const value of eachValues(fetched, each.from)) out.push({ ...query, where: [{ field: each.field, op: 'eq', value }, ...where] });
+    out.push({ ...query, where });
   }
   return out;
 }

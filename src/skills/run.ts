@@ -77,10 +77,13 @@ export function composeModelResult<S extends SkillName>(
   outcome: { accepted: ReadonlyMap<number, string>; sections: ModelSectionReport[]; notes: readonly string[] },
 ): SkillResult {
   const mod = skillOf(skill);
-  return composeRewrite(
+  const result = composeRewrite(
     { draft, retrievedDocs, searchedKinds: plannedKinds(mod.plan(inputs)), render: mod.render(inputs), model },
     outcome.accepted,
     outcome.sections,
     outcome.notes,
   );
+  // What the draft says about the result itself (a release's status, its notes) holds whoever wrote the prose.
+  const notes = [...new Set([...(draft.notes ?? []), ...(result.notes ?? [])])];
+  return { ...result, ...(notes.length ? { notes } : {}), ...(draft.release ? { release: draft.release } : {}) };
 }

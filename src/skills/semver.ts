@@ -64,11 +64,11 @@ export function compareSemver(a: string, b: string): number {
 
 /**
  * A release that semver lets break its API: X.0.0 (X ≥ 1), or 0.Y.0 (Y ≥ 1), where a minor release may break by
- * convention. Pre-releases and non-versions are not.
+ * convention, and their pre-releases (2.0.0-rc.1 carries 2.0.0's changes). Non-versions are not.
  */
 export function isMajorRelease(version: string): boolean {
   const v = parseSemver(version);
-  if (!v || v.prerelease.length > 0 || v.patch !== 0) return false;
+  if (!v || v.patch !== 0) return false;
   return v.major > 0 ? v.minor === 0 : v.minor > 0;
 }
 

@@ -4,6 +4,8 @@ export const COLLECTIONS = {
   projects: 'projects',
   documents: 'documents',
   documentRevisions: 'document_revisions',
+  /** Each person's first contribution to a project (commit or merged pull request), kept by every document write. */
+  firstContributions: 'first_contributions',
   invocations: 'invocations',
   invocationContexts: 'invocation_contexts',
   invocationResults: 'invocation_results',

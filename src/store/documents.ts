@@ -1,4 +1,5 @@
 import type { AnyBulkWriteOperation, Db, Document, Filter, Sort, IndexDescription } from 'mongodb';
+import { contributorKey, firstContributions, isContribution, rankDocument } from '../skills/contributions';
 import type { ProjectDocument } from '../skills/documents';
 import { indexFields } from '../skills/index-fields';
 import { queryTerms, searchTermsOf } from '../skills/search-terms';
@@ -27,12 +28,44 @@ type StoredDocument = ProjectDocument & {
 /** How many times each kind of a project's documents was written: a cache of a kind is valid for one count. */
 type RevisionRecord = { _id: string } & Partial<Record<DocumentKind, number>>;
 
+/** A person's first contribution to a project: `_id` is `project/contributorKey`, `rank` its contributionRank. */
+type FirstContributionRecord = { _id: string; project: string; rank: string };
+
+/**
+ * The first-contribution index's writes for a batch of documents: each person's lowest rank in the batch, kept
+ * only where it is lower than the one stored (`$min`), so batches may land in any order, twice, or at once.
+ */
+export function firstContributionWrites(
+  project: string,
+  docs: readonly ProjectDocument[],
+): AnyBulkWriteOperation<FirstContributionRecord>[] {
+  return [...firstContributions(docs)].map(([key, rank]) => ({
+    updateOne: { filter: { _id: `${project}/${key}` }, update: { $min: { rank }, $setOnInsert: { project } }, upsert: true },
+  }));
+}
+
+/** A duplicate-key error: two upserts of the same new record raced, and the loser may simply try again. */
+function isDuplicateKey(err: unknown): boolean {
+  return (err as { code?: number } | null)?.code === 11000 || /E11000|duplicate key/i.test(String((err as Error | null)?.message ?? ''));
+}
+
+/**
+ * How long one retrieval query may run before the store stops it (MaxTimeMSExpired): every plan's query is an
+ * index range bounded by its limit and answers in milliseconds, so one that runs this long is a fault to report,
+ * not work to wait for (it would hold a worker slot and the store's CPU from every other project).
+ */
+export const QUERY_TIME_LIMIT_MS = 30_000;
+
 /** A project's documents (the skills' retrieval sources), upserted by (project, kind, externalId). */
 export class DocumentRepository {
-  /** `cache`: one per process (the worker's), for reads of a whole kind; see WholeKindCache. */
+  /**
+   * `cache`: one per process (the worker's), for reads of a whole kind; see WholeKindCache. `queryTimeMs`: the
+   * time limit of each retrieval query (QUERY_TIME_LIMIT_MS; a benchmark sets its own budget's).
+   */
   constructor(
     private readonly db: Db,
     private readonly cache: WholeKindCache | null = null,
+    private readonly queryTimeMs = QUERY_TIME_LIMIT_MS,
   ) {}
 
   private get coll() {
@@ -41,6 +74,10 @@ export class DocumentRepository {
 
   private get revisions() {
     return this.db.collection<RevisionRecord>(COLLECTIONS.documentRevisions);
+  }
+
+  private get firsts() {
+    return this.db.collection<FirstContributionRecord>(COLLECTIONS.firstContributions);
   }
 
   /** Bulk upsert. Unordered, so one failing write does not stop the others. */
@@ -55,11 +92,42 @@ export class DocumentRepository {
     }));
     try {
       const res = await this.coll.bulkWrite(ops, { ordered: false });
+      // After the documents, so whatever the index names can be read.
+      await this.recordFirstContributions(project, docs);
       return { inserted: res.upsertedCount, updated: res.matchedCount };
     } finally {
       // After the write, even a partly failed one: a reader that saw the old count re-reads what changed.
       const kinds = [...new Set(docs.map((d) => d.kind))];
       await this.revisions.updateOne({ _id: project }, { $inc: Object.fromEntries(kinds.map((k) => [k, 1])) }, { upsert: true });
+    }
+  }
+
+  private async recordFirstContributions(project: string, docs: readonly ProjectDocument[]): Promise<void> {
+    const writes = firstContributionWrites(project, docs);
+    for (let attempt = 1; writes.length > 0; attempt++) {
+      try {
+        await this.firsts.bulkWrite(writes, { ordered: false });
+        return;
+      } catch (err) {
+        // `$min` is idempotent: writing the whole batch again is safe.
+        if (attempt >= 3 || !isDuplicateKey(err)) throw err;
+      }
+    }
+  }
+
+  /**
+   * Marks the commits and pull requests among `rows` that are their author's first contribution to the project
+   * (the index's record of that person names the document): one read of the index by id per call.
+   */
+  private async markFirstContributions(project: string, rows: ProjectDocument[]): Promise<void> {
+    const contributions = rows.filter(isContribution);
+    const ids = [...new Set(contributions.map((d) => `${project}/${contributorKey(d)}`))];
+    if (ids.length === 0) return;
+    const first = new Map<string, { kind: string; externalId: string } | undefined>();
+    for (const r of await this.firsts.find({ _id: { $in: ids } }).toArray()) first.set(r._id, rankDocument(r.rank));
+    for (const d of contributions) {
+      const f = first.get(`${project}/${contributorKey(d)}`);
+      if (f && f.kind === d.kind && f.externalId === d.externalId) d.firstContribution = true;
     }
   }
 
@@ -84,15 +152,18 @@ export class DocumentRepository {
     for (const c of query.where) {
       if (c.op === 'eq') filter[c.field] = c.value;
       else if (c.op === 'in') filter[c.field] = { $in: c.value };
+      else if (c.op === 'absent') filter[c.field] = null;
       else filter[c.field] = Object.fromEntries(Object.entries(c.value).map(([op, v]) => [`$${op}`, v]));
     }
     const sort: Sort = Object.fromEntries((query.sort ?? []).map((s) => [s.field, s.order === 'asc' ? 1 : -1]));
-    const rows = await this.coll
+    const rows = (await this.coll
       .find(filter, { projection: { _id: 0, project: 0, updatedAt: 0, versionKey: 0, fixVersionKey: 0, searchTerms: 0 } })
       .sort(sort)
       .limit(query.limit)
-      .toArray();
-    return rows as unknown as ProjectDocument[];
+      .maxTimeMS(this.queryTimeMs)
+      .toArray()) as unknown as ProjectDocument[];
+    if (query.mark?.includes('firstContribution')) await this.markFirstContributions(project, rows);
+    return rows;
   }
 
   /**
@@ -164,9 +235,8 @@ export class DocumentRepository {
 
 export const DOCUMENT_INDEXES: IndexDescription[] = [
   { key: { project: 1, kind: 1, externalId: 1 }, name: 'upsert_key', unique: true },
-  { key: { project: 1, kind: 1, versionKey: 1 }, name: 'by_version' },
-  // "Has this author contributed before?": one earlier commit or pull request per author of a release range.
-  { key: { project: 1, kind: 1, author: 1, versionKey: 1 }, name: 'by_author_version' },
+  // Release ranges (versionKey bounds) and, newest first, the changes not released yet (versionKey missing).
+  { key: { project: 1, kind: 1, versionKey: 1, createdAt: -1 }, name: 'by_version_newest' },
   { key: { project: 1, kind: 1, fixVersionKey: 1 }, name: 'by_fix_version' },
   { key: { project: 1, kind: 1, incidentId: 1 }, name: 'by_incident_id' },
   { key: { project: 1, kind: 1, issueId: 1 }, name: 'by_issue_id' },
@@ -208,6 +278,38 @@ export async function backfillSearchTerms(db: Db, batch = 500): Promise<number> 
   return done;
 }
 const SEARCH_TERMS_MIGRATION = 'documents.searchTerms';
+
+/**
+ * Gives the first-contribution index the commits and pull requests stored before it existed, a batch at a time
+ * in _id order (start-up, once), then records that it is done. Idempotent, like every write of the index.
+ */
+export async function backfillFirstContributions(db: Db, batch = 1000): Promise<number> {
+  const migrations = db.collection<{ _id: string; doneAt: Date }>(COLLECTIONS.migrations);
+  if (await migrations.findOne({ _id: FIRST_CONTRIBUTIONS_MIGRATION })) return 0;
+  const coll = db.collection<KeyedDocument>(COLLECTIONS.documents);
+  const firsts = db.collection<FirstContributionRecord>(COLLECTIONS.firstContributions);
+  let done = 0;
+  let after = '';
+  for (;;) {
+    const rows = (await coll
+      .find({ _id: { $gt: after }, kind: { $in: ['commit', 'pull_request'] } }, { projection: { updatedAt: 0, searchTerms: 0, body: 0 } })
+      .sort({ _id: 1 })
+      .limit(batch)
+      .toArray()) as unknown as (StoredDocument & { _id: string })[];
+    if (rows.length === 0) break;
+    after = rows[rows.length - 1]!._id;
+    const byProject = new Map<string, ProjectDocument[]>();
+    for (const r of rows) byProject.set(r.project, [...(byProject.get(r.project) ?? []), r]);
+    for (const [project, docs] of byProject) {
+      const writes = firstContributionWrites(project, docs);
+      if (writes.length > 0) await firsts.bulkWrite(writes, { ordered: false });
+    }
+    done += rows.length;
+  }
+  await migrations.updateOne({ _id: FIRST_CONTRIBUTIONS_MIGRATION }, { $set: { doneAt: new Date() } }, { upsert: true });
+  return done;
+}
+const FIRST_CONTRIBUTIONS_MIGRATION = 'documents.firstContributions';
 
 /**
  * Whole-kind reads kept in memory, each valid for one revision of its kind, least recently used dropped

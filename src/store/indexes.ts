@@ -5,7 +5,7 @@ import { BILLING_TIMELINE_INDEXES } from './billing-timeline';
 import { COLLECTIONS } from './collections';
 import { DEAD_LETTER_INDEXES } from './dead-letters';
 import { EVENT_LOG_INDEXES } from './event-log';
-import { backfillSearchTerms, DOCUMENT_INDEXES } from './documents';
+import { backfillFirstContributions, backfillSearchTerms, DOCUMENT_INDEXES } from './documents';
 import { INVOCATION_INDEXES } from './invocations';
 import { OUTBOUND_DELIVERY_INDEXES, OUTBOUND_ENDPOINT_INDEXES } from './outbound';
 import { backfillCustomerListKeys, RETIRED_SUBSCRIBER_INDEXES, SUBSCRIBER_INDEXES } from './subscribers';
@@ -35,7 +35,12 @@ export const INDEXES: Record<string, IndexDescription[]> = {
   [COLLECTIONS.outboundDeliveries]: OUTBOUND_DELIVERY_INDEXES,
 };
 
-const RETIRED_INDEXES: [string, string[]][] = [[COLLECTIONS.subscribers, RETIRED_SUBSCRIBER_INDEXES]];
+const RETIRED_INDEXES: [string, string[]][] = [
+  [COLLECTIONS.subscribers, RETIRED_SUBSCRIBER_INDEXES],
+  // The per-author lookups of earlier contributions, replaced by the first-contribution index; the version index,
+  // which by_version_newest extends to serve the unreleased changes newest first.
+  [COLLECTIONS.documents, ['by_author_version', 'by_version']],
+];
 
 export async function ensureIndexes(db: Db, retention: Retention = DEFAULT_RETENTION): Promise<void> {
   const wanted: Record<string, IndexDescription[]> = { ...INDEXES };
@@ -81,6 +86,8 @@ export async function ensureIndexes(db: Db, retention: Retention = DEFAULT_RETEN
   }
   // Documents stored before the listing's search had its index get their words.
   await backfillSearchTerms(db);
+  // Commits and pull requests stored before the first-contribution index get their place in it.
+  await backfillFirstContributions(db);
   // Subscriber records stored before the console's customer list kept its filter and sort keys get them.
   await backfillCustomerListKeys(db);
 }

@@ -286,8 +286,11 @@ function readmeCliCommands(): string[] {
   return blocks
     .flatMap((b) => b.split('\n'))
     .map((l) => l.trim())
-    .filter((l) => l.startsWith('npm run cli -- '));
+    .filter((l) => l.startsWith('npm run cli -- ') || l.startsWith('npx skills-cli '));
 }
+
+/** The CLI command a README line runs: `npm run cli -- invoke …` and `npx skills-cli invoke …` both run `invoke`. */
+const commandOf = (line: string) => line.replace(/^npm run cli -- |^npx skills-cli /, '').split(/\s+/)[0]!;
 
 /** What each README command must do; a README command missing here fails the test, so new ones get checked. */
 const EXPECT: Record<string, (out: { stdout: string; stderr: string }) => void> = {
@@ -297,6 +300,7 @@ const EXPECT: Record<string, (out: { stdout: string; stderr: string }) => void> 
     assert.match(stdout, /imported .*some-repo into acme-web: 2 releases, 3 commits; 5 documents new, 0 updated, 0 rejected/),
   invoke: ({ stdout, stderr }) => {
     assert.match(stderr, /\[invoke\] inv_\w+: completed \(3\/3\)/);
+    assert.match(stdout, /^# /, 'the document alone on stdout: no npm lines before it');
     assert.match(stdout, /\]\(https?:\/\/[^)]+\)|\[\^\d+\]/, 'the publishable Markdown, its sources linked, on stdout');
     assert.doesNotMatch(stdout, /\[(pr|commit|incident|case_study|win|ticket|error_issue|runbook):[^\]]+\]/, 'no raw citation markers');
   },
@@ -324,7 +328,17 @@ describe('the README’s CLI commands, as written, in a second terminal beside a
         name: 'app',
         private: true,
         scripts: { cli: `node ${JSON.stringify(join(__dirname, '..', '..', 'src', 'cli.js'))}` },
+        // As the project's own package.json declares it (bin/skills-cli.js): `npx skills-cli …` runs it.
+        bin: { 'skills-cli': 'bin/skills-cli.js' },
       }),
+    );
+    mkdirSync(join(app, 'bin'));
+    writeFileSync(
+      join(app, 'bin', 'skills-cli.js'),
+      `#!/usr/bin/env node\nimport(${JSON.stringify(join(__dirname, '..', '..', 'src', 'cli.js'))});\n`,
+      {
+        mode: 0o755,
+      },
     );
     writeFileSync(
       join(app, '.env'),
@@ -360,7 +374,7 @@ describe('the README’s CLI commands, as written, in a second terminal beside a
     const commands = readmeCliCommands();
     assert.ok(commands.some((c) => c.includes(' invoke ')) && commands.some((c) => c.includes(' import-git ')), commands.join('\n'));
     for (const line of commands) {
-      const name = line.split(/\s+/)[4]!;
+      const name = commandOf(line);
       const expect = EXPECT[name];
       assert.ok(expect, `the README runs "${name}"; add what it must do to EXPECT`);
       const out = await shell(line, app);
@@ -440,7 +454,7 @@ describe('invoke (against the real stack)', function () {
     // The API's refusals come back with their code and words; a missing token is said before anything is sent.
     const refused = await runProcess(
       process.execPath,
-      [CLI, 'invoke', 'release_notes_composer', '--project', 'acme-web', '--from', '1.2.1', '--to', '9.9.9'],
+      [CLI, 'invoke', 'release_notes_composer', '--project', 'acme-web', '--from', '1.2.1', '--to', '1.9.0'],
       { env: { ...bare, SKILLS_API_URL: h.baseUrl, SKILLS_TOKEN: token }, cwd: tmpdir() },
     );
     assert.equal(refused.code, 1);
@@ -505,9 +519,9 @@ describe('invoke (against the real stack)', function () {
   });
 
   it('refuses what the API refuses, with its message', async () => {
-    const unknown = await invoke('release_notes_composer', '--project', 'acme-web', '--from', '1.2.1', '--to', '9.9.9');
+    const unknown = await invoke('release_notes_composer', '--project', 'acme-web', '--from', '1.2.1', '--to', '1.9.0');
     assert.equal(unknown.status, 1);
-    assert.match(unknown.stderr, /9\.9\.9 is not a release of this project/);
+    assert.match(unknown.stderr, /1\.9\.0 is not a release of this project/);
     const badFlag = await invoke('incident_rca', '--project', 'acme-web', '--from', '1.0.0');
     assert.equal(badFlag.status, 1);
     assert.match(badFlag.stderr, /--from is not an input of incident_rca/);

@@ -281,7 +281,8 @@ describe('skills over HTTP: invoke, poll, list, idempotency (real Temporal, real
       const cases: [string, object, string][] = [
         ['release_notes_composer', { fromVersion: '2.0.0', toVersion: '1.2.1' }, '/fromVersion'],
         ['release_notes_composer', { fromVersion: '2.0.0', toVersion: '2.0.0' }, '/fromVersion'],
-        ['release_notes_composer', { fromVersion: '1.2.1', toVersion: '9.9.9' }, '/toVersion'],
+        ['release_notes_composer', { fromVersion: '1.2.1', toVersion: '1.9.0' }, '/toVersion'],
+        ['release_notes_composer', { fromVersion: '0.9.0', toVersion: '2.0.0' }, '/fromVersion'],
         ['incident_rca', { incidentId: 'INC-1999-001', severity: 'SEV-2' }, '/incidentId'],
       ];
       for (const [skill, inputs, path] of cases) {

@@ -37,7 +37,33 @@ export const resultSchemas: Record<string, Schema> = {
       notes: {
         type: 'array',
         items: { type: 'string' },
-        description: "Remarks on how the result was made (e.g. why a model's answer was not used)",
+        description:
+          "Remarks on how the result was made (e.g. why a model's answer was not used, or where a draft's toVersion disagrees with the version its changes call for)",
+      },
+      release: ref('ReleaseStatus'),
+    },
+  },
+  ReleaseStatus: {
+    type: 'object',
+    required: ['version', 'status'],
+    description:
+      'Release notes only: the version the document is for. `unreleased` when toVersion is not tagged: the notes then cover everything after fromVersion up to the newest imported commit, and propose the version the changes call for',
+    properties: {
+      version: { type: 'string', description: 'toVersion' },
+      status: { enum: ['released', 'unreleased'] },
+      releasedAt: { type: 'string', format: 'date-time' },
+      base: { type: 'string', description: 'Unreleased: the newest release in the range, which the proposal follows' },
+      proposedVersion: {
+        type: 'string',
+        description:
+          "Unreleased: breaking change → major, feature → minor, else patch (release-please's defaults, before 1.0.0 too); after a pre-release, its next number",
+      },
+      bump: { enum: ['major', 'minor', 'patch', 'pre-release'] },
+      upTo: {
+        type: 'object',
+        required: ['sha', 'committedAt'],
+        description: 'Unreleased: the newest commit the range reaches',
+        properties: { sha: { type: 'string' }, committedAt: { type: 'string', format: 'date-time' } },
       },
     },
   },

@@ -3,11 +3,12 @@
  * labels, ticket type, breaking markers) decide; the wording of the title is only a fallback for
  * repositories that do not use conventions.
  */
-import { isMergeCommit, parseHeader } from './conventional';
+import { isMergeCommit, parseHeader, revertOf } from './conventional';
 import { breakingNote } from './migration';
 import { changeDocuments, type Change } from './changes';
 
-export type Category = 'breaking' | 'feature' | 'improvement' | 'fix' | 'other';
+/** `docs`: documentation for users, summarised among the other changes rather than listed. */
+export type Category = 'breaking' | 'feature' | 'improvement' | 'fix' | 'revert' | 'docs' | 'other';
 export type Classification = { category: Category } | { excluded: string };
 
 /** Stronger first: when members disagree, a change is listed where users notice it most. */
@@ -19,8 +20,9 @@ const TYPE_CATEGORY: Record<string, Category> = {
   fix: 'fix',
   bugfix: 'fix',
   perf: 'improvement',
-  revert: 'other',
 };
+/** Conventional types a maintainer gives a change users see (a bot's `fix(deps): …` is a runtime dependency update). */
+const USER_TYPES = new Set(['feat', 'feature', 'fix', 'bugfix', 'perf']);
 const INTERNAL_TYPES = new Set(['chore', 'ci', 'build', 'test', 'tests', 'refactor', 'style']);
 
 const LABEL_CATEGORY: Record<string, Category> = {
@@ -46,6 +48,8 @@ const TICKET_CATEGORY: Record<string, Category> = {
 };
 
 const INTERNAL_DOC_SCOPES = new Set(['internal', 'dev', 'contributing', 'readme', 'adr', 'architecture', 'ci', 'repo']);
+/** Scopes that make any change documentation. */
+const DOC_SCOPES = new Set(['docs', 'doc', 'readme', 'examples', 'example', 'jsdoc']);
 /** Scopes that make a fix or feature internal ("fix(ci): …", "fix(devdeps): …"): users never see them. */
 const INTERNAL_SCOPES: Record<string, string> = {
   ci: 'ci',
@@ -63,22 +67,44 @@ const DEPENDENCY_WORDS = /\b(bump|bumps|update|updates|upgrade|upgrades|pin|lock
 
 /** A commit that only names a release ("5.0.0", "v2.1.0", "Release 2.4.0"): the version bump, not a change. */
 const RELEASE_COMMIT = /^(release\s+)?v?\d+\.\d+\.\d+(-[0-9A-Za-z.-]+)?$/i;
+/**
+ * Wording fallback: release housekeeping. changesets' "Version Packages" pull request, "Bump version to 12.0.0",
+ * and a title that names a version beside release words ("Prepare for 14.0.2", "Update docs for 14.0.3",
+ * "Update details for 15.0.0 release").
+ */
+const RELEASE_WORK = /^version packages\b|\bbump(ed|s)? (the )?version\b|\bversion (bump|number)\b/i;
+const VERSION_NUMBER = /\bv?\d+\.\d+(\.\d+)?\b/;
+const RELEASE_WORDS = /\b(prepare|prepares|preparing|prep|release|releases|releasing)\b|\b(docs|details|notes) for\b/i;
+/**
+ * Wording fallback: the project's own governance and repository pages (its triage team, captains, charters,
+ * security policy, code of conduct, release process, badges, funding): no user of the package reads them as a change.
+ */
+const GOVERNANCE_WORDS =
+  /\b(triage|triager|triagers|captain|captains|emeritus|nominate|nominating|nomination|charter|charters|governance|code of conduct|coc|dco|security policy|security\.md|release[- ]process|technical committee|funding|sponsors?|badges?|threat model|codeowners)\b/i;
 /** Wording fallback: release housekeeping (the changelog, the release date), which the notes themselves replace. */
-const CHANGELOG_WORDS = /\b(changelog|change log|release notes|release date)\b/i;
+const CHANGELOG_WORDS = /\b(changelog|change log|release notes|release date|history\.md|history file)\b/i;
 /** Wording fallback: titles about the project's own tests or development tools, which users never see. */
-const TEST_WORDS = /\bflaky tests?\b|\btest coverage\b/i;
+const TEST_WORDS = /\b(tests?|testing|jest|mocha|vitest|test runner|test matrix|code coverage)\b/i;
+/**
+ * Wording fallback: internals. A refactoring ("Refactor …", "Rework …", "Tidy …"), formatting, and anything
+ * naming a private member (`_getCommandAndAncestors()`: a leading underscore is JavaScript's "not public").
+ */
+const INTERNAL_CHANGE =
+  /^(refactor|refactors|refactored|refactoring|rework|reworked|tidy|tidied|clean ?up|cleanup|restructure|restructured)\b|\b(indentation|whitespace|formatting|format (source )?files|unused|dead code)\b|(^|[\s`(])\\?_[a-z]\w*\(/i;
+/** Wording fallback: a person's "Update dependencies" names no dependency users could see (a typed `fix(deps): …` does). */
+const DEPENDENCY_UPDATE = /^(update|updated|updates|upgrade|upgraded|bump|bumped)( all| the)? (dev |development )?dependencies\b/i;
 const DEV_DEPENDENCY_WORDS = /\bdev[- ]?dependenc(?:y|ies)\b|\bdevDependencies\b|\bdev[- ]deps?\b/i;
 const TOOLING_WORDS =
-  /\b(pull request templates?|issue templates?|pr templates?|github actions?|eslint|tslint|prettier|lint|linting|linter|editorconfig|gitignore|husky|ci)\b/i;
+  /\b(pull request templates?|issue templates?|pr templates?|github actions?|eslint|tslint|prettier|lint|linting|linter|editorconfig|gitignore|husky|ci|dependabot|renovate|package-lock|lock ?file)\b/i;
 /** Wording fallback: documentation for users, counted with the other changes rather than as a fix or feature. */
-const DOCS_WORDS = /\b(readme|docs|documentation|typos?|examples?|jsdoc)\b/i;
+const DOCS_WORDS = /\b(readme|docs|documentation|typos?|examples?|jsdoc|notes?|tips|wording|guide)\b/i;
 /**
- * Wording fallback for a major release: removing or disallowing something, or raising a requirement, is what
- * semver keeps for one, so in a repository without conventions such a title is a breaking change; unless it is
+ * Wording fallback for a major release: removing or disallowing something, raising a requirement, or throwing
+ * where nothing was thrown, is what semver keeps for one, so in a repository without conventions such a title is a breaking change; unless it is
  * about internals.
  */
 const REMOVAL_WORDS =
-  /^(remove|removed|removes|drop|dropped|drops|require|required|requires|rename|renamed|renames|disallow|disallowed|disallows)\b/i;
+  /^(remove|removed|removes|drop|dropped|drops|require|required|requires|rename|renamed|renames|disallow|disallowed|disallows|throw|throws)\b/i;
 const INTERNAL_WORDS = /\b(unused|dead code|tests?|comments?|templates?)\b/i;
 
 /** Wording fallback: a title that starts like a fix, a feature or an improvement. */
@@ -109,13 +135,29 @@ function isBreaking(change: Change): boolean {
   );
 }
 
+/**
+ * A dependency bump by a bot, unless its conventional type says users see it: `fix(deps): update dependency
+ * uuid to v10` is a runtime dependency (release-please lists it under Bug Fixes); `chore(deps): …`,
+ * `build(deps-dev): …` and untyped "Bump x from 1 to 2" are not.
+ */
 function isBotDependencyBump(change: Change, isBot: (author: string) => boolean): boolean {
   const authored = [...change.pullRequests, ...change.commits];
   return (
     authored.length > 0 &&
     authored.every((d) => isBot(d.author)) &&
-    authored.some((d) => DEPENDENCY_WORDS.test(d.title) || labelsOf(change).includes('dependencies'))
+    authored.some((d) => DEPENDENCY_WORDS.test(d.title) || labelsOf(change).includes('dependencies')) &&
+    !headerTitles(change).some((t) => USER_TYPES.has(parseHeader(t)?.type ?? ''))
   );
+}
+
+/** Why a revert is not one users see: it undoes a change users never saw (an internal type or scope). */
+function internalRevert(revertedTitle: string): string | undefined {
+  const header = parseHeader(revertedTitle);
+  if (!header) return undefined;
+  if (INTERNAL_TYPES.has(header.type)) return `revert of a ${header.type === 'tests' ? 'test' : header.type} change`;
+  if (header.scope !== undefined && INTERNAL_SCOPES[header.scope.toLowerCase()])
+    return `revert of a ${INTERNAL_SCOPES[header.scope.toLowerCase()]} change`;
+  return undefined;
 }
 
 /**
@@ -134,12 +176,25 @@ export function classify(
   if (skip) return { excluded: `labelled ${skip}` };
   if (isBotDependencyBump(change, isBot)) return { excluded: 'dependency bump by a bot' };
   if (isBreaking(change)) return { category: 'breaking' };
+  const reverts = [...change.pullRequests, ...change.commits]
+    .filter((d) => !isMergeCommit(d.title))
+    .map((d) => revertOf(d.title, d.body))
+    .filter((r) => r !== undefined);
+  if (reverts.length > 0) {
+    const internal = internalRevert(reverts[0]!.title);
+    return internal ? { excluded: internal } : { category: 'revert' };
+  }
 
   const headers = headerTitles(change)
     .map(parseHeader)
     .filter((h) => h !== undefined);
   const internalScope = headers[0]?.scope === undefined ? undefined : INTERNAL_SCOPES[headers[0].scope.toLowerCase()];
   if (internalScope && !labels.some((l) => LABEL_CATEGORY[l]) && change.tickets.length === 0) return { excluded: internalScope };
+  // The project's own pages (triage team, badges, security policy) are no change to the package, whatever the type.
+  if (GOVERNANCE_WORDS.test(titles[0] ?? '')) return { excluded: 'project governance' };
+  // A fix or feature of the documentation ("fix(docs): …", "feat(readme): …") is documentation.
+  if (headers[0]?.scope !== undefined && DOC_SCOPES.has(headers[0].scope.toLowerCase()) && !labels.some((l) => LABEL_CATEGORY[l]))
+    return { category: 'docs' };
   const explicit = new Set<Category>([
     ...headers.map((h) => TYPE_CATEGORY[h.type]).filter((c) => c !== undefined),
     ...labels.map((l) => LABEL_CATEGORY[l]).filter((c) => c !== undefined),
@@ -154,17 +209,20 @@ export function classify(
   if (docs) {
     const internalDocs =
       (docs.scope !== undefined && INTERNAL_DOC_SCOPES.has(docs.scope.toLowerCase())) || INTERNAL_DOC_WORDS.test(docs.description);
-    return internalDocs ? { excluded: 'internal docs' } : { category: 'other' };
+    return internalDocs ? { excluded: 'internal docs' } : { category: 'docs' };
   }
-  if (explicit.has('other')) return { category: 'other' };
   if (changeDocuments(change).every((d) => d.kind === 'commit' && isMergeCommit(d.title))) return { excluded: 'merge commit' };
   const shown = titles[0] ?? '';
-  if (RELEASE_COMMIT.test(shown.trim())) return { excluded: 'release commit' };
+  if (RELEASE_COMMIT.test(shown.trim()) || RELEASE_WORK.test(shown) || (VERSION_NUMBER.test(shown) && RELEASE_WORDS.test(shown)))
+    return { excluded: 'release commit' };
   if (CHANGELOG_WORDS.test(shown)) return { excluded: 'changelog' };
+  if (GOVERNANCE_WORDS.test(shown)) return { excluded: 'project governance' };
   if (TEST_WORDS.test(shown)) return { excluded: 'test' };
+  if (INTERNAL_CHANGE.test(shown)) return { excluded: 'internal change' };
   if (DEV_DEPENDENCY_WORDS.test(shown)) return { excluded: 'dev dependencies' };
+  if (DEPENDENCY_UPDATE.test(shown)) return { excluded: 'dependency update' };
   if (TOOLING_WORDS.test(shown)) return { excluded: 'development tooling' };
-  if (DOCS_WORDS.test(shown)) return { category: 'other' };
+  if (DOCS_WORDS.test(shown)) return { category: 'docs' };
   if (inMajorRelease && REMOVAL_WORDS.test(shown) && !INTERNAL_WORDS.test(shown)) return { category: 'breaking' };
   for (const title of titles) {
     const category = VERB_CATEGORY.find(([re]) => re.test(title))?.[1];

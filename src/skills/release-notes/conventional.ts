@@ -3,6 +3,7 @@
  * users. Every function here scans its input once (no backtracking regular expressions over the whole text),
  * so a title or body of any allowed size takes time proportional to its length.
  */
+import { loginOfEmail } from '../forge';
 import { capitalize, oneSpaced, trimEndOf, trimStartOf } from '../text';
 
 export interface ConventionalHeader {
@@ -37,13 +38,51 @@ export function parseHeader(title: string): ConventionalHeader | undefined {
   return { type, scope, breaking, description };
 }
 
+/** A merge: git's own subjects ("Merge branch …", "Merge pull request #N …") and merges written by hand ("Merge from develop", "Merge main into release/15.x"). */
 export function isMergeCommit(title: string): boolean {
-  return /^Merge (pull request|branch|remote-tracking branch|tag)\b/.test(title);
+  return (
+    /^Merge (pull request|branch|remote-tracking branch|tag)\b/.test(title) || /^Merge (from|[\w./-]{1,100} (into|to)) \S/i.test(title)
+  );
 }
 
 /** GitHub's merge commit of a pull request: "Merge pull request #N from org/branch", the PR's title on the next line. */
 export function isPrMerge(title: string): boolean {
   return /^Merge pull request #[1-9]/.test(title);
+}
+
+/** What a revert commit undoes: the reverted subject, and the reverted commit's sha when its body names it. */
+export interface Revert {
+  title: string;
+  sha?: string;
+}
+
+const REVERT_QUOTED = 'Revert "';
+/** Nested reverts looked through at most (a revert of a revert applies the change again). */
+const REVERT_DEPTH = 10;
+const REVERTS_COMMIT = /^This reverts commit ([0-9a-fA-F]{7,64})\b/m;
+
+/**
+ * A revert, as git writes one (`Revert "feat: dark mode"`, body "This reverts commit <sha>.") or as
+ * Conventional Commits do (`revert: dark mode`); undefined for any other title, and for a revert of a revert
+ * (which applies the change again: classified by its own words).
+ */
+export function revertOf(title: string, body = ''): Revert | undefined {
+  // A squash merge appends its pull request: `Revert "feat: dark mode" (#12)`.
+  let t = title.trim().replace(/ \(#[1-9]\d{0,8}\)$/, '');
+  let depth = 0;
+  while (depth < REVERT_DEPTH && t.startsWith(REVERT_QUOTED) && t.endsWith('"')) {
+    t = t.slice(REVERT_QUOTED.length, -1).trim();
+    depth++;
+  }
+  if (depth === 0) {
+    const header = parseHeader(t);
+    if (header?.type !== 'revert') return undefined;
+    t = header.description;
+    depth = 1;
+  }
+  if (depth % 2 === 0) return undefined;
+  const sha = REVERTS_COMMIT.exec(body.slice(0, 20_000))?.[1]?.toLowerCase();
+  return { title: t, ...(sha ? { sha } : {}) };
 }
 
 /** A `Co-authored-by:` trailer: the name, and the email when one is given. */
@@ -55,8 +94,6 @@ export interface CoAuthor {
 /** More co-authors than this on one commit are not credited (a bound, not a policy). */
 const CO_AUTHORS_MAX = 20;
 const CO_AUTHOR_TRAILER = 'co-authored-by:';
-/** `login@users.noreply.github.com` or `12345+login@users.noreply.github.com`: the account's login. */
-const GITHUB_NOREPLY = /^(?:\d{1,12}\+)?([A-Za-z0-9][A-Za-z0-9-[\]]{0,63})@users\.noreply\.github\.com$/i;
 
 /** People named in `Co-authored-by:` trailers, one per line. */
 export function coAuthors(body: string): CoAuthor[] {
@@ -70,7 +107,7 @@ export function coAuthors(body: string): CoAuthor[] {
     if (lt < 0 && value.includes('@')) {
       // An address alone: a GitHub no-reply address names its account; any other has no name to show, and an
       // address is not published in release notes.
-      const login = GITHUB_NOREPLY.exec(value.trim())?.[1];
+      const login = loginOfEmail(value);
       if (login) out.push({ name: login, email: value.trim() });
       if (out.length >= CO_AUTHORS_MAX) break;
       continue;

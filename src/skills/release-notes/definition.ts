@@ -1,7 +1,14 @@
 import type { FromSchema } from '../schema-type';
 import type { SkillDefinition } from '../types';
 
-const SEMVER = '^(0|[1-9]\\d*)\\.(0|[1-9]\\d*)\\.(0|[1-9]\\d*)$';
+/**
+ * A version as releases are numbered: major.minor.patch (the seed's form), or with a SemVer pre-release
+ * ("2.0.0-rc.1"). Without a leading "v" or a component's tag prefix: versions are stored that way (import-git
+ * strips the tag's prefix). Components of up to six digits, as semverKey indexes them.
+ */
+const VERSION = '^(0|[1-9]\\d{0,5})\\.(0|[1-9]\\d{0,5})\\.(0|[1-9]\\d{0,5})(-[0-9A-Za-z-]+(\\.[0-9A-Za-z-]+)*)?$';
+/** Said in the 400 when a version does not match: the accepted form, with examples. */
+const VERSION_FORM = 'major.minor.patch, optionally with a pre-release (6.7.1, 2.0.0-rc.1), without a leading "v" or tag prefix';
 
 export const releaseNotesInputSchema = {
   $schema: 'https://json-schema.org/draft/2020-12/schema',
@@ -9,8 +16,18 @@ export const releaseNotesInputSchema = {
   additionalProperties: false,
   required: ['fromVersion', 'toVersion'],
   properties: {
-    fromVersion: { type: 'string', pattern: SEMVER, description: 'Exclusive lower bound, major.minor.patch' },
-    toVersion: { type: 'string', pattern: SEMVER, description: 'Inclusive upper bound, major.minor.patch' },
+    fromVersion: {
+      type: 'string',
+      maxLength: 100,
+      pattern: VERSION,
+      description: `${VERSION_FORM}. The exclusive lower bound: a release of the project`,
+    },
+    toVersion: {
+      type: 'string',
+      maxLength: 100,
+      pattern: VERSION,
+      description: `${VERSION_FORM}. The inclusive upper bound: a release of the project, or the next version before it is tagged (a draft of everything after fromVersion up to the newest imported commit)`,
+    },
     tone: { type: 'string', enum: ['casual', 'neutral', 'formal'], default: 'neutral' },
     excludeContributors: {
       type: 'array',
@@ -41,6 +58,7 @@ export const releaseNotesComposer = {
       'New features',
       'Improvements',
       'Fixes',
+      'Reverts',
       'Other changes',
       'Contributors',
       'Full changelog',

@@ -40,6 +40,13 @@ export const PHRASES = {
   featuresIntro: { casual: 'New things for you to try:', neutral: '', formal: '' } as Phrases,
   improvementsIntro: { casual: 'Things that got better for you:', neutral: '', formal: '' } as Phrases,
   fixesIntro: { casual: 'Bugs we fixed for you:', neutral: '', formal: '' } as Phrases,
+  revertsIntro: { casual: 'Things we took back:', neutral: '', formal: '' } as Phrases,
+  otherIntro: { casual: 'And a few more things:', neutral: '', formal: '' } as Phrases,
+  docsLine: {
+    casual: (n: number) => `Plus ${n === 1 ? 'a documentation update' : `${n} documentation updates`}.`,
+    neutral: (n: number) => `Documentation: ${n === 1 ? '1 change' : `${n} changes`}.`,
+    formal: (n: number) => `This release also contains ${n === 1 ? 'one documentation change' : `${n} documentation changes`}.`,
+  } as Record<Tone, (n: number) => string>,
   contributorsIntro: {
     casual: 'Thanks to everyone who pitched in:',
     neutral: 'Thanks to the people who contributed to this release:',
@@ -52,7 +59,7 @@ export const PHRASES = {
   } as Phrases,
 };
 
-const GROUP_NAMES: Record<Exclude<Category, 'breaking' | 'other'>, [string, string]> = {
+const GROUP_NAMES: Record<Exclude<Category, 'breaking' | 'revert' | 'other' | 'docs'>, [string, string]> = {
   feature: ['new feature', 'new features'],
   improvement: ['improvement', 'improvements'],
   fix: ['fix', 'fixes'],
@@ -67,14 +74,6 @@ export function noneMarkedBreaking(tone: Tone, majorVersion: string): string {
   return `None are marked as breaking, but ${majorVersion} is a major release: review the changes below before upgrading.`;
 }
 
-/** What an empty group says. */
-export function emptyGroup(tone: Tone, category: Category): string {
-  const what = category === 'breaking' ? 'breaking changes' : category === 'other' ? 'other changes' : GROUP_NAMES[category][1];
-  if (tone === 'formal') return `This release contains no ${what}.`;
-  if (tone === 'casual') return category === 'breaking' ? 'Nothing breaking this time.' : `No ${what} this time.`;
-  return `No ${what}.`;
-}
-
-export function groupNoun(category: Exclude<Category, 'breaking' | 'other'>, n: number): string {
+export function groupNoun(category: Exclude<Category, 'breaking' | 'revert' | 'other' | 'docs'>, n: number): string {
   return `${n} ${GROUP_NAMES[category][n === 1 ? 0 : 1]}`;
 }

@@ -21,14 +21,35 @@ describe('skills: business rules (422)', () => {
   });
 
   it('refuses versions unknown to the project, naming the latest ones', () => {
-    const errors = validateBusinessRules('release_notes_composer', { fromVersion: '1.0.0', toVersion: '3.0.0' }, { releaseVersions });
+    const errors = validateBusinessRules('release_notes_composer', { fromVersion: '0.9.0', toVersion: '2.0.0' }, { releaseVersions });
     assert.deepEqual(errors, [
-      { path: '/toVersion', message: '3.0.0 is not a release of this project (latest releases: 2.0.0, 1.10.0, v1.9.0, 1.0.0)' },
+      { path: '/fromVersion', message: '0.9.0 is not a release of this project (latest releases: 2.0.0, 1.10.0, v1.9.0, 1.0.0)' },
+    ]);
+    assert.deepEqual(
+      validateBusinessRules('release_notes_composer', { fromVersion: '1.0.0', toVersion: '2.0.0' }, {}).map((e) => e.path),
+      ['/fromVersion'],
+      'no facts: nothing is known',
+    );
+  });
+
+  it('accepts a toVersion not tagged yet above every release (a draft before the tag), and refuses one below the newest', () => {
+    for (const toVersion of ['2.0.1', '2.1.0', '3.0.0', '2.1.0-rc.1'])
+      assert.deepEqual(
+        validateBusinessRules('release_notes_composer', { fromVersion: '1.10.0', toVersion }, { releaseVersions }),
+        [],
+        toVersion,
+      );
+    assert.deepEqual(validateBusinessRules('release_notes_composer', { fromVersion: '1.0.0', toVersion: '1.11.0' }, { releaseVersions }), [
+      {
+        path: '/toVersion',
+        message:
+          '1.11.0 is not a release of this project, and a draft before the tag needs a version above its newest release, 2.0.0 (latest releases: 2.0.0, 1.10.0, v1.9.0, 1.0.0)',
+      },
     ]);
     assert.equal(
-      validateBusinessRules('release_notes_composer', { fromVersion: '1.0.0', toVersion: '2.0.0' }, {}).length,
-      2,
-      'no facts: nothing is known',
+      validateBusinessRules('release_notes_composer', { fromVersion: '1.0.0', toVersion: '2.0.0-rc.1' }, { releaseVersions }).length,
+      1,
+      'a pre-release of the newest release is below it',
     );
   });
 

@@ -51,11 +51,11 @@ for (const history of [CLIENT_LIBRARY, STOREFRONT]) {
 
     it('links every listed entry to its pull request', () => {
       const r = results.get(history.cases[0]!.name)!;
-      for (const heading of ['Breaking changes', 'New features', 'Improvements', 'Fixes']) {
-        for (const line of sectionOf(r, heading)
-          .split('\n')
-          .filter((l) => l.startsWith('- '))) {
-          assert.match(line, /\(\[#\d+\]\(https:\/\/github\.com\/[^/]+\/[^/]+\/pull\/\d+\)/, `${heading}: ${line}`);
+      const groups = r.sections.filter((s) => ['Breaking changes', 'New features', 'Improvements', 'Fixes', 'Reverts'].includes(s.heading));
+      assert.ok(groups.length >= 3);
+      for (const s of groups) {
+        for (const line of s.markdownWithCitations.split('\n').filter((l) => l.startsWith('- '))) {
+          assert.match(line, /\(\[#\d+\]\(https:\/\/github\.com\/[^/]+\/[^/]+\/pull\/\d+\)/, `${s.heading}: ${line}`);
         }
       }
     });
@@ -124,8 +124,8 @@ describe('skills: what the real-shaped histories must read like', function () {
     assert.match(sectionOf(r, 'Improvements'), /Show ISO-8601 dates in the order history \(\[#122\]\([^)]+\), SHOP-44\) by Lena Fischer/);
     assert.match(
       sectionOf(r, 'New features'),
-      /- Export orders as CSV \(\[#118\]\([^)]+\), SHOP-41\) by Lena Fischer and Marco Bianchi (\[commit:\w{7}\] ?){3}$/m,
-      'a merge commit and its branch are one entry, titled as the pull request',
+      /- Export orders as CSV \(\[#118\]\([^)]+\), SHOP-41\) by Lena Fischer (\[commit:\w{7}\] ?){3}$/m,
+      'a merge commit and its branch are one entry, titled as the pull request, credited to the branch author (not the merger)',
     );
     assert.match(sectionOf(r, 'Fixes'), /- Don't crash when the cart is empty/);
   });
@@ -177,8 +177,17 @@ describe('skills: release notes of a library that follows no convention (process
     const reasons = r.retrieval.excluded.map((e) => e.reason);
     for (const reason of ['test', 'dev dependencies', 'release commit', 'changelog', 'development tooling'])
       assert.ok(reasons.includes(reason), `${reason} in ${reasons.join(', ')}`);
-    // Document…, Move away…, Remove unused helper, Fix typos in the README.
-    assert.match(sectionOf(r, 'Other changes'), /^4 other changes/);
+    // Listed: Document…, Move away…; counted: Fix typos in the README; left out: Remove unused helper (internal).
+    const other = sectionOf(r, 'Other changes');
+    assert.deepEqual(
+      other
+        .split('\n')
+        .filter((l) => l.startsWith('- '))
+        .map((l) => l.replace(/ \(.*$/, '')),
+      ['- Document cleaning up a process tree on Windows', '- Move away from `cross-spawn`'],
+    );
+    assert.match(other, /^Documentation: 1 change\. \[commit:\w{7}\]$/m);
+    assert.ok(reasons.includes('internal change'));
   });
 
   it('credits a co-author named by a GitHub no-reply address alone by login, and publishes no other address', () => {
@@ -187,8 +196,12 @@ describe('skills: release notes of a library that follows no convention (process
     assert.doesNotMatch(r.markdown, /private@example\.test|noreply/);
   });
 
-  it('a major release with nothing that reads as breaking says so without claiming there is none', () => {
-    const breaking = sectionOf(results.get('process-runner-5.0.1-6.0.0')!, 'Breaking changes');
-    assert.equal(breaking, 'None are marked as breaking, but 6.0.0 is a major release: review the changes below before upgrading.');
+  it('a major release with nothing that reads as breaking says so in its highlights, without an empty Breaking changes section', () => {
+    const r = results.get('process-runner-5.0.1-6.0.0')!;
+    assert.ok(!r.sections.some((s) => s.heading === 'Breaking changes'));
+    assert.match(
+      sectionOf(r, 'Highlights'),
+      /None are marked as breaking, but 6\.0\.0 is a major release: review the changes below before upgrading\.$/,
+    );
   });
 });

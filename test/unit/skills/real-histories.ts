@@ -180,3 +180,60 @@ export const PROCESS_RUNNER: History = {
     return repo;
   },
 };
+
+/**
+ * http-client: shaped like googleapis/gaxios from 6.6.0 to its move to release-please component tags (its issue
+ * #33 walk-through): conventional squash merges "(#N)", authors with GitHub no-reply addresses (and one whose
+ * name appears once with one), a newcomer whose first pull request is a test fix, a pre-release before the major,
+ * a user-visible revert and a feature reverted before it shipped, a one-fix patch, the last release tagged
+ * `http-client-v7.1.2` by release-please's component scheme, and work after it not tagged yet.
+ */
+export const HTTP_CLIENT = {
+  name: 'http-client',
+  web: 'https://github.com/acme/http-client',
+  /** import-git --tag-prefix for this history: the old scheme and the component's. */
+  tagPrefixes: ['v', 'http-client-v'],
+  build(): GitRepo {
+    const dan = person('Dan Banks', 'dan@banks.test');
+    const danNoreply = person('Dan Banks', '1201+dbanks@users.noreply.github.com');
+    const sofi = person('sofi', '55454395+sofi@users.noreply.github.com');
+    const dev = person('d-dev', '188102366+d-dev@users.noreply.github.com');
+    const tomas = person('Tomas Rimko', 'tomas@rimko.test');
+    const renovate = person('Mend Renovate', 'renovate@whitesourcesoftware.com');
+    const releaser = person('release-please[bot]', '55107282+release-please[bot]@users.noreply.github.com');
+    const repo = new GitRepo({ start: '2024-04-01T09:00:00Z', author: dan });
+    repo.git(['remote', 'add', 'origin', 'https://github.com/acme/http-client.git']);
+    repo.commit('feat: add request interceptors (#619)', undefined, danNoreply);
+    repo.tag('v6.6.0');
+    repo.commit('feat: add additional retry configuration options (#634)');
+    repo.commit('fix(deps): update dependency uuid to v10 (#629)', undefined, renovate);
+    repo.tag('v6.7.0');
+    repo.commit('fix: release uuid rollback (#641)', undefined, sofi);
+    repo.commit('chore(main): release 6.7.1 (#642)', undefined, releaser);
+    repo.tag('v6.7.1');
+    repo.commit('feat!: support Node 18+ (#650)', `BREAKING CHANGE: Node 14 and 16 are no longer supported.`);
+    repo.commit('test: timeout flaky fix (#668)', undefined, dev);
+    repo.commit('chore(main): release 7.0.0-rc.1 (#670)', undefined, releaser);
+    repo.tag('v7.0.0-rc.1');
+    repo.commit('feat: `fetch`-compatible API (#680)', 'Co-authored-by: sofi <55454395+sofi@users.noreply.github.com>', dev);
+    repo.commit('revert: Undeprecate `adapter` (#682)', undefined, dev);
+    repo.commit('docs: improve README for the next major (#683)', undefined, dev);
+    const cache = repo.commit('feat: experimental response cache (#690)', undefined, dev);
+    repo.commit('Revert "feat: experimental response cache (#690)" (#695)', `This reverts commit ${cache}.`, dev);
+    repo.commit('chore(deps): update dependency sinon to v20 (#692)', undefined, renovate);
+    repo.commit('feat!: support AIP-193 for `GaxiosError` (#699)', undefined, dev);
+    repo.commit('chore(main): release 7.0.0 (#657)', undefined, releaser);
+    repo.tag('v7.0.0', 'v7.0.0');
+    repo.commit('feat: use global `URL` (#703)', undefined, dev);
+    repo.tag('v7.1.0');
+    repo.commit("fix: don't iterate over undefined opts.data (#711)");
+    repo.commit('chore(main): release 7.1.1 (#712)', undefined, releaser);
+    repo.tag('v7.1.1');
+    repo.commit('fix: extract error information from the response body (#738)', undefined, tomas);
+    repo.commit('chore(main): release http-client 7.1.2 (#739)', undefined, releaser);
+    repo.tag('http-client-v7.1.2');
+    repo.commit('fix: `no content` response handling when the response type is `json` (#740)', undefined, tomas);
+    repo.commit('chore: add repository deprecation message (#749)', undefined, person('miguel', 'miguel@example.test'));
+    return repo;
+  },
+};

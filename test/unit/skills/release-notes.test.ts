@@ -74,11 +74,12 @@ describe('skills: release notes', () => {
     );
   });
 
-  it('groups breaking changes with what users must do, then features, improvements, fixes and an other-changes count', () => {
+  it('groups breaking changes with what users must do, then features, improvements, fixes; documentation is counted', () => {
     const r = result('neutral-1.2.1-2.0.0');
     assert.deepEqual(
       r.sections.map((s) => s.heading),
-      ['Highlights', 'Breaking changes', 'New features', 'Improvements', 'Fixes', 'Other changes', 'Contributors', 'Full changelog'],
+      ['Highlights', 'Breaking changes', 'New features', 'Improvements', 'Fixes', 'Contributors', 'Full changelog'],
+      'no empty section (no Reverts, no Other changes)',
     );
     const breaking = sectionOf(r, 'Breaking changes').markdownWithCitations;
     assert.match(
@@ -102,7 +103,7 @@ describe('skills: release notes', () => {
     );
     assert.match(
       sectionOf(result('neutral-1.0.0-1.2.1'), 'Other changes').markdownWithCitations,
-      /^1 other change, not listed individually\. \[pr:40\] \[commit:\w{7}\]$/,
+      /^Documentation: 1 change\. \[pr:40\] \[commit:\w{7}\]$/,
     );
   });
 
@@ -181,14 +182,9 @@ describe('skills: release notes', () => {
       /New contributors/,
       'everyone in 2.0.0 contributed before 1.2.1',
     );
-    const earlier = result('neutral-1.2.1-2.0.0').retrieval.excluded.filter((e) =>
-      e.reason.startsWith('an earlier contribution by Marco Bianchi'),
-    );
-    assert.deepEqual(
-      earlier.map((e) => e.id.split(':')[0]).sort(),
-      ['commit', 'pr'],
-      'one earlier commit and one earlier pull request, no more',
-    );
+    // The store's first-contribution index answers "who is new": no earlier document is read for it.
+    const outside = result('neutral-1.2.1-2.0.0').retrieval.excluded.filter((e) => e.reason === 'version outside the requested range');
+    assert.deepEqual(outside, []);
     assert.match(
       sectionOf(r, 'Full changelog').markdownWithCitations,
       /^\*\*Full changelog:\*\* \[1\.0\.0\.\.\.1\.2\.1\]\(https:\/\/github\.com\/acme\/acme-web\/compare\/v1\.0\.0\.\.\.v1\.2\.1\)/,
@@ -203,7 +199,7 @@ describe('skills: release notes', () => {
     assert.doesNotMatch(sectionOf(result('neutral-1.2.1-2.0.0'), 'Fixes').markdownWithCitations, /2\.0\.0\)/);
   });
 
-  it('says so when a group is empty, and classifies by labels and ticket types too', () => {
+  it('leaves an empty group out, and classifies by labels and ticket types too', () => {
     const r = draft([
       commit({ sha: 'bbbbbbb1', title: 'Tidy the settings page', prNumber: 2 }),
       pr({ number: 2, title: 'Tidy the settings page', labels: ['bug'] }),
@@ -217,7 +213,10 @@ describe('skills: release notes', () => {
       sectionOf(r, 'New features').markdownWithCitations,
       /^- Split the router \(WEB-2\) by Ada \[commit:ccccccc\] \[ticket:WEB-2\]$/m,
     );
-    assert.equal(sectionOf(r, 'Breaking changes').markdownWithCitations, 'No breaking changes.');
+    assert.deepEqual(
+      r.sections.map((s) => s.heading),
+      ['New features', 'Fixes', 'Contributors', 'Full changelog'],
+    );
     assert.equal(reasonOf(r, 'commit:ddddddd'), 'dependency bump by a bot');
     assert.equal(reasonOf(r, 'pr:3'), 'labelled skip-changelog');
   });

@@ -5,61 +5,28 @@ import { semverKey } from '../../../src/skills/semver';
 import { CASES, retrievedFor } from './cases';
 
 describe('skills: retrieval plans', () => {
-  it('release notes: commits, PRs and tickets in (from, to] by version key, releases from..to; then who contributed before', () => {
+  it('release notes: commits, PRs and tickets in (from, to] by version key, marked for first contributions, releases from..to; then, before the tag, what is unreleased', () => {
     const plan = retrievalPlan('release_notes_composer', { fromVersion: '1.9.0', toVersion: '1.10.0' });
     assert.equal(plan.steps.length, 2);
-    const byKind = Object.fromEntries(plan.steps[0].queries.map((q) => [q.kind, q.where]));
+    const byKind = Object.fromEntries(plan.steps[0].queries.map((q) => [q.kind, q]));
     const range = { gt: semverKey('1.9.0'), lte: semverKey('1.10.0') };
-    assert.deepEqual(byKind.commit, [{ field: 'versionKey', op: 'range', value: range }]);
-    assert.deepEqual(byKind.pull_request, [{ field: 'versionKey', op: 'range', value: range }]);
-    assert.deepEqual(byKind.ticket, [{ field: 'fixVersionKey', op: 'range', value: range }]);
-    assert.deepEqual(byKind.release, [{ field: 'versionKey', op: 'range', value: { gte: range.gt, lte: range.lte } }]);
-    // One query per author (and kind), limit 1: "any commit or pull request of theirs up to fromVersion?"
-    const fetched = [
-      { kind: 'commit', author: 'Ada' },
-      { kind: 'commit', author: 'Bo' },
-      { kind: 'pull_request', author: 'Ada' },
-    ] as never[];
-    const earlier = resolveQueries(plan.steps[1]!, fetched);
-    assert.deepEqual(
-      earlier.map((q) => [q.kind, q.where, q.limit]),
-      [
-        [
-          'commit',
-          [
-            { field: 'author', op: 'eq', value: 'Ada' },
-            { field: 'versionKey', op: 'range', value: { lte: range.gt } },
-          ],
-          1,
-        ],
-        [
-          'commit',
-          [
-            { field: 'author', op: 'eq', value: 'Bo' },
-            { field: 'versionKey', op: 'range', value: { lte: range.gt } },
-          ],
-          1,
-        ],
-        [
-          'pull_request',
-          [
-            { field: 'author', op: 'eq', value: 'Ada' },
-            { field: 'versionKey', op: 'range', value: { lte: range.gt } },
-          ],
-          1,
-        ],
-        [
-          'pull_request',
-          [
-            { field: 'author', op: 'eq', value: 'Bo' },
-            { field: 'versionKey', op: 'range', value: { lte: range.gt } },
-          ],
-          1,
-        ],
-      ],
-    );
-    const many = Array.from({ length: 150 }, (_, i) => ({ kind: 'commit', author: `a${String(i).padStart(3, '0')}` })) as never[];
-    assert.equal(resolveQueries(plan.steps[1]!, many).length, 2 * 100, 'at most EACH_MAX authors are asked about');
+    assert.deepEqual(byKind.commit!.where, [{ field: 'versionKey', op: 'range', value: range }]);
+    assert.deepEqual(byKind.pull_request!.where, [{ field: 'versionKey', op: 'range', value: range }]);
+    assert.deepEqual(byKind.ticket!.where, [{ field: 'fixVersionKey', op: 'range', value: range }]);
+    assert.deepEqual(byKind.release!.where, [{ field: 'versionKey', op: 'range', value: { gte: range.gt, lte: range.lte } }]);
+    // The store marks first contributions from its index: no query per author.
+    assert.deepEqual(byKind.commit!.mark, ['firstContribution']);
+    assert.deepEqual(byKind.pull_request!.mark, ['firstContribution']);
+    // Unreleased changes, newest first, only when nothing fetched says toVersion is tagged.
+    const unreleased = (fetched: unknown[]) =>
+      resolveQueries(plan.steps[1]!, fetched as never[]).map((q) => [q.kind, q.where, q.sort, q.mark]);
+    const asked = [
+      ['commit', [{ field: 'versionKey', op: 'absent' }], [{ field: 'createdAt', order: 'desc' }], ['firstContribution']],
+      ['pull_request', [{ field: 'versionKey', op: 'absent' }], [{ field: 'createdAt', order: 'desc' }], ['firstContribution']],
+    ];
+    assert.deepEqual(unreleased([{ kind: 'release', version: '1.9.0' }]), asked, 'only the lower release is tagged: a draft');
+    assert.deepEqual(unreleased([{ kind: 'release', version: '1.10.0' }]), [], 'toVersion has its release');
+    assert.deepEqual(unreleased([{ kind: 'commit', version: '1.10.0' }]), [], 'a change first shipped in toVersion says it is tagged');
   });
 
   it('proposals: the whole library of wins, case studies and sales notes, newest first', () => {
