@@ -4,7 +4,9 @@
  * each in its own database with the product's indexes, bulk-inserted in the shape upsertMany stores. The
  * baseline is the same skill at 1k documents: the ratio is the growth. Each tier is attempted only if its
  * projected insert and query time fits the remaining budget; the slowest query of the largest tier is run
- * through `explain` to show the plan the store chose.
+ * through `explain` to show the plan the store chose. Whatever a query does, the run's budget holds: every
+ * query carries a time limit the store enforces (maxTimeMS, at most what is left of the budget), and no
+ * retrieval starts after the deadline; a tier cut short says so and ends the benchmark.
  */
 import type { Db, Document } from 'mongodb';
 import { check } from '../src/contracts/validation';
@@ -13,7 +15,7 @@ import { indexFields } from '../src/skills/index-fields';
 import { resolveQueries } from '../src/skills/retrieval-plan';
 import { retrievalPlan, selectAndDraft } from '../src/skills/run';
 import { COLLECTIONS } from '../src/store/collections';
-import { DocumentRepository, WholeKindCache } from '../src/store/documents';
+import { DocumentRepository, firstContributionWrites, WholeKindCache } from '../src/store/documents';
 import { ensureIndexes } from '../src/store/indexes';
 import { connectStore } from '../src/store/mongo';
 import type { SkillCase } from './lib/demo';
@@ -50,6 +52,8 @@ interface SkillStats {
 
 interface Tier {
   size: number;
+  /** Why the tier was cut short (a query over its time limit, the run's deadline), if it was. */
+  stopped?: string;
   insertMs: number;
   skills: Record<string, SkillStats>;
   explain: string[];
@@ -83,7 +87,12 @@ export async function benchRetrievalScale(stack: BenchStack, run: RunContext): P
           target = feasible;
         }
       }
-      tiers.push(await measureTier(store.client.db(`bench_docs_${target}`), target, tiers.length === 0));
+      const tier = await measureTier(store.client.db(`bench_docs_${target}`), target, tiers.length === 0, run.deadline);
+      tiers.push(tier);
+      if (tier.stopped) {
+        skipped.push(`${label(target)} documents stopped early: ${tier.stopped}; no larger tier was tried`);
+        break;
+      }
       if (target !== size) break;
     }
   } finally {
@@ -93,9 +102,17 @@ export async function benchRetrievalScale(stack: BenchStack, run: RunContext): P
   const first = tiers[0]!;
   const last = tiers[tiers.length - 1]!;
   const rows: Row[] = [];
+  if (Object.keys(first.skills).length === 0)
+    rows.push(
+      row(NAME, `stopped at ${label(first.size)} documents: ${first.stopped ?? 'nothing measured'}`, '', Number.NaN, { met: false }),
+    );
   for (const skill of Object.keys(first.skills)) {
     for (const tier of tiers) {
-      const s = tier.skills[skill]!.total;
+      if (!tier.skills[skill]) {
+        rows.push(row(NAME, `${skill} @ ${label(tier.size)}: stopped (${tier.stopped})`, 'ms', Number.NaN, { met: false }));
+        continue;
+      }
+      const s = tier.skills[skill].total;
       const base = first.skills[skill]!.total;
       const isLast = tier === last;
       rows.push(row(NAME, `${skill} @ ${label(tier.size)} p50`, 'ms', s.p50, { baseline: base.p50 }));
@@ -130,7 +147,10 @@ export async function benchRetrievalScale(stack: BenchStack, run: RunContext): P
 
 const label = (size: number) => (size >= 1000 ? `${size / 1000}k` : String(size));
 
-async function measureTier(db: Db, size: number, warmUp: boolean): Promise<Tier> {
+/** A query's time limit: what is left of the run's budget, at least a second, at most a minute. */
+const queryLimitMs = (deadline: number) => Math.max(1_000, Math.min(60_000, deadline - Date.now()));
+
+async function measureTier(db: Db, size: number, warmUp: boolean, deadline: number): Promise<Tier> {
   const { documents, cases } = syntheticProject(size);
   if (size === SIZES[0]) assertValid(documents);
   await db.dropDatabase();
@@ -140,17 +160,23 @@ async function measureTier(db: Db, size: number, warmUp: boolean): Promise<Tier>
   const t = nowMs();
   for (let i = 0; i < documents.length; i += INSERT_BATCH) {
     // The stored shape is upsertMany's replacement document; insertMany is the bulk-load path.
+    const batch = documents.slice(i, i + INSERT_BATCH);
     await coll.insertMany(
-      documents.slice(i, i + INSERT_BATCH).map((doc) => ({ ...doc, ...indexFields(doc), project: PROJECT, updatedAt: now })),
+      batch.map((doc) => ({ ...doc, ...indexFields(doc), project: PROJECT, updatedAt: now })),
       { ordered: false },
     );
+    // upsertMany keeps the first-contribution index beside the documents: so does the bulk load.
+    const writes = firstContributionWrites(PROJECT, batch);
+    if (writes.length > 0) await db.collection(COLLECTIONS.firstContributions).bulkWrite(writes as never, { ordered: false });
   }
   const insertMs = nowMs() - t;
   process.stderr.write(`[bench] retrieval: ${size} documents inserted in ${(insertMs / 1000).toFixed(1)} s\n`);
   // As the worker reads: with its cache of whole-kind reads (a proposal's evidence library).
-  const repo = new DocumentRepository(db, new WholeKindCache());
+  const repo = new DocumentRepository(db, new WholeKindCache(), queryLimitMs(deadline));
   const skills: Record<string, SkillStats> = {};
+  let stopped: string | undefined;
   for (const c of cases) {
+    if (stopped) break;
     const totals: number[] = [];
     const queries: number[] = [];
     const selects: number[] = [];
@@ -162,7 +188,17 @@ async function measureTier(db: Db, size: number, warmUp: boolean): Promise<Tier>
     // and no more once PER_SKILL_MS has passed.
     let cold = Number.NaN;
     for (let i = 0; i <= MAX_ITERATIONS && (i <= MIN_ITERATIONS || Date.now() - began < PER_SKILL_MS); i++) {
-      const r = await retrieveTimed(repo, PROJECT, c.skill, c.inputs as never);
+      if (Date.now() >= deadline) {
+        stopped = `the run's deadline came during ${c.skill} (${totals.length} timed runs)`;
+        break;
+      }
+      let r: Awaited<ReturnType<typeof retrieveTimed>>;
+      try {
+        r = await retrieveTimed(repo, PROJECT, c.skill, c.inputs as never);
+      } catch (err) {
+        stopped = `${c.skill}'s retrieval failed (${err instanceof Error ? err.message.slice(0, 200) : String(err)})`;
+        break;
+      }
       const s = nowMs();
       const result = selectAndDraft(c.skill, c.inputs as never, r.docs, SYNTHETIC_NOW);
       const selectMs = nowMs() - s;
@@ -181,6 +217,7 @@ async function measureTier(db: Db, size: number, warmUp: boolean): Promise<Tier>
         perQuery.set(key, entry);
       }
     }
+    if (totals.length === 0) break;
     skills[c.skill] = {
       cold,
       total: summarize(totals),
@@ -194,10 +231,14 @@ async function measureTier(db: Db, size: number, warmUp: boolean): Promise<Tier>
       `[bench] retrieval: ${size} docs ${c.skill}: p95 ${skills[c.skill]!.total.p95.toFixed(1)} ms over ${totals.length}\n`,
     );
   }
-  const explain = await explainSlowest(db, size, skills);
-  const isolated = size <= ISOLATE_UP_TO ? await isolatedQueries(repo, size, cases) : [];
+  const step = (what: string) => process.stderr.write(`[bench] retrieval: ${size} docs: ${what}\n`);
+  step('explain of the slowest queries');
+  const explain = stopped ? [] : await explainSlowest(db, size, skills);
+  step('each query alone');
+  const isolated = !stopped && size <= ISOLATE_UP_TO ? await isolatedQueries(repo, size, cases) : [];
+  step('dropping the tier');
   await db.dropDatabase();
-  return { size, insertMs, skills, explain, isolated };
+  return { size, insertMs, skills, explain, isolated, ...(stopped ? { stopped } : {}) };
 }
 
 function assertValid(documents: ProjectDocument[]): void {

@@ -54,6 +54,7 @@ export function storeQuery(project: string, query: DocumentQuery): { filter: Fil
   for (const c of query.where) {
     if (c.op === 'eq') filter[c.field] = c.value;
     else if (c.op === 'in') filter[c.field] = { $in: c.value };
+    else if (c.op === 'absent') filter[c.field] = null;
     else filter[c.field] = Object.fromEntries(Object.entries(c.value).map(([op, v]) => [`$${op}`, v]));
   }
   const sort: Sort = Object.fromEntries((query.sort ?? []).map((s) => [s.field, s.order === 'asc' ? 1 : -1]));
@@ -63,6 +64,7 @@ export function storeQuery(project: string, query: DocumentQuery): { filter: Fil
 /** A short label for a query: "error_issue by service in[2] sort count desc". */
 export function describeQuery(q: DocumentQuery): string {
   const where = q.where.map((c) => (c.op === 'in' ? `${c.field} in[${c.value.length}]` : `${c.field} ${c.op}`)).join(', ');
+  const marks = q.mark?.length ? ` marking ${q.mark.join(', ')}` : '';
   const sort = (q.sort ?? []).map((s) => `${s.field} ${s.order}`).join(', ');
-  return `${q.kind}${where ? ` by ${where}` : ' (all)'}${sort ? ` sort ${sort}` : ''} limit ${q.limit}`;
+  return `${q.kind}${where ? ` by ${where}` : ' (all)'}${sort ? ` sort ${sort}` : ''} limit ${q.limit}${marks}`;
 }
