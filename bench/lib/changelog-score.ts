@@ -1,0 +1,322 @@
+/**
+ * Scoring a drafted release-notes document against the repository's own changelog section for that release
+ * (`bench/changelog.ts`). Pure, so `test/unit/bench/changelog-score.test.ts` checks it on small changelogs.
+ *
+ * - A changelog is cut into release sections: a heading (or a setext title, `5.1.0 / 2025-03-31` over `===`)
+ *   naming a version; release-please's heading also names the previous tag in its compare link.
+ * - Its entries are the bullets of a section (at any depth), except label bullets ("* breaking:") whose nested
+ *   bullets are the entries; each entry keeps the PR numbers (`#650`, `/pull/650`, `/issues/650`) and commit
+ *   shas (`/commit/<sha>`, `` `abc1234` ``) it names, and its class: from an inline `*Breaking:*` prefix, its
+ *   label bullet, or the sub-heading it stands under (classOfHeading).
+ * - An entry of the changelog matches an entry of the draft that names one of its PR numbers or shas; an entry
+ *   that names none (hand-written changelogs such as express's History.md) matches by its words (Dice
+ *   coefficient of their word sets ≥ TEXT_MATCH). An entry is matchable when what it names is in the range
+ *   drafted (a PR or commit of it; for an entry without references, a title of the range that its words match):
+ *   the recall is over matchable entries only, and how many were not matchable is reported.
+ * - Recall = matched matchable changelog entries / matchable ones; precision = draft entries that some changelog
+ *   entry matches / draft entries; section agreement = matched pairs whose classes agree / matched pairs whose
+ *   changelog class is known; length ratio = draft characters / changelog section characters.
+ */
+
+export type EntryClass = 'breaking' | 'feature' | 'fix' | 'revert' | 'other';
+
+export interface ChangelogEntry {
+  text: string;
+  prs: number[];
+  shas: string[];
+  class?: EntryClass;
+}
+
+export interface ChangelogSection {
+  version: string;
+  /** The tag the section's compare link starts from (release-please), when it has one. */
+  compareFrom?: string;
+  /** The section's text after its heading. */
+  body: string;
+  entries: ChangelogEntry[];
+}
+
+export interface DraftEntry {
+  text: string;
+  prs: number[];
+  shas: string[];
+  class: EntryClass;
+}
+
+/** A change of the range drafted, for telling which changelog entries a draft could list at all. */
+export interface RangeChange {
+  title: string;
+  prNumber?: number;
+  sha?: string;
+}
+
+export interface Score {
+  changelogEntries: number;
+  matchable: number;
+  matched: number;
+  draftEntries: number;
+  draftMatched: number;
+  /** Matched pairs whose changelog class is known, and how many of them agree. */
+  classified: number;
+  agreeing: number;
+  recall: number;
+  precision: number;
+  sectionAgreement: number;
+  lengthRatio: number;
+  /** Changelog entries matchable but not listed, and draft entries no changelog entry names (for reading). */
+  missed: string[];
+  extra: string[];
+}
+
+/** Two texts name the same change when their word sets overlap at least this much (Dice coefficient). */
+export const TEXT_MATCH = 0.5;
+
+const VERSION_IN = /\b(\d{1,6}\.\d{1,6}\.\d{1,6}(?:-[0-9A-Za-z-]+(?:\.[0-9A-Za-z-]+)*)?)\b/;
+const COMPARE = /\/compare\/([^\s/)]+?)\.\.\.([^\s/)]+?)\)/;
+
+/** The class a changelog heading or label gives its entries; undefined when it says nothing about the kind. */
+export function classOfHeading(heading: string): EntryClass | undefined {
+  const h = heading.toLowerCase();
+  if (/break|major changes/.test(h)) return 'breaking';
+  if (/revert/.test(h)) return 'revert';
+  if (/\bfix|bug|patch changes/.test(h)) return 'fix';
+  if (/feat|\badded\b|\bnew\b|minor changes|improv|enhanc|perf/.test(h)) return 'feature';
+  if (/chang|delet|remov|deprecat|doc|misc|chore|depend|deps|security|refactor|build|test/.test(h)) return 'other';
+  return undefined;
+}
+
+/** The draft's class for a release-notes heading (Improvements count with features: better behaviour, not a fix). */
+export function classOfDraftHeading(heading: string): EntryClass | undefined {
+  if (heading === 'Breaking changes') return 'breaking';
+  if (heading === 'New features' || heading === 'Improvements') return 'feature';
+  if (heading === 'Fixes') return 'fix';
+  if (heading === 'Reverts') return 'revert';
+  if (heading === 'Other changes') return 'other';
+  return undefined;
+}
+
+function refsOf(text: string): { prs: number[]; shas: string[] } {
+  const prs = new Set<number>();
+  const shas = new Set<string>();
+  for (const m of text.matchAll(/(?:#|\/pull\/|\/issues\/)(\d{1,7})\b/g)) prs.add(Number(m[1]));
+  for (const m of text.matchAll(/\/commit\/([0-9a-f]{7,40})\b/g)) shas.add(m[1]!.slice(0, 7));
+  for (const m of text.matchAll(/`([0-9a-f]{7,40})`/g)) shas.add(m[1]!.slice(0, 7));
+  return { prs: [...prs], shas: [...shas] };
+}
+
+const bulletOf = (line: string) => /^(\s*)[-*+]\s+(.*)$/.exec(line);
+
+/** The release sections of a changelog, newest first as the file lists them. */
+export function parseChangelog(text: string): ChangelogSection[] {
+  const lines = text.split('\n');
+  const heads: { at: number; level: number; version: string; compareFrom?: string; bodyFrom: number }[] = [];
+  lines.forEach((line, i) => {
+    const atx = /^(#{1,6})\s+(.*)$/.exec(line);
+    const setext = i + 1 < lines.length && /^={3,}\s*$/.test(lines[i + 1]!) && line.trim() !== '' ? line : undefined;
+    const title = atx ? atx[2]! : setext;
+    if (title === undefined) return;
+    const version = VERSION_IN.exec(title)?.[1];
+    if (!version) return;
+    const compare = COMPARE.exec(title);
+    heads.push({
+      at: i,
+      level: atx ? atx[1]!.length : 1,
+      version,
+      ...(compare ? { compareFrom: compare[1] } : {}),
+      bodyFrom: setext ? i + 2 : i + 1,
+    });
+  });
+  // Release headings are the shallowest level that names versions; deeper ones are entries' own words.
+  const level = Math.min(...heads.map((h) => h.level));
+  const releases = heads.filter((h) => h.level === level);
+  return releases.map((h, k) => {
+    const end = k + 1 < releases.length ? releases[k + 1]!.at : lines.length;
+    const body = lines.slice(h.bodyFrom, end).join('\n').trim();
+    return {
+      version: h.version,
+      ...(h.compareFrom ? { compareFrom: h.compareFrom } : {}),
+      body,
+      entries: entriesOf(lines.slice(h.bodyFrom, end)),
+    };
+  });
+}
+
+function entriesOf(lines: string[]): ChangelogEntry[] {
+  const out: ChangelogEntry[] = [];
+  let heading: EntryClass | undefined;
+  const labels: { indent: number; cls: EntryClass | undefined }[] = [];
+  for (let i = 0; i < lines.length; i++) {
+    const line = lines[i]!;
+    const h = /^#{1,6}\s+(.*)$/.exec(line);
+    if (h) {
+      heading = classOfHeading(h[1]!);
+      labels.length = 0;
+      continue;
+    }
+    const b = bulletOf(line);
+    if (!b) continue;
+    const indent = b[1]!.length;
+    while (labels.length && labels[labels.length - 1]!.indent >= indent) labels.pop();
+    const text = b[2]!.trim();
+    const next = lines[i + 1] ? bulletOf(lines[i + 1]!) : null;
+    // "* breaking:" with nested bullets: a label, not an entry.
+    if (/:$/.test(text) && next && next[1]!.length > indent && refsOf(text).prs.length === 0 && refsOf(text).shas.length === 0) {
+      labels.push({ indent, cls: classOfHeading(text) });
+      continue;
+    }
+    const inline = /^\*{1,2}breaking:?\*{1,2}|^breaking:/i.test(text) ? 'breaking' : undefined;
+    const label = [...labels].reverse().find((l) => l.cls !== undefined)?.cls;
+    const cls = inline ?? label ?? heading;
+    out.push({ text, ...refsOf(text), ...(cls ? { class: cls } : {}) });
+  }
+  return mergeRepeats(out);
+}
+
+/** Strongest first: a change listed twice (release-please lists a breaking feature under both) counts once, as the first of these. */
+const CLASS_ORDER: EntryClass[] = ['breaking', 'feature', 'fix', 'revert', 'other'];
+
+/** Entries naming the same PR or commit are one change: the first keeps its text, the strongest class wins. */
+function mergeRepeats(entries: ChangelogEntry[]): ChangelogEntry[] {
+  const out: ChangelogEntry[] = [];
+  for (const e of entries) {
+    const same = hasRefs(e) ? out.find((o) => e.prs.some((n) => o.prs.includes(n)) || shaMatch(e.shas, o.shas)) : undefined;
+    if (!same) {
+      out.push(e);
+      continue;
+    }
+    same.prs = [...new Set([...same.prs, ...e.prs])];
+    same.shas = [...new Set([...same.shas, ...e.shas])];
+    const rank = (c: EntryClass | undefined) => (c === undefined ? CLASS_ORDER.length : CLASS_ORDER.indexOf(c));
+    if (rank(e.class) < rank(same.class)) same.class = e.class!;
+  }
+  return out;
+}
+
+const STOP = new Set([
+  'the',
+  'a',
+  'an',
+  'to',
+  'of',
+  'in',
+  'for',
+  'and',
+  'or',
+  'with',
+  'on',
+  'is',
+  'be',
+  'by',
+  'when',
+  'from',
+  'it',
+  'as',
+  'at',
+  'this',
+  'that',
+  'now',
+]);
+
+/** The words of an entry, without links, references, conventional prefixes and small words. */
+export function wordsOf(text: string): Set<string> {
+  const plain = text
+    .replace(/\]\([^)]*\)/g, ']')
+    .replace(/^\s*\w+(\([^)]*\))?!?:\s*/, '')
+    .toLowerCase();
+  return new Set((plain.match(/[a-z0-9]+/g) ?? []).filter((w) => !STOP.has(w) && !/^\d+$/.test(w) && !/^[0-9a-f]{7,40}$/.test(w)));
+}
+
+export function dice(a: ReadonlySet<string>, b: ReadonlySet<string>): number {
+  if (a.size === 0 || b.size === 0) return 0;
+  let shared = 0;
+  for (const w of a) if (b.has(w)) shared++;
+  return (2 * shared) / (a.size + b.size);
+}
+
+const shaMatch = (a: readonly string[], b: readonly string[]) => a.some((x) => b.some((y) => x.startsWith(y) || y.startsWith(x)));
+const hasRefs = (e: { prs: number[]; shas: string[] }) => e.prs.length > 0 || e.shas.length > 0;
+
+function sameChange(r: ChangelogEntry, d: DraftEntry): boolean {
+  if (hasRefs(r)) return r.prs.some((n) => d.prs.includes(n)) || shaMatch(r.shas, d.shas);
+  return dice(wordsOf(r.text), wordsOf(d.text)) >= TEXT_MATCH;
+}
+
+function inRange(r: ChangelogEntry, range: readonly RangeChange[]): boolean {
+  if (hasRefs(r))
+    return range.some(
+      (c) => (c.prNumber !== undefined && r.prs.includes(c.prNumber)) || (c.sha !== undefined && shaMatch(r.shas, [c.sha.slice(0, 7)])),
+    );
+  const words = wordsOf(r.text);
+  return range.some((c) => dice(words, wordsOf(c.title)) >= TEXT_MATCH);
+}
+
+export function scoreDraft(
+  section: ChangelogSection,
+  draft: readonly DraftEntry[],
+  range: readonly RangeChange[],
+  draftMarkdown: string,
+): Score {
+  const matchable = section.entries.filter((r) => inRange(r, range));
+  const pairs = new Map<ChangelogEntry, DraftEntry>();
+  for (const r of section.entries) {
+    const d = draft.find((x) => sameChange(r, x));
+    if (d) pairs.set(r, d);
+  }
+  const matched = matchable.filter((r) => pairs.has(r)).length;
+  const draftMatched = draft.filter((d) => section.entries.some((r) => sameChange(r, d))).length;
+  const classified = [...pairs].filter(([r]) => r.class !== undefined);
+  const agreeing = classified.filter(([r, d]) => r.class === d.class).length;
+  const ratio = (a: number, b: number) => (b === 0 ? 1 : a / b);
+  return {
+    changelogEntries: section.entries.length,
+    matchable: matchable.length,
+    matched,
+    draftEntries: draft.length,
+    draftMatched,
+    classified: classified.length,
+    agreeing,
+    recall: ratio(matched, matchable.length),
+    precision: ratio(draftMatched, draft.length),
+    sectionAgreement: ratio(agreeing, classified.length),
+    lengthRatio: section.body.length === 0 ? Number.NaN : draftMarkdown.length / section.body.length,
+    missed: matchable.filter((r) => !pairs.has(r)).map((r) => r.text),
+    extra: draft.filter((d) => !section.entries.some((r) => sameChange(r, d))).map((d) => d.text),
+  };
+}
+
+/**
+ * The entries of a drafted document (its marker form, `markdownWithCitations`, per section): each bullet of a
+ * group section, with the PR numbers and commit shas its citation markers name.
+ */
+export function draftEntries(sections: readonly { heading: string; markdownWithCitations: string }[]): DraftEntry[] {
+  const out: DraftEntry[] = [];
+  for (const s of sections) {
+    const cls = classOfDraftHeading(s.heading);
+    if (!cls) continue;
+    for (const line of s.markdownWithCitations.split('\n')) {
+      const b = bulletOf(line);
+      if (!b) continue;
+      const prs = [...line.matchAll(/\[pr:(\d+)\]|\[#(\d+)\]/g)].map((m) => Number(m[1] ?? m[2]));
+      const shas = [...line.matchAll(/\[commit:([0-9a-f]{7,40})\]/g)].map((m) => m[1]!.slice(0, 7));
+      // The title alone: without citation markers, its references "([#12](…); 1.2.0)" and its people " by …".
+      const text = b[2]!
+        .replace(/\s*\[[a-z_]+:[^\]\s]+\]/g, '')
+        .replace(/ \(\[#.*$| \([^()]*\d+\.\d+\.\d+[^()]*\)( by .*)?$| by [^()]*$/, '')
+        .replace(/^\*\*(.*)\*\*/, '$1')
+        .trim();
+      out.push({ text, prs: [...new Set(prs)], shas: [...new Set(shas)], class: cls });
+    }
+  }
+  return out;
+}
+
+/** Sections of a drafted document that say nothing (empty, or an old "No fixes."-style placeholder). */
+export function emptySections(sections: readonly { heading: string; markdown: string }[]): string[] {
+  return sections
+    .filter(
+      (s) =>
+        s.markdown.trim() === '' ||
+        /^(No [a-z ]+\.|Nothing [a-z' ]+ this time\.|This release contains no [a-z ]+\.)$/.test(s.markdown.trim()),
+    )
+    .map((s) => s.heading);
+}
