@@ -29,7 +29,13 @@ import { SYNTHETIC_NOW, syntheticProject } from './lib/synthetic-docs';
 const NAME = 'retrieval scale';
 const SIZES = [1_000, 10_000, 100_000];
 const PROJECT = 'bench-synthetic';
-const INSERT_BATCH = 1_000;
+/**
+ * Documents per insertMany. SecantusDB (0.5.3-beta.196) stalls for minutes, at full CPU, on a batch of 1,000
+ * evidence documents (each with dozens of words in the two multikey `searchTerms` indexes) once ~9,000 documents
+ * are stored: the 10k tier never finished loading (measured: batches of 1,000 stall at the 10th, batches of 100
+ * or 250 do not; without the search indexes 1,000 does not either). 250 keeps the load's round trips few.
+ */
+const INSERT_BATCH = 250;
 const MIN_ITERATIONS = 3;
 const MAX_ITERATIONS = 20;
 /** Per skill and tier: stop after this long once MIN_ITERATIONS are in. */
@@ -147,6 +153,17 @@ export async function benchRetrievalScale(stack: BenchStack, run: RunContext): P
 
 const label = (size: number) => (size >= 1000 ? `${size / 1000}k` : String(size));
 
+/** True when `work` finished before `deadline`; false when the deadline came first (the work is left behind). */
+async function beforeDeadline(work: Promise<unknown>, deadline: number): Promise<boolean> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<false>((resolve) => (timer = setTimeout(() => resolve(false), Math.max(0, deadline - Date.now()))));
+  try {
+    return await Promise.race([work.then(() => true), late]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
 /** A query's time limit: what is left of the run's budget, at least a second, at most a minute. */
 const queryLimitMs = (deadline: number) => Math.max(1_000, Math.min(60_000, deadline - Date.now()));
 
@@ -161,13 +178,24 @@ async function measureTier(db: Db, size: number, warmUp: boolean, deadline: numb
   for (let i = 0; i < documents.length; i += INSERT_BATCH) {
     // The stored shape is upsertMany's replacement document; insertMany is the bulk-load path.
     const batch = documents.slice(i, i + INSERT_BATCH);
-    await coll.insertMany(
-      batch.map((doc) => ({ ...doc, ...indexFields(doc), project: PROJECT, updatedAt: now })),
-      { ordered: false },
-    );
-    // upsertMany keeps the first-contribution index beside the documents: so does the bulk load.
-    const writes = firstContributionWrites(PROJECT, batch);
-    if (writes.length > 0) await db.collection(COLLECTIONS.firstContributions).bulkWrite(writes as never, { ordered: false });
+    const load = async () => {
+      await coll.insertMany(
+        batch.map((doc) => ({ ...doc, ...indexFields(doc), project: PROJECT, updatedAt: now })),
+        { ordered: false },
+      );
+      // upsertMany keeps the first-contribution index beside the documents: so does the bulk load.
+      const writes = firstContributionWrites(PROJECT, batch);
+      if (writes.length > 0) await db.collection(COLLECTIONS.firstContributions).bulkWrite(writes as never, { ordered: false });
+    };
+    if (!(await beforeDeadline(load(), deadline)))
+      return {
+        size,
+        insertMs: nowMs() - t,
+        skills: {},
+        explain: [],
+        isolated: [],
+        stopped: `loading stopped at the run's deadline after ${i} documents`,
+      };
   }
   const insertMs = nowMs() - t;
   process.stderr.write(`[bench] retrieval: ${size} documents inserted in ${(insertMs / 1000).toFixed(1)} s\n`);
