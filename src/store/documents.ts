@@ -35,10 +35,7 @@ type FirstContributionRecord = { _id: string; project: string; rank: string };
  * The first-contribution index's writes for a batch of documents: each person's lowest rank in the batch, kept
  * only where it is lower than the one stored (`$min`), so batches may land in any order, twice, or at once.
  */
-export function firstContributionWrites(
-  project: string,
-  docs: readonly ProjectDocument[],
-): AnyBulkWriteOperation<FirstContributionRecord>[] {
+function firstContributionWrites(project: string, docs: readonly ProjectDocument[]): AnyBulkWriteOperation<FirstContributionRecord>[] {
   return [...firstContributions(docs)].map(([key, rank]) => ({
     updateOne: { filter: { _id: `${project}/${key}` }, update: { $min: { rank }, $setOnInsert: { project } }, upsert: true },
   }));
