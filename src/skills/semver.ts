@@ -22,28 +22,49 @@ const SEMVER_RE =
 export const SEMVER_PATTERN =
   '^(0|[1-9]\\d{0,5})\\.(0|[1-9]\\d{0,5})\\.(0|[1-9]\\d{0,5})(-[0-9A-Za-z-]+(\\.[0-9A-Za-z-]+)*)?(\\+[0-9A-Za-z-]+(\\.[0-9A-Za-z-]+)*)?$';
 
-/** Parses "1.2.3", "v1.2.3", "2.0.0-rc.1+build.5"; undefined when it is not a version. */
-export function parseSemver(text: string): SemVer | undefined {
+function parse(text: string): Readonly<SemVer> | undefined {
   const m = SEMVER_RE.exec(text.trim());
   if (!m) return undefined;
   const [major, minor, patch] = [m[1], m[2], m[3]].map(Number);
   if (major > MAX_COMPONENT || minor > MAX_COMPONENT || patch > MAX_COMPONENT) return undefined;
-  return { major, minor, patch, prerelease: m[4] ? m[4].split('.') : [] };
+  return Object.freeze({ major, minor, patch, prerelease: Object.freeze(m[4] ? m[4].split('.') : []) as string[] });
+}
+
+/**
+ * Versions parsed so far, by text (null: not a version). Release notes compare the same few versions thousands
+ * of times while sorting a range's entries; a bounded cache parses each once. Cleared when full.
+ */
+const PARSED = new Map<string, Readonly<SemVer> | null>();
+const PARSED_MAX = 1_000;
+
+function parsed(text: string): Readonly<SemVer> | undefined {
+  const hit = PARSED.get(text);
+  if (hit !== undefined) return hit ?? undefined;
+  const v = parse(text);
+  if (PARSED.size >= PARSED_MAX) PARSED.clear();
+  PARSED.set(text, v ?? null);
+  return v;
+}
+
+/** Parses "1.2.3", "v1.2.3", "2.0.0-rc.1+build.5"; undefined when it is not a version. */
+export function parseSemver(text: string): SemVer | undefined {
+  const v = parsed(text);
+  return v && { ...v, prerelease: [...v.prerelease] };
 }
 
 export function isSemver(text: string): boolean {
-  return parseSemver(text) !== undefined;
+  return parsed(text) !== undefined;
 }
 
-function mustParse(text: string): SemVer {
-  const v = parseSemver(text);
+function mustParse(text: string): Readonly<SemVer> {
+  const v = parsed(text);
   if (!v) throw new Error(`not a semantic version: ${JSON.stringify(text)}`);
   return v;
 }
 
 const isNumeric = (id: string) => /^\d+$/.test(id);
 
-function comparePrerelease(a: string[], b: string[]): number {
+function comparePrerelease(a: readonly string[], b: readonly string[]): number {
   // A release ranks above any of its pre-releases.
   if (a.length === 0 || b.length === 0) return b.length - a.length;
   for (let i = 0; i < Math.min(a.length, b.length); i++) {
@@ -67,7 +88,7 @@ export function compareSemver(a: string, b: string): number {
  * convention, and their pre-releases (2.0.0-rc.1 carries 2.0.0's changes). Non-versions are not.
  */
 export function isMajorRelease(version: string): boolean {
-  const v = parseSemver(version);
+  const v = parsed(version);
   if (!v || v.patch !== 0) return false;
   return v.major > 0 ? v.minor === 0 : v.minor > 0;
 }

@@ -3,7 +3,7 @@
  * labels, ticket type, breaking markers) decide; the wording of the title is only a fallback for
  * repositories that do not use conventions.
  */
-import { isMergeCommit, parseHeader, revertOf } from './conventional';
+import { isMergeCommit, parseHeader, revertOf, type ConventionalHeader } from './conventional';
 import { breakingNote } from './migration';
 import { changeDocuments, type Change } from './changes';
 
@@ -127,11 +127,12 @@ function headerTitles(change: Change): string[] {
   return [...change.pullRequests.map((p) => p.title), ...change.commits.filter((c) => !isMergeCommit(c.title)).map((c) => c.title)];
 }
 
-function isBreaking(change: Change): boolean {
+/** `headers`: the change's headerTitles parsed; `labels`: its labelsOf (each computed once per change). */
+function isBreaking(change: Change, headers: readonly (ConventionalHeader | undefined)[], labels: readonly string[]): boolean {
   return (
-    headerTitles(change).some((t) => parseHeader(t)?.breaking) ||
+    headers.some((h) => h?.breaking) ||
     [...change.pullRequests, ...change.commits].some((d) => breakingNote(d.body) !== undefined) ||
-    labelsOf(change).some((l) => BREAKING_LABELS.has(l))
+    labels.some((l) => BREAKING_LABELS.has(l))
   );
 }
 
@@ -140,13 +141,18 @@ function isBreaking(change: Change): boolean {
  * uuid to v10` is a runtime dependency (release-please lists it under Bug Fixes); `chore(deps): …`,
  * `build(deps-dev): …` and untyped "Bump x from 1 to 2" are not.
  */
-function isBotDependencyBump(change: Change, isBot: (author: string) => boolean): boolean {
+function isBotDependencyBump(
+  change: Change,
+  headers: readonly (ConventionalHeader | undefined)[],
+  labels: readonly string[],
+  isBot: (author: string) => boolean,
+): boolean {
   const authored = [...change.pullRequests, ...change.commits];
   return (
     authored.length > 0 &&
     authored.every((d) => isBot(d.author)) &&
-    authored.some((d) => DEPENDENCY_WORDS.test(d.title) || labelsOf(change).includes('dependencies')) &&
-    !headerTitles(change).some((t) => USER_TYPES.has(parseHeader(t)?.type ?? ''))
+    authored.some((d) => DEPENDENCY_WORDS.test(d.title) || labels.includes('dependencies')) &&
+    !headers.some((h) => USER_TYPES.has(h?.type ?? ''))
   );
 }
 
@@ -161,21 +167,24 @@ function internalRevert(revertedTitle: string): string | undefined {
 }
 
 /**
- * `titles`: the change's title as shown first, then its other commits' titles, for the wording fallback.
+ * `shown`: the change's title as shown; `otherTitles`: its other commits' titles, for the wording fallback, asked
+ * for only when the change gets that far (tidying every commit's title of a large range is most of the work).
  * `isBot` says which authors are bots (bots.ts, with the project's own list). `inMajorRelease`: the change first
  * shipped in a major release (semver.ts, isMajorRelease).
  */
 export function classify(
   change: Change,
-  titles: readonly string[],
+  shown: string,
+  otherTitles: () => readonly string[],
   isBot: (author: string) => boolean,
   inMajorRelease = false,
 ): Classification {
   const labels = labelsOf(change);
   const skip = labels.find((l) => SKIP_LABELS.has(l));
   if (skip) return { excluded: `labelled ${skip}` };
-  if (isBotDependencyBump(change, isBot)) return { excluded: 'dependency bump by a bot' };
-  if (isBreaking(change)) return { category: 'breaking' };
+  const parsed = headerTitles(change).map(parseHeader);
+  if (isBotDependencyBump(change, parsed, labels, isBot)) return { excluded: 'dependency bump by a bot' };
+  if (isBreaking(change, parsed, labels)) return { category: 'breaking' };
   const reverts = [...change.pullRequests, ...change.commits]
     .filter((d) => !isMergeCommit(d.title))
     .map((d) => revertOf(d.title, d.body))
@@ -185,13 +194,11 @@ export function classify(
     return internal ? { excluded: internal } : { category: 'revert' };
   }
 
-  const headers = headerTitles(change)
-    .map(parseHeader)
-    .filter((h) => h !== undefined);
+  const headers = parsed.filter((h) => h !== undefined);
   const internalScope = headers[0]?.scope === undefined ? undefined : INTERNAL_SCOPES[headers[0].scope.toLowerCase()];
   if (internalScope && !labels.some((l) => LABEL_CATEGORY[l]) && change.tickets.length === 0) return { excluded: internalScope };
   // The project's own pages (triage team, badges, security policy) are no change to the package, whatever the type.
-  if (GOVERNANCE_WORDS.test(titles[0] ?? '')) return { excluded: 'project governance' };
+  if (GOVERNANCE_WORDS.test(shown)) return { excluded: 'project governance' };
   // A fix or feature of the documentation ("fix(docs): …", "feat(readme): …") is documentation.
   if (headers[0]?.scope !== undefined && DOC_SCOPES.has(headers[0].scope.toLowerCase()) && !labels.some((l) => LABEL_CATEGORY[l]))
     return { category: 'docs' };
@@ -212,7 +219,6 @@ export function classify(
     return internalDocs ? { excluded: 'internal docs' } : { category: 'docs' };
   }
   if (changeDocuments(change).every((d) => d.kind === 'commit' && isMergeCommit(d.title))) return { excluded: 'merge commit' };
-  const shown = titles[0] ?? '';
   if (RELEASE_COMMIT.test(shown.trim()) || RELEASE_WORK.test(shown) || (VERSION_NUMBER.test(shown) && RELEASE_WORDS.test(shown)))
     return { excluded: 'release commit' };
   if (CHANGELOG_WORDS.test(shown)) return { excluded: 'changelog' };
@@ -224,7 +230,7 @@ export function classify(
   if (TOOLING_WORDS.test(shown)) return { excluded: 'development tooling' };
   if (DOCS_WORDS.test(shown)) return { category: 'docs' };
   if (inMajorRelease && REMOVAL_WORDS.test(shown) && !INTERNAL_WORDS.test(shown)) return { category: 'breaking' };
-  for (const title of titles) {
+  for (const title of [shown, ...otherTitles()]) {
     const category = VERB_CATEGORY.find(([re]) => re.test(title))?.[1];
     if (category) return { category };
   }

@@ -22,12 +22,21 @@ const MAX_TICKETS = 5;
 /** Closing references to GitHub issues ("fixes #45") are stored as GH-45 (import-git's default issue prefix). */
 const GITHUB_ISSUE_PREFIX = 'GH-';
 
-/** The repository the documents link to, found in the first commit, pull request or release URL that names one. */
+/**
+ * The repository the documents link to, found in the first commit, pull request or release URL that names one.
+ * What forgeFromPageUrl reads of a page URL is all before its last "/" (the host, and the page path that ends in
+ * "/"), so a URL whose part before the last "/" named no repository is not parsed again: a project whose pages
+ * are on no forge would otherwise parse every URL.
+ */
 export function forgeOfDocuments(docs: readonly ProjectDocument[]): Forge | undefined {
+  const tried = new Set<string>();
   for (const doc of docs) {
     if ((doc.kind === 'commit' || doc.kind === 'pull_request' || doc.kind === 'release') && doc.url) {
+      const before = doc.url.slice(0, doc.url.lastIndexOf('/') + 1);
+      if (tried.has(before)) continue;
       const forge = forgeFromPageUrl(doc.url);
       if (forge) return forge;
+      tried.add(before);
     }
   }
   return undefined;
