@@ -80,9 +80,12 @@ export function compareUrl(f: Forge, fromTag: string, toTag: string): string | u
   return page && `${f.base}${page}${encodeURIComponent(fromTag)}...${encodeURIComponent(toTag)}`;
 }
 
+/** The longest page URL forgeFromPageUrl reads. */
+export const MAX_PAGE_URL = 2000;
+
 /** The repository of a commit, pull request or release page URL made by the functions above. */
 export function forgeFromPageUrl(url: string): Forge | undefined {
-  if (url.length > 2000) return undefined;
+  if (url.length > MAX_PAGE_URL) return undefined;
   let host: string;
   try {
     host = new URL(url).host.toLowerCase();

@@ -4,7 +4,7 @@
  * resolves, linked when the repository's web address is known.
  */
 import type { ProjectDocument } from '../documents';
-import { forgeFromPageUrl, issueUrl, pullRequestUrl, type Forge } from '../forge';
+import { forgeFromPageUrl, issueUrl, MAX_PAGE_URL, pullRequestUrl, type Forge } from '../forge';
 import { safeUrl } from '../markdown';
 import { compareText } from '../text';
 import type { Change } from './changes';
@@ -36,7 +36,8 @@ export function forgeOfDocuments(docs: readonly ProjectDocument[]): Forge | unde
       if (tried.has(before)) continue;
       const forge = forgeFromPageUrl(doc.url);
       if (forge) return forge;
-      tried.add(before);
+      // A URL too long to read says nothing of the others with its prefix.
+      if (doc.url.length <= MAX_PAGE_URL) tried.add(before);
     }
   }
   return undefined;
