@@ -11,7 +11,7 @@ import {
   tagOfReleaseUrl,
 } from '../../../src/skills/forge';
 import type { CommitDocument, TicketDocument } from '../../../src/skills/documents';
-import { entryReferences, renderReferences } from '../../../src/skills/release-notes/references';
+import { entryReferences, forgeOfDocuments, renderReferences } from '../../../src/skills/release-notes/references';
 
 describe('skills: repository web pages (GitHub, GitLab, Bitbucket)', () => {
   it('reads the web address from a remote, dropping credentials; other hosts are unknown', () => {
@@ -93,5 +93,26 @@ describe('skills: repository web pages (GitHub, GitLab, Bitbucket)', () => {
       ),
       '#12, GH-45, WEB-3',
     );
+  });
+
+  it('finds the repository in the first page URL that names one, past pages on no forge and a URL too long to read', () => {
+    const commit = (sha: string, url: string): CommitDocument => ({
+      kind: 'commit',
+      externalId: sha,
+      title: 't',
+      body: '',
+      url,
+      createdAt: '',
+      sha,
+      author: 'A',
+      committedAt: '',
+    });
+    const onNoForge = [1, 2, 3].map((i) => commit(`n${i}`, `https://git.example.com/bench/commit/n${i}`));
+    assert.equal(forgeOfDocuments(onNoForge), undefined);
+    assert.equal(forgeOfDocuments([...onNoForge, commit('a', 'https://github.com/o/r/commit/a')])?.base, 'https://github.com/o/r');
+    // A URL longer than forgeFromPageUrl reads names nothing, and says nothing of a shorter one with its prefix.
+    const long = commit('l', `https://github.com/o/r/commit/${'f'.repeat(2_100)}`);
+    assert.equal(forgeOfDocuments([long]), undefined);
+    assert.equal(forgeOfDocuments([long, commit('b', 'https://github.com/o/r/commit/b')])?.base, 'https://github.com/o/r');
   });
 });

@@ -8,6 +8,17 @@ describe('skills: semver', () => {
     for (const bad of ['1.2', '01.2.3', '1.2.3.4', 'latest', '', '1.2.3-', '1000000.0.0']) assert.equal(isSemver(bad), false, bad);
   });
 
+  it('parses each version once for comparisons, and gives every caller a copy of its own', () => {
+    const mine = parseSemver('3.0.0-rc.2')!;
+    mine.prerelease.push('x');
+    mine.major = 9;
+    assert.deepEqual(parseSemver('3.0.0-rc.2'), { major: 3, minor: 0, patch: 0, prerelease: ['rc', '2'] });
+    assert.ok(compareSemver('3.0.0-rc.2', '3.0.0-rc.10') < 0);
+    // Past the cache's bound it starts again, with the same answers.
+    for (let i = 0; i < 2_500; i++) assert.equal(compareSemver(`1.${i}.0`, `1.${i}.1`), -1);
+    assert.equal(isSemver('1.2.3-'), false);
+  });
+
   it('orders by semver, not by string: 1.10.0 > 1.9.0', () => {
     assert.ok(compareSemver('1.10.0', '1.9.0') > 0);
     assert.ok('1.10.0' < '1.9.0', 'string order says the opposite, which is the trap');
