@@ -328,13 +328,13 @@ describe('the README’s CLI commands, as written, in a second terminal beside a
         name: 'app',
         private: true,
         scripts: { cli: `node ${JSON.stringify(join(__dirname, '..', '..', 'src', 'cli.js'))}` },
-        // As the project's own package.json declares it (bin/skills-cli.js): `npx skills-cli …` runs it.
-        bin: { 'skills-cli': 'bin/skills-cli.js' },
+        // As the project's own package.json declares it (bin/cli): `npx skills-cli …` runs it.
+        bin: { 'skills-cli': 'bin/cli' },
       }),
     );
     mkdirSync(join(app, 'bin'));
     writeFileSync(
-      join(app, 'bin', 'skills-cli.js'),
+      join(app, 'bin', 'cli'),
       `#!/usr/bin/env node\nimport(${JSON.stringify(join(__dirname, '..', '..', 'src', 'cli.js'))});\n`,
       {
         mode: 0o755,

@@ -102,11 +102,10 @@ describe('release notes the way maintainers release: component tags, drafts befo
     assert.match(again.body.result.markdown, /@d-dev made their first contribution in \[#668\]/);
   });
 
-  it('the CLI drafts the same in one command, its stdout the Markdown alone (`npx skills-cli` runs bin/skills-cli.js)', async () => {
-    const bin = join(repoRoot(), 'bin', 'skills-cli.js');
+  it('the CLI drafts the same in one command, its stdout the Markdown alone (`npx skills-cli` runs bin/cli)', async () => {
     const { stdout, stderr } = await run(
-      process.execPath,
-      [bin, 'invoke', 'release_notes_composer', '--project', PROJECT, '--from', '7.1.2', '--to', '7.2.0'],
+      join(repoRoot(), 'bin', 'cli'),
+      ['invoke', 'release_notes_composer', '--project', PROJECT, '--from', '7.1.2', '--to', '7.2.0'],
       { env: cliEnv(h, { TEMPORAL_TASK_QUEUE: h.config.temporal.taskQueue }) },
     );
     assert.match(stdout, /^# Release notes: 7\.2\.0 \(unreleased\)\n\n## Highlights\n/);
