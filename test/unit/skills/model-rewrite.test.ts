@@ -46,17 +46,18 @@ describe('skills: a model rewrites the draft section by section, checked for fac
   });
 
   it('sends only the lead of a section whose entries follow it: the entries stay as written and follow the answer', () => {
-    const i = rn2.at('Highlights');
+    // Highlights is a summary that cites nothing (it is not sent, see below); Breaking changes leads its entries.
+    const i = rn2.at('Breaking changes');
     const section = rn2.draft.sections[i]!;
     const [, user] = sectionMessages(rn2.c.skill, rn2.c.inputs, rn2.draft, i, rn2.docs);
     const payload = JSON.parse(user!.content) as { section: { markdown: string }; documents: { id: string }[] };
     const [lead, entries] = [section.markdownWithCitations.split('\n\n')[0]!, section.markdownWithCitations.split('\n\n')[1]!];
     assert.equal(payload.section.markdown, lead);
-    const v = acceptSectionAnswer(answer(lead.replace('Since 1.2.1:', 'Compared with 1.2.1, this release brings')), section, rn2.docs, [], {
-      rest: entries,
-    });
+    const rewritten = lead.replace('These changes need action before upgrading.', 'Act on these changes before you upgrade.');
+    assert.notEqual(rewritten, lead);
+    const v = acceptSectionAnswer(answer(rewritten), section, rn2.docs, [], { rest: entries });
     assert.ok(v.ok, v.ok ? '' : v.reason);
-    assert.equal(v.markdown, `${lead.replace('Since 1.2.1:', 'Compared with 1.2.1, this release brings')}\n\n${entries}`);
+    assert.equal(v.markdown, `${rewritten}\n\n${entries}`);
     assert.deepEqual(
       payload.documents.map((d) => d.id),
       rn2.draft.sections[i]!.citations,
@@ -65,8 +66,9 @@ describe('skills: a model rewrites the draft section by section, checked for fac
 
   it('does not send the sections with nothing to rewrite: the contributors, the changelog link, a summary that cites nothing', () => {
     const sent = rewriteTargets(rn2.c.skill, rn2.draft).map((i) => rn2.draft.sections[i]!.heading);
-    // New features, Improvements and Fixes are entries only (in their authors' words): nothing for a model to write.
-    assert.deepEqual(sent, ['Highlights', 'Breaking changes']);
+    // New features, Improvements and Fixes are entries only (in their authors' words): nothing for a model to write;
+    // Highlights here is a count that cites nothing.
+    assert.deepEqual(sent, ['Breaking changes']);
   });
 
   it('accepts a rewrite of the framing that keeps every entry, fact and citation', () => {
@@ -87,7 +89,7 @@ describe('skills: a model rewrites the draft section by section, checked for fac
   it('refuses an entry duplicated, or copied into Highlights from its section', () => {
     const sso = (m: string) => m.split('\n').find((l) => l.includes('single sign-on'))!;
     assert.match(
-      rn2.refusal('Highlights', (m) => `${m}\n${sso(m)}`),
+      rn2.refusal('New features', (m) => `${m}\n${sso(m)}`),
       /^the entry citing commit:f78da18, pr:51, ticket:WEB-31 appears 2 times \(the draft has 1\) \(rule: entries; sentence: “- Add single sign-on with SAML 2\.0 .*”\)$/,
     );
     const darkMode = rn2.draft.sections[rn2.at('New features')]!.markdownWithCitations.split('\n').find((l) => l.includes('dark mode'))!;
