@@ -159,7 +159,7 @@ describe('skills: cancellation and a worker killed mid-invocation (worker in its
     assertResultShape(inv.result);
     assert.equal(inv.result.generator, 'llm:fake-model', 'the retried attempt asked the model again and used its answer');
     const written = inv.result.model.sections.filter((s: { outcome: string }) => s.outcome === 'accepted').length;
-    assert.ok(written > 1);
+    assert.ok(written >= 1, 'the section with prose (Breaking changes) was rewritten');
     assert.equal(llm.requests.length - requestsBefore, 1 + written, 'the call lost with the worker, then one per section');
 
     // Temporal's history: retrieval, the draft and its store, then the final store ran as local activities
