@@ -6,26 +6,8 @@
 set -uo pipefail
 OPENAPI_PYTHON_CLIENT_VERSION=0.29.1
 say() { echo "[test] $*" >&2; }
+. "$(dirname "$0")/lib/python-venvs.sh"
 dir="${XDG_CACHE_HOME:-$HOME/.cache}/skills-billing-service/openapi-python-client-$OPENAPI_PYTHON_CLIENT_VERSION"
-if [ -f "$dir/.installed" ]; then echo "$dir/venv"; exit 0; fi
-if ! command -v python3 >/dev/null 2>&1 || ! python3 -c 'import sys, venv, ensurepip; sys.exit(sys.version_info < (3, 11))' 2>/dev/null; then
-  say "!!! python3 3.11+ with the venv module is missing (Debian: apt-get install python3-venv): the Python client test will not run !!!"
-  exit 1
-fi
-# One install at a time (test files run in parallel); the venv is made where it stays (its scripts name their path).
-exec 9>"$dir.lock"
-flock 9
-if [ -f "$dir/.installed" ]; then echo "$dir/venv"; exit 0; fi
-say "installing openapi-python-client $OPENAPI_PYTHON_CLIENT_VERSION from PyPI into $dir (once, about a minute)…"
-rm -rf "$dir" && mkdir -p "$dir"
-if python3 -m venv "$dir/venv" >&2 &&
-  "$dir/venv/bin/pip" install --disable-pip-version-check --no-cache-dir --progress-bar off \
-    "openapi-python-client==$OPENAPI_PYTHON_CLIENT_VERSION" "python-dateutil==2.9.0.post0" >"$dir/install.log" 2>&1; then
-  touch "$dir/.installed"
-  say "openapi-python-client $OPENAPI_PYTHON_CLIENT_VERSION installed"
-  echo "$dir/venv"
-  exit 0
-fi
-say "!!! installing openapi-python-client failed; the end of its log ($dir/install.log): !!!"
-tail -n 20 "$dir/install.log" >&2
-exit 1
+ensure_pip_venvs "$dir" "the Python client test will not run" \
+  venv "openapi-python-client==$OPENAPI_PYTHON_CLIENT_VERSION python-dateutil==2.9.0.post0" || exit 1
+echo "$dir/venv"

