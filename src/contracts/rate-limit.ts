@@ -68,10 +68,14 @@ export class RateLimiter {
     return times;
   }
 
+  /**
+   * Map order is the order keys were last hit in, so the keys with no hit left in the window come first: dropping
+   * from the front until the first key still in its window (and under MAX_KEYS) drops all of them, then the least
+   * recently hit, without reading the keys that stay (a flood of new keys costs each one hit, not a scan).
+   */
   private shed(nowMs: number): void {
-    for (const [k, times] of this.hits) if (times.at(-1)! <= nowMs - this.windowMs) this.hits.delete(k);
-    for (const k of this.hits.keys()) {
-      if (this.hits.size <= MAX_KEYS) break;
+    for (const [k, times] of this.hits) {
+      if (this.hits.size <= MAX_KEYS && times.at(-1)! > nowMs - this.windowMs) break;
       this.hits.delete(k);
     }
   }

@@ -44,4 +44,17 @@ describe('RateLimiter: a sliding window', () => {
       RateLimit: '"invocations";r=58;t=58',
     });
   });
+
+  it('holds 50,000 keys: past them the least recently hit key is forgotten first, and a key still limited stays limited', () => {
+    const l = new RateLimiter(1, 60_000);
+    for (let i = 0; i < 50_000; i++) l.take(`k${i}`, 0);
+    assert.equal(l.take('k1', 500).allowed, false, 'all 50,000 held');
+    l.take('new', 1_000);
+    assert.equal(l.take('k0', 2_000).allowed, true, 'k0 (hit longest ago) was let go for the new key');
+    assert.equal(l.take('k2', 2_000).allowed, false, 'the others are still counted');
+    // Once their window has passed, new keys take the places of the expired ones, and the recent ones stay counted.
+    for (let i = 0; i < 10; i++) l.take(`later${i}`, 61_000);
+    assert.equal(l.take('k0', 61_500).allowed, false, 'k0 hit at 2 s is still counted');
+    assert.equal(l.take('later3', 61_500).allowed, false);
+  });
 });
