@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The README's console screenshots (`npm run screenshots`): runs the console's operations browser suite against
+# The console screenshots of docs/console.md (`npm run screenshots`): runs the console's operations browser suite against
 # a stack it starts itself (as `npm test` does) with its screenshots written to docs/console/ instead of
 # test-output/, so the pictures show what the suite checked. Needs chromium (scripts/ensure-chromium.sh).
 set -euo pipefail

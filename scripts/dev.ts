@@ -132,8 +132,10 @@ async function main(): Promise<void> {
     say(`  MongoDB       ${config.mongo.uri}`);
     say(`  admin token (12 h): export TOKEN=${token}`);
     say(`  dashboard:    ${base}/dashboard#token=${token}`);
-    say(`  try: curl -s -H "Authorization: Bearer $TOKEN" ${base}/v1/agents/acme-web/skills`);
-    say('  CLI (another terminal, this folder): npm run cli -- help');
+    say(
+      '  try (another terminal, this folder): bin/cli invoke release_notes_composer --project acme-web --from 1.2.1 --to 2.0.0 > notes.md',
+    );
+    say('  CLI commands: bin/cli help (README: your own repository in five commands)');
     say('Ctrl-C stops everything.');
   } catch (err) {
     process.stderr.write(`[dev] ${err instanceof Error ? err.message : String(err)}\n`);

@@ -1,6 +1,6 @@
 /**
- * The billing provider's webhook envelope (the shape of RevenueCat's webhooks; the README's "Billing webhooks"
- * section lists what each type does here): its types, the
+ * The billing provider's webhook envelope (the shape of RevenueCat's webhooks; docs/billing.md
+ * lists what each type does here): its types, the
  * list of event types, which of them change state, and the JSON Schema the receivers validate with.
  * Pure and workflow-safe.
  */

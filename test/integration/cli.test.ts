@@ -1,12 +1,10 @@
 import assert from 'node:assert/strict';
 import { spawn, spawnSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { verifyToken } from '../../src/api/auth';
-import { writeDevStack } from '../../src/config/env-files';
 import { COLLECTIONS } from '../../src/store/collections';
-import { GitRepo } from '../support/git-repo';
 import { startHarness, type Harness, cliEnv } from '../support/harness';
 import { envelope, providerEvent } from '../support/provider-events';
 import { randomSuffix } from '../support/config';
@@ -278,121 +276,6 @@ function runProcess(
     child.on('close', (code) => resolve({ code, stdout, stderr }));
   });
 }
-
-/** The `npm run cli -- …` lines of the README's shell blocks, as written. */
-function readmeCliCommands(): string[] {
-  const readme = readFileSync(join(repoRoot(), 'README.md'), 'utf8');
-  const blocks = [...readme.matchAll(/```sh\n([\s\S]*?)```/g)].map((m) => m[1]!);
-  return blocks
-    .flatMap((b) => b.split('\n'))
-    .map((l) => l.trim())
-    .filter((l) => l.startsWith('npm run cli -- ') || l.startsWith('npx skills-cli '));
-}
-
-/** The CLI command a README line runs: `npm run cli -- invoke …` and `npx skills-cli invoke …` both run `invoke`. */
-const commandOf = (line: string) => line.replace(/^npm run cli -- |^npx skills-cli /, '').split(/\s+/)[0]!;
-
-/** What each README command must do; a README command missing here fails the test, so new ones get checked. */
-const EXPECT: Record<string, (out: { stdout: string; stderr: string }) => void> = {
-  'create-org': ({ stdout }) => assert.match(stdout, /^org globex: (created|updated)$/m),
-  'create-project': ({ stdout }) => assert.match(stdout, /^project globex-web \(org globex\): (created|updated)$/m),
-  'import-git': ({ stdout }) =>
-    assert.match(stdout, /imported .*some-repo into acme-web: 2 releases, 3 commits; 5 documents new, 0 updated, 0 rejected/),
-  invoke: ({ stdout, stderr }) => {
-    assert.match(stderr, /\[invoke\] inv_\w+: completed \(3\/3\)/);
-    assert.doesNotMatch(stdout, /^> |^npm (warn|notice|error)/m, `the document alone on stdout, no npm lines: ${stdout.slice(0, 300)}`);
-    assert.match(stdout, /\]\(https?:\/\/[^)]+\)|\[\^\d+\]/, 'the publishable Markdown, its sources linked, on stdout');
-    assert.doesNotMatch(stdout, /\[(pr|commit|incident|case_study|win|ticket|error_issue|runbook):[^\]]+\]/, 'no raw citation markers');
-  },
-};
-
-describe('the README’s CLI commands, as written, in a second terminal beside a running stack', function () {
-  this.timeout(120_000);
-  let h: Harness;
-  let root: string;
-  let app: string;
-  let env: NodeJS.ProcessEnv;
-
-  before(async () => {
-    h = await startHarness();
-    await loadDemo(h);
-    await h.startWorker();
-    // A folder as `npm run dev` leaves it: package.json, .env with the secrets, .data/dev-stack.env with the
-    // addresses it chose (this process stands in for the dev runner), and a repository beside it.
-    root = mkdtempSync(join(tmpdir(), 'readme-cli-'));
-    app = join(root, 'app');
-    mkdirSync(app);
-    writeFileSync(
-      join(app, 'package.json'),
-      JSON.stringify({
-        name: 'app',
-        private: true,
-        scripts: { cli: `node ${JSON.stringify(join(__dirname, '..', '..', 'src', 'cli.js'))}` },
-        // As the project's own package.json declares it (bin/cli): `npx skills-cli …` runs it.
-        bin: { 'skills-cli': 'bin/cli' },
-      }),
-    );
-    mkdirSync(join(app, 'bin'));
-    writeFileSync(
-      join(app, 'bin', 'cli'),
-      `#!/usr/bin/env node\nimport(${JSON.stringify(join(__dirname, '..', '..', 'src', 'cli.js'))});\n`,
-      {
-        mode: 0o755,
-      },
-    );
-    writeFileSync(
-      join(app, '.env'),
-      `JWT_SECRET=${h.config.jwt.secret}\nMONGODB_DB=${h.config.mongo.dbName}\nTEMPORAL_TASK_QUEUE=${h.config.temporal.taskQueue}\n`,
-    );
-    writeDevStack(app, {
-      TEMPORAL_ADDRESS: h.config.temporal.address,
-      MONGODB_URI: h.config.mongo.uri,
-      PORT: new URL(h.baseUrl).port,
-      HOST: '127.0.0.1',
-    });
-    const repo = new GitRepo({ dir: join(root, 'some-repo') });
-    repo.commit('feat: first (#1)');
-    repo.tag('v0.9.0', 'First');
-    repo.commit('fix: second (#2)');
-    repo.tag('v0.9.1');
-    repo.commit('docs: unreleased');
-    // The second terminal: none of the stack's variables are in its environment.
-    env = Object.fromEntries(
-      Object.entries(process.env).filter(
-        ([k]) => !['TEMPORAL_ADDRESS', 'MONGODB_URI', 'MONGODB_DB', 'JWT_SECRET', 'TEMPORAL_TASK_QUEUE'].includes(k),
-      ),
-    );
-  });
-  after(async () => {
-    await h?.close();
-    if (root) rmSync(root, { recursive: true, force: true });
-  });
-
-  const shell = (line: string, cwd: string) => runProcess('bash', ['-c', line], { cwd, env });
-
-  it('runs every `npm run cli -- …` line of the README and each does its job', async () => {
-    const commands = readmeCliCommands();
-    assert.ok(commands.some((c) => c.includes(' invoke ')) && commands.some((c) => c.includes(' import-git ')), commands.join('\n'));
-    for (const line of commands) {
-      const name = commandOf(line);
-      const expect = EXPECT[name];
-      assert.ok(expect, `the README runs "${name}"; add what it must do to EXPECT`);
-      const out = await shell(line, app);
-      assert.equal(out.code, 0, `${line}\n${out.stdout}\n${out.stderr}`);
-      expect(out);
-    }
-  });
-
-  it('without the stack, says what to do instead of listing variables only', async () => {
-    const empty = join(root, 'elsewhere');
-    mkdirSync(empty);
-    writeFileSync(join(empty, 'package.json'), readFileSync(join(app, 'package.json')));
-    const out = await shell('npm run cli -- invoke release_notes_composer --project acme-web --from 1.2.1 --to 2.0.0', empty);
-    assert.equal(out.code, 1);
-    assert.match(out.stderr, /TEMPORAL_ADDRESS is required/);
-    assert.match(out.stderr, /hint: run it in this folder beside `npm run dev`/);
-  });
-});
 
 describe('invoke (against the real stack)', function () {
   this.timeout(60_000);

@@ -515,7 +515,7 @@ export async function run(o: { baseUrl: string; token: string; project: string; 
     body: { incidentId: 'INC-2025-014', severity: 'SEV-2' },
   });
   const accepted: string | undefined = invoked.data?.status;
-  // An input with a default (tone) may be left out, as the README's examples do.
+  // An input with a default (tone) may be left out, as the documentation's examples do.
   const notes = await client.POST('/v1/agents/{project}/skills/{skill}', {
     params: { path: { project: o.project, skill: 'release_notes_composer' } },
     body: { fromVersion: '1.2.1', toVersion: '2.0.0' },

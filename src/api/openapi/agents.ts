@@ -121,7 +121,7 @@ export const agentPart: OpenApiPart = {
       post: {
         summary: 'MCP over Streamable HTTP',
         description:
-          'The project skills as MCP tools (see README). Bearer token and project access as everywhere; a session (Mcp-Session-Id) is bound to its project and caller. POST carries JSON-RPC requests (initialize first); answers JSON or an event stream (progress notifications). Send `Accept: application/json, text/event-stream`.',
+          'The project skills as MCP tools (see docs/agents.md). Bearer token and project access as everywhere; a session (Mcp-Session-Id) is bound to its project and caller. POST carries JSON-RPC requests (initialize first); answers JSON or an event stream (progress notifications). Send `Accept: application/json, text/event-stream`.',
         tags,
         security: bearer,
         parameters: [project, sessionHeader],

@@ -14,7 +14,7 @@ export const MINUTE = 60_000;
 /** Lengths the simulated stores bill by (a month is 30 days here, a quarter 91, a year 365). */
 export const PERIOD_MS: Record<ProductPeriod, number> = { P1W: 7 * DAY, P1M: 30 * DAY, P3M: 91 * DAY, P1Y: 365 * DAY };
 
-/** The README's MRR normalisation (RevenueCat's chart definitions): monthly = price × numerator / denominator. */
+/** docs/billing.md's MRR normalisation (RevenueCat's chart definitions): monthly = price × numerator / denominator. */
 export const PER_MONTH: Record<ProductPeriod, readonly [number, number]> = { P1W: [4, 1], P1M: [1, 1], P3M: [1, 3], P1Y: [1, 12] };
 
 export interface Product {

@@ -1,11 +1,11 @@
 /**
  * The reference model: what the service must show for a world of histories (history.ts) at a point in time,
  * written from the provider's documentation (RevenueCat's event types, event flows and chart definitions,
- * /work/shared/docs/billing-provider.md), the effects table and the README's documented choices, and from nothing
+ * /work/shared/docs/billing-provider.md), the effects table and the documented choices (docs/billing.md), and from nothing
  * in src/billing. It walks each subscription's story in time order as a customer would tell it ("I cancelled, so I
  * keep access until the period ends"; "my card failed, the store retried for a week"), with the product's own
- * period and price from the catalog, and never looks at an event. Where the README chose differently from the
- * provider, the model follows the README (its table "Where the service differs from the provider"):
+ * period and price from the catalog, and never looks at an event. Where docs/billing.md chose differently from the
+ * provider, the model follows docs/billing.md (its table "Where the service differs from the provider"):
  * - a TRANSFER makes the two customers one (union of ids and purchases), under the smallest id in code-unit order;
  * - the ids of a customer are those the provider named in its events by the horizon;
  * - MRR: production, not family-shared, paid (not a trial), renewing, entitled; the price paid for the current
@@ -75,7 +75,7 @@ export function expectWorld(world: World, asOfMs: number): Expectation {
   return { customers, totals };
 }
 
-/** Customers joined by a transfer, or sharing an id, are one customer (README: TRANSFER merges). */
+/** Customers joined by a transfer, or sharing an id, are one customer (docs/billing.md: TRANSFER merges). */
 function customerGroups(world: World): CustomerHistory[][] {
   const parent = world.customers.map((c) => c.index);
   const find = (i: number): number => (parent[i] === i ? i : (parent[i] = find(parent[i]!)));
@@ -244,7 +244,7 @@ function subscriptionAt(sub: SubscriptionHistory, production: boolean, asOfMs: n
   };
 }
 
-/** The README's normalisation, in integer micro-dollars. */
+/** docs/billing.md's normalisation, in integer micro-dollars. */
 export function monthlyMicros(usd: number, product: Product): number {
   const [numerator, denominator] = PER_MONTH[product.period];
   return Math.round((Math.round(usd * 1_000_000) * numerator) / denominator);
