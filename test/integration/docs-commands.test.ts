@@ -87,7 +87,7 @@ interface Ran {
 }
 
 describe('the documentation’s runnable commands, as written, in a second terminal beside a running stack', function () {
-  this.timeout(180_000);
+  this.timeout(300_000);
   let h: Harness;
   let root: string;
   let app: string;
