@@ -182,8 +182,8 @@ describe('skills: release notes the way maintainers release (http-client, a gaxi
     assert.deepEqual(check(releaseNotesInputSchema, { fromVersion: '6.7.1', toVersion: '7.0.0-rc.1' }), []);
   });
 
-  it("9. the README's release-notes example is a whole document, from its title to its changelog link", () => {
-    const readme = readFileSync(join(repoRoot(), 'README.md'), 'utf8');
+  it("9. the documentation's release-notes example (docs/skills.md) is a whole document, from its title to its changelog link", () => {
+    const readme = readFileSync(join(repoRoot(), 'docs', 'skills.md'), 'utf8');
     const example = /For example, `googleapis\/gaxios`[^]*?```markdown\n([^]*?)```/.exec(readme)?.[1];
     assert.ok(example, 'the example block');
     assert.match(example, /^# Release notes: 7\.0\.0\n/);
