@@ -11,6 +11,13 @@ export TEST_TALLY_FILE="$tally"
 status=0
 reporter=dist/test/support/reporter.js
 
+# The alert rules' tests (test/unit/ops/prometheus-alerts.test.ts) need promtool: fetched when missing and possible.
+if promtool_path=$(bash scripts/ensure-promtool.sh); then
+  export PROMTOOL_PATH="$promtool_path"
+else
+  echo "[test] !!! ALERT RULE TESTS DID NOT RUN: promtool is missing and could not be fetched (set PROMTOOL_PATH) !!!"
+fi
+
 # Lint and format (and the console's type check, web/console) run beside the unit tests (about as long as each
 # other); their output follows the tests'.
 echo "[test] console type check, lint and format, and unit tests…"
