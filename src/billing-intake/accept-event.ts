@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { isKnownEventType, type BillingEvent } from '../billing/provider-events';
 import { sameEventBody } from '../billing/same-event-body';
+import { deadLetterKey } from '../billing/dead-letter-key';
 import { resolveSubscriberIds, workflowIdFor, type BillingScope } from '../billing/subscriber-id';
 import type { DeadLetterRepository } from '../store/dead-letters';
 import type { IGNORED_REASONS } from '../store/event-log';
@@ -115,7 +116,7 @@ export class EventIntake {
     return this.deadLetters.park(
       {
         // One record per distinct second body: the same conflicting delivery again parks into it (attempts + 1).
-        key: `intake:${eventKey(scope, event.id)}:${digest}`,
+        key: deadLetterKey({ stage: 'intake', scope, eventId: event.id, digest }),
         scope,
         stage: 'intake',
         eventId: event.id,

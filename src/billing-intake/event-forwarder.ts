@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Logger } from '../logging/logger';
 import { isPermanentRefusal } from '../temporal/failures';
+import { deadLetterKey } from '../billing/dead-letter-key';
 import { signalSubscriberEvents } from '../temporal/clients/billing-subscriber';
 import { EVENT_BATCH_CHARS, EVENT_BATCH_MAX } from '../workflows/contracts/billing-subscriber';
 import type { DeadLetterRepository } from '../store/dead-letters';
@@ -245,7 +246,7 @@ export class EventForwarder {
     const { scope, eventId, type, subscriberId, workflowId } = record;
     const id = await this.deadLetters.park(
       {
-        key: `${scope}|relay|${eventId}`,
+        key: deadLetterKey({ stage: 'relay', scope, eventId }),
         scope,
         stage: 'relay',
         eventId,

@@ -3,7 +3,6 @@ import {
   condition,
   continueAsNew,
   getExternalWorkflowHandle,
-  isCancellation,
   patched,
   proxyActivities,
   proxyLocalActivities,
@@ -21,7 +20,6 @@ import {
   appliedIdOf,
   applyDowngrade,
   applyEvent,
-  entitlementTargets,
   initialState,
   mergeInto,
   type SubscriberState,
@@ -43,25 +41,21 @@ import {
   type EventReference,
   type SubscriberMessage,
 } from './contracts/billing-subscriber';
+import { deadLetterKey } from '../billing/dead-letter-key';
 import { shieldedFromCancellation } from './cancel-guard';
+import { subscriberEffects } from './billing-subscriber-effects';
+import { subscriberParking } from './billing-subscriber-parking';
 import { Inbox } from './inbox';
 import { WakeTimer } from './wake-timer';
 import { metricsWorkflowId, totalsDeltaSignal } from './contracts/billing-metrics';
 
 type Activities = ReturnType<typeof createActivities>;
 
-// The projection, the metrics workflow and the dead-letter record itself are retried for as long as it takes:
-// they live in the same store and Temporal as any place a failure could be parked, so parking could not succeed
-// where they fail.
-const { persistSubscriber, ensureBillingMetricsWorkflow, parkDeadLetter } = proxyActivities<Activities>({
+// The projection and the metrics workflow are retried for as long as it takes: they live in the same store and
+// Temporal as any place a failure could be parked, so parking could not succeed where they fail (the effects and
+// parking have their own activities: billing-subscriber-effects.ts, billing-subscriber-parking.ts).
+const { persistSubscriber, ensureBillingMetricsWorkflow } = proxyActivities<Activities>({
   startToCloseTimeout: '15s',
-  retry: { initialInterval: '200ms', maximumInterval: '30s' },
-});
-// Effects on other records are retried for a day (Temporal refusing a signal for good fails at once), then
-// parked as dead letters that an operator can retry.
-const { applyOperatorEntitlements, signalSubscriber } = proxyActivities<Activities>({
-  startToCloseTimeout: '15s',
-  scheduleToCloseTimeout: '24h',
   retry: { initialInterval: '200ms', maximumInterval: '30s' },
 });
 // A fresh run reads what an earlier run of the same subscriber stored, and an event too large for a signal is
@@ -78,15 +72,6 @@ const { publishSubscriber } = proxyLocalActivities<Activities>({
   startToCloseTimeout: '30s',
   localRetryThreshold: '10s',
   retry: { initialInterval: '200ms', maximumInterval: '5m' },
-});
-// Mail goes through an SMTP relay that may be slow; the outbox makes retries send at most one mail per event.
-// Three days of failures (a relay that refuses us) park the mail as a dead letter. The activity heartbeats, so an
-// attempt lost with its worker is retried within 10 s: the subscriber's next events wait for it.
-const { sendBillingIssueEmail } = proxyActivities<Activities>({
-  startToCloseTimeout: '1m',
-  heartbeatTimeout: '10s',
-  scheduleToCloseTimeout: '3d',
-  retry: { initialInterval: '2s', maximumInterval: '5m' },
 });
 // Outbound webhooks: stores the deliveries and starts one workflow each (idempotent; see activities/outbound.ts).
 const { dispatchOutboundEvent } = proxyActivities<Activities>({
@@ -136,6 +121,9 @@ async function runSubscriber(input: BillingSubscriberStart): Promise<void> {
   });
   setHandler(redoEffectSignal, (redo) => void inbox.push(redo), { description: 'An operator retries a dead-lettered effect' });
   setHandler(subscriberStateQuery, () => state, { description: "The subscriber's whole state" });
+
+  const park = subscriberParking(scope, subscriberId);
+  const effects = subscriberEffects({ scope, subscriberId, state: () => state }, park);
 
   const wake = new WakeTimer();
   // Decided once, up front, for everything a version changed; runs recorded before keep their behaviour on replay.
@@ -249,7 +237,13 @@ async function runSubscriber(input: BillingSubscriberStart): Promise<void> {
     }
     const event = await loadProviderEvent({ scope, eventId: ref.eventId });
     if (event === null) {
-      await park('apply', `${scope}|apply|${ref.eventId}`, ref, null, new Error(`event ${ref.eventId} is not in the webhook inbox`));
+      await park(
+        'apply',
+        deadLetterKey({ stage: 'apply', scope, eventId: ref.eventId }),
+        ref,
+        null,
+        new Error(`event ${ref.eventId} is not in the webhook inbox`),
+      );
       return null;
     }
     return { kind: 'event', event, receivedAtMs: ref.receivedAtMs };
@@ -273,29 +267,13 @@ async function runSubscriber(input: BillingSubscriberStart): Promise<void> {
 
   function applyKey(message: Exclude<Message, { kind: 'redo' | 'eventRef' }>): string {
     return message.kind === 'event'
-      ? `${scope}|apply|${message.event.id}`
-      : `${scope}|apply|${subscriberId}|${state.version}|${message.kind}`;
+      ? deadLetterKey({ stage: 'apply', scope, eventId: message.event.id })
+      : deadLetterKey({ stage: 'apply', scope, subscriberId, version: state.version, message: message.kind });
   }
 
   /** A retried effect acts on what is true now: the entitlements to write are the current ones. */
   function refreshed(effect: Effect): Effect {
     return effect.kind === 'entitlements_changed' ? { ...effect, entitlements: state.entitlements } : effect;
-  }
-
-  async function park(stage: 'apply' | 'effect', key: string, payload: unknown, event: BillingEvent | null, err: unknown): Promise<void> {
-    if (isCancellation(err)) throw err;
-    await parkDeadLetter({
-      key,
-      scope,
-      stage,
-      // Read defensively: an event the reducer choked on may not have the shape its type promises.
-      eventId: typeof event?.id === 'string' ? event.id : null,
-      type: typeof event?.type === 'string' ? event.type : null,
-      subscriberId,
-      workflowId: workflowInfo().workflowId,
-      reason: failureText(err),
-      payload,
-    });
   }
 
   /**
@@ -330,53 +308,7 @@ async function runSubscriber(input: BillingSubscriberStart): Promise<void> {
         downgradeId,
       });
     }
-    for (const [index, effect] of transition.effects.entries()) {
-      try {
-        await runEffect(effect, message);
-      } catch (err) {
-        const key = redoKey ?? `${scope}|effect|${subscriberId}|${state.version}|${index}`;
-        await park('effect', key, { effect, message }, message?.kind === 'event' ? message.event : null, err);
-      }
-    }
-  }
-
-  async function runEffect(effect: Effect, message: Message | null): Promise<void> {
-    switch (effect.kind) {
-      case 'entitlements_changed':
-        // Written where the org or project is named: every app_user_id this customer was seen under.
-        if (scope === 'operator' && state.mergedInto === null) {
-          await applyOperatorEntitlements({
-            subscriberId,
-            ...entitlementTargets(state),
-            entitlements: effect.entitlements,
-            version: state.version,
-          });
-        }
-        break;
-      case 'email_billing_issue':
-        await sendBillingIssueEmail({
-          eventId: effect.eventId,
-          subscriberId: effect.subscriberId,
-          orgIds: effect.orgIds ?? [effect.subscriberId],
-        });
-        break;
-      case 'merge': {
-        // All at once: one workflow task schedules them, instead of a task (and its history events) each.
-        const canonicalId = effect.into ?? subscriberId;
-        await Promise.all(
-          effect.from.map((from) => signalSubscriber({ scope, subscriberId: from, message: { kind: 'mergeInto', canonicalId } })),
-        );
-        break;
-      }
-      case 'transfer_out':
-        await signalSubscriber({ scope, subscriberId: effect.to, message: { kind: 'absorb', state } });
-        break;
-      case 'forward':
-        // This record was merged: what it is given belongs to the canonical record.
-        if (message && message.kind !== 'mergeInto' && message.kind !== 'redo')
-          await signalSubscriber({ scope, subscriberId: effect.to, message });
-        break;
-    }
+    await effects.runEffects(transition.effects, message, redoKey);
   }
 
   /**
@@ -414,16 +346,6 @@ async function runSubscriber(input: BillingSubscriberStart): Promise<void> {
       await handle.signal(totalsDeltaSignal, delta);
     }
   }
-}
-
-/** The messages of a failure and its causes (an activity failure's own message only says which activity). */
-function failureText(err: unknown): string {
-  const parts: string[] = [];
-  for (let e: unknown = err; e && parts.length < 5; e = (e as { cause?: unknown }).cause) {
-    const message = (e as { message?: unknown }).message;
-    if (typeof message === 'string' && message !== '' && !parts.includes(message)) parts.push(message);
-  }
-  return parts.join(': ') || 'unknown failure';
 }
 
 /** What a providerEvent signal carries, as an inbox message (histories before references carry the event alone). */
