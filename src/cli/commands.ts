@@ -1,5 +1,6 @@
 import { connectAppCommand, rotateAppCommand } from './apps';
 import { billingCheckCommand } from './billing-check';
+import { billingPatchErasCommand } from './billing-patch-eras';
 import { deadLettersCommand } from './dead-letters';
 import { billingBackfillTrendsCommand } from './billing-backfill-trends';
 import type { CliCommand } from './command';
@@ -25,6 +26,7 @@ export const COMMANDS: Record<string, CliCommand> = {
   'connect-app': connectAppCommand,
   'rotate-app-authorization': rotateAppCommand,
   'billing-check': billingCheckCommand,
+  'billing-patch-eras': billingPatchErasCommand,
   'dead-letters': deadLettersCommand,
   'outbound-access': outboundAccessCommand,
   'billing-backfill-trends': billingBackfillTrendsCommand,

@@ -37,6 +37,7 @@ import {
   providerEventsSignal,
   redoEffectSignal,
   subscriberStateQuery,
+  SUBSCRIBER_PATCHES,
   type BillingSubscriberStart,
   type EventReference,
   type SubscriberMessage,
@@ -134,15 +135,16 @@ async function runSubscriber(input: BillingSubscriberStart): Promise<void> {
   // v2: one timer kept across messages, the record and outbound fan-out in one local activity, bounded batches,
   // the state budget, the grant types' effects and the plausible-time rule (see RuleSet).
   // A v2, v3 or v4 run has every earlier patch's behaviour, so it asks for none of them.
-  const v4 = patched('work-v4');
-  const v3 = v4 || patched('work-v3');
-  const v2 = v3 || patched('work-v2');
+  // When an era's branches may go: ARCHITECTURE.md, "Patch eras and their sunset" (`cli billing-patch-eras`).
+  const v4 = patched(SUBSCRIBER_PATCHES.v4);
+  const v3 = v4 || patched(SUBSCRIBER_PATCHES.v3);
+  const v2 = v3 || patched(SUBSCRIBER_PATCHES.v2);
   let rules: RuleSet = v4 ? 'v3' : v2 ? 'v2' : 'v1';
   // A run recorded under work-v2 or work-v3 moves to rules v3 at the next message or timer it applies (the patch is
   // asked again then, and recorded where the run first took it), so customers whose runs were started before get the
   // money fixes without waiting for a continue-as-new; on replay it switches at the same message.
   const currentRules = (): RuleSet => {
-    if (rules === 'v2' && patched('work-v4')) rules = 'v3';
+    if (rules === 'v2' && patched(SUBSCRIBER_PATCHES.v4)) rules = 'v3';
     return rules;
   };
   // How many waiting messages the first batch applies, when a local activity runs before it. The activity's result
@@ -152,7 +154,7 @@ async function runSubscriber(input: BillingSubscriberStart): Promise<void> {
   let fixed: number | null = null;
   // A run that starts without carried state while the record exists (an earlier run was terminated or reset)
   // resumes from the stored state: its version guards keep writing, and the totals are not counted again.
-  if (!input.carried && (v2 || patched('resume-from-stored-state'))) {
+  if (!input.carried && (v2 || patched(SUBSCRIBER_PATCHES.resumeFromStoredState))) {
     if (v3) fixed = inbox.length;
     const stored = await loadStoredSubscriber({ scope, subscriberId, runId: workflowInfo().runId });
     if (stored && stored.state.version > state.version) {
@@ -294,7 +296,7 @@ async function runSubscriber(input: BillingSubscriberStart): Promise<void> {
       state !== previous &&
       (message === null || message.kind === 'event') &&
       scope !== 'operator' &&
-      (v2 || patched('outbound-webhooks'))
+      (v2 || patched(SUBSCRIBER_PATCHES.outboundWebhooks))
     ) {
       const downgradeId = message ? null : `downgrade:${subscriberId}:${previous.scheduledDowngrade?.eventId ?? previous.version}`;
       // The subscriber's outward facts and the event by id: the activity reads the body as received from the inbox.

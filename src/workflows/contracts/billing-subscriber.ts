@@ -91,3 +91,21 @@ export const billingSubscriberContract = {
   },
   queries: { state: subscriberStateQuery },
 } as const satisfies WorkflowContract<[BillingScope, string]>;
+
+/**
+ * The patch ids the workflow asks `patched()` for (never renamed: recorded histories name them). Each `work-v*` id
+ * marks an era: a run's era is the one its first workflow task took, and stays in its TemporalChangeVersion search
+ * attribute for as long as it runs (a work-v2 or work-v3 run adds work-v4 later, when it moves to rules v3).
+ * `resume-from-stored-state` and `outbound-webhooks` were asked only by runs before work-v2 (era v1).
+ */
+export const SUBSCRIBER_PATCHES = {
+  v2: 'work-v2',
+  v3: 'work-v3',
+  v4: 'work-v4',
+  resumeFromStoredState: 'resume-from-stored-state',
+  outboundWebhooks: 'outbound-webhooks',
+} as const;
+
+/** The eras, oldest first; the last is what every new run takes. See ARCHITECTURE.md, "Patch eras and their sunset". */
+export const SUBSCRIBER_ERAS = ['v1', 'v2', 'v3', 'v4'] as const;
+export type SubscriberEra = (typeof SUBSCRIBER_ERAS)[number];
