@@ -154,6 +154,30 @@ describe('outbound webhooks (real stack, real receiver on loopback)', () => {
     assert.equal(typeof entries[0].attempts[0].latencyMs, 'number');
   });
 
+  it('pages the delivery log: a last page that is exactly full hands out no cursor', async () => {
+    const ep = await register('/pages', { eventTypes: ['INITIAL_PURCHASE'] });
+    const client = billingClient(h, APP, () => auth);
+    const t = Date.now();
+    for (const user of ['pager-1', 'pager-2'])
+      await client.deliver(providerEvent('INITIAL_PURCHASE', user, { at: t, expiresAt: t + 30 * DAY }));
+    await eventually(
+      () => log(ep.id),
+      (l) => l.length === 2,
+      { what: 'two deliveries', timeoutMs: 30_000 },
+    );
+    const page = async (query: string) => (await h.request('GET', `${endpointsPath}/${ep.id}/deliveries?${query}`, { token: admin })).body;
+    const whole = await page('limit=2');
+    assert.equal(whole.deliveries.length, 2);
+    assert.equal(whole.nextCursor, null);
+    const first = await page('limit=1');
+    assert.equal(first.deliveries.length, 1);
+    assert.equal(typeof first.nextCursor, 'string');
+    const second = await page(`limit=1&cursor=${first.nextCursor}`);
+    assert.equal(second.deliveries.length, 1);
+    assert.notEqual(second.deliveries[0].id, first.deliveries[0].id);
+    assert.equal(second.nextCursor, null);
+  });
+
   it('a scheduled downgrade that fires sends SUBSCRIPTION_DOWNGRADED; the event-type filter applies', async () => {
     const ep = await register('/downgrades', { eventTypes: ['SUBSCRIPTION_DOWNGRADED'] });
     const client = billingClient(h, APP, () => auth);

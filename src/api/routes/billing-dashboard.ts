@@ -12,7 +12,7 @@ import { requestedScope, workflowLinker } from '../billing-scope';
 import { cursorCodec, parseLimit } from '../cursor';
 import type { AppDeps } from '../deps';
 import { authenticate, principalOf } from '../middleware/authenticate';
-import { withinBudget } from '../page-budget';
+import { listPage } from '../pagination';
 import { timelineEntryBody } from '../timeline-entry';
 import { badRequest, notFound } from '../problem';
 import { validate } from '../validation';
@@ -177,27 +177,25 @@ export function billingDashboardRoutes(deps: AppDeps): Router {
     }
     const limit = parseLimit(ctx.query.limit, 50, 200);
     const after = customerCursor(query.cursor, sort);
-    const rows = await subscribers.list(scope, {
-      status: query.status,
-      flagged: query.flagged === undefined ? undefined : query.flagged === 'true',
-      store: query.store,
-      environment: query.environment,
-      product: query.product,
-      idPrefix: query.q,
-      sort,
-      limit: limit + 1,
-      after,
-    });
-    const page = rows.slice(0, limit);
+    const read = (rows: number) =>
+      subscribers.list(scope, {
+        status: query.status,
+        flagged: query.flagged === undefined ? undefined : query.flagged === 'true',
+        store: query.store,
+        environment: query.environment,
+        product: query.product,
+        idPrefix: query.q,
+        sort,
+        limit: rows,
+        after,
+      });
     const present = presenter(ctx);
-    const { items, taken } = withinBudget(page, present);
-    const last = page[taken - 1];
-    const more = rows.length > limit || taken < page.length;
+    const { items, nextCursor } = await listPage({ limit, read, present, cursorOf: (last) => nextCustomerCursor(last, sort) });
     // With q: also the customer q names exactly, which a prefix of ids misses.
     const exact = query.q === undefined ? undefined : await exactMatch(scope, query.q);
     ctx.body = {
       customers: items,
-      nextCursor: more && last ? nextCustomerCursor(last, sort) : null,
+      nextCursor,
       ...(exact === undefined ? {} : { exactMatch: exact && present(exact.record), exactMatchBy: exact?.by ?? null }),
     };
   });
@@ -289,15 +287,14 @@ export function billingDashboardRoutes(deps: AppDeps): Router {
       throw badRequest('invalid_input', 'days must be an integer from 1 to 365', [{ path: '/days', message: 'must be 1..365' }]);
     const limit = parseLimit(ctx.query.limit, 50, 200);
     const after = DOWNGRADE_CURSOR.decode(ctx.query.cursor);
-    const rows = await subscribers.downgradesDue(scope, { until: new Date(Date.now() + days * 86_400_000), limit: limit + 1, after });
-    const page = rows.slice(0, limit);
-    const { items, taken } = withinBudget(page, presenter(ctx));
-    const last = page[taken - 1];
-    const more = rows.length > limit || taken < page.length;
-    ctx.body = {
-      customers: items,
-      nextCursor: more && last?.downgradeAt ? DOWNGRADE_CURSOR.encode({ at: last.downgradeAt, id: last._id }) : null,
-    };
+    const until = new Date(Date.now() + days * 86_400_000);
+    const { items, nextCursor } = await listPage({
+      limit,
+      read: (rows) => subscribers.downgradesDue(scope, { until, limit: rows, after }),
+      present: presenter(ctx),
+      cursorOf: (last) => (last.downgradeAt ? DOWNGRADE_CURSOR.encode({ at: last.downgradeAt, id: last._id }) : null),
+    });
+    ctx.body = { customers: items, nextCursor };
   });
 
   // One customer's story, newest first: every event applied to it, with what changed (billing-timeline.ts).
@@ -307,17 +304,13 @@ export function billingDashboardRoutes(deps: AppDeps): Router {
     const before = TIMELINE_CURSOR.decode(ctx.query.cursor);
     const record = await subscribers.resolve(scope, ctx.params.id!);
     if (!record) throw unknownCustomer(ctx.params.id!, scope);
-    const rows = await timeline.list(scope, record.subscriberId, { limit: limit + 1, before });
-    const page = rows.slice(0, limit);
-    const { items, taken } = withinBudget(page, timelineEntryBody);
-    const last = page[taken - 1];
-    const more = rows.length > limit || taken < page.length;
-    ctx.body = {
-      scope,
-      id: record.subscriberId,
-      entries: items,
-      nextCursor: more && last ? TIMELINE_CURSOR.encode({ position: last.position, id: last._id }) : null,
-    };
+    const { items, nextCursor } = await listPage({
+      limit,
+      read: (rows) => timeline.list(scope, record.subscriberId, { limit: rows, before }),
+      present: timelineEntryBody,
+      cursorOf: (last) => TIMELINE_CURSOR.encode({ position: last.position, id: last._id }),
+    });
+    ctx.body = { scope, id: record.subscriberId, entries: items, nextCursor };
   });
 
   // One event's entry on the customer's timeline (the event log links to it).

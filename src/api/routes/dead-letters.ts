@@ -4,6 +4,7 @@ import { retryability } from '../../billing-intake/dead-letters';
 import type { DeadLetterRecord, DeadLetterStatus } from '../../store/dead-letters';
 import { requestedScope, workflowLinker } from '../billing-scope';
 import { cursorCodec, parseLimit } from '../cursor';
+import { listPage } from '../pagination';
 import type { AppDeps } from '../deps';
 import { authenticate, principalOf, requireAdmin } from '../middleware/authenticate';
 import { jsonBody } from '../middleware/json-body';
@@ -63,18 +64,14 @@ export function deadLetterRoutes(deps: AppDeps): Router {
     }
     const limit = parseLimit(ctx.query.limit, 50, 200);
     const after = CURSOR.decode(ctx.query.cursor);
-    const rows = await service.list(scope, {
-      status: status === 'all' ? undefined : (status as DeadLetterStatus),
-      limit: limit + 1,
-      after,
+    const { items, nextCursor } = await listPage({
+      limit,
+      read: (rows) => service.list(scope, { status: status === 'all' ? undefined : (status as DeadLetterStatus), limit: rows, after }),
+      present: presenter(ctx),
+      cursorOf: (last) => CURSOR.encode({ parkedAt: last.parkedAt, id: last._id }),
+      budgetBytes: Infinity,
     });
-    const page = rows.slice(0, limit);
-    const last = page[page.length - 1];
-    ctx.body = {
-      scope,
-      deadLetters: page.map(presenter(ctx)),
-      nextCursor: rows.length > limit && last ? CURSOR.encode({ parkedAt: last.parkedAt, id: last._id }) : null,
-    };
+    ctx.body = { scope, deadLetters: items, nextCursor };
   });
 
   router.post('/v1/billing/dead-letters/:id/retry', async (ctx) => {

@@ -1,6 +1,7 @@
 import Router from '@koa/router';
 import { DOCUMENT_KINDS, type DocumentKind } from '../../skills/types';
 import { cursorCodec, parseLimit } from '../cursor';
+import { listPage } from '../pagination';
 import type { AppDeps } from '../deps';
 import { API_BODY_LIMIT } from '../limits';
 import { jsonBody } from '../middleware/json-body';
@@ -40,19 +41,15 @@ export function documentRoutes(deps: AppDeps): Router {
       throw badRequest('invalid_input', 'q must be a string of at most 200 characters');
     const limit = parseLimit(ctx.query.limit, 50, 200);
     const cursor = CURSOR.decode(ctx.query.cursor);
-    const rows = await documents.list(project._id, {
-      kind: kind as DocumentKind | undefined,
-      text: q as string | undefined,
-      limit: limit + 1,
-      after: cursor,
+    const { items, nextCursor } = await listPage({
+      limit,
+      read: (rows) =>
+        documents.list(project._id, { kind: kind as DocumentKind | undefined, text: q as string | undefined, limit: rows, after: cursor }),
+      present: ({ project: _p, updatedAt: _u, versionKey: _v, fixVersionKey: _f, searchTerms: _s, ...doc }) => doc,
+      cursorOf: (last) => CURSOR.encode({ createdAt: last.createdAt, externalId: last.externalId, kind: last.kind }),
+      budgetBytes: Infinity,
     });
-    const page = rows.slice(0, limit);
-    const last = page[page.length - 1];
-    ctx.body = {
-      documents: page.map(({ project: _p, updatedAt: _u, versionKey: _v, fixVersionKey: _f, searchTerms: _s, ...doc }) => doc),
-      nextCursor:
-        rows.length > limit && last ? CURSOR.encode({ createdAt: last.createdAt, externalId: last.externalId, kind: last.kind }) : null,
-    };
+    ctx.body = { documents: items, nextCursor };
   });
 
   return router;

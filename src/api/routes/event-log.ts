@@ -15,7 +15,7 @@ import { requestedScope, workflowLinker } from '../billing-scope';
 import { cursorCodec, parseLimit } from '../cursor';
 import type { AppDeps } from '../deps';
 import { authenticate, principalOf } from '../middleware/authenticate';
-import { withinBudget } from '../page-budget';
+import { listPage } from '../pagination';
 import { timelineEntryBody } from '../timeline-entry';
 import { badRequest, forbidden, notFound } from '../problem';
 import { validate } from '../validation';
@@ -122,21 +122,25 @@ export function eventLogRoutes(deps: AppDeps): Router {
     const bucket = await bucketOf(ctx);
     const query = validate<EventLogParams>(EVENT_LOG_QUERY_SCHEMA, { ...ctx.query }, 'Query');
     const limit = parseLimit(ctx.query.limit, 50, 200);
-    const rows = await eventLog.list(bucket, {
-      outcome: query.outcome,
-      reason: query.reason,
-      type: query.type,
-      subscriber: query.subscriber,
-      since: query.since === undefined ? undefined : new Date(query.since),
-      until: query.until === undefined ? undefined : new Date(query.until),
-      limit: limit + 1,
-      before: CURSOR.decode(ctx.query.cursor),
+    const before = CURSOR.decode(ctx.query.cursor);
+    const read = (rows: number) =>
+      eventLog.list(bucket, {
+        outcome: query.outcome,
+        reason: query.reason,
+        type: query.type,
+        subscriber: query.subscriber,
+        since: query.since === undefined ? undefined : new Date(query.since),
+        until: query.until === undefined ? undefined : new Date(query.until),
+        limit: rows,
+        before,
+      });
+    const { items, nextCursor } = await listPage({
+      limit,
+      read,
+      present: present(ctx, bucket),
+      cursorOf: (last) => CURSOR.encode({ at: last.at, id: last._id }),
     });
-    const page = rows.slice(0, limit);
-    const { items, taken } = withinBudget(page, present(ctx, bucket));
-    const last = page[taken - 1];
-    const more = rows.length > limit || taken < page.length;
-    ctx.body = { bucket, events: items, nextCursor: more && last ? CURSOR.encode({ at: last.at, id: last._id }) : null };
+    ctx.body = { bucket, events: items, nextCursor };
   });
 
   router.get('/v1/billing/events/:id', async (ctx) => {

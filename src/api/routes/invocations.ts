@@ -7,6 +7,7 @@ import { findSkill } from '../../skills/catalog';
 import { INVOCATION_STATUSES, isInvocationStatus } from '../../skills/invocation-status';
 import type { InvocationRecord } from '../../store/invocations';
 import { cursorCodec, parseLimit } from '../cursor';
+import { listPage } from '../pagination';
 import type { AppDeps } from '../deps';
 import type { AppMetrics } from '../metrics';
 import { API_BODY_LIMIT } from '../limits';
@@ -80,18 +81,16 @@ export function invocationRoutes(deps: AppDeps, metrics: AppMetrics): Router {
     }
     const limit = parseLimit(ctx.query.limit, 20, 100);
     const before = CURSOR.decode(ctx.query.cursor);
-    const rows = await invocations.list(project._id, {
-      skill: skill as string | undefined,
-      status: status as string | undefined,
-      limit: limit + 1,
-      before,
+    const link = linkOf(ctx);
+    const { items, nextCursor } = await listPage({
+      limit,
+      read: (rows) =>
+        invocations.list(project._id, { skill: skill as string | undefined, status: status as string | undefined, limit: rows, before }),
+      present: (r) => present(r, link(r.workflowId)),
+      cursorOf: (last) => CURSOR.encode({ createdAt: last.createdAt, id: last._id }),
+      budgetBytes: Infinity,
     });
-    const page = rows.slice(0, limit);
-    const last = page[page.length - 1];
-    ctx.body = {
-      invocations: page.map((r) => present(r, linkOf(ctx)(r.workflowId))),
-      nextCursor: rows.length > limit && last ? CURSOR.encode({ createdAt: last.createdAt, id: last._id }) : null,
-    };
+    ctx.body = { invocations: items, nextCursor };
   });
 
   router.get('/v1/agents/:project/invocations/:id', async (ctx) => {

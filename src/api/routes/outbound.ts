@@ -16,6 +16,7 @@ import {
 } from '../../store/outbound';
 import { canReadApp } from '../auth';
 import { cursorCodec, parseLimit } from '../cursor';
+import { listPage } from '../pagination';
 import type { AppDeps } from '../deps';
 import { checkId } from '../ids';
 import { API_BODY_LIMIT } from '../limits';
@@ -141,12 +142,14 @@ export function outboundRoutes(deps: AppDeps): Router {
     const { endpoint } = await endpointOf(ctx);
     const limit = parseLimit(ctx.query.limit, 20, 100);
     const before = DELIVERY_CURSOR.decode(ctx.query.cursor);
-    const rows = await deliveries.page(endpoint._id, limit, before);
-    const last = rows.at(-1);
-    ctx.body = {
-      deliveries: rows.map(presentDelivery),
-      nextCursor: rows.length === limit && last ? DELIVERY_CURSOR.encode({ createdAt: last.createdAt, id: last._id }) : null,
-    };
+    const { items, nextCursor } = await listPage({
+      limit,
+      read: (rows) => deliveries.page(endpoint._id, rows, before),
+      present: presentDelivery,
+      cursorOf: (last) => DELIVERY_CURSOR.encode({ createdAt: last.createdAt, id: last._id }),
+      budgetBytes: Infinity,
+    });
+    ctx.body = { deliveries: items, nextCursor };
   });
 
   // One delivery with what was sent (the body byte for byte, as signed) and what the receiver answered each time.
