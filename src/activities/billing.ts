@@ -10,7 +10,6 @@ import type { Entitlement as BillingEntitlement } from '../billing/subscriber-vi
 import { ensureMetricsWorkflow } from '../temporal/clients/billing-metrics';
 import { type SubscriberMessage } from '../workflows/contracts/billing-subscriber';
 import type { DepsOf } from './deps';
-import { systemClock } from '../config/clock';
 
 /** I/O of the billing workflows: the dashboard projection, operator entitlements, signals between workflows. */
 export function createBillingActivities(
@@ -20,7 +19,7 @@ export function createBillingActivities(
   >,
 ) {
   const { subscribers, billingTotals: totals, projects, billingTimeline: timeline, billingDaily: daily, webhookEvents } = deps.repos;
-  const now = deps.now ?? systemClock;
+  const { now } = deps;
   const taskQueue = deps.config.temporal.taskQueue;
 
   return {
@@ -108,7 +107,7 @@ export function createBillingActivities(
      */
     async signalSubscriber(args: { scope: BillingScope; subscriberId: string; message: SubscriberMessage }): Promise<void> {
       try {
-        await signalSubscriberWorkflow(deps.temporal, taskQueue, args, args.message);
+        await signalSubscriberWorkflow(deps.temporal, taskQueue, args, args.message, now);
       } catch (err) {
         if (isPermanentRefusal(err))
           throw ApplicationFailure.nonRetryable(

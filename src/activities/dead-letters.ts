@@ -1,12 +1,11 @@
 import type { BillingScope } from '../billing/subscriber-id';
 import type { DeadLetterStage } from '../store/dead-letters';
 import type { DepsOf } from './deps';
-import { systemClock } from '../config/clock';
 
 /** The billing workflows' dead-letter place: what failed for good is parked where operators see it. */
 export function createDeadLetterActivities(deps: DepsOf<'deadLetters', 'logger'>) {
   const { deadLetters } = deps.repos;
-  const now = deps.now ?? systemClock;
+  const { now } = deps;
   return {
     async parkDeadLetter(args: {
       key: string;

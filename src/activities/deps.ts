@@ -16,6 +16,7 @@ export interface ActivityDeps {
   temporal: Client;
   /** Null when no SMTP relay is configured: mail is then kept in the outbox. */
   mailer: Mailer | null;
+  /** Absent: the system clock (defaulted once, by createActivities). */
   now?: Clock;
   /** The worker's own metrics (worker-metrics.ts); absent: recorded nowhere. */
   metrics?: WorkerMetrics;
@@ -27,4 +28,4 @@ export interface ActivityDeps {
  */
 export type DepsOf<R extends keyof Repositories, S extends 'config' | 'logger' | 'temporal' | 'mailer' = never> = {
   repos: Pick<Repositories, R>;
-} & Pick<ActivityDeps, S | 'now' | 'metrics'>;
+} & Pick<ActivityDeps, S | 'metrics'> & { now: Clock };

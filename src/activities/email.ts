@@ -1,12 +1,11 @@
 import type { DepsOf } from './deps';
 import { sendOnce } from './send-once';
-import { systemClock } from '../config/clock';
 import { currentActivity, whileHeartbeating } from './heartbeat';
 
 /** Mail to people: each mail has an idempotency key (here the provider event id) and is sent once (send-once.ts). */
 export function createEmailActivities(deps: DepsOf<'mailOutbox' | 'projects', 'logger' | 'mailer'>) {
   const { mailOutbox: outbox, projects } = deps.repos;
-  const now = deps.now ?? systemClock;
+  const { now } = deps;
 
   return {
     /**

@@ -10,7 +10,6 @@ import { MAX_RESPONSE_BODY_KEPT, pendingDelivery, type EndpointRecord } from '..
 import type { AttemptOutcome } from '../workflows/contracts/outbound-delivery';
 import type { DepsOf } from './deps';
 import { sendOnce } from './send-once';
-import { systemClock } from '../config/clock';
 
 const APP_SCOPE_PREFIX = 'app:';
 
@@ -29,7 +28,7 @@ export function createOutboundActivities(
     mailOutbox: outbox,
     webhookEvents,
   } = deps.repos;
-  const now = deps.now ?? systemClock;
+  const { now } = deps;
   const cfg = deps.config.outbound;
 
   return {

@@ -6,7 +6,6 @@ import type { DepsOf } from './deps';
 import { chatModelFromConfig, createDraftingActivity, rewritePlan } from './drafting';
 import type { SkillInvocationInput } from '../workflows/contracts/skill-invocation';
 import type { DraftOutcome, ProgressUpdate, ResultRevision, SkillContextRef } from './skill-types';
-import { systemClock } from '../config/clock';
 
 /** Retrieved documents kept in memory between the retrieval and the local drafting step of one invocation. */
 const HANDOFF_ENTRIES = 16;
@@ -19,7 +18,7 @@ const HANDOFF_ENTRIES = 16;
 export function createSkillActivities(deps: DepsOf<'invocations' | 'documents' | 'invocationContexts', 'config' | 'logger'>) {
   // `documents` keeps the worker's cache of whole-kind reads (see createWorker).
   const { invocations, documents, invocationContexts: contexts } = deps.repos;
-  const now = deps.now ?? systemClock;
+  const { now } = deps;
   const model = chatModelFromConfig(deps.config.llm);
   const draft = createDraftingActivity(deps, contexts, model);
   const draftDeterministic = createDraftingActivity(deps, contexts, null);

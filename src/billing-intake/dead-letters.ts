@@ -80,6 +80,7 @@ export class DeadLetterService {
         this.taskQueue,
         { scope: record.scope, subscriberId: record.subscriberId },
         messageFor(record),
+        this.now,
       );
     } catch (err) {
       if (!isPermanentRefusal(err)) throw err;

@@ -268,7 +268,7 @@ export class EventForwarder {
     const deadline = Date.now() + FORWARD_TIMEOUT_MS;
     const client = await this.client.get(deadline);
     await client.connection.withDeadline(deadline, () =>
-      signalSubscriberEvents(client, this.taskQueue, { scope, subscriberId: subscriberId! }, messages),
+      signalSubscriberEvents(client, this.taskQueue, { scope, subscriberId: subscriberId! }, messages, this.now),
     );
   }
 

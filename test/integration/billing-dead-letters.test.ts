@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { signalSubscriberWorkflow } from '../../src/temporal/clients/billing-subscriber';
+import { systemClock } from '../../src/config/clock';
 import type { BillingEvent } from '../../src/billing/provider-events';
 import { DeadLetterRepository } from '../../src/store/dead-letters';
 import { subscriberStateQuery } from '../../src/workflows/contracts/billing-subscriber';
@@ -192,6 +193,7 @@ describe('billing dead letters: work that fails for good is parked where operato
         h.config.temporal.taskQueue,
         { scope: `app:${app}`, subscriberId: 'odd-user' },
         { kind: 'event', event: malformed },
+        systemClock,
       );
       await client.deliver(providerEvent('INITIAL_PURCHASE', 'odd-user', { at: now + 1, expiresAt: now + 30 * DAY }));
 

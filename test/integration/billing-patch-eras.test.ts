@@ -3,6 +3,7 @@ import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
 import { defineSearchAttributeKey } from '@temporalio/common';
 import { signalSubscriberWorkflow } from '../../src/temporal/clients/billing-subscriber';
+import { systemClock } from '../../src/config/clock';
 import {
   billingSubscriberContract,
   SUBSCRIBER_PATCHES,
@@ -59,6 +60,7 @@ describe('billing patch eras: open subscriber runs per era (cli billing-patch-er
           kind: 'event',
           event: providerEvent('INITIAL_PURCHASE', user, { at }),
         },
+        systemClock,
       );
     // Each run's first workflow task records the work-v4 patch, and with it the TemporalChangeVersion the count reads.
     const recorded = await eventually(

@@ -13,6 +13,7 @@ import { applyEvent, initialState, type SubscriberState } from '../../src/billin
 import type { createActivities } from '../../src/activities';
 import { ensureMetricsWorkflow } from '../../src/temporal/clients/billing-metrics';
 import { signalSubscriberWorkflow } from '../../src/temporal/clients/billing-subscriber';
+import { systemClock } from '../../src/config/clock';
 import { billingMetricsContract, type BillingMetricsWorkflow } from '../../src/workflows/contracts/billing-metrics';
 import {
   billingSubscriberContract,
@@ -67,7 +68,7 @@ describe('billing workflows in workflow time (time-skipping server)', function (
         },
         // As the real activity does: merges and forwards reach the other record's workflow.
         async signalSubscriber(args: { scope: typeof SCOPE; subscriberId: string; message: SubscriberMessage }) {
-          await signalSubscriberWorkflow(client, TASK_QUEUE, args, args.message);
+          await signalSubscriberWorkflow(client, TASK_QUEUE, args, args.message, systemClock);
         },
         async dispatchOutboundEvent() {
           return 0;
@@ -92,7 +93,7 @@ describe('billing workflows in workflow time (time-skipping server)', function (
   });
 
   const send = (subscriberId: string, event: BillingEvent) =>
-    signalSubscriberWorkflow(env.client, TASK_QUEUE, { scope: SCOPE, subscriberId }, { kind: 'event', event });
+    signalSubscriberWorkflow(env.client, TASK_QUEUE, { scope: SCOPE, subscriberId }, { kind: 'event', event }, systemClock);
   const stateOf = (subscriberId: string) =>
     env.client.workflow
       .getHandle<BillingSubscriberWorkflow>(billingSubscriberContract.workflowId(SCOPE, subscriberId))

@@ -8,6 +8,7 @@ import type { ApplicationFailure } from '@temporalio/common';
 import { createEmailActivities } from '../../src/activities/email';
 import { MAIL_CLAIM, sendOnce } from '../../src/activities/send-once';
 import { createLogger } from '../../src/logging/logger';
+import { systemClock } from '../../src/config/clock';
 import { createMailer } from '../../src/mail/mailer';
 import { COLLECTIONS } from '../../src/store/collections';
 import { connectStore, type Store } from '../../src/store/mongo';
@@ -27,6 +28,7 @@ describe('billing-issue email: send once (real store, real SMTP server)', () => 
       repos: createRepositories(store.db),
       logger: createLogger(config, 'test'),
       mailer: createMailer(smtpUrl, 'billing@service.test'),
+      now: systemClock,
     });
 
   before(async () => {

@@ -220,7 +220,7 @@ export function billingDashboardRoutes(deps: AppDeps): Router {
     const days = ctx.query.days === undefined ? 30 : Number(ctx.query.days);
     if (![30, 90, 365].includes(days))
       throw badRequest('invalid_input', 'days must be 30, 90 or 365', [{ path: '/days', message: 'must be 30, 90 or 365' }]);
-    const today = Date.now();
+    const today = deps.now().getTime();
     const points = await daily.series(scope, utcDay(today - (days - 1) * 86_400_000), utcDay(today));
     ctx.body = {
       scope,
@@ -287,7 +287,7 @@ export function billingDashboardRoutes(deps: AppDeps): Router {
       throw badRequest('invalid_input', 'days must be an integer from 1 to 365', [{ path: '/days', message: 'must be 1..365' }]);
     const limit = parseLimit(ctx.query.limit, 50, 200);
     const after = DOWNGRADE_CURSOR.decode(ctx.query.cursor);
-    const until = new Date(Date.now() + days * 86_400_000);
+    const until = new Date(deps.now().getTime() + days * 86_400_000);
     const { items, nextCursor } = await listPage({
       limit,
       read: (rows) => subscribers.downgradesDue(scope, { until, limit: rows, after }),

@@ -16,6 +16,7 @@ import {
   type SubscriberMessage,
 } from '../../workflows/contracts/billing-subscriber';
 import { SEARCH_ATTRIBUTES } from '../search-attributes';
+import type { Clock } from '../../config/clock';
 
 /**
  * Delivers a message to a subscriber's entity workflow, starting it if needed (signal-with-start): the one way
@@ -26,6 +27,7 @@ export async function signalSubscriberWorkflow(
   taskQueue: string,
   target: { scope: BillingScope; subscriberId: string },
   message: SubscriberMessage,
+  now: Clock,
 ): Promise<void> {
   const common = startOptions(taskQueue, target);
   // By name, not by function: importing the workflow module here would tie the API and activities to it.
@@ -35,7 +37,7 @@ export async function signalSubscriberWorkflow(
     case 'eventRef':
       await client.workflow.signalWithStart<BillingSubscriberWorkflow, [BillingEvent | EventReference, number?]>(workflow, {
         ...common,
-        typedSearchAttributes: [...common.typedSearchAttributes, ...statusAtStart(target, message)],
+        typedSearchAttributes: [...common.typedSearchAttributes, ...statusAtStart(target, message, now)],
         signal: contract.signals.providerEvent,
         signalArgs: eventSignalArgs(message),
       });
@@ -75,12 +77,13 @@ export async function signalSubscriberEvents(
   taskQueue: string,
   target: { scope: BillingScope; subscriberId: string },
   messages: EventMessage[],
+  now: Clock,
 ): Promise<void> {
-  if (messages.length === 1) return signalSubscriberWorkflow(client, taskQueue, target, messages[0]!);
+  if (messages.length === 1) return signalSubscriberWorkflow(client, taskQueue, target, messages[0]!, now);
   const common = startOptions(taskQueue, target);
   await client.workflow.signalWithStart<BillingSubscriberWorkflow, [EventSignalArgs[]]>(contract.name, {
     ...common,
-    typedSearchAttributes: [...common.typedSearchAttributes, ...statusAtStart(target, messages[0]!)],
+    typedSearchAttributes: [...common.typedSearchAttributes, ...statusAtStart(target, messages[0]!, now)],
     signal: contract.signals.providerEvents,
     signalArgs: [messages.map(eventSignalArgs)],
   });
@@ -120,10 +123,10 @@ function inlineOrReference(event: BillingEvent): BillingEvent | EventReference {
  * start (free on Temporal Cloud, where an upsert is a billable action), so a new subscriber's first event needs
  * no upsert. Only a start uses it; the workflow still upserts whenever its status differs.
  */
-function statusAtStart(target: { scope: BillingScope; subscriberId: string }, message: SubscriberMessage) {
+function statusAtStart(target: { scope: BillingScope; subscriberId: string }, message: SubscriberMessage, now: Clock) {
   if (message.kind !== 'event') return [];
   try {
-    const first = applyEvent(initialState(target.scope, target.subscriberId), reducerEvent(message.event), Date.now()).state;
+    const first = applyEvent(initialState(target.scope, target.subscriberId), reducerEvent(message.event), now().getTime()).state;
     return [{ key: SEARCH_ATTRIBUTES.BillingStatus, value: searchStatus(first) }];
   } catch {
     // An event the reducer cannot apply (the workflow parks it): start without a status, as before.
