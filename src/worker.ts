@@ -92,7 +92,7 @@ async function main(): Promise<void> {
     logger,
     client: temporal.client,
     mailer,
-    workflowBundlePath: process.env.WORKFLOW_BUNDLE_PATH || undefined,
+    workflowBundlePath: config.worker.bundlePath ?? undefined,
   });
   logger.info({ taskQueue: config.temporal.taskQueue, namespace: config.temporal.namespace }, 'worker started');
   // Worker.run() resolves after the SDK's own SIGINT/SIGTERM handling has drained in-flight tasks.

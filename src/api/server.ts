@@ -38,7 +38,7 @@ async function main(): Promise<void> {
         config,
         db: store.db,
         logger,
-        workflowBundlePath: process.env.WORKFLOW_BUNDLE_PATH || undefined,
+        workflowBundlePath: config.worker.bundlePath ?? undefined,
         onStarter: (c) => (temporal.starter = c),
       })
     : null;

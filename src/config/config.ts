@@ -83,6 +83,8 @@ export interface Config {
     inApi: boolean;
     /** host:port where a worker process serves Prometheus metrics (null: none). */
     metricsAddress: string | null;
+    /** A prebuilt workflow bundle to load (WORKFLOW_BUNDLE_PATH; the Docker image ships one); null: bundled at start. */
+    bundlePath: string | null;
   };
   retention: Retention;
   /** How many entries the event log keeps per scope, and in the bucket of deliveries no app can be named for. */
@@ -250,7 +252,7 @@ export function loadConfig(env: Env): Config {
       host,
       port,
       publicBaseUrl,
-      trustProxy: str('TRUST_PROXY') === 'true',
+      trustProxy: bool('TRUST_PROXY', false),
     },
     logLevel: oneOf('LOG_LEVEL', ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const, 'info'),
     temporal: {
@@ -309,6 +311,7 @@ export function loadConfig(env: Env): Config {
       eagerActivities: int('WORKER_EAGER_ACTIVITIES', 3, 0, 100),
       inApi: bool('API_RUNS_WORKER', false),
       metricsAddress: hostPort('WORKER_METRICS_ADDRESS'),
+      bundlePath: str('WORKFLOW_BUNDLE_PATH'),
     },
     retention: {
       // At least 2 days: the provider retries a delivery for up to 24 hours, and a redelivery must still find it.

@@ -79,6 +79,21 @@ describe('loadConfig', () => {
     }
   });
 
+  it('reads TRUST_PROXY (true or false, nothing else) and WORKFLOW_BUNDLE_PATH', () => {
+    assert.equal(loadConfig(base).http.trustProxy, false);
+    assert.equal(loadConfig({ ...base, TRUST_PROXY: 'true' }).http.trustProxy, true);
+    assert.throws(
+      () => loadConfig({ ...base, TRUST_PROXY: 'yes' }),
+      (err: unknown) => err instanceof ConfigError && /TRUST_PROXY/.test(err.message),
+    );
+    assert.equal(loadConfig(base).worker.bundlePath, null);
+    assert.equal(loadConfig({ ...base, WORKFLOW_BUNDLE_PATH: '' }).worker.bundlePath, null);
+    assert.equal(
+      loadConfig({ ...base, WORKFLOW_BUNDLE_PATH: '/app/dist/workflow-bundle.js' }).worker.bundlePath,
+      '/app/dist/workflow-bundle.js',
+    );
+  });
+
   it('has no default secret: a missing JWT key is an error', () => {
     assert.throws(() => loadConfig({ TEMPORAL_ADDRESS: 'a:1', MONGODB_URI: 'mongodb://a' }), /JWT_SECRET or JWT_PUBLIC_KEY is required/);
   });

@@ -1,8 +1,6 @@
 import { problemRef, type OpenApiPart, type Operation } from './common';
 import { problemSchemas } from './problem';
-
-/** The API's version, as the OpenAPI document and the MCP server announce it. */
-export const API_VERSION = '0.1.0';
+import { API_VERSION } from '../api-version';
 
 const METHODS = ['get', 'put', 'post', 'delete', 'patch'] as const;
 type PathMap = Record<string, Record<string, Operation>>;

@@ -28,7 +28,7 @@ import { authenticate, principalOf } from '../middleware/authenticate';
 import { readJsonBody } from '../middleware/json-body';
 import { answerWithEventStream } from '../event-stream';
 import { HttpProblem } from '../problem';
-import { API_VERSION } from '../openapi/document';
+import { API_VERSION } from '../api-version';
 import { projectForCaller } from '../project-access';
 
 /** How long a blocking send (0.3 `configuration.blocking`; 1.0 unless `returnImmediately`) holds the answer for a terminal task. */

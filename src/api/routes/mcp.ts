@@ -8,7 +8,7 @@ import { API_BODY_LIMIT } from '../limits';
 import { mcpOriginGuard } from '../mcp/origin-guard';
 import type { McpSession } from '../mcp/session-pool';
 import { skillToolsServer } from '../mcp/skill-tools';
-import { API_VERSION } from '../openapi/document';
+import { API_VERSION } from '../api-version';
 import { authenticate, principalOf } from '../middleware/authenticate';
 import { readJsonBody } from '../middleware/json-body';
 import { badRequest, notFound } from '../problem';
