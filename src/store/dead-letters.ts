@@ -15,7 +15,7 @@ export type DeadLetterStatus = 'parked' | 'retried' | 'discarded';
 
 /** What is parked: where it failed, what it concerns, why, and what a retry re-sends. */
 export interface ParkInput {
-  /** What identifies the parked work; the same key parks into the same record. */
+  /** What identifies the parked work (src/billing/dead-letter-key.ts); the same key parks into the same record. */
   key: string;
   scope: BillingScope;
   stage: DeadLetterStage;
