@@ -5,13 +5,13 @@ import { DeliveryLog } from '../billing-intake/delivery-log';
 import { EventForwarder } from '../billing-intake/event-forwarder';
 import type { Config } from '../config/config';
 import { InvocationService } from '../invocations/invoke';
+import { StreamBudget } from '../invocations/stream-budget';
 import { OutboundService } from '../outbound/service';
 import { RateLimiter } from '../contracts/rate-limit';
 import type { Logger } from '../logging/logger';
 import { createRepositories } from '../store/repositories';
 import { AppCache } from './app-cache';
 import { McpSessionPool } from './mcp/session-pool';
-import { StreamBudget } from './stream-budget';
 import type { AppDeps } from './deps';
 import { systemClock, type Clock } from '../config/clock';
 
@@ -44,6 +44,7 @@ export function composeApi(input: { config: Config; logger: Logger; db: Db; temp
       eagerClient: () => temporal.starter,
       taskQueue: config.temporal.taskQueue,
       entitlements: config.skills.entitlements,
+      streams: new StreamBudget(config.agents.streamsPerCaller, config.agents.streamsMax),
       now,
     }),
     deadLetters: new DeadLetterService(repos.deadLetters, temporal.client, config.temporal.taskQueue, now),
@@ -61,7 +62,6 @@ export function composeApi(input: { config: Config; logger: Logger; db: Db; temp
       max: config.agents.mcpSessionsMax,
       idleMs: config.agents.mcpSessionIdleMs,
     }),
-    streams: new StreamBudget(config.agents.streamsPerCaller, config.agents.streamsMax),
     now,
   };
 }

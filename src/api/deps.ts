@@ -9,7 +9,6 @@ import type { Logger } from '../logging/logger';
 import type { Repositories } from '../store/repositories';
 import type { AppCache } from './app-cache';
 import type { McpSessionPool } from './mcp/session-pool';
-import type { StreamBudget } from './stream-budget';
 import type { Clock } from '../config/clock';
 import type { OutboundService } from '../outbound/service';
 
@@ -25,6 +24,7 @@ export interface AppDeps {
   intake: EventIntake;
   /** The event log's writer: every webhook delivery and what became of it (written in batches after the answer). */
   deliveryLog: DeliveryLog;
+  /** The invocations' one front door: invoke, get, wait, follow, cancel, and the one limit on open streams. */
   invocations: InvocationService;
   deadLetters: DeadLetterService;
   outbound: OutboundService;
@@ -32,8 +32,6 @@ export interface AppDeps {
   appCache: AppCache;
   /** The MCP sessions of this process, bounded per caller; the composition root closes them on shutdown. */
   mcpSessions: McpSessionPool;
-  /** Event streams and MCP GET streams held open, bounded per caller and per process. */
-  streams: StreamBudget;
   /** Injected clock so tests can pin time-dependent answers. */
   now: Clock;
 }

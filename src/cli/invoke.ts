@@ -8,6 +8,7 @@
 import type { WorkflowHandle } from '@temporalio/client';
 import { userInfo } from 'node:os';
 import type { Config } from '../config/config';
+import { StreamBudget } from '../invocations/stream-budget';
 import { InvocationRefused, InvocationService } from '../invocations/invoke';
 import { describeRefusal } from '../invocations/refusal-text';
 import { RateLimiter } from '../contracts/rate-limit';
@@ -98,6 +99,8 @@ async function start(
     eagerClient: () => null,
     taskQueue: config.temporal.taskQueue,
     entitlements: config.skills.entitlements,
+    // The CLI holds no stream open; the service's limit is the configured one all the same.
+    streams: new StreamBudget(config.agents.streamsPerCaller, config.agents.streamsMax),
     now: systemClock,
   });
   try {

@@ -14,6 +14,7 @@ import type { RateDecision, RateLimiter } from '../contracts/rate-limit';
 import { TEMPORAL_CALL_TIMEOUT_MS } from '../temporal/failures';
 import { invocationRun, startInvocationWorkflow } from '../temporal/clients/skill-invocation';
 import { isTerminal } from './wait';
+import type { StreamBudget } from './stream-budget';
 import type { Clock } from '../config/clock';
 
 const IDEMPOTENCY_KEY = /^[\x21-\x7e]{1,255}$/;
@@ -75,12 +76,15 @@ export interface InvocationServiceDeps {
   taskQueue: string;
   /** skill → the entitlement it requires (SKILL_ENTITLEMENTS). */
   entitlements: Record<string, string>;
+  /** The long-lived answers (event streams, A2A streams, MCP GET streams) held open, per caller and per process. */
+  streams: StreamBudget;
   now: Clock;
 }
 
 /**
  * Invoking a skill: the checks (rate, schema, entitlement, the project's data), the Idempotency-Key, the record
- * and the durable workflow's start. The API's route maps requests and refusals to HTTP; tests call it directly.
+ * and the durable workflow's start; cancelling; and the one limit on streams held open. The API's route maps
+ * requests and refusals to HTTP; tests call it directly.
  */
 export class InvocationService {
   constructor(private readonly deps: InvocationServiceDeps) {}
@@ -141,6 +145,15 @@ export class InvocationService {
     }
     if (started.kind === 'unknown') throw new InvocationRefused({ code: 'unconfirmed', record, error: started.error });
     return { record, started: true, eager: started.eager };
+  }
+
+  /**
+   * Takes one of `caller`'s streams (an answer held open: an event stream, an A2A stream, an MCP GET stream); the
+   * answer calls the release it returns when it ends. Throws TooManyStreams past the caller's share or the
+   * process's bound.
+   */
+  openStream(caller: string): () => void {
+    return this.deps.streams.acquire(caller);
   }
 
   /**

@@ -275,7 +275,7 @@ export function a2aRoutes(deps: AppDeps): Router {
   /** Server-Sent Events, each a JSON-RPC response: the task, its status changes, the document, the final status. */
   function stream(ctx: Context, version: A2aVersion, id: JsonRpcId, start: InvocationRecord): void {
     const render = rendering(version);
-    answerWithEventStream(ctx, deps.streams, 'A2A', async (write, signal) => {
+    answerWithEventStream(ctx, service, 'A2A', async (write, signal) => {
       const event = (result: unknown) => write(`data: ${JSON.stringify({ jsonrpc: '2.0', id, result })}\n\n`);
       event(render.taskEvent(taskOf(await complete(start))));
       let last = start;
@@ -302,7 +302,7 @@ export function a2aRoutes(deps: AppDeps): Router {
 
   /** The stream of a refused message: the failed task, and the end. */
   function streamRefused(ctx: Context, version: A2aVersion, id: JsonRpcId, refused: A2aTask): void {
-    answerWithEventStream(ctx, deps.streams, 'A2A', async (write) => {
+    answerWithEventStream(ctx, service, 'A2A', async (write) => {
       write(`data: ${JSON.stringify({ jsonrpc: '2.0', id, result: rendering(version).taskEvent(refused) })}\n\n`);
     });
   }

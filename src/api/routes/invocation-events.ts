@@ -39,7 +39,7 @@ export function invocationEventRoutes(deps: AppDeps): Router {
       ctx.status = 204;
       return;
     }
-    answerWithEventStream(ctx, deps.streams, 'invocation event', async (write, signal) => {
+    answerWithEventStream(ctx, deps.invocations, 'invocation event', async (write, signal) => {
       const send = (event: string, id: string, data: unknown) => write(`id: ${id}\nevent: ${event}\ndata: ${JSON.stringify(data)}\n\n`);
       write('retry: 2000\n\n');
       let last: InvocationRecord = first;

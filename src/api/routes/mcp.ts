@@ -9,6 +9,7 @@ import { mcpOriginGuard } from '../mcp/origin-guard';
 import type { McpSession } from '../mcp/session-pool';
 import { skillToolsServer } from '../mcp/skill-tools';
 import { API_VERSION } from '../api-version';
+import { takeStream } from '../event-stream';
 import { authenticate, principalOf } from '../middleware/authenticate';
 import { readJsonBody } from '../middleware/json-body';
 import { badRequest, notFound } from '../problem';
@@ -52,7 +53,7 @@ export function mcpRoutes(deps: AppDeps): Router {
       connect = () => skillToolsServer(tools, project, caller, { closedByServer: () => created.closedByServer }).connect(transport);
     }
     const open = session;
-    const releaseStream = ctx.method === 'GET' ? deps.streams.acquire(caller) : null;
+    const releaseStream = ctx.method === 'GET' ? takeStream(ctx, deps.invocations) : null;
     // Busy from here on (a new session too, while it connects), until the answer ends or the client goes away.
     pool.begin(open, post);
     ctx.res.once('close', () => {

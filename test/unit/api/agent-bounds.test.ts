@@ -1,7 +1,6 @@
 import assert from 'node:assert/strict';
 import type { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { McpSessionPool } from '../../../src/api/mcp/session-pool';
-import { StreamBudget } from '../../../src/api/stream-budget';
 import { HttpProblem } from '../../../src/api/problem';
 import { a2aIdempotencyKey, mcpIdempotencyKey } from '../../../src/api/agent-idempotency';
 
@@ -73,31 +72,6 @@ describe('McpSessionPool: a quota per caller, a bound per process', () => {
     assert.deepEqual(closed.sort(), ['busy', 'done', 'idle', 'new']);
     assert.ok(busy.closedByServer);
     assert.equal(pool.size, 0);
-  });
-});
-
-describe('StreamBudget', () => {
-  it('a share per caller (429 past it), a bound per process (503), released once', () => {
-    const budget = new StreamBudget(2, 3);
-    const a1 = budget.acquire('a');
-    budget.acquire('a');
-    assert.equal(
-      status(() => budget.acquire('a')),
-      429,
-    );
-    budget.acquire('b');
-    assert.equal(
-      status(() => budget.acquire('c')),
-      503,
-    );
-    a1();
-    a1();
-    budget.acquire('c');
-    assert.equal(
-      status(() => budget.acquire('d')),
-      503,
-      'a second release gave nothing back',
-    );
   });
 });
 
