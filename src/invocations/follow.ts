@@ -12,9 +12,10 @@ export const isSettled = (r: InvocationRecord) => isTerminal(r) && isFinalRevisi
 
 /**
  * Yields an invocation's record each time it changes (its current state first; a new version of a completed
- * result is a change), ending with the settled one (terminal, final version) or when `signal` aborts or `until` passes. The streaming adapters (Server-Sent Events, MCP progress, A2A streams)
- * follow invocations with it. The terminal record is yielded as stored, without its result: read it with
- * `getFinished` when needed.
+ * result is a change), ending with the settled one (terminal, final version) or when `signal` aborts or `until`
+ * passes. Records after the first are read with the repository's `get` (a completed one with its result).
+ * InvocationService.follow is its one user: the streaming adapters (Server-Sent Events, MCP progress, A2A streams)
+ * follow invocations through the service.
  */
 export async function* followInvocation(
   invocations: InvocationRepository,

@@ -13,7 +13,8 @@ import { newInvocationId } from './ids';
 import type { RateDecision, RateLimiter } from '../contracts/rate-limit';
 import { TEMPORAL_CALL_TIMEOUT_MS } from '../temporal/failures';
 import { invocationRun, startInvocationWorkflow } from '../temporal/clients/skill-invocation';
-import { isTerminal } from './wait';
+import { isTerminal, waitForTerminal } from './wait';
+import { followInvocation } from './follow';
 import type { StreamBudget } from './stream-budget';
 import type { Clock } from '../config/clock';
 
@@ -82,9 +83,11 @@ export interface InvocationServiceDeps {
 }
 
 /**
- * Invoking a skill: the checks (rate, schema, entitlement, the project's data), the Idempotency-Key, the record
- * and the durable workflow's start; cancelling; and the one limit on streams held open. The API's route maps
- * requests and refusals to HTTP; tests call it directly.
+ * The one front door of invocations: invoking a skill (the checks: rate, schema, entitlement, the project's data;
+ * the Idempotency-Key, the record and the durable workflow's start), reading, waiting for and following an
+ * invocation, cancelling it, and the one limit on streams held open. Every adapter (the REST routes, the event
+ * stream, A2A, MCP) calls it and maps its answers and refusals to its protocol; tests call it directly. A completed
+ * record it returns or yields carries its result.
  */
 export class InvocationService {
   constructor(private readonly deps: InvocationServiceDeps) {}
@@ -147,6 +150,35 @@ export class InvocationService {
     return { record, started: true, eager: started.eager };
   }
 
+  /** The project's invocation `id` as it is now (a completed one with its result), or null when it has none. */
+  get(project: string, id: string): Promise<InvocationRecord | null> {
+    return this.deps.invocations.get(project, id);
+  }
+
+  /** A page of the project's invocations, newest first (a completed one with its result). */
+  list(project: string, query: Parameters<InvocationRepository['list']>[1]): Promise<InvocationRecord[]> {
+    return this.deps.invocations.list(project, query);
+  }
+
+  /**
+   * Waits up to `seconds` for the invocation to reach a terminal status and returns it as it then is (still
+   * running when the time ran out). A completed draft whose model rewrite is still to come is terminal: the wait
+   * answers with the draft, and `follow` goes on to the final version.
+   */
+  async wait(record: InvocationRecord, seconds: number): Promise<InvocationRecord> {
+    return this.withResult(await waitForTerminal(this.deps.client, this.deps.invocations, record, seconds));
+  }
+
+  /**
+   * The invocation's states as they are stored: the current one first, then each change (a later version of a
+   * completed result is a change), a completed state with its result. Ends with the settled record (terminal and
+   * the result's final version: a draft is followed by its rewrite), or earlier when `signal` aborts or `until`
+   * (epoch ms) passes, when the last state yielded is not settled.
+   */
+  async *follow(record: InvocationRecord, opts: { signal?: AbortSignal; until?: number } = {}): AsyncGenerator<InvocationRecord> {
+    for await (const current of followInvocation(this.deps.invocations, record, opts)) yield await this.withResult(current);
+  }
+
   /**
    * Takes one of `caller`'s streams (an answer held open: an event stream, an A2A stream, an MCP GET stream); the
    * answer calls the release it returns when it ends. Throws TooManyStreams past the caller's share or the
@@ -154,6 +186,16 @@ export class InvocationService {
    */
   openStream(caller: string): () => void {
     return this.deps.streams.acquire(caller);
+  }
+
+  /**
+   * A completed record read without its result (one a caller passed in) gets the stored result; the state stays
+   * the one given, so a follower never skips or repeats a version. Others as they are.
+   */
+  private async withResult(record: InvocationRecord): Promise<InvocationRecord> {
+    if (record.status !== 'completed' || record.result != null) return record;
+    const stored = await this.deps.invocations.getFinished(record.project, record._id);
+    return { ...record, result: stored?.result ?? null };
   }
 
   /**

@@ -9,15 +9,14 @@ import {
 import { InvocationRefused, type InvocationService } from '../../invocations/invoke';
 import { describeRefusal } from '../../invocations/refusal-text';
 import { findSkill, SKILLS } from '../../skills/catalog';
-import { followInvocation, isSettled } from '../../invocations/follow';
+import { isSettled } from '../../invocations/follow';
 import { mcpIdempotencyKey } from '../agent-idempotency';
 import { progressValue } from './progress';
-import type { InvocationRecord, InvocationRepository } from '../../store/invocations';
+import type { InvocationRecord } from '../../store/invocations';
 import type { ProjectRecord } from '../../store/projects';
 
 export interface SkillToolsDeps {
   service: InvocationService;
-  invocations: InvocationRepository;
   version: string;
 }
 
@@ -60,7 +59,7 @@ export function skillToolsServer(
     }
     const progressToken = request.params._meta?.progressToken;
     let sent = -1;
-    for await (const current of followInvocation(deps.invocations, record, { signal: extra.signal })) {
+    for await (const current of deps.service.follow(record, { signal: extra.signal })) {
       record = current;
       const figures = progressOf(current);
       // MCP: every notification's progress exceeds the last (a state that did not advance, such as a failure
@@ -78,16 +77,16 @@ export function skillToolsServer(
       await deps.service.cancel(project._id, record._id);
       return failed(`Invocation ${record._id} was cancelled`, record);
     }
-    const finished = (await deps.invocations.getFinished(project._id, record._id)) ?? record;
-    if (finished.status !== 'completed')
-      return failed(`Invocation ${finished._id} ${finished.status}${finished.error ? `: ${finished.error.message}` : ''}`, finished);
-    const result = finished.result as { markdown: string; citations?: unknown[]; generator?: string };
+    // Settled: the final version, with its result.
+    if (record.status !== 'completed')
+      return failed(`Invocation ${record._id} ${record.status}${record.error ? `: ${record.error.message}` : ''}`, record);
+    const result = record.result as { markdown: string; citations?: unknown[]; generator?: string };
     return {
       content: [{ type: 'text', text: result.markdown }],
       structuredContent: {
-        invocationId: finished._id,
-        skill: finished.skill,
-        status: finished.status,
+        invocationId: record._id,
+        skill: record.skill,
+        status: record.status,
         generator: result.generator ?? null,
         citations: result.citations ?? [],
       },

@@ -1,9 +1,9 @@
 import Router from '@koa/router';
 import type { Context } from 'koa';
-import { followInvocation, isSettled } from '../../invocations/follow';
+import { isSettled } from '../../invocations/follow';
 import { InvocationRefused } from '../../invocations/invoke';
 import { describeRefusal } from '../../invocations/refusal-text';
-import { isTerminal, waitForTerminal } from '../../invocations/wait';
+import { isTerminal } from '../../invocations/wait';
 import { findSkill, SKILLS } from '../../skills/catalog';
 import type { InvocationRecord } from '../../store/invocations';
 import type { ProjectRecord } from '../../store/projects';
@@ -61,7 +61,7 @@ const versionAsked = (ctx: Context): string =>
  * A task is an invocation (same id, same record and durable workflow, through the invocation service).
  */
 export function a2aRoutes(deps: AppDeps): Router {
-  const { projects, invocations } = deps.repos;
+  const { projects } = deps.repos;
   const service = deps.invocations;
   const router = new Router();
   const auth = authenticate(deps.config.jwt);
@@ -158,10 +158,8 @@ export function a2aRoutes(deps: AppDeps): Router {
       case 'send': {
         const sent = await send(project, caller, version, params);
         if ('refused' in sent) return reply(ctx, version, id, { result: render.sent(sent.refused) });
-        const current = blocking(version, params)
-          ? await waitForTerminal(deps.temporal.client, invocations, sent.record, BLOCKING_WAIT_SECONDS)
-          : sent.record;
-        return reply(ctx, version, id, { result: render.sent(taskOf(await complete(current))) });
+        const current = blocking(version, params) ? await service.wait(sent.record, BLOCKING_WAIT_SECONDS) : sent.record;
+        return reply(ctx, version, id, { result: render.sent(taskOf(current)) });
       }
       case 'stream': {
         const sent = await send(project, caller, version, params);
@@ -176,7 +174,7 @@ export function a2aRoutes(deps: AppDeps): Router {
         return stream(ctx, version, id, record);
       }
       case 'get':
-        return reply(ctx, version, id, { result: render.task(taskOf(await complete(await task(project, params)))) });
+        return reply(ctx, version, id, { result: render.task(taskOf(await task(project, params))) });
       case 'cancel':
         return reply(ctx, version, id, { result: render.task(taskOf(await cancel(project, params))) });
       case 'extendedCard':
@@ -262,38 +260,35 @@ export function a2aRoutes(deps: AppDeps): Router {
 
   async function task(project: ProjectRecord, params: Record<string, unknown>): Promise<InvocationRecord> {
     if (typeof params.id !== 'string') throw new RpcError(A2A_ERRORS.invalidParams, 'params.id (the task id) is required');
-    const record = await invocations.get(project._id, params.id);
+    const record = await service.get(project._id, params.id);
     if (!record) throw new RpcError(A2A_ERRORS.taskNotFound, `No task ${params.id.slice(0, 100)} in project ${project._id}`);
     return record;
-  }
-
-  /** A completed record with its result (stored beside it). */
-  async function complete(record: InvocationRecord): Promise<InvocationRecord> {
-    return record.status === 'completed' ? ((await invocations.getFinished(record.project, record._id)) ?? record) : record;
   }
 
   /** Server-Sent Events, each a JSON-RPC response: the task, its status changes, the document, the final status. */
   function stream(ctx: Context, version: A2aVersion, id: JsonRpcId, start: InvocationRecord): void {
     const render = rendering(version);
+    // The service's records carry their results: a completed one is its task's document.
     answerWithEventStream(ctx, service, 'A2A', async (write, signal) => {
       const event = (result: unknown) => write(`data: ${JSON.stringify({ jsonrpc: '2.0', id, result })}\n\n`);
-      event(render.taskEvent(taskOf(await complete(start))));
-      let last = start;
-      for await (const current of followInvocation(invocations, start, { signal, until: Date.now() + MAX_STREAM_MS })) {
+      event(render.taskEvent(taskOf(start)));
+      let last: InvocationRecord | null = null;
+      for await (const current of service.follow(start, { signal, until: Date.now() + MAX_STREAM_MS })) {
+        const first = last === null;
         last = current;
         // The first state is the one the task event above carried; the settled one closes the stream below.
-        if (current === start || isSettled(current)) continue;
+        if (first || isSettled(current)) continue;
         if (isTerminal(current)) {
           // A version of the document that a later one replaces (the draft before the model's rewrite).
-          const draft = taskOf(await complete(current));
+          const draft = taskOf(current);
           for (const artifact of draft.artifacts) event(render.artifactEvent(draft, artifact));
           event(render.statusEvent(draft, false));
           continue;
         }
         event(render.statusEvent(taskOf(current), false));
       }
-      if (isSettled(last)) {
-        const finished = taskOf(await complete(last));
+      if (last && isSettled(last)) {
+        const finished = taskOf(last);
         for (const artifact of finished.artifacts) event(render.artifactEvent(finished, artifact));
         event(render.statusEvent(finished, true));
       }

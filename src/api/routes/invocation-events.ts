@@ -1,6 +1,6 @@
 import Router from '@koa/router';
 import { isTerminal } from '../../invocations/wait';
-import { followInvocation, isSettled, versionOf } from '../../invocations/follow';
+import { isSettled, versionOf } from '../../invocations/follow';
 import type { InvocationRecord } from '../../store/invocations';
 import type { AppDeps } from '../deps';
 import { presentInvocation } from '../invocation-resource';
@@ -24,12 +24,13 @@ const MAX_STREAM_MS = 5 * 60_000;
 const resultEventId = (record: InvocationRecord) => `${versionOf(record)}:result`;
 
 export function invocationEventRoutes(deps: AppDeps): Router {
-  const { projects, invocations } = deps.repos;
+  const { projects } = deps.repos;
+  const service = deps.invocations;
   const router = new Router();
 
   router.get('/v1/agents/:project/invocations/:id/events', authenticate(deps.config.jwt), async (ctx) => {
     const project = await projectForCaller(ctx, projects, ctx.params.project!);
-    const record = await invocations.get(project._id, ctx.params.id!);
+    const record = await service.get(project._id, ctx.params.id!);
     if (!record) throw notFound('unknown_invocation', `Invocation "${ctx.params.id}" does not exist in project "${project._id}"`);
     const first = record;
     const resumedAt = ctx.get('Last-Event-ID') || null;
@@ -39,15 +40,13 @@ export function invocationEventRoutes(deps: AppDeps): Router {
       ctx.status = 204;
       return;
     }
-    answerWithEventStream(ctx, deps.invocations, 'invocation event', async (write, signal) => {
+    answerWithEventStream(ctx, service, 'invocation event', async (write, signal) => {
       const send = (event: string, id: string, data: unknown) => write(`id: ${id}\nevent: ${event}\ndata: ${JSON.stringify(data)}\n\n`);
       write('retry: 2000\n\n');
       let last: InvocationRecord = first;
-      const sendResult = async (record: InvocationRecord) => {
-        const finished = (await invocations.getFinished(record.project, record._id)) ?? record;
-        send('result', resultEventId(finished), presentInvocation(finished));
-      };
-      for await (const current of followInvocation(invocations, first, { signal, until: Date.now() + MAX_STREAM_MS })) {
+      // The service's records carry their results: a terminal one is the result event's whole invocation.
+      const sendResult = (record: InvocationRecord) => send('result', resultEventId(record), presentInvocation(record));
+      for await (const current of service.follow(first, { signal, until: Date.now() + MAX_STREAM_MS })) {
         last = current;
         // A client that reconnects after this very state has seen it.
         if (versionOf(current) === resumedAt) continue;
@@ -58,9 +57,9 @@ export function invocationEventRoutes(deps: AppDeps): Router {
           ...(current.revision ? { revision: current.revision } : {}),
         });
         // A version that another follows: its result now, the next one when it is stored.
-        if (isTerminal(current) && !isSettled(current)) await sendResult(current);
+        if (isTerminal(current) && !isSettled(current)) sendResult(current);
       }
-      if (isSettled(last)) await sendResult(last);
+      if (isSettled(last)) sendResult(last);
     });
   });
 

@@ -2,7 +2,7 @@ import Router from '@koa/router';
 import type { Context } from 'koa';
 import { describeImpossible } from '../../invocations/data-rules';
 import { InvocationRefused, type Refusal } from '../../invocations/invoke';
-import { isTerminal, waitForTerminal } from '../../invocations/wait';
+import { isTerminal } from '../../invocations/wait';
 import { findSkill } from '../../skills/catalog';
 import { INVOCATION_STATUSES, isInvocationStatus } from '../../skills/invocation-status';
 import type { InvocationRecord } from '../../store/invocations';
@@ -28,8 +28,7 @@ const INVOCATION_POLICY = 'invocations';
 
 /** Invoking a skill (a durable workflow), polling it, listing and cancelling invocations: HTTP in and out. */
 export function invocationRoutes(deps: AppDeps, metrics: AppMetrics): Router {
-  const { projects, invocations } = deps.repos;
-  const { client } = deps.temporal;
+  const { projects } = deps.repos;
   const service = deps.invocations;
   const linkOf = (ctx: Context) => workflowLinker(deps.config.temporal, principalOf(ctx));
   const router = new Router();
@@ -67,7 +66,7 @@ export function invocationRoutes(deps: AppDeps, metrics: AppMetrics): Router {
       );
     }
     const wait = preferredWait(ctx);
-    const record = wait === null ? invoked.record : await waitForTerminal(client, invocations, invoked.record, wait);
+    const record = wait === null ? invoked.record : await service.wait(invoked.record, wait);
     respond(ctx, record, wait);
   });
 
@@ -85,7 +84,7 @@ export function invocationRoutes(deps: AppDeps, metrics: AppMetrics): Router {
     const { items, nextCursor } = await listPage({
       limit,
       read: (rows) =>
-        invocations.list(project._id, { skill: skill as string | undefined, status: status as string | undefined, limit: rows, before }),
+        service.list(project._id, { skill: skill as string | undefined, status: status as string | undefined, limit: rows, before }),
       present: (r) => present(r, link(r.workflowId)),
       cursorOf: (last) => CURSOR.encode({ createdAt: last.createdAt, id: last._id }),
       budgetBytes: Infinity,
@@ -95,7 +94,7 @@ export function invocationRoutes(deps: AppDeps, metrics: AppMetrics): Router {
 
   router.get('/v1/agents/:project/invocations/:id', async (ctx) => {
     const project = await projectForCaller(ctx, projects, ctx.params.project!);
-    const record = await invocations.get(project._id, ctx.params.id!);
+    const record = await service.get(project._id, ctx.params.id!);
     if (!record) throw notFound('unknown_invocation', `Invocation "${ctx.params.id}" does not exist in project "${project._id}"`);
     ctx.body = present(record, linkOf(ctx)(record.workflowId));
   });

@@ -49,7 +49,7 @@ export function mcpRoutes(deps: AppDeps): Router {
       const created = pool.admit(id, transport, project._id, caller);
       transport.onclose = () => pool.remove(id);
       session = created;
-      const tools = { service: deps.invocations, invocations: deps.repos.invocations, version: API_VERSION };
+      const tools = { service: deps.invocations, version: API_VERSION };
       connect = () => skillToolsServer(tools, project, caller, { closedByServer: () => created.closedByServer }).connect(transport);
     }
     const open = session;
