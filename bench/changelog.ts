@@ -40,11 +40,11 @@ const NAME = 'changelog';
 const RELEASES = 10;
 const TARGETS = { recall: 0.95, precision: 0.9, sectionAgreement: 0.9 };
 const DRAFT_NOW = '2026-01-01T00:00:00.000Z';
-/** The README's release-notes example: this run's draft of it must be the block, byte for byte. */
+/** The documentation's release-notes example (docs/skills.md): this run's draft of it must be the block, byte for byte. */
 const README_EXAMPLE = { repo: 'googleapis/gaxios', fromVersion: '6.7.1', toVersion: '7.0.0' };
 
 function readmeExample(): string | undefined {
-  const readme = readFileSync(join(repoRoot(), 'README.md'), 'utf8');
+  const readme = readFileSync(join(repoRoot(), 'docs', 'skills.md'), 'utf8');
   return /For example, `googleapis\/gaxios`[^]*?```markdown\n([^]*?)```/.exec(readme)?.[1];
 }
 
@@ -259,7 +259,7 @@ export async function benchChangelog(stack: BenchStack, _run: RunContext): Promi
     rows.push(
       row(
         NAME,
-        `README example (${README_EXAMPLE.repo} ${README_EXAMPLE.fromVersion} → ${README_EXAMPLE.toVersion}) is this run's draft`,
+        `docs/skills.md example (${README_EXAMPLE.repo} ${README_EXAMPLE.fromVersion} → ${README_EXAMPLE.toVersion}) is this run's draft`,
         '',
         example.readmeExample === 'identical' ? 1 : 0,
         {

@@ -1,5 +1,5 @@
 /** Project documents (api.md "Project data") made from git history. Pure. */
-import type { CommitDocument, ReleaseDocument } from '../skills/documents';
+import type { Changeset, CommitDocument, ReleaseDocument } from '../skills/documents';
 import { commitUrl, releaseUrl, type Forge } from '../skills/forge';
 import type { GitCommit } from './log';
 import { prNumberOf, ticketKeysOf, type RefOptions } from './message-refs';
@@ -19,7 +19,8 @@ const cut = (text: string, max: number) => (text.length > max ? `${text.slice(0,
 /**
  * `forge`: the repository's web address, for the commit's URL (null or absent: no URL). `prNumber`: the PR
  * the commit belongs to when its subject does not say (a branch commit of a merged PR, branch-prs.ts).
- * `authorLogin`: the author's forge login, when the history tells it (logins.ts).
+ * `authorLogin`: the author's forge login, when the history tells it (logins.ts). `extra.changesets`: the changesets
+ * it adds (changeset-files.ts).
  */
 export function commitDocument(
   commit: GitCommit,
@@ -28,6 +29,7 @@ export function commitDocument(
   forge?: Forge | null,
   prNumber = prNumberOf(commit.subject),
   authorLogin?: string,
+  extra: { changesets?: Changeset[] | undefined } = {},
 ): CommitDocument {
   const ticketKeys = ticketKeysOf(`${commit.subject}\n${commit.body}`, refs).slice(0, TICKET_KEYS_MAX);
   return {
@@ -44,6 +46,7 @@ export function commitDocument(
     ...(version ? { version } : {}),
     ...(prNumber ? { prNumber } : {}),
     ...(ticketKeys.length ? { ticketKeys } : {}),
+    ...(extra.changesets ? { changesets: extra.changesets } : {}),
   };
 }
 

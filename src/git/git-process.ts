@@ -31,6 +31,15 @@ export async function runGit(repo: string, args: string[], input?: string): Prom
   return out;
 }
 
+/** The whole output as bytes (`git cat-file --batch`, whose answer counts its contents in bytes). */
+export async function runGitBytes(repo: string, args: string[], input?: string): Promise<Buffer> {
+  const { child, exited } = start(repo, args, input);
+  const chunks: Buffer[] = [];
+  child.stdout.on('data', (d: Buffer) => chunks.push(d));
+  await exited;
+  return Buffer.concat(chunks);
+}
+
 /**
  * Yields the output cut at `terminator`, as git produces it. Consuming slowly pauses git (back-pressure),
  * so a repository of any size streams through in bounded memory.

@@ -4,12 +4,14 @@
  * with their first release, PR number, ticket keys, author login and (when the repository's web address is
  * known) their URL; with a path, only the commits that touch it (one component of a monorepo). Streams
  * `git log` and upserts in batches, so a repository of any size goes through in bounded memory, and a
- * re-import updates in place. Reports progress as it goes: tags, commits read, documents written.
+ * re-import updates in place. In a repository that uses changesets, each commit carries the `.changeset/*.md`
+ * files it adds (changeset-files.ts). Reports progress as it goes: tags, commits read, documents written.
  */
 import { screenDocuments } from '../documents/screen';
 import type { ProjectDocument } from '../skills/documents';
 import { forgeFromRemote, type Forge } from '../skills/forge';
 import { BranchPullRequests } from './branch-prs';
+import { changesetsOfCommit, readChangesets } from './changeset-files';
 import { commitDocument, releaseDocument } from './documents';
 import { gitRecords, runGit } from './git-process';
 import { LOG_FORMAT, parseLogRecord } from './log';
@@ -126,6 +128,12 @@ export async function importGitHistory(options: ImportOptions): Promise<ImportSu
   const starts = [...(head ? [head] : []), ...releases.map((r) => r.commit)];
   const branchPrs = new BranchPullRequests(starts);
   const input = `${starts.join('\n')}\n`;
+  const changesets = await readChangesets(repo, starts, options.path);
+  if (changesets)
+    say(
+      `changesets: ${[...changesets.bySha.values()].reduce((n, c) => n + c.length, 0)} in ${changesets.bySha.size} commits` +
+        (changesets.packageName ? ` (bumps of ${changesets.packageName})` : ''),
+    );
   if (starts.length > 0) {
     // First the people, over the whole history, so each commit names its author's login however late it is learnt.
     const logins = new Logins();
@@ -147,7 +155,11 @@ export async function importGitHistory(options: ImportOptions): Promise<ImportSu
       summary.commits += 1;
       if (version) summary.released += 1;
       const prNumber = branchPrs.next(commit, prNumberOf(commit.subject), isPrMerge(commit.subject));
-      batch.push(commitDocument(commit, version, refs, forge, prNumber, logins.loginOf(commit.author, commit.authorEmail)));
+      batch.push(
+        commitDocument(commit, version, refs, forge, prNumber, logins.loginOf(commit.author, commit.authorEmail), {
+          changesets: changesetsOfCommit(changesets, commit.sha, commit.committedAt),
+        }),
+      );
       if (batch.length >= batchSize) await flush();
     }
   }

@@ -46,6 +46,15 @@ const KIND_FIELDS: Record<DocumentKind, { required: string[]; properties: Record
       version,
       prNumber: { type: 'integer', minimum: 1 },
       ticketKeys: list(ticketKey, 50),
+      changesets: list(
+        {
+          type: 'object',
+          additionalProperties: false,
+          required: ['summary'],
+          properties: { summary: text(5000), bump: { type: 'string', enum: ['major', 'minor', 'patch'] } },
+        },
+        20,
+      ),
     },
   },
   pull_request: {

@@ -6,6 +6,16 @@ import type { DocumentKind } from './types';
 
 export { DOCUMENT_SCHEMA, DOCUMENT_KIND_SCHEMAS } from './document-schema';
 
+/** How a changeset releases the project's package (the changesets tool: major → breaking, minor → feature, patch → fix). */
+export type ChangesetBump = 'major' | 'minor' | 'patch';
+
+/** A changeset a commit adds (`.changeset/*.md`): the summary its changelog line is written from. */
+export interface Changeset {
+  summary: string;
+  /** The bump it gives the project's package; absent when it releases only other packages of the repository. */
+  bump?: ChangesetBump;
+}
+
 interface DocumentBase<K extends DocumentKind> {
   kind: K;
   /** Upsert key within (project, kind). */
@@ -26,6 +36,11 @@ export interface CommitDocument extends DocumentBase<'commit'> {
   version?: string;
   prNumber?: number;
   ticketKeys?: string[];
+  /**
+   * The changesets the commit adds, in a repository that uses the changesets tool (import-git reads them); an
+   * empty list: the repository used changesets when the commit landed, and it adds none. Absent: not known.
+   */
+  changesets?: Changeset[];
   /** Set by the store when it returns the document to a plan that asks: the author's first contribution. */
   firstContribution?: boolean;
 }

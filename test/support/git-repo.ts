@@ -3,9 +3,9 @@
  * the same on every run and machine. Used by the tests that import git history.
  */
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 
 export interface Person {
   name: string;
@@ -45,6 +45,21 @@ export class GitRepo {
   commit(subject: string, body?: string, author?: Person): string {
     this.clock += 3_600_000;
     this.git(['commit', '-q', '--allow-empty', '-m', subject, ...(body ? ['-m', body] : [])], author);
+    return this.head();
+  }
+
+  /** A commit one hour after the previous one that writes `files` (path → text) and deletes those given null; returns its sha. */
+  commitFiles(subject: string, files: Record<string, string | null>, body?: string, author?: Person): string {
+    this.clock += 3_600_000;
+    for (const [path, text] of Object.entries(files)) {
+      if (text === null) this.git(['rm', '-q', path]);
+      else {
+        mkdirSync(dirname(join(this.dir, path)), { recursive: true });
+        writeFileSync(join(this.dir, path), text);
+        this.git(['add', path]);
+      }
+    }
+    this.git(['commit', '-q', '-m', subject, ...(body ? ['-m', body] : [])], author);
     return this.head();
   }
 

@@ -1,11 +1,12 @@
 /**
- * Which group a change belongs in, or why users would never see it. Explicit signals (conventional type,
- * labels, ticket type, breaking markers) decide; the wording of the title is only a fallback for
- * repositories that do not use conventions.
+ * Which group a change belongs in, or why users would never see it. The change's changesets, where the
+ * repository writes them, decide first; then explicit signals (conventional type, labels, ticket type, breaking
+ * markers); the wording of the title is only a fallback for repositories that do not use conventions.
  */
 import { isMergeCommit, parseHeader, revertOf, type ConventionalHeader } from './conventional';
 import { breakingNote } from './migration';
 import { changeDocuments, type Change } from './changes';
+import { changesetCategory, changesetsOf, releasingChangesets } from './changesets';
 
 /** `docs`: documentation for users, summarised among the other changes rather than listed. */
 export type Category = 'breaking' | 'feature' | 'improvement' | 'fix' | 'revert' | 'docs' | 'other';
@@ -182,6 +183,13 @@ export function classify(
   const labels = labelsOf(change);
   const skip = labels.find((l) => SKIP_LABELS.has(l));
   if (skip) return { excluded: `labelled ${skip}` };
+  // A repository that writes changesets lists what they say, as the changesets tool does, and nothing else.
+  const changesets = changesetsOf(change);
+  if (changesets) {
+    const releasing = releasingChangesets(changesets);
+    if (releasing.length > 0) return { category: changesetCategory(releasing) };
+    return { excluded: changesets.length > 0 ? 'its changesets release other packages, not this one' : 'no changeset' };
+  }
   const parsed = headerTitles(change).map(parseHeader);
   if (isBotDependencyBump(change, parsed, labels, isBot)) return { excluded: 'dependency bump by a bot' };
   if (isBreaking(change, parsed, labels)) return { category: 'breaking' };

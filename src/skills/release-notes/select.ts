@@ -12,6 +12,7 @@ import { compareText } from '../text';
 import type { Forge } from '../forge';
 import { isBot } from './bots';
 import { groupChanges, changeDocuments, type Change } from './changes';
+import { BUMP_CATEGORY, changesetDetail, changesetsOf, changesetTitle, releasingChangesets } from './changesets';
 import { classify, type Category } from './classify';
 import { coAuthors, isMergeCommit, isPrMerge, revertOf, tidyTitle, type TicketKeys } from './conventional';
 import { migrationNote } from './migration';
@@ -385,6 +386,27 @@ export function selectReleaseNotes(inputs: ReleaseNotesInputs, docs: readonly Pr
       for (const doc of changeDocuments(change)) reasons.set(citationId(doc), verdict.excluded);
       continue;
     }
+    const authors = uniqueNames(creditsOf(change, crediting).map((c) => c.name));
+    const references = entryReferences(change, forge);
+    // One line per changeset, in its own group and words, as the changesets tool writes the changelog.
+    const changesets = releasingChangesets(changesetsOf(change) ?? []);
+    if (changesets.length > 0) {
+      for (const c of changesets) {
+        const category = BUMP_CATEGORY[c.bump];
+        // A major changeset's words after its first paragraph are what users must do.
+        const migration = category === 'breaking' ? changesetDetail(c.summary) : undefined;
+        entries.push({
+          category,
+          change,
+          title: changesetTitle(c.summary),
+          authors,
+          version,
+          references,
+          ...(migration ? { migration } : {}),
+        });
+      }
+      continue;
+    }
     const migration = verdict.category === 'breaking' ? migrationOf(change) : undefined;
     // Under Reverts, the change it undoes, as release-please lists it ("revert: Undeprecate `adapter`").
     const reverts = verdict.category === 'revert' ? revertOf(titleOf(change), '') : undefined;
@@ -392,9 +414,9 @@ export function selectReleaseNotes(inputs: ReleaseNotesInputs, docs: readonly Pr
       category: verdict.category,
       change,
       title: reverts ? tidyTitle(reverts.title, keys) : title,
-      authors: uniqueNames(creditsOf(change, crediting).map((c) => c.name)),
+      authors,
       version,
-      references: entryReferences(change, forge),
+      references,
       ...(migration ? { migration } : {}),
     });
   }
