@@ -174,7 +174,8 @@ async function measureRepo(spec: ChangelogRepo, clones: string, workDir: string,
   for (const { section, from: starts } of releasesToDraft(parseChangelog(changelog), tagged, spec.tagPrefixes ?? DEFAULT_TAG_PREFIXES)) {
     let best: ReleaseScore | undefined;
     for (const from of starts) {
-      const inputs = { fromVersion: from, toVersion: section.version };
+      // As the service does: the project's listing setting stands in for inputs that name none.
+      const inputs = { fromVersion: from, toVersion: section.version, ...(spec.listing ? { listing: spec.listing } : {}) };
       const { docs } = await retrieveTimed(repo, project, 'release_notes_composer', inputs);
       const result = selectAndDraft('release_notes_composer', inputs, docs, DRAFT_NOW);
       const range = rangeChanges(docs, from, section.version);

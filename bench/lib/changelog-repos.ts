@@ -1,3 +1,5 @@
+import type { Listing } from '../../src/skills/release-notes/listing';
+
 /**
  * The public repositories the changelog benchmark measures release notes against, each with the changelog its
  * maintainers keep and how its releases are tagged. Nothing of theirs is stored here: the benchmark clones them
@@ -14,6 +16,11 @@ export interface ChangelogRepo {
   tagPrefixes?: string[];
   /** import-git --path: one component of a monorepo. */
   path?: string;
+  /**
+   * The project's release-notes listing (listing.ts), set as its maintainers evidently list, once per repository
+   * from how its changelog is written (never per release): absent, the default.
+   */
+  listing?: Listing;
 }
 
 export const CHANGELOG_REPOS: ChangelogRepo[] = [
@@ -24,8 +31,21 @@ export const CHANGELOG_REPOS: ChangelogRepo[] = [
     // Its last release moved to release-please's component tags.
     tagPrefixes: ['v', 'gaxios-v'],
   },
-  { repo: 'tj/commander.js', style: 'Keep a Changelog, written by hand', changelog: 'CHANGELOG.md' },
-  { repo: 'expressjs/express', style: 'History.md, written by hand, few references', changelog: 'History.md' },
+  {
+    repo: 'tj/commander.js',
+    style: 'Keep a Changelog, written by hand',
+    changelog: 'CHANGELOG.md',
+    // Its changelog lists its own work ("(developer) refactor …", "dev: switch tests from Jest to node:test",
+    // "format source files with Prettier") and README changes one by one.
+    listing: { internalWork: 'list', docs: 'list' },
+  },
+  {
+    repo: 'expressjs/express',
+    style: 'History.md, written by hand, few references',
+    changelog: 'History.md',
+    // Its History.md lists code and dependency changes, not documentation or examples.
+    listing: { docs: 'omit' },
+  },
   {
     repo: 'googleapis/gax-nodejs',
     style: 'release-please monorepo (component google-gax, folder gax/)',

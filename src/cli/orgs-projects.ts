@@ -1,4 +1,6 @@
-import { ORG_BODY_SCHEMA, PROJECT_BODY_SCHEMA } from '../contracts/bodies';
+import { ORG_BODY_SCHEMA } from '../contracts/bodies';
+import { PROJECT_SETTINGS_BODY_SCHEMA, type ProjectSettings } from '../invocations/project-settings';
+import type { Listing } from '../skills/release-notes/listing';
 import { SLUG_PATTERN, SLUG_RE } from '../contracts/ids';
 import { check } from '../contracts/validation';
 import { requireString, type CliCommand } from './command';
@@ -39,14 +41,42 @@ export const createOrgCommand: CliCommand = {
   },
 };
 
+/** The release-notes listing the flags set (undefined: the project's stays as it is). */
+function listingFlags(values: Record<string, unknown>): ProjectSettings['releaseNotes'] | undefined {
+  const listing: Listing = {};
+  if (typeof values['release-notes-internal'] === 'string')
+    listing.internalWork = values['release-notes-internal'] as Listing['internalWork'];
+  if (typeof values['release-notes-docs'] === 'string') listing.docs = values['release-notes-docs'] as Listing['docs'];
+  return Object.keys(listing).length ? { listing } : undefined;
+}
+
 export const createProjectCommand: CliCommand = {
-  summary: 'Create a project in an org (or update its name); then import-git or POST documents, and invoke its skills',
-  usage: '--project PROJECT --org ORG [--name NAME] [--api URL --token ADMIN_JWT]',
-  options: { project: { type: 'string' }, org: { type: 'string' }, name: { type: 'string' }, ...API_OPTIONS },
+  summary:
+    'Create a project in an org (or update its name and release-notes settings); then import-git or POST documents, and invoke its skills',
+  usage:
+    '--project PROJECT --org ORG [--name NAME] [--release-notes-internal omit|list] [--release-notes-docs count|list|omit] [--api URL --token ADMIN_JWT]',
+  options: {
+    project: { type: 'string' },
+    org: { type: 'string' },
+    name: { type: 'string' },
+    'release-notes-internal': { type: 'string' },
+    'release-notes-docs': { type: 'string' },
+    ...API_OPTIONS,
+  },
   async run(values) {
     const id = requireId(values, 'project');
-    const body = { name: typeof values.name === 'string' ? values.name : id, org: requireId(values, 'org') };
-    checked(PROJECT_BODY_SCHEMA, body, { name: '--name', org: '--org' });
+    const releaseNotes = listingFlags(values);
+    const body = {
+      name: typeof values.name === 'string' ? values.name : id,
+      org: requireId(values, 'org'),
+      ...(releaseNotes ? { releaseNotes } : {}),
+    };
+    checked(PROJECT_SETTINGS_BODY_SCHEMA, body, {
+      name: '--name',
+      org: '--org',
+      'releaseNotes/listing/internalWork': '--release-notes-internal',
+      'releaseNotes/listing/docs': '--release-notes-docs',
+    });
     const api = apiSettings(values);
     const created = api
       ? (await fetchCreated(api, `/v1/projects/${encodeURIComponent(id)}`, body)).created
@@ -55,7 +85,16 @@ export const createProjectCommand: CliCommand = {
             throw new Error(`org "${body.org}" does not exist; create it first: create-org --org ${body.org} --name … --owner-email …`);
           return (await repos.projects.upsertProject(id, body, new Date())).created;
         });
-    process.stdout.write(`project ${id} (org ${body.org}): ${created ? 'created' : 'updated'}\n`);
+    const listing = releaseNotes?.listing;
+    process.stdout.write(
+      `project ${id} (org ${body.org}): ${created ? 'created' : 'updated'}` +
+        (listing
+          ? `; release notes: ${Object.entries(listing)
+              .map(([k, v]) => `${k} ${v}`)
+              .join(', ')}`
+          : '') +
+        '\n',
+    );
     return 0;
   },
 };

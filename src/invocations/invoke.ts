@@ -8,6 +8,7 @@ import { isFinalRevision, queuedInvocation, type InvocationRecord, type Invocati
 import type { ProjectRecord, ProjectRepository } from '../store/projects';
 import { check, type FieldError } from '../contracts/validation';
 import { impossibleInputs } from './data-rules';
+import { withProjectSettings } from './project-settings';
 import { skillWorkflowId, type SkillInvocationInput } from '../workflows/contracts/skill-invocation';
 import { newInvocationId } from './ids';
 import type { RateDecision, RateLimiter } from '../contracts/rate-limit';
@@ -133,7 +134,8 @@ export class InvocationService {
       id,
       project: project._id,
       skill: skill.name,
-      inputs,
+      // The record keeps what the invocation runs with: the project's settings fill what the caller left out.
+      inputs: withProjectSettings(skill.name as SkillName, inputs, project),
       workflowId: skillWorkflowId(project._id, id),
       requestedBy: caller,
       createdAt: now(),

@@ -1,5 +1,6 @@
 import type { Db } from 'mongodb';
 import { COLLECTIONS } from './collections';
+import type { Listing } from '../skills/release-notes/listing';
 
 export interface Entitlement {
   id: string;
@@ -21,6 +22,8 @@ export interface ProjectRecord {
   name: string;
   org: string;
   entitlements: Entitlement[];
+  /** What its release notes list beyond user-visible changes (src/invocations/project-settings.ts); absent: the default. */
+  releaseNotes?: { listing?: Listing };
   createdAt: Date;
   updatedAt: Date;
 }
@@ -60,10 +63,16 @@ export class ProjectRepository {
     return this.orgs.findOne({ _id: id });
   }
 
-  async upsertProject(id: string, data: { name: string; org: string }, now: Date): Promise<{ project: ProjectRecord; created: boolean }> {
+  /** `releaseNotes`: the project's release-notes settings, replaced when given and kept as they are when not. */
+  async upsertProject(
+    id: string,
+    data: { name: string; org: string; releaseNotes?: { listing?: Listing } },
+    now: Date,
+  ): Promise<{ project: ProjectRecord; created: boolean }> {
+    const set = { name: data.name, org: data.org, updatedAt: now, ...(data.releaseNotes ? { releaseNotes: data.releaseNotes } : {}) };
     const res = await this.projects.findOneAndUpdate(
       { _id: id },
-      { $set: { name: data.name, org: data.org, updatedAt: now }, $setOnInsert: { entitlements: [], createdAt: now } },
+      { $set: set, $setOnInsert: { entitlements: [], createdAt: now } },
       { upsert: true, returnDocument: 'after', includeResultMetadata: true },
     );
     return { project: res.value!, created: !res.lastErrorObject?.updatedExisting };

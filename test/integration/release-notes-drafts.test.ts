@@ -14,7 +14,7 @@ import { ProjectRepository } from '../../src/store/projects';
 import type { GitRepo } from '../support/git-repo';
 import { cliEnv, startHarness, type Harness } from '../support/harness';
 import { repoRoot } from '../support/repo-root';
-import { projectToken } from '../support/tokens';
+import { adminToken, projectToken } from '../support/tokens';
 import { HTTP_CLIENT } from '../unit/skills/real-histories';
 import { assertResultShape } from './skills-helpers';
 
@@ -112,5 +112,47 @@ describe('release notes the way maintainers release: component tags, drafts befo
     assert.match(stdout, /\n## Full changelog\n\n\*\*Full changelog:\*\* \[7\.1\.2\.\.\.\w{7}\]\([^)]+\) \(\[7\.1\.2\]\([^)]+\)\)\n$/);
     assert.doesNotMatch(stdout, /^>|npm |\[invoke\]/m, 'nothing but the document');
     assert.match(stderr, /\[invoke\] note: toVersion 7\.2\.0 disagrees with the changes since 7\.1\.2/);
+  });
+  it("applies the project's listing setting (create-project's flags, PUT /v1/projects) to invocations that name none", async () => {
+    const other = (r: { body: { result: { sections: { heading: string; markdown: string }[] } } }) =>
+      r.body.result.sections.find((x) => x.heading === 'Other changes')?.markdown ?? '';
+    const before = await draft({ fromVersion: '6.7.1', toVersion: '7.0.0' });
+    assert.doesNotMatch(other(before), /timeout flaky fix/, 'a test change is left out by default');
+    const { stdout } = await run(
+      process.execPath,
+      [CLI, 'create-project', '--project', PROJECT, '--org', 'acme', '--name', 'HTTP client', '--release-notes-internal', 'list'],
+      { env: cliEnv(h) },
+    );
+    assert.equal(stdout, `project ${PROJECT} (org acme): updated; release notes: internalWork list\n`);
+    const got = await h.request('GET', `/v1/projects/${PROJECT}`, { token: member });
+    assert.deepEqual(got.body.releaseNotes, { listing: { internalWork: 'list', docs: 'count' } });
+    const listed = await draft({ fromVersion: '6.7.1', toVersion: '7.0.0' });
+    assert.equal(listed.status, 200, listed.text);
+    assert.match(other(listed), /^- Timeout flaky fix \(\[#668\]/im);
+    assert.deepEqual(listed.body.inputs.listing, { internalWork: 'list' }, 'the record keeps what it ran with');
+    const own = await draft({ fromVersion: '6.7.1', toVersion: '7.0.0', listing: { internalWork: 'omit' } });
+    assert.doesNotMatch(other(own), /timeout flaky fix/i, "the invocation's own listing wins");
+
+    const admin = adminToken();
+    const put = await h.request('PUT', `/v1/projects/${PROJECT}`, {
+      token: admin,
+      body: { name: 'HTTP client', org: 'acme', releaseNotes: { listing: { docs: 'omit' } } },
+    });
+    assert.equal(put.status, 200, put.text);
+    assert.deepEqual(put.body.releaseNotes, { listing: { internalWork: 'omit', docs: 'omit' } }, 'replaced, not merged');
+    assert.doesNotMatch(other(await draft({ fromVersion: '6.7.1', toVersion: '7.0.0' })), /timeout flaky fix/i);
+    const kept = await h.request('PUT', `/v1/projects/${PROJECT}`, { token: admin, body: { name: 'HTTP client', org: 'acme' } });
+    assert.deepEqual(kept.body.releaseNotes, { listing: { internalWork: 'omit', docs: 'omit' } }, 'a body without it keeps it');
+    const bad = await h.request('PUT', `/v1/projects/${PROJECT}`, {
+      token: admin,
+      body: { name: 'HTTP client', org: 'acme', releaseNotes: { listing: { docs: 'sometimes' } } },
+    });
+    assert.equal(bad.status, 400);
+    assert.match(bad.headers.get('content-type') ?? '', /^application\/problem\+json/);
+    assert.deepEqual(
+      bad.body.errors.map((e: { path: string }) => e.path),
+      ['/releaseNotes/listing/docs'],
+    );
+    await h.request('PUT', `/v1/projects/${PROJECT}`, { token: admin, body: { name: 'HTTP client', org: 'acme', releaseNotes: {} } });
   });
 });

@@ -1,4 +1,6 @@
-import { ORG_BODY_SCHEMA, PROJECT_BODY_SCHEMA } from '../../contracts/bodies';
+import { ORG_BODY_SCHEMA } from '../../contracts/bodies';
+import { PROJECT_SETTINGS_BODY_SCHEMA } from '../../invocations/project-settings';
+import { LISTING_SCHEMA } from '../../skills/release-notes/listing';
 import {
   authErrors,
   bearer,
@@ -24,7 +26,15 @@ const owned = {
   createdAt: dateTime,
   updatedAt: dateTime,
 };
-const PROJECT: Schema = record({ id: { type: 'string' }, org: { type: 'string' }, ...owned });
+const PROJECT: Schema = record({
+  id: { type: 'string' },
+  org: { type: 'string' },
+  ...owned,
+  releaseNotes: record(
+    { listing: { ...LISTING_SCHEMA, required: ['internalWork', 'docs'] } },
+    "The project's release-notes settings in effect (its own, else the defaults: internal work omitted, documentation counted)",
+  ),
+});
 
 export const projectPart: OpenApiPart = {
   schemas: {
@@ -78,7 +88,7 @@ export const projectPart: OpenApiPart = {
         tags,
         security: bearer,
         parameters: [pathParam('project', 'Project id')],
-        requestBody: jsonBody(PROJECT_BODY_SCHEMA),
+        requestBody: jsonBody(PROJECT_SETTINGS_BODY_SCHEMA),
         responses: {
           200: json('Updated', ref('Project')),
           201: json('Created', ref('Project')),

@@ -7,7 +7,9 @@ import { jsonBody } from '../middleware/json-body';
 import { authenticate, principalOf, requireAdmin } from '../middleware/authenticate';
 import { forbidden, notFound } from '../problem';
 import { validate } from '../validation';
-import { ORG_BODY_SCHEMA, PROJECT_BODY_SCHEMA } from '../../contracts/bodies';
+import { ORG_BODY_SCHEMA } from '../../contracts/bodies';
+import { PROJECT_SETTINGS_BODY_SCHEMA, type ProjectSettings } from '../../invocations/project-settings';
+import { DEFAULT_LISTING } from '../../skills/release-notes/listing';
 
 /** Orgs and projects: admins create them; project members read their project. */
 export function projectRoutes(deps: AppDeps): Router {
@@ -37,7 +39,7 @@ export function projectRoutes(deps: AppDeps): Router {
   router.put('/v1/projects/:project', async (ctx) => {
     requireAdmin(ctx);
     const id = checkId(ctx.params.project!, 'project');
-    const body = validate<{ name: string; org: string }>(PROJECT_BODY_SCHEMA, ctx.state.body);
+    const body = validate<{ name: string; org: string } & ProjectSettings>(PROJECT_SETTINGS_BODY_SCHEMA, ctx.state.body);
     if (!(await repo.getOrg(body.org))) {
       throw notFound('unknown_org', `Org "${body.org}" does not exist; create it with PUT /v1/orgs/${body.org} first`);
     }
@@ -69,6 +71,17 @@ function presentOrg(o: { _id: string; name: string; ownerEmail: string; entitlem
   };
 }
 
-function presentProject(p: { _id: string; name: string; org: string; entitlements: unknown[]; createdAt: Date; updatedAt: Date }) {
-  return { id: p._id, name: p.name, org: p.org, entitlements: p.entitlements, createdAt: p.createdAt, updatedAt: p.updatedAt };
+function presentProject(
+  p: { _id: string; name: string; org: string; entitlements: unknown[]; createdAt: Date; updatedAt: Date } & ProjectSettings,
+) {
+  return {
+    id: p._id,
+    name: p.name,
+    org: p.org,
+    entitlements: p.entitlements,
+    // The settings in effect: the project's, else the defaults.
+    releaseNotes: { listing: { ...DEFAULT_LISTING, ...p.releaseNotes?.listing } },
+    createdAt: p.createdAt,
+    updatedAt: p.updatedAt,
+  };
 }

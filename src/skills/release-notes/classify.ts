@@ -10,7 +10,10 @@ import { changesetCategory, changesetsOf, releasingChangesets } from './changese
 
 /** `docs`: documentation for users, summarised among the other changes rather than listed. */
 export type Category = 'breaking' | 'feature' | 'improvement' | 'fix' | 'revert' | 'docs' | 'other';
-export type Classification = { category: Category } | { excluded: string };
+/** `internal`: left out as the project's own work (tests, refactors, tooling...), which a project may list (listing.ts). */
+export type Classification = { category: Category } | { excluded: string; internal?: true };
+
+const internalWork = (reason: string): Classification => ({ excluded: reason, internal: true });
 
 /** Stronger first: when members disagree, a change is listed where users notice it most. */
 const USER_CATEGORIES: Category[] = ['feature', 'fix', 'improvement'];
@@ -199,12 +202,12 @@ export function classify(
     .filter((r) => r !== undefined);
   if (reverts.length > 0) {
     const internal = internalRevert(reverts[0]!.title);
-    return internal ? { excluded: internal } : { category: 'revert' };
+    return internal ? internalWork(internal) : { category: 'revert' };
   }
 
   const headers = parsed.filter((h) => h !== undefined);
   const internalScope = headers[0]?.scope === undefined ? undefined : INTERNAL_SCOPES[headers[0].scope.toLowerCase()];
-  if (internalScope && !labels.some((l) => LABEL_CATEGORY[l]) && change.tickets.length === 0) return { excluded: internalScope };
+  if (internalScope && !labels.some((l) => LABEL_CATEGORY[l]) && change.tickets.length === 0) return internalWork(internalScope);
   // The project's own pages (triage team, badges, security policy) are no change to the package, whatever the type.
   if (GOVERNANCE_WORDS.test(shown)) return { excluded: 'project governance' };
   // A fix or feature of the documentation ("fix(docs): …", "feat(readme): …") is documentation.
@@ -219,23 +222,23 @@ export function classify(
   if (userCategory) return { category: userCategory };
 
   const internal = headers.find((h) => INTERNAL_TYPES.has(h.type));
-  if (internal) return { excluded: internal.type === 'tests' ? 'test' : internal.type };
+  if (internal) return internalWork(internal.type === 'tests' ? 'test' : internal.type);
   const docs = headers.find((h) => h.type === 'docs');
   if (docs) {
     const internalDocs =
       (docs.scope !== undefined && INTERNAL_DOC_SCOPES.has(docs.scope.toLowerCase())) || INTERNAL_DOC_WORDS.test(docs.description);
-    return internalDocs ? { excluded: 'internal docs' } : { category: 'docs' };
+    return internalDocs ? internalWork('internal docs') : { category: 'docs' };
   }
   if (changeDocuments(change).every((d) => d.kind === 'commit' && isMergeCommit(d.title))) return { excluded: 'merge commit' };
   if (RELEASE_COMMIT.test(shown.trim()) || RELEASE_WORK.test(shown) || (VERSION_NUMBER.test(shown) && RELEASE_WORDS.test(shown)))
     return { excluded: 'release commit' };
   if (CHANGELOG_WORDS.test(shown)) return { excluded: 'changelog' };
   if (GOVERNANCE_WORDS.test(shown)) return { excluded: 'project governance' };
-  if (TEST_WORDS.test(shown)) return { excluded: 'test' };
-  if (INTERNAL_CHANGE.test(shown)) return { excluded: 'internal change' };
-  if (DEV_DEPENDENCY_WORDS.test(shown)) return { excluded: 'dev dependencies' };
-  if (DEPENDENCY_UPDATE.test(shown)) return { excluded: 'dependency update' };
-  if (TOOLING_WORDS.test(shown)) return { excluded: 'development tooling' };
+  if (TEST_WORDS.test(shown)) return internalWork('test');
+  if (INTERNAL_CHANGE.test(shown)) return internalWork('internal change');
+  if (DEV_DEPENDENCY_WORDS.test(shown)) return internalWork('dev dependencies');
+  if (DEPENDENCY_UPDATE.test(shown)) return internalWork('dependency update');
+  if (TOOLING_WORDS.test(shown)) return internalWork('development tooling');
   if (DOCS_WORDS.test(shown)) return { category: 'docs' };
   if (inMajorRelease && REMOVAL_WORDS.test(shown) && !INTERNAL_WORDS.test(shown)) return { category: 'breaking' };
   for (const title of [shown, ...otherTitles()]) {

@@ -1,5 +1,6 @@
 import type { FromSchema } from '../schema-type';
 import type { SkillDefinition } from '../types';
+import { LISTING_SCHEMA } from './listing';
 
 /**
  * A version as releases are numbered: major.minor.patch (the seed's form), or with a SemVer pre-release
@@ -34,6 +35,11 @@ export const releaseNotesInputSchema = {
       maxItems: 50,
       items: { type: 'string', minLength: 1, maxLength: 200 },
       description: 'Names never credited as contributors, besides recognisable bots ([bot], "Owl Bot", "Jenkins"...)',
+    },
+    listing: {
+      ...LISTING_SCHEMA,
+      description:
+        "What the notes list beyond the changes users see. Left out: the project's setting (PUT /v1/projects/{project} releaseNotes.listing), else internal work omitted and documentation counted",
     },
   },
 } as const;

@@ -12,8 +12,9 @@ import { compareText } from '../text';
 import type { Forge } from '../forge';
 import { isBot } from './bots';
 import { groupChanges, changeDocuments, type Change } from './changes';
+import { listingOf, type Listing } from './listing';
 import { BUMP_CATEGORY, changesetDetail, changesetsOf, changesetTitle, releasingChangesets } from './changesets';
-import { classify, type Category } from './classify';
+import { classify, type Category, type Classification } from './classify';
 import { coAuthors, isMergeCommit, isPrMerge, revertOf, tidyTitle, type TicketKeys } from './conventional';
 import { migrationNote } from './migration';
 import { agreesWith, proposeVersion, type Bump, type Proposal } from './next-version';
@@ -280,6 +281,16 @@ function revertsWithinRange(changes: readonly { change: Change; title: string }[
   return gone;
 }
 
+/**
+ * The project's listing policy applied to a verdict: its own work listed under Other changes when it lists it,
+ * documentation listed there one by one, or left out.
+ */
+function listed(verdict: Classification, listing: Required<Listing>): Classification {
+  if ('excluded' in verdict) return verdict.internal && listing.internalWork === 'list' ? { category: 'other' } : verdict;
+  if (verdict.category !== 'docs' || listing.docs === 'count') return verdict;
+  return listing.docs === 'list' ? { category: 'other' } : { excluded: 'documentation (the project lists none)' };
+}
+
 /** Why a version is proposed, by the strongest kind of change waiting for a release. */
 export const STRONGEST_WORDS: Record<'breaking' | 'feature' | 'other', string> = {
   breaking: 'a breaking change',
@@ -322,6 +333,7 @@ function draftOf(
 
 export function selectReleaseNotes(inputs: ReleaseNotesInputs, docs: readonly ProjectDocument[]): ReleaseNotesSelection {
   const { fromVersion: from, toVersion: to } = inputs;
+  const listing = listingOf(inputs.listing);
   const reasons = new Map<string, string>();
   const tagged = taggedAs(to).some((u) =>
     docs.some((d) => d.kind === u.kind && (d as unknown as Record<string, unknown>)[u.field] === u.value),
@@ -381,7 +393,7 @@ export function selectReleaseNotes(inputs: ReleaseNotesInputs, docs: readonly Pr
     if (reverted.has(change)) continue;
     const otherTitles = () => change.commits.filter((c) => !isMergeCommit(c.title)).map((c) => tidyTitle(c.title, keys));
     const version = changeVersion(change, (v) => tagged || releaseVersions.has(v));
-    const verdict = classify(change, title, otherTitles, isBotAuthor, version !== undefined && isMajorRelease(version));
+    const verdict = listed(classify(change, title, otherTitles, isBotAuthor, version !== undefined && isMajorRelease(version)), listing);
     if ('excluded' in verdict) {
       for (const doc of changeDocuments(change)) reasons.set(citationId(doc), verdict.excluded);
       continue;

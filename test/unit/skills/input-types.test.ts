@@ -13,6 +13,7 @@ interface WrittenReleaseNotesInputs {
   toVersion: string;
   tone?: 'casual' | 'neutral' | 'formal';
   excludeContributors?: string[];
+  listing?: { internalWork?: 'omit' | 'list'; docs?: 'count' | 'list' | 'omit' };
 }
 interface WrittenProposalInputs {
   customerName: string;
