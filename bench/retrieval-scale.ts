@@ -10,6 +10,7 @@
  */
 import type { Db } from 'mongodb';
 import { check } from '../src/contracts/validation';
+import { contributorKey, isContribution, rankDocument } from '../src/skills/contributions';
 import { DOCUMENT_KIND_SCHEMAS, type ProjectDocument } from '../src/skills/documents';
 import { resolveQueries } from '../src/skills/retrieval-plan';
 import { retrievalPlan, selectAndDraft } from '../src/skills/run';
@@ -23,7 +24,7 @@ import { describeQuery, retrieveTimed, storeQuery } from './lib/retrieve';
 import { benchConfig } from './lib/service';
 import type { BenchStack, RunContext } from './lib/stack';
 import { nowMs, summarize, type Summary } from './lib/stats';
-import { SYNTHETIC_NOW, syntheticProject } from './lib/synthetic-docs';
+import { SYNTHETIC_NOW, syntheticProject, type SyntheticProject } from './lib/synthetic-docs';
 
 const NAME = 'retrieval scale';
 const SIZES = [1_000, 10_000, 100_000];
@@ -68,6 +69,8 @@ interface Tier {
   explain: string[];
   /** Each distinct query run alone, once (small tiers only). */
   isolated: string[];
+  /** Release notes' queries with the first contributions read after the documents (as before) and beside them. */
+  firstsAB?: { sequential: Summary; beside: Summary; pairs: number };
 }
 
 export async function benchRetrievalScale(stack: BenchStack, run: RunContext): Promise<BenchOutcome> {
@@ -153,6 +156,13 @@ export async function benchRetrievalScale(stack: BenchStack, run: RunContext): P
           `    ${label(t.size).padStart(4)} ${skill.padEnd(23)} ${s.queries.p50.toFixed(1).padStart(8)} / ${s.select.p50.toFixed(1).padStart(6)}   ${s.perQuery[0] ? `${s.perQuery[0].label} (${ms(s.perQuery[0].p50)}, ${s.perQuery[0].rows} rows)` : ''}`,
       ),
     ),
+    '  release notes, queries only, first contributions read after the documents (before) / beside them (now), same process, alternating, p50 / p95 (ms):',
+    ...tiers
+      .filter((t) => t.firstsAB)
+      .map(
+        (t) =>
+          `    ${label(t.size).padStart(4)}  ${t.firstsAB!.sequential.p50.toFixed(1)} / ${t.firstsAB!.sequential.p95.toFixed(1)}  →  ${t.firstsAB!.beside.p50.toFixed(1)} / ${t.firstsAB!.beside.p95.toFixed(1)}  (${(t.firstsAB!.beside.p50 / t.firstsAB!.sequential.p50).toFixed(2)}× at p50, ${t.firstsAB!.pairs} pairs)`,
+      ),
     ...(tiers.filter((t) => t.isolated.length > 0).pop()?.isolated ?? []),
     ...last.explain,
   ];
@@ -175,7 +185,17 @@ async function beforeDeadline<T>(work: Promise<T>, deadline: number): Promise<{ 
 /** A query's time limit: what is left of the run's budget, at least a second, at most a minute. */
 const queryLimitMs = (deadline: number) => Math.max(1_000, Math.min(60_000, deadline - Date.now()));
 
-async function measureTier(db: Db, size: number, warmUp: boolean, deadline: number, loadBy: number): Promise<Tier> {
+/**
+ * Generates the tier's project and loads it. Only its cases outlive this call: the measuring below runs, as the
+ * worker does, in a process that does not hold the project's 100k documents (which made every garbage collection
+ * of the bench process slower, and with it the measured retrievals).
+ */
+async function loadTier(
+  db: Db,
+  size: number,
+  loadBy: number,
+  deadline: number,
+): Promise<{ cases: SyntheticProject['cases']; insertMs: number; stopped?: string }> {
   const { documents, cases } = syntheticProject(size);
   if (size === SIZES[0]) assertValid(documents);
   await db.dropDatabase();
@@ -187,15 +207,18 @@ async function measureTier(db: Db, size: number, warmUp: boolean, deadline: numb
     const load = writer.upsertMany(PROJECT, documents.slice(i, i + LOAD_BATCH), now);
     if (!(await beforeDeadline(load, loadBy)))
       return {
-        size,
+        cases,
         insertMs: nowMs() - t,
-        skills: {},
-        explain: [],
-        isolated: [],
         stopped: `loading ${i} of ${size} documents used the time kept for measuring (${((deadline - loadBy) / 1000).toFixed(0)} s before the run's deadline)`,
       };
   }
-  const insertMs = nowMs() - t;
+  return { cases, insertMs: nowMs() - t };
+}
+
+async function measureTier(db: Db, size: number, warmUp: boolean, deadline: number, loadBy: number): Promise<Tier> {
+  const loaded = await loadTier(db, size, loadBy, deadline);
+  const { cases, insertMs } = loaded;
+  if (loaded.stopped) return { size, insertMs, skills: {}, explain: [], isolated: [], stopped: loaded.stopped };
   process.stderr.write(`[bench] retrieval: ${size} documents inserted in ${(insertMs / 1000).toFixed(1)} s\n`);
   // As the worker reads: with its cache of whole-kind reads (a proposal's evidence library).
   const repo = new DocumentRepository(db, new WholeKindCache(), queryLimitMs(deadline));
@@ -270,6 +293,12 @@ async function measureTier(db: Db, size: number, warmUp: boolean, deadline: numb
       `  explain at ${label(size)}: not finished before the run's deadline, left out`,
     ];
   }
+  let firstsAB: Tier['firstsAB'];
+  const releaseNotes = cases.find((c) => c.skill === 'release_notes_composer');
+  if (inTime() && releaseNotes) {
+    step('first contributions read after the documents or beside them, alternating');
+    firstsAB = (await beforeDeadline(firstContributionsAB(db, repo, releaseNotes), finishBy))?.value;
+  }
   let isolated: string[] = [];
   if (inTime() && size <= ISOLATE_UP_TO) {
     step('each query alone');
@@ -279,7 +308,49 @@ async function measureTier(db: Db, size: number, warmUp: boolean, deadline: numb
     step('dropping the tier');
     await beforeDeadline(db.dropDatabase(), finishBy);
   }
-  return { size, insertMs, skills, explain, isolated, ...(stopped ? { stopped } : {}) };
+  return { size, insertMs, skills, explain, isolated, ...(firstsAB ? { firstsAB } : {}), ...(stopped ? { stopped } : {}) };
+}
+
+const AB_PAIRS = 20;
+
+/**
+ * Release notes' retrieval two ways in the same process, alternating, AB_PAIRS times each: the service's (a
+ * release range's first contributions read beside its documents, store/documents.ts) and the baseline as it was
+ * before (the documents first, then their authors' records by id: one more round trip after the slowest query).
+ */
+async function firstContributionsAB(db: Db, repo: DocumentRepository, c: SkillCase): Promise<Tier['firstsAB']> {
+  const firsts = db.collection<{ _id: string; rank: string }>(COLLECTIONS.firstContributions);
+  const sequential = async (): Promise<number> => {
+    const t = nowMs();
+    const plan = retrievalPlan(c.skill, c.inputs as never);
+    const docs: ProjectDocument[] = [];
+    for (const step of plan.steps) {
+      const results = await Promise.all(
+        resolveQueries(step, docs).map(async (query) => {
+          const { mark, ...unmarked } = query;
+          const rows = await repo.find(PROJECT, unmarked);
+          if (!mark?.includes('firstContribution')) return rows;
+          const contributions = rows.filter(isContribution);
+          const ids = [...new Set(contributions.map((d) => `${PROJECT}/${contributorKey(d)}`))];
+          const first = new Map((await firsts.find({ _id: { $in: ids } }).toArray()).map((r) => [r._id, rankDocument(r.rank)]));
+          for (const d of contributions) {
+            const f = first.get(`${PROJECT}/${contributorKey(d)}`);
+            if (f && f.kind === d.kind && f.externalId === d.externalId) d.firstContribution = true;
+          }
+          return rows;
+        }),
+      );
+      docs.push(...results.flat());
+    }
+    return nowMs() - t;
+  };
+  const seq: number[] = [];
+  const beside: number[] = [];
+  for (let i = 0; i < AB_PAIRS; i++) {
+    seq.push(await sequential());
+    beside.push((await retrieveTimed(repo, PROJECT, c.skill, c.inputs as never)).ms);
+  }
+  return { sequential: summarize(seq), beside: summarize(beside), pairs: AB_PAIRS };
 }
 
 function assertValid(documents: ProjectDocument[]): void {

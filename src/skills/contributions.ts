@@ -8,7 +8,7 @@ import type { CommitDocument, ProjectDocument, PullRequestDocument } from './doc
 import { isSemver, semverKey } from './semver';
 
 /** Ranks after every version key (keys start with a digit): a contribution not released yet comes last. */
-const UNRELEASED = '~';
+export const UNRELEASED_RANK = '~';
 
 type Contribution = CommitDocument | PullRequestDocument;
 
@@ -35,7 +35,7 @@ export function contributorKey(doc: Contribution): string {
  * another ("…-1rc" of "…-1rc!…") still sorts first.
  */
 export function contributionRank(doc: Contribution): string {
-  const version = doc.version && isSemver(doc.version) ? semverKey(doc.version) : UNRELEASED;
+  const version = doc.version && isSemver(doc.version) ? semverKey(doc.version) : UNRELEASED_RANK;
   const at = doc.kind === 'commit' ? doc.committedAt : (doc.mergedAt ?? '');
   return `${version} ${at} ${doc.kind} ${doc.externalId}`;
 }

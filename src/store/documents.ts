@@ -1,5 +1,5 @@
 import type { AnyBulkWriteOperation, Db, Document, Filter, Sort, IndexDescription } from 'mongodb';
-import { contributorKey, firstContributions, isContribution, rankDocument } from '../skills/contributions';
+import { contributorKey, firstContributions, isContribution, rankDocument, UNRELEASED_RANK } from '../skills/contributions';
 import type { ProjectDocument } from '../skills/documents';
 import { indexFields } from '../skills/index-fields';
 import { queryTerms, searchTermsOf } from '../skills/search-terms';
@@ -72,6 +72,9 @@ export class DocumentRepository {
   private get revisions() {
     return this.db.collection<RevisionRecord>(COLLECTIONS.documentRevisions);
   }
+
+  /** First-contribution reads under way, by project and rank range (firstsInRange). */
+  private readonly firstsReads = new Map<string, Promise<FirstContributionRecord[]>>();
 
   private get firsts() {
     return this.db.collection<FirstContributionRecord>(COLLECTIONS.firstContributions);
@@ -153,14 +156,39 @@ export class DocumentRepository {
       else filter[c.field] = Object.fromEntries(Object.entries(c.value).map(([op, v]) => [`$${op}`, v]));
     }
     const sort: Sort = Object.fromEntries((query.sort ?? []).map((s) => [s.field, s.order === 'asc' ? 1 : -1]));
-    const rows = (await this.coll
+    const reading = this.coll
       .find(filter, { projection: { _id: 0, project: 0, updatedAt: 0, versionKey: 0, fixVersionKey: 0, searchTerms: 0 } })
       .sort(sort)
       .limit(query.limit)
       .maxTimeMS(this.queryTimeMs)
-      .toArray()) as unknown as ProjectDocument[];
-    if (query.mark?.includes('firstContribution')) await this.markFirstContributions(project, rows);
+      .toArray() as unknown as Promise<ProjectDocument[]>;
+    if (!query.mark?.includes('firstContribution')) return reading;
+    // A release range's first contributions are read beside its documents, not after them (one round trip less).
+    const ranks = rankRangeOf(query);
+    if (!ranks) {
+      const rows = await reading;
+      await this.markFirstContributions(project, rows);
+      return rows;
+    }
+    const [rows, firsts] = await Promise.all([reading, this.firstsInRange(project, ranks)]);
+    if (firsts.length >= FIRSTS_IN_RANGE_MAX) await this.markFirstContributions(project, rows);
+    else markNamed(project, rows, firsts);
     return rows;
+  }
+
+  /**
+   * The first-contribution records of a project whose rank is in `ranks`. A release range's commits and pull
+   * requests ask for the same range at once: they share one read while it is under way.
+   */
+  private firstsInRange(project: string, ranks: RankRange): Promise<FirstContributionRecord[]> {
+    const key = JSON.stringify([project, ranks]);
+    const pending = this.firstsReads.get(key);
+    if (pending) return pending;
+    const read = this.firsts.find({ project, rank: ranks }).limit(FIRSTS_IN_RANGE_MAX).maxTimeMS(this.queryTimeMs).toArray();
+    this.firstsReads.set(key, read);
+    const done = () => this.firstsReads.delete(key);
+    read.then(done, done);
+    return read;
   }
 
   /**
@@ -229,6 +257,50 @@ export class DocumentRepository {
     return rows as unknown as StoredDocument[];
   }
 }
+
+/** More first contributions than this in one release range: marked by reading each author's record instead. */
+const FIRSTS_IN_RANGE_MAX = 10_000;
+
+/**
+ * The contribution ranks (contributionRank) of a query that selects by first release alone: a versionKey range, or
+ * no version (not released yet). A rank starts with its version key and a space, and every character of a version
+ * key sorts above the space: `rank >= k + '!'` is every rank whose key is above k, `rank < k + '!'` every rank
+ * whose key is k or below. Undefined for any other query.
+ */
+type RankRange = { $gte?: string; $lt?: string };
+
+function rankRangeOf(query: DocumentQuery): RankRange | undefined {
+  if (query.where.length !== 1 || query.where[0]!.field !== 'versionKey') return undefined;
+  const c = query.where[0]!;
+  if (c.op === 'absent') return { $gte: `${UNRELEASED_RANK} `, $lt: `${UNRELEASED_RANK}!` };
+  if (c.op !== 'range') return undefined;
+  const { gt, gte, lt, lte } = c.value;
+  const range: RankRange = {};
+  if (gt !== undefined) range.$gte = `${gt}!`;
+  else if (gte !== undefined) range.$gte = gte;
+  if (lte !== undefined) range.$lt = `${lte}!`;
+  else if (lt !== undefined) range.$lt = lt;
+  return range;
+}
+
+/**
+ * Marks the rows that their author's record among `firsts` names (the same test as markFirstContributions: the
+ * record of the row's author, by contributorKey, names that row). A record's rank holds the first release of the
+ * document it names as it was written, so the record of a row in the range is among those read unless that
+ * document has moved to a later release since (a tag moved or deleted and the history imported again; adding tags
+ * only moves commits to earlier releases, which `$min` follows).
+ */
+function markNamed(project: string, rows: ProjectDocument[], firsts: readonly FirstContributionRecord[]): void {
+  const named = new Map(firsts.map((r) => [r._id, rankDocument(r.rank)]));
+  for (const d of rows) {
+    if (!isContribution(d)) continue;
+    const f = named.get(`${project}/${contributorKey(d)}`);
+    if (f && f.kind === d.kind && f.externalId === d.externalId) d.firstContribution = true;
+  }
+}
+
+/** Each person's first contribution in a project's history, by where it stands (release ranges read them by rank). */
+export const FIRST_CONTRIBUTION_INDEXES: IndexDescription[] = [{ key: { project: 1, rank: 1 }, name: 'by_project_rank' }];
 
 export const DOCUMENT_INDEXES: IndexDescription[] = [
   { key: { project: 1, kind: 1, externalId: 1 }, name: 'upsert_key', unique: true },

@@ -5,7 +5,7 @@ import { BILLING_TIMELINE_INDEXES } from './billing-timeline';
 import { COLLECTIONS } from './collections';
 import { DEAD_LETTER_INDEXES } from './dead-letters';
 import { EVENT_LOG_INDEXES } from './event-log';
-import { backfillFirstContributions, backfillSearchTerms, DOCUMENT_INDEXES } from './documents';
+import { backfillFirstContributions, backfillSearchTerms, DOCUMENT_INDEXES, FIRST_CONTRIBUTION_INDEXES } from './documents';
 import { INVOCATION_INDEXES } from './invocations';
 import { OUTBOUND_DELIVERY_INDEXES, OUTBOUND_ENDPOINT_INDEXES } from './outbound';
 import { backfillCustomerListKeys, RETIRED_SUBSCRIBER_INDEXES, SUBSCRIBER_INDEXES } from './subscribers';
@@ -22,6 +22,7 @@ import { ttlIndexes, DEFAULT_RETENTION } from './retention';
 export const INDEXES: Record<string, IndexDescription[]> = {
   [COLLECTIONS.projects]: [{ key: { org: 1 }, name: 'by_org' }],
   [COLLECTIONS.documents]: DOCUMENT_INDEXES,
+  [COLLECTIONS.firstContributions]: FIRST_CONTRIBUTION_INDEXES,
   [COLLECTIONS.invocations]: INVOCATION_INDEXES,
   [COLLECTIONS.webhookEvents]: WEBHOOK_EVENT_INDEXES,
   [COLLECTIONS.subscribers]: SUBSCRIBER_INDEXES,
