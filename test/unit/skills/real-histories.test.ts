@@ -4,32 +4,16 @@
  * compared with golden files. Then what a maintainer checks before pasting them into a GitHub release.
  */
 import assert from 'node:assert/strict';
-import { importGitHistory } from '../../../src/git/import';
 import type { ProjectDocument } from '../../../src/skills/documents';
 import type { SkillResult } from '../../../src/skills/result';
 import { retrievalPlan, selectAndDraft } from '../../../src/skills/run';
 import { DEMO_NOW } from './demo';
+import { importInMemory } from './import-in-memory';
 import { assertGolden } from './golden-files';
 import { retrieve } from './memory-store';
 import { CLIENT_LIBRARY, PROCESS_RUNNER, STOREFRONT, type History } from './real-histories';
 
-async function imported(history: History): Promise<ProjectDocument[]> {
-  const repo = history.build();
-  try {
-    const docs: ProjectDocument[] = [];
-    await importGitHistory({
-      repo: repo.dir,
-      project: history.name,
-      documents: { upsertMany: async (_p, batch) => (docs.push(...batch), { inserted: batch.length, updated: 0 }) },
-      refs: { issuePrefix: 'GH' },
-      now: () => new Date(DEMO_NOW),
-      say: () => undefined,
-    });
-    return docs;
-  } finally {
-    repo.remove();
-  }
-}
+const imported = async (history: History): Promise<ProjectDocument[]> => (await importInMemory(history.build(), history.name)).docs;
 
 const sectionOf = (r: SkillResult, heading: string) => r.sections.find((s) => s.heading === heading)!.markdownWithCitations;
 

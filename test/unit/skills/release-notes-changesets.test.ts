@@ -6,12 +6,12 @@
  * nothing else; a changeset deleted before the release is not released), not from the code under test.
  */
 import assert from 'node:assert/strict';
-import { importGitHistory } from '../../../src/git/import';
 import type { CommitDocument, ProjectDocument } from '../../../src/skills/documents';
 import type { SkillResult } from '../../../src/skills/result';
 import { retrievalPlan, selectAndDraft } from '../../../src/skills/run';
 import { GitRepo } from '../../support/git-repo';
 import { DEMO_NOW } from './demo';
+import { importInMemory } from './import-in-memory';
 import { retrieve } from './memory-store';
 
 const cli = (version: string) => JSON.stringify({ name: '@acme/cli', version });
@@ -81,25 +81,7 @@ describe('skills: release notes from changesets (a changesets-shaped monorepo bu
   this.timeout(30_000);
   let docs: ProjectDocument[];
   let said: string[];
-  before(async () => {
-    const repo = build();
-    docs = [];
-    said = [];
-    try {
-      await importGitHistory({
-        repo: repo.dir,
-        project: 'acme-cli',
-        documents: { upsertMany: async (_p, batch) => (docs.push(...batch), { inserted: batch.length, updated: 0 }) },
-        refs: { issuePrefix: 'GH' },
-        now: () => new Date(DEMO_NOW),
-        say: (line) => said.push(line),
-        tagPrefixes: ['@acme/cli@'],
-        path: 'packages/cli',
-      });
-    } finally {
-      repo.remove();
-    }
-  });
+  before(async () => ({ docs, said } = await importInMemory(build(), 'acme-cli', { tagPrefixes: ['@acme/cli@'], path: 'packages/cli' })));
   const notes = (): SkillResult => {
     const inputs = { fromVersion: '1.0.0', toVersion: '2.0.0' };
     return selectAndDraft('release_notes_composer', inputs, retrieve(retrievalPlan('release_notes_composer', inputs), docs), DEMO_NOW);

@@ -6,12 +6,12 @@
  * release housekeeping (the changelog, the version commit) never listed.
  */
 import assert from 'node:assert/strict';
-import { importGitHistory } from '../../../src/git/import';
 import type { ProjectDocument } from '../../../src/skills/documents';
 import type { Listing } from '../../../src/skills/release-notes/listing';
 import type { SkillResult } from '../../../src/skills/result';
 import { retrievalPlan, selectAndDraft } from '../../../src/skills/run';
 import { DEMO_NOW } from './demo';
+import { importInMemory } from './import-in-memory';
 import { retrieve } from './memory-store';
 import { PROCESS_RUNNER } from './real-histories';
 
@@ -27,22 +27,7 @@ const DOCS = ['Fix typos in the README'];
 describe('skills: release notes list what the project lists (process-runner, built with git)', function () {
   this.timeout(30_000);
   let docs: ProjectDocument[];
-  before(async () => {
-    const repo = PROCESS_RUNNER.build();
-    docs = [];
-    try {
-      await importGitHistory({
-        repo: repo.dir,
-        project: PROCESS_RUNNER.name,
-        documents: { upsertMany: async (_p, batch) => (docs.push(...batch), { inserted: batch.length, updated: 0 }) },
-        refs: { issuePrefix: 'GH' },
-        now: () => new Date(DEMO_NOW),
-        say: () => undefined,
-      });
-    } finally {
-      repo.remove();
-    }
-  });
+  before(async () => ({ docs } = await importInMemory(PROCESS_RUNNER.build(), PROCESS_RUNNER.name)));
   const notes = (listing?: Listing): SkillResult => {
     const inputs = { fromVersion: '4.3.1', toVersion: '5.0.0', ...(listing ? { listing } : {}) };
     return selectAndDraft('release_notes_composer', inputs, retrieve(retrievalPlan('release_notes_composer', inputs), docs), DEMO_NOW);

@@ -8,7 +8,6 @@
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { importGitHistory } from '../../../src/git/import';
 import { check } from '../../../src/contracts/validation';
 import type { ProjectDocument } from '../../../src/skills/documents';
 import { releaseNotesInputSchema } from '../../../src/skills/release-notes/definition';
@@ -16,28 +15,11 @@ import type { SkillResult } from '../../../src/skills/result';
 import { retrievalPlan, selectAndDraft, validateBusinessRules } from '../../../src/skills/run';
 import { repoRoot } from '../../support/repo-root';
 import { DEMO_NOW } from './demo';
+import { importInMemory } from './import-in-memory';
 import { retrieve } from './memory-store';
 import { HTTP_CLIENT } from './real-histories';
 
-async function importHistory(tagPrefixes?: string[]): Promise<{ docs: ProjectDocument[]; said: string[] }> {
-  const repo = HTTP_CLIENT.build();
-  const docs: ProjectDocument[] = [];
-  const said: string[] = [];
-  try {
-    await importGitHistory({
-      repo: repo.dir,
-      project: HTTP_CLIENT.name,
-      documents: { upsertMany: async (_p, batch) => (docs.push(...batch), { inserted: batch.length, updated: 0 }) },
-      refs: { issuePrefix: 'GH' },
-      now: () => new Date(DEMO_NOW),
-      say: (line) => said.push(line),
-      ...(tagPrefixes ? { tagPrefixes } : {}),
-    });
-    return { docs, said };
-  } finally {
-    repo.remove();
-  }
-}
+const importHistory = (tagPrefixes?: string[]) => importInMemory(HTTP_CLIENT.build(), HTTP_CLIENT.name, tagPrefixes ? { tagPrefixes } : {});
 
 const headings = (r: SkillResult) => r.sections.map((s) => s.heading);
 const sectionOf = (r: SkillResult, heading: string) => r.sections.find((s) => s.heading === heading)?.markdown ?? '';
