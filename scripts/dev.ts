@@ -1,24 +1,24 @@
 /**
  * `npm run dev`: the whole service on this machine. Starts the Temporal dev server (with its Web UI) and the
- * store, then the API and the worker as separate processes, loads the demo project, prints where everything
+ * store, then the API and the worker as separate, supervised processes (a crashed or unresponsive one is started
+ * again with backoff, and the rest of the stack keeps running), loads the demo project, prints where everything
  * is, and stops it all on Ctrl-C.
  */
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { join, resolve } from 'node:path';
 import { loadConfig } from '../src/config/config';
 import { mintToken } from '../src/auth/mint-token';
 import { devDefaults } from './stack/dev-defaults';
 import { ensureEnvFile, readEnvFile, removeDevStack, writeDevStack } from './stack/env-file';
 import { freePort, startMongo, startTemporal, type RunningServer } from './stack/servers';
+import { Supervised } from './stack/supervisor';
 
 const root = resolve(__dirname, '..', '..');
 const say = (msg: string) => process.stdout.write(`[dev] ${msg}\n`);
 
-async function waitReady(url: string, deadlineMs: number, children: ChildProcess[]): Promise<void> {
+async function waitReady(url: string, deadlineMs: number): Promise<void> {
   const deadline = Date.now() + deadlineMs;
   while (Date.now() < deadline) {
-    const dead = children.find((c) => c.exitCode !== null);
-    if (dead) throw new Error(`a service process exited (code ${dead.exitCode}); see its log lines above`);
     try {
       const res = await fetch(url);
       if (res.status === 200) return;
@@ -36,24 +36,14 @@ async function main(): Promise<void> {
   const fileEnv = readEnvFile(envPath);
   const dataDir = join(root, '.data');
   const servers: RunningServer[] = [];
-  const children: ChildProcess[] = [];
+  const children: Supervised[] = [];
   let stopping = false;
 
   const stopAll = async (code: number) => {
     if (stopping) return;
     stopping = true;
     say('stopping…');
-    await Promise.all(
-      children.map(
-        (c) =>
-          new Promise<void>((r) => {
-            if (c.exitCode !== null || c.signalCode !== null) return r();
-            c.once('exit', () => r());
-            c.kill('SIGTERM');
-            setTimeout(() => c.kill('SIGKILL'), 10_000).unref();
-          }),
-      ),
-    );
+    await Promise.all(children.map((c) => c.stop()));
     removeDevStack(root);
     for (const s of servers.reverse()) await s.stop();
     say('stopped');
@@ -97,21 +87,18 @@ async function main(): Promise<void> {
       ...(env.TEMPORAL_UI_URL ? { TEMPORAL_UI_URL: env.TEMPORAL_UI_URL } : {}),
     });
 
-    for (const [name, script] of [
-      ['api', 'dist/src/api/server.js'],
-      ['worker', 'dist/src/worker.js'],
+    const base = `http://${config.http.host}:${config.http.port}`;
+    // The worker's own liveness (src/temporal/worker-health.ts), on a free loopback port unless set.
+    env.WORKER_HEALTH_ADDRESS ??= `127.0.0.1:${await freePort()}`;
+    for (const [name, script, liveness] of [
+      ['api', 'dist/src/api/server.js', `${base}/healthz`],
+      ['worker', 'dist/src/worker.js', `http://${env.WORKER_HEALTH_ADDRESS}/healthz`],
     ] as const) {
-      const child = spawn(process.execPath, [join(root, script)], { env, stdio: ['ignore', 'inherit', 'inherit'] });
-      child.on('exit', (code, signal) => {
-        if (!stopping) {
-          say(`${name} exited (${signal ?? code}); stopping the stack`);
-          void stopAll(1);
-        }
-      });
+      const child = new Supervised({ name, command: process.execPath, args: [join(root, script)], env, say, liveness: { url: liveness } });
+      child.start();
       children.push(child);
     }
-    const base = `http://${config.http.host}:${config.http.port}`;
-    await waitReady(`${base}/readyz`, 60_000, children);
+    await waitReady(`${base}/readyz`, 60_000);
 
     const seed = spawnSync(process.execPath, [join(root, 'dist/src/cli.js'), 'seed-demo'], { env, stdio: 'inherit' });
     if (seed.status !== 0) say('loading the demo project failed (see above); the service runs without it');
@@ -136,7 +123,7 @@ async function main(): Promise<void> {
       '  try (another terminal, this folder): bin/cli invoke release_notes_composer --project acme-web --from 1.2.1 --to 2.0.0 > notes.md',
     );
     say('  CLI commands: bin/cli help (README: your own repository in five commands)');
-    say('Ctrl-C stops everything.');
+    say('A crashed API or worker is started again (with backoff) and announced here; Ctrl-C stops everything.');
   } catch (err) {
     process.stderr.write(`[dev] ${err instanceof Error ? err.message : String(err)}\n`);
     await stopAll(1);
