@@ -1,9 +1,9 @@
 import type { Client } from '@temporalio/client';
-import { NativeConnection, Runtime, Worker, type WorkerOptions } from '@temporalio/worker';
+import { bundleWorkflowCode, NativeConnection, Runtime, Worker, type State, type WorkerOptions } from '@temporalio/worker';
 import type { Db } from 'mongodb';
 import { createActivities, type ActivityDeps } from './activities';
 import { workerMetrics } from './activities/worker-metrics';
-import { loadConfig, type Config } from './config/config';
+import { loadConfig, type Config, type WorkerRole } from './config/config';
 import { createLogger, type Logger } from './logging/logger';
 import { createMailer, type Mailer } from './mail/mailer';
 import { connectTemporal } from './temporal/client';
@@ -14,6 +14,7 @@ import { connectStore } from './store/mongo';
 import { createRepositories } from './store/repositories';
 import { WholeKindCache } from './store/documents';
 import { temporalConnectionOptions } from './temporal/connection';
+import { serveWorkerHealth } from './temporal/worker-health';
 
 export interface WorkerSetup {
   config: Config;
@@ -29,10 +30,35 @@ export interface WorkerSetup {
   activityDeps?: Partial<ActivityDeps>;
   /** SDK interceptors (the benchmarks time each activity with one). */
   interceptors?: WorkerOptions['interceptors'];
+  /** The task queues to serve; default: the configuration's (WORKER_ROLES). */
+  roles?: readonly WorkerRole[];
 }
 
-/** Builds the worker from injected dependencies: the composition the process below and the tests share. */
-export async function createWorker(setup: WorkerSetup): Promise<Worker> {
+/**
+ * One SDK worker per role, each polling its own task queue with its own slots and workflow thread: skill
+ * invocations are never queued behind a billing backlog. Run, shut down and watched as one.
+ */
+export interface ServiceWorker {
+  readonly workers: ReadonlyMap<WorkerRole, Worker>;
+  /** Resolves when every role's worker has stopped; a role that fails stops the others and rejects. */
+  run(): Promise<void>;
+  shutdown(): void;
+  /** RUNNING while every role runs; else the state of the first that does not. */
+  getState(): State;
+}
+
+/** Which queue a role polls. The billing queue keeps the shared queue's old name (see Config['temporal']). */
+export function roleTaskQueue(config: Config, role: WorkerRole): string {
+  return role === 'skills' ? config.temporal.skillsTaskQueue : config.temporal.taskQueue;
+}
+
+/**
+ * Builds the worker from injected dependencies: the composition the process below and the tests share. Every role
+ * registers every workflow and activity: a skill invocation started on the billing queue before the queues were
+ * split is finished there (README, "Skills and billing apart").
+ */
+export async function createWorker(setup: WorkerSetup): Promise<ServiceWorker> {
+  const roles = setup.roles ?? setup.config.worker.roles;
   const deps: ActivityDeps = {
     repos: createRepositories(setup.db, { documentCache: new WholeKindCache() }),
     config: setup.config,
@@ -42,18 +68,60 @@ export async function createWorker(setup: WorkerSetup): Promise<Worker> {
     metrics: workerMetrics(Runtime.instance().metricMeter),
     ...setup.activityDeps,
   };
-  const options: WorkerOptions = {
-    connection: setup.connection,
-    namespace: setup.config.temporal.namespace,
-    taskQueue: setup.config.temporal.taskQueue,
-    activities: createActivities(deps),
-    ...workerTuning(setup.config.worker),
-    ...(setup.interceptors ? { interceptors: setup.interceptors } : {}),
-    ...(setup.workflowBundlePath
-      ? { workflowBundle: { codePath: setup.workflowBundlePath } }
-      : { workflowsPath: require.resolve('./workflows') }),
+  const activities = createActivities(deps);
+  // Bundled once for all roles (a prebuilt bundle in production and tests).
+  const workflowBundle = setup.workflowBundlePath
+    ? { codePath: setup.workflowBundlePath }
+    : await bundleWorkflowCode({ workflowsPath: require.resolve('./workflows'), logger: Runtime.instance().logger });
+  // Created side by side: under CPU starvation each creation (a workflow thread loading the bundle, the server's
+  // namespace check) takes seconds, and a restarted worker should be back soon (the soak, bench/README.md).
+  const created = await Promise.allSettled(
+    roles.map(async (role) => {
+      const options: WorkerOptions = {
+        connection: setup.connection,
+        namespace: setup.config.temporal.namespace,
+        taskQueue: roleTaskQueue(setup.config, role),
+        activities,
+        ...workerTuning(setup.config.worker),
+        ...(setup.interceptors ? { interceptors: setup.interceptors } : {}),
+        workflowBundle,
+      };
+      return [role, await Worker.create(options)] as const;
+    }),
+  );
+  const workers = new Map(created.flatMap((c) => (c.status === 'fulfilled' ? [c.value] : [])));
+  const failed = created.find((c): c is PromiseRejectedResult => c.status === 'rejected');
+  if (failed) {
+    // A worker created but never run holds native resources until shut down.
+    for (const w of workers.values()) w.shutdown();
+    throw failed.reason;
+  }
+  return serviceWorker(workers);
+}
+
+function serviceWorker(workers: Map<WorkerRole, Worker>): ServiceWorker {
+  const shutdown = () => {
+    for (const w of workers.values()) if (w.getState() === 'RUNNING') w.shutdown();
   };
-  return Worker.create(options);
+  return {
+    workers,
+    shutdown,
+    getState() {
+      for (const w of workers.values()) if (w.getState() !== 'RUNNING') return w.getState();
+      return 'RUNNING';
+    },
+    async run() {
+      const runs = [...workers.values()].map((w) =>
+        w.run().catch((err: unknown) => {
+          shutdown();
+          throw err;
+        }),
+      );
+      const settled = await Promise.allSettled(runs);
+      const failed = settled.find((r): r is PromiseRejectedResult => r.status === 'rejected');
+      if (failed) throw failed.reason;
+    },
+  };
 }
 
 /**
@@ -64,6 +132,7 @@ export async function createWorker(setup: WorkerSetup): Promise<Worker> {
 export function workerTuning(w: Config['worker']): Partial<WorkerOptions> {
   return {
     maxCachedWorkflows: w.maxCachedWorkflows,
+    maxConcurrentWorkflowTaskExecutions: w.maxConcurrentWorkflowTasks,
     maxConcurrentActivityTaskExecutions: w.maxConcurrentActivities,
     maxConcurrentLocalActivityExecutions: w.maxConcurrentLocalActivities,
     maxConcurrentWorkflowTaskPolls: w.workflowTaskPollers,
@@ -77,13 +146,13 @@ async function main(): Promise<void> {
   const config = loadConfig(process.env);
   const logger = createLogger(config, 'worker');
   installSdkLogging(logger, config.worker.metricsAddress);
-  const store = await connectStore(config.mongo.uri, config.mongo.dbName, 'worker');
-  await ensureIndexes(store.db, config.retention);
-  const connection = await NativeConnection.connect(temporalConnectionOptions(config.temporal));
-  // Subscriber workflows its activities start (merges, transfers, forwards) carry console links (static details).
-  const temporal = await connectTemporal(config.temporal, {
-    interceptors: { workflow: [subscriberDetailsInterceptor(config.http.publicBaseUrl)] },
-  });
+  // Side by side, for a quick restart (see createWorker). Subscriber workflows its activities start (merges,
+  // transfers, forwards) carry console links (static details).
+  const [store, connection, temporal] = await Promise.all([
+    connectStore(config.mongo.uri, config.mongo.dbName, 'worker').then(async (s) => (await ensureIndexes(s.db, config.retention), s)),
+    NativeConnection.connect(temporalConnectionOptions(config.temporal)),
+    connectTemporal(config.temporal, { interceptors: { workflow: [subscriberDetailsInterceptor(config.http.publicBaseUrl)] } }),
+  ]);
   const mailer = createMailer(config.smtp.url, config.smtp.from);
   const worker = await createWorker({
     config,
@@ -94,9 +163,12 @@ async function main(): Promise<void> {
     mailer,
     workflowBundlePath: config.worker.bundlePath ?? undefined,
   });
-  logger.info({ taskQueue: config.temporal.taskQueue, namespace: config.temporal.namespace }, 'worker started');
+  const taskQueues = Object.fromEntries([...worker.workers.keys()].map((role) => [role, roleTaskQueue(config, role)]));
+  const health = config.worker.healthAddress ? await serveWorkerHealth(config.worker.healthAddress, worker) : null;
+  logger.info({ taskQueues, namespace: config.temporal.namespace, health: config.worker.healthAddress }, 'worker started');
   // Worker.run() resolves after the SDK's own SIGINT/SIGTERM handling has drained in-flight tasks.
   await worker.run();
+  await health?.close();
   mailer?.close();
   await temporal.close();
   await connection.close();

@@ -4,7 +4,7 @@
  * The Temporal client may carry interceptors, which is how the benchmarks time the forwarder's calls.
  */
 import type { WorkflowClientInterceptor } from '@temporalio/client';
-import { NativeConnection, type Worker } from '@temporalio/worker';
+import { NativeConnection } from '@temporalio/worker';
 import { randomBytes } from 'node:crypto';
 import type { RequestListener, Server } from 'node:http';
 import { createHttpServer } from '../../src/api/http-server';
@@ -18,12 +18,15 @@ import type { Logger } from '../../src/logging/logger';
 import { ensureIndexes } from '../../src/store/indexes';
 import { connectStore, type Store } from '../../src/store/mongo';
 import { connectTemporalLazy, type ApiTemporalHandle } from '../../src/temporal/client';
-import { createWorker, type WorkerSetup } from '../../src/worker';
+import { createWorker, type ServiceWorker, type WorkerSetup } from '../../src/worker';
 import { runWorkerInApi, type WorkerInApi } from '../../src/api/worker-in-api';
 import type { BenchStack } from './stack';
 
 /** A secret made for this run only (the config refuses defaults, rightly). */
 const JWT_SECRET = randomBytes(32).toString('hex');
+
+/** The secret benchToken signs with, for a service a benchmark runs as its own processes (bench/soak.ts). */
+export const benchJwtSecret = (): string => JWT_SECRET;
 
 export function benchConfig(stack: BenchStack, name: string, overrides: Record<string, string> = {}): Config {
   return loadConfig({
@@ -78,7 +81,7 @@ export interface Service {
   temporal: ApiTemporalHandle;
   forwarder: EventForwarder;
   baseUrl: string;
-  startWorker(opts?: { interceptors?: WorkerSetup['interceptors'] }): Promise<Worker>;
+  startWorker(opts?: { interceptors?: WorkerSetup['interceptors'] }): Promise<ServiceWorker>;
   /**
    * A worker inside the API as API_RUNS_WORKER=true wires it (src/api/worker-in-api.ts): skill starts go through
    * its NativeConnection with eager start. Resolves once it runs.
@@ -128,7 +131,7 @@ export async function startService(
   const { app } = createApp(deps);
   await forwarder.start();
   const { server, baseUrl } = await listen(app.callback());
-  const workers: { worker: Worker; done: Promise<void>; connection: NativeConnection }[] = [];
+  const workers: { worker: ServiceWorker; done: Promise<void>; connection: NativeConnection }[] = [];
   const inApi: WorkerInApi[] = [];
 
   return {

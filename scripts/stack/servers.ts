@@ -153,7 +153,9 @@ export async function startTemporal(opts: TemporalOptions): Promise<RunningTempo
   if (uiPort === null) args.push('--headless');
   else args.push('--ui-port', String(uiPort), '--ui-ip', '127.0.0.1');
   for (const sa of SEARCH_ATTRIBUTES) args.push('--search-attribute', `${sa}=Keyword`);
-  for (const [k, v] of Object.entries(opts.dynamicConfig ?? {})) args.push('--dynamic-config-value', `${k}=${JSON.stringify(v)}`);
+  // Task-queue fairness (src/temporal/fairness.ts): the billing queue dispatches its backlog round-robin by scope.
+  const dynamicConfig = { 'matching.enableFairness': true, ...opts.dynamicConfig };
+  for (const [k, v] of Object.entries(dynamicConfig)) args.push('--dynamic-config-value', `${k}=${JSON.stringify(v)}`);
   log(`starting Temporal dev server on 127.0.0.1:${port}${uiPort ? ` (Web UI http://127.0.0.1:${uiPort})` : ''}`);
   const { child, stop, crash } = spawnServer(bin, args, join(opts.dataDir, 'temporal.log'));
   try {

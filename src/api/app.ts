@@ -32,6 +32,7 @@ export function createApp(deps: AppDeps) {
   const metrics = createMetrics(
     { parkedDeadLetters: () => deps.repos.deadLetters.parkedByScope() },
     { owed: () => deps.forwarder.stats().owed, lagMs: () => deps.forwarder.lagMs() },
+    deps.queueBacklog,
   );
   registerOutboundMetrics(metrics.registry, deps.repos.outboundCounters);
   registerEventLogMetrics(metrics.registry, deps.deliveryLog);

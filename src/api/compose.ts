@@ -10,6 +10,7 @@ import { OutboundService } from '../outbound/service';
 import { RateLimiter } from '../contracts/rate-limit';
 import type { Logger } from '../logging/logger';
 import { createRepositories } from '../store/repositories';
+import { QueueBacklogReader } from '../temporal/queue-backlog';
 import { AppCache } from './app-cache';
 import { McpSessionPool } from './mcp/session-pool';
 import type { AppDeps } from './deps';
@@ -42,7 +43,7 @@ export function composeApi(input: { config: Config; logger: Logger; db: Db; temp
       client: temporal.client,
       // Read per start: a worker in this process sets it once it runs (src/api/worker-in-api.ts).
       eagerClient: () => temporal.starter,
-      taskQueue: config.temporal.taskQueue,
+      taskQueue: config.temporal.skillsTaskQueue,
       entitlements: config.skills.entitlements,
       streams: new StreamBudget(config.agents.streamsPerCaller, config.agents.streamsMax),
       now,
@@ -61,6 +62,10 @@ export function composeApi(input: { config: Config; logger: Logger; db: Db; temp
       perCaller: config.agents.mcpSessionsPerCaller,
       max: config.agents.mcpSessionsMax,
       idleMs: config.agents.mcpSessionIdleMs,
+    }),
+    queueBacklog: new QueueBacklogReader(temporal.client, config.temporal.namespace, {
+      billing: config.temporal.taskQueue,
+      skills: config.temporal.skillsTaskQueue,
     }),
     now,
   };

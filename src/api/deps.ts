@@ -11,6 +11,7 @@ import type { AppCache } from './app-cache';
 import type { McpSessionPool } from './mcp/session-pool';
 import type { Clock } from '../config/clock';
 import type { OutboundService } from '../outbound/service';
+import type { QueueBacklogReader } from '../temporal/queue-backlog';
 
 /** What the HTTP layer needs, built once by compose.ts (for server.ts, the tests and the benchmarks). */
 export interface AppDeps {
@@ -28,6 +29,8 @@ export interface AppDeps {
   invocations: InvocationService;
   deadLetters: DeadLetterService;
   outbound: OutboundService;
+  /** The task queues' backlog (Temporal's figures), for /readyz, /metrics and the console. */
+  queueBacklog: Pick<QueueBacklogReader, 'read'>;
   /** One per process, shared so rotating or deleting an app here takes effect here at once. */
   appCache: AppCache;
   /** The MCP sessions of this process, bounded per caller; the composition root closes them on shutdown. */

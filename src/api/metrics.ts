@@ -12,8 +12,13 @@ export interface RelayGauges {
   lagMs(): number;
 }
 
+/** The task queues' backlog by role, as Temporal reports it (src/temporal/queue-backlog.ts). */
+export interface QueueGauges {
+  read(): Promise<Record<string, { tasks: number; ageSeconds: number } | null>>;
+}
+
 /** One registry per app instance (not prom-client's global), so tests can build several apps in one process. */
-export function createMetrics(store?: StoreGauges, relay?: RelayGauges) {
+export function createMetrics(store?: StoreGauges, relay?: RelayGauges, queues?: QueueGauges) {
   const registry = new Registry();
   collectDefaultMetrics({ register: registry });
   // Gauges whose names end in _total, which Prometheus reserves for counters (`promtool check metrics` refuses
@@ -71,6 +76,26 @@ export function createMetrics(store?: StoreGauges, relay?: RelayGauges) {
         this.set(relay.lagMs() / 1000);
       },
     });
+  }
+  if (queues) {
+    // One reading serves both gauges (the reader keeps it for 5 s); an unanswered queue keeps its last values.
+    const gauge = (name: string, help: string, pick: (q: { tasks: number; ageSeconds: number }) => number) =>
+      new Gauge({
+        name,
+        help,
+        labelNames: ['queue'] as const,
+        registers: [registry],
+        async collect() {
+          const read = await queues.read().catch(() => ({}) as Awaited<ReturnType<QueueGauges['read']>>);
+          for (const [queue, q] of Object.entries(read)) if (q) this.set({ queue }, pick(q));
+        },
+      });
+    gauge('temporal_task_queue_backlog_tasks', 'Workflow tasks waiting in the task queue, by role (billing, skills)', (q) => q.tasks);
+    gauge(
+      'temporal_task_queue_backlog_age_seconds',
+      'How long the oldest workflow task in the task queue has waited, by role (billing, skills)',
+      (q) => q.ageSeconds,
+    );
   }
   return {
     registry,

@@ -1,10 +1,10 @@
 import { Client } from '@temporalio/client';
-import { NativeConnection, type Worker } from '@temporalio/worker';
+import { NativeConnection } from '@temporalio/worker';
 import type { Db } from 'mongodb';
 import type { Config } from '../config/config';
 import type { Logger } from '../logging/logger';
 import { createMailer } from '../mail/mailer';
-import { createWorker, type WorkerSetup } from '../worker';
+import { createWorker, type ServiceWorker, type WorkerSetup } from '../worker';
 import { temporalConnectionOptions } from '../temporal/connection';
 
 const RETRY_MS = 5_000;
@@ -32,7 +32,7 @@ export function runWorkerInApi(opts: {
 }): WorkerInApi {
   const log = opts.logger.child({ component: 'worker-in-api' });
   let stopped = false;
-  let worker: Worker | null = null;
+  let worker: ServiceWorker | null = null;
   let wake: (() => void) | null = null;
 
   const once = async () => {
@@ -49,11 +49,13 @@ export function runWorkerInApi(opts: {
         mailer,
         workflowBundlePath: opts.workflowBundlePath,
         interceptors: opts.interceptors,
+        // Eager start hands a workflow's first task to a worker on the queue it starts on: skill invocations'.
+        roles: ['skills'],
       });
       if (stopped) return;
       const running = worker.run();
       opts.onStarter(client);
-      log.info({ taskQueue: opts.config.temporal.taskQueue }, 'worker running in the API process; skill starts are eager');
+      log.info({ taskQueue: opts.config.temporal.skillsTaskQueue }, 'worker running in the API process; skill starts are eager');
       await running;
     } finally {
       opts.onStarter(null);

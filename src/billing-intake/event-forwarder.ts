@@ -10,6 +10,7 @@ import type { Repositories } from '../store/repositories';
 import { parseStoredEvent, type WebhookEventRecord, type WebhookEventRepository } from '../store/webhook-events';
 import { systemClock, type Clock } from '../config/clock';
 import type { LazyNativeClient } from '../temporal/client';
+import { TenantRoundRobin } from './tenant-round-robin';
 
 const CHECKPOINT_INTERVAL_MS = 2_000;
 /**
@@ -68,11 +69,11 @@ export class EventForwarder {
   /** Accepted and not yet relayed, by record id → receivedAt. */
   private readonly unrelayed = new Map<string, Date>();
   /**
-   * Waiting events by subscriber workflow, each list in the order received; the map keeps its subscribers in the
-   * order their oldest waiting event came, which is the order they are relayed in. A subscriber with a call in
-   * flight (`busy`) waits for it, so its next events leave together and in order.
+   * Waiting events by subscriber workflow, each list in the order received, and subscribers by billing scope: scopes
+   * are served in turn, and within a scope subscribers in the order their oldest waiting event came. A subscriber
+   * with a call in flight (`busy`) waits for it, so its next events leave together and in order.
    */
-  private readonly waiting = new Map<string, WebhookEventRecord[]>();
+  private readonly waiting = new TenantRoundRobin<WebhookEventRecord>();
   private readonly busy = new Set<string>();
   /** Record ids in `waiting`, and how many. */
   private readonly queuedIds = new Set<string>();
@@ -121,10 +122,7 @@ export class EventForwarder {
       this.overflowed = true;
       return;
     }
-    const key = queueKey(record);
-    const list = this.waiting.get(key);
-    if (list) list.push(record);
-    else this.waiting.set(key, [record]);
+    this.waiting.push(record.scope, queueKey(record), record);
     this.queuedIds.add(record._id);
     this.pump();
   }
@@ -146,13 +144,10 @@ export class EventForwarder {
   }
 
   private pump(): void {
-    if (this.calls >= RELAY_CALLS_IN_FLIGHT) return;
-    for (const [key, list] of this.waiting) {
-      if (this.calls >= RELAY_CALLS_IN_FLIGHT) break;
-      if (this.busy.has(key)) continue;
-      const batch = takeBatch(list);
-      if (list.length === 0) this.waiting.delete(key);
-      this.send(key, batch);
+    while (this.calls < RELAY_CALLS_IN_FLIGHT) {
+      const next = this.waiting.take((key) => this.busy.has(key), takeBatch);
+      if (!next) return;
+      this.send(next.key, next.items);
     }
   }
 

@@ -97,7 +97,7 @@ async function start(
     limiter: new RateLimiter(Number.MAX_SAFE_INTEGER, 60_000),
     client: temporal.client,
     eagerClient: () => null,
-    taskQueue: config.temporal.taskQueue,
+    taskQueue: config.temporal.skillsTaskQueue,
     entitlements: config.skills.entitlements,
     // The CLI holds no stream open; the service's limit is the configured one all the same.
     streams: new StreamBudget(config.agents.streamsPerCaller, config.agents.streamsMax),

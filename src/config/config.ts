@@ -23,7 +23,13 @@ export interface Config {
   temporal: {
     address: string;
     namespace: string;
+    /**
+     * The billing task queue: subscriber, totals and outbound-delivery workflows. It keeps the name the one shared
+     * queue had, so billing workflows already running there go on being served where they are.
+     */
     taskQueue: string;
+    /** Skill invocations' own queue, polled by a worker with its own slots, so billing never holds them up. */
+    skillsTaskQueue: string;
     uiUrl: string | null;
     /** Null: plaintext (a local dev server). Paths are read when connecting (src/temporal/connection.ts). */
     tls: { caPath: string | null; certPath: string | null; keyPath: string | null; serverName: string | null } | null;
@@ -73,18 +79,23 @@ export interface Config {
   };
   worker: {
     maxCachedWorkflows: number;
+    maxConcurrentWorkflowTasks: number;
     maxConcurrentActivities: number;
     maxConcurrentLocalActivities: number;
     workflowTaskPollers: number;
     activityTaskPollers: number;
     stickyQueueTimeoutMs: number;
     eagerActivities: number;
+    /** Which task queues this worker process serves (WORKER_ROLES): both by default, one each when deployed apart. */
+    roles: WorkerRole[];
     /** Run a worker inside the API process too, so skill starts can be eager (see src/worker.ts). */
     inApi: boolean;
     /** host:port where a worker process serves Prometheus metrics (null: none). */
     metricsAddress: string | null;
     /** A prebuilt workflow bundle to load (WORKFLOW_BUNDLE_PATH; the Docker image ships one); null: bundled at start. */
     bundlePath: string | null;
+    /** host:port where a worker process answers GET /healthz, its liveness (null: none). */
+    healthAddress: string | null;
   };
   retention: Retention;
   /** How many entries the event log keeps per scope, and in the bucket of deliveries no app can be named for. */
@@ -105,6 +116,9 @@ export interface Config {
     manualPerMinute: number;
   };
 }
+
+export const WORKER_ROLES = ['skills', 'billing'] as const;
+export type WorkerRole = (typeof WORKER_ROLES)[number];
 
 export class ConfigError extends Error {
   constructor(readonly problems: string[]) {
@@ -187,6 +201,18 @@ export function loadConfig(env: Env): Config {
       return origin;
     }) ?? null;
 
+  const roles = (name: string): WorkerRole[] => {
+    const v = str(name);
+    if (v === null) return [...WORKER_ROLES];
+    const named = v.split(',').map((r) => r.trim());
+    const bad = named.filter((r) => !(WORKER_ROLES as readonly string[]).includes(r));
+    if (bad.length > 0 || named.length === 0) {
+      problems.push(`${name} must list one or more of ${WORKER_ROLES.join(', ')} (comma-separated), got "${v}"`);
+      return [...WORKER_ROLES];
+    }
+    return WORKER_ROLES.filter((r) => named.includes(r));
+  };
+
   const optionalInt = (name: string, min: number, max: number): number | null => (str(name) === null ? null : int(name, min, min, max));
 
   // TLS is on when asked for, when any TLS file is named, or with an API key (Temporal Cloud needs TLS).
@@ -259,6 +285,7 @@ export function loadConfig(env: Env): Config {
       address: required('TEMPORAL_ADDRESS', 'host:port of the Temporal frontend, e.g. 127.0.0.1:7233'),
       namespace: str('TEMPORAL_NAMESPACE') ?? 'default',
       taskQueue: str('TEMPORAL_TASK_QUEUE') ?? 'skills-billing',
+      skillsTaskQueue: str('TEMPORAL_SKILLS_TASK_QUEUE') ?? `${str('TEMPORAL_TASK_QUEUE') ?? 'skills-billing'}-skills`,
       uiUrl: url('TEMPORAL_UI_URL', ['http:', 'https:'])?.replace(/\/$/, '') ?? null,
       ...temporalSecurity(),
     },
@@ -298,6 +325,10 @@ export function loadConfig(env: Env): Config {
     worker: {
       // Explicit cap: the SDK derives a default from the heap limit that can exhaust the workflow isolate on small machines.
       maxCachedWorkflows: int('WORKER_MAX_CACHED_WORKFLOWS', 500, 0, 100_000),
+      // Workflow tasks one role's worker holds at once. Few: a task the worker has taken waits in its own first-come
+      // queue (its event loop), one still in Temporal's queue waits in fairness order (src/temporal/fairness.ts);
+      // on two cores more than a handful only queue up in the worker (bench/README.md, soak).
+      maxConcurrentWorkflowTasks: int('WORKER_MAX_CONCURRENT_WORKFLOW_TASKS', 40, 2, 10_000),
       maxConcurrentActivities: int('WORKER_MAX_CONCURRENT_ACTIVITIES', 100, 1, 10_000),
       maxConcurrentLocalActivities: int('WORKER_MAX_CONCURRENT_LOCAL_ACTIVITIES', 100, 1, 10_000),
       // Long polls held open per worker. Each is idle until a task arrives; a few suffice for one worker on a
@@ -309,9 +340,11 @@ export function loadConfig(env: Env): Config {
       // Activity slots a completed workflow task may reserve for activities the server hands back at once
       // (eager activity execution; the server must enable system.enableActivityEagerExecution). 0 turns it off.
       eagerActivities: int('WORKER_EAGER_ACTIVITIES', 3, 0, 100),
+      roles: roles('WORKER_ROLES'),
       inApi: bool('API_RUNS_WORKER', false),
       metricsAddress: hostPort('WORKER_METRICS_ADDRESS'),
       bundlePath: str('WORKFLOW_BUNDLE_PATH'),
+      healthAddress: hostPort('WORKER_HEALTH_ADDRESS'),
     },
     retention: {
       // At least 2 days: the provider retries a delivery for up to 24 hours, and a redelivery must still find it.

@@ -1,4 +1,4 @@
-import { NativeConnection, Runtime, type Worker } from '@temporalio/worker';
+import { NativeConnection, Runtime } from '@temporalio/worker';
 import type { Server } from 'node:http';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { join } from 'node:path';
@@ -17,7 +17,7 @@ import { ensureIndexes } from '../../src/store/indexes';
 import { connectStore, type Store } from '../../src/store/mongo';
 import { connectTemporalLazy, type ApiTemporalHandle } from '../../src/temporal/client';
 import { subscriberDetailsInterceptor } from '../../src/temporal/clients/billing-subscriber';
-import { createWorker } from '../../src/worker';
+import { createWorker, type ServiceWorker } from '../../src/worker';
 import type { ActivityDeps } from '../../src/activities';
 import { workflowBundlePath } from './bundle';
 import { testConfig } from './config';
@@ -39,9 +39,10 @@ export interface Harness {
   baseUrl: string;
   /** Starts an in-process worker (stopped by close()). */
   /** An in-process worker on the suite's task queue; `workflowInterceptorModules`: test-only sandbox code (bundle.ts). */
-  startWorker(activityDeps?: Partial<ActivityDeps>, workflowInterceptorModules?: string[]): Promise<Worker>;
+  startWorker(activityDeps?: Partial<ActivityDeps>, workflowInterceptorModules?: string[]): Promise<ServiceWorker>;
   /** Starts `node dist/src/worker.js` as a real child process, for crash tests (SIGKILL it). */
-  spawnWorkerProcess(): Promise<ChildProcess>;
+  /** A worker as its own process (`node dist/src/worker.js`), with `env` beside the harness's settings. */
+  spawnWorkerProcess(env?: Record<string, string>): Promise<ChildProcess>;
   /** An HTTP request to the API; the answer is checked against the OpenAPI document (test/support/openapi-validator.ts). */
   request(
     method: string,
@@ -98,7 +99,7 @@ export async function startHarness(
   const addr = server.address();
   const baseUrl = `http://127.0.0.1:${typeof addr === 'object' && addr ? addr.port : 0}`;
 
-  const workers: { worker: Worker; done: Promise<void>; connection: NativeConnection }[] = [];
+  const workers: { worker: ServiceWorker; done: Promise<void>; connection: NativeConnection }[] = [];
   const children: ChildProcess[] = [];
 
   return {
@@ -126,7 +127,7 @@ export async function startHarness(
       workers.push({ worker, done, connection });
       return worker;
     },
-    async spawnWorkerProcess() {
+    async spawnWorkerProcess(extra = {}) {
       const env = {
         ...process.env,
         NODE_ENV: 'test',
@@ -138,6 +139,7 @@ export async function startHarness(
         JWT_SECRET: config.jwt.secret ?? '',
         WORKFLOW_BUNDLE_PATH: await workflowBundlePath(),
         ...overrides,
+        ...extra,
       };
       const child = spawn(process.execPath, [join(__dirname, '..', '..', 'src', 'worker.js')], {
         env,

@@ -10,6 +10,7 @@ describe('worker tuning (WORKER_* and API_RUNS_WORKER)', () => {
     assert.equal(c.worker.inApi, false);
     assert.deepEqual(workerTuning(c.worker), {
       maxCachedWorkflows: 500,
+      maxConcurrentWorkflowTaskExecutions: 40,
       maxConcurrentActivityTaskExecutions: 100,
       maxConcurrentLocalActivityExecutions: 100,
       maxConcurrentWorkflowTaskPolls: 4,
@@ -27,6 +28,7 @@ describe('worker tuning (WORKER_* and API_RUNS_WORKER)', () => {
       WORKER_STICKY_QUEUE_TIMEOUT_MS: '2000',
       WORKER_EAGER_ACTIVITIES: '0',
       WORKER_MAX_CONCURRENT_LOCAL_ACTIVITIES: '20',
+      WORKER_MAX_CONCURRENT_WORKFLOW_TASKS: '6',
       API_RUNS_WORKER: 'true',
     });
     assert.equal(c.worker.inApi, true);
@@ -38,6 +40,7 @@ describe('worker tuning (WORKER_* and API_RUNS_WORKER)', () => {
         stickyQueueScheduleToStartTimeout: 2_000,
         maxEagerActivityReservationsPerWorkflowTask: 0,
         maxConcurrentLocalActivityExecutions: 20,
+        maxConcurrentWorkflowTaskExecutions: 6,
         maxCachedWorkflows: undefined,
         maxConcurrentActivityTaskExecutions: undefined,
       },
@@ -63,6 +66,26 @@ describe('worker tuning (WORKER_* and API_RUNS_WORKER)', () => {
           'WORKER_EAGER_ACTIVITIES',
           'API_RUNS_WORKER must be true or false',
         ].every((name) => err.message.includes(name)),
+    );
+  });
+
+  it('serves both task queues by default; WORKER_ROLES picks one, for deployments that run them apart', () => {
+    const c = loadConfig(base);
+    assert.deepEqual(c.worker.roles, ['skills', 'billing']);
+    assert.equal(c.temporal.taskQueue, 'skills-billing', 'billing keeps the name the shared queue had');
+    assert.equal(c.temporal.skillsTaskQueue, 'skills-billing-skills');
+    assert.deepEqual(loadConfig({ ...base, WORKER_ROLES: 'billing' }).worker.roles, ['billing']);
+    assert.deepEqual(loadConfig({ ...base, WORKER_ROLES: ' billing , skills ' }).worker.roles, ['skills', 'billing']);
+    const named = loadConfig({ ...base, TEMPORAL_TASK_QUEUE: 'prod', TEMPORAL_SKILLS_TASK_QUEUE: 'prod-sk' });
+    assert.deepEqual([named.temporal.taskQueue, named.temporal.skillsTaskQueue], ['prod', 'prod-sk']);
+    assert.equal(loadConfig({ ...base, TEMPORAL_TASK_QUEUE: 'prod' }).temporal.skillsTaskQueue, 'prod-skills');
+    assert.throws(
+      () => loadConfig({ ...base, WORKER_ROLES: 'skills,payments' }),
+      (err: Error) => err.message.includes('WORKER_ROLES must list one or more of skills, billing'),
+    );
+    assert.throws(
+      () => loadConfig({ ...base, WORKER_HEALTH_ADDRESS: 'nine' }),
+      (err: Error) => err.message.includes('WORKER_HEALTH_ADDRESS'),
     );
   });
 });

@@ -102,3 +102,20 @@ export async function api(path, init = {}) {
   }
   return body;
 }
+
+/**
+ * How far behind the service runs: /readyz's `backlog` (open, no token), or null when the API does not say (not
+ * ready, unreachable, or too old to report one).
+ * @returns {Promise<import('./types').Backlog | null>}
+ */
+export async function readBacklog() {
+  try {
+    const res = await fetch('/readyz', { headers: { Accept: 'application/json' } });
+    if (!res.ok) return null;
+    const body = await res.json();
+    return body && typeof body === 'object' && body.backlog && typeof body.backlog === 'object' ? body.backlog : null;
+  } catch {
+    // The API is unreachable: the views say so themselves.
+    return null;
+  }
+}

@@ -2,6 +2,7 @@
 // The operator console's entry module: the page's chrome (token, scope picker, navigation) and the view the
 // address names. Served as files (no inline script: the page's CSP allows scripts from this origin only).
 import { api, ApiError, forgetToken, getToken, setToken, takeTokenFromFragment, whenTokenRefused } from './api.js';
+import { watchBacklog } from './backlog-banner.js';
 import { $, el, loading, problemBox } from './dom.js';
 import { showingUtc, showUtc } from './format.js';
 import { currentScope, go, handleNavigation, hrefWith, params, whenNavigating } from './nav.js';
@@ -156,6 +157,7 @@ async function start() {
 }
 
 takeTokenFromFragment();
+watchBacklog();
 whenTokenRefused(askForToken);
 whenNavigating(render);
 handleNavigation();

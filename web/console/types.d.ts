@@ -149,3 +149,10 @@ export interface Invocation {
   result: { markdown?: string; markdownWithCitations?: string; citations?: Citation[]; notes?: string[] } | null;
   error: { message: string } | null;
 }
+
+/** GET /readyz's `backlog`: how far behind the service runs (src/temporal/queue-backlog.ts). */
+export interface Backlog {
+  status: 'ok' | 'lagging';
+  relay: { events: number; lagSeconds: number };
+  queues: Record<string, { tasks: number; ageSeconds: number } | null>;
+}

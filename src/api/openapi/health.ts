@@ -1,4 +1,4 @@
-import { json, open, problemRef, record, ref, type OpenApiPart } from './common';
+import { count, json, nullable, open, problemRef, record, ref, type OpenApiPart } from './common';
 
 const tags = ['operations'];
 
@@ -13,7 +13,29 @@ const consoleAsset = {
 export const healthPart: OpenApiPart = {
   schemas: {
     Liveness: record({ status: { const: 'ok' } }),
-    Readiness: record({ status: { const: 'ready' }, checks: ref('ReadinessChecks') }),
+    Readiness: record({ status: { const: 'ready' }, checks: ref('ReadinessChecks'), backlog: ref('Backlog') }),
+    QueueBacklog: record({
+      tasks: { ...count, description: "Workflow tasks waiting (Temporal's approximate count)" },
+      ageSeconds: { type: 'number', minimum: 0, description: 'How long the oldest of them has waited' },
+    }),
+    Backlog: record(
+      {
+        status: {
+          enum: ['ok', 'lagging'],
+          description: 'lagging: accepted events or queued tasks have waited over 30 s; nothing is lost, effects come late',
+        },
+        relay: record({
+          events: { ...count, description: 'Accepted webhook events this instance has not yet handed to their workflows' },
+          lagSeconds: { type: 'number', minimum: 0, description: 'How long the oldest of them has waited' },
+        }),
+        queues: {
+          type: 'object',
+          description: 'By role (billing, skills); null when Temporal did not report. Empty while Temporal is down.',
+          additionalProperties: nullable(ref('QueueBacklog')),
+        },
+      },
+      'How far behind the service runs. A backlog never makes /readyz answer 503: the API keeps accepting.',
+    ),
   },
   paths: {
     '/healthz': {
@@ -28,7 +50,8 @@ export const healthPart: OpenApiPart = {
     '/readyz': {
       get: {
         summary: 'Readiness',
-        description: 'Whether MongoDB and Temporal both answer (each probed for at most 2 s).',
+        description:
+          'Whether MongoDB and Temporal both answer (each probed for at most 2 s), and how far behind the billing relay and the task queues run (`backlog`).',
         tags,
         security: open,
         responses: {

@@ -3,6 +3,7 @@ import type { AppDeps } from '../deps';
 import type { AppMetrics } from '../metrics';
 import { digestMatches, digestOf } from '../../auth/webhook-authorization';
 import { HttpProblem, problemBody } from '../problem';
+import { backlogReport } from '../../temporal/queue-backlog';
 
 const READY_TIMEOUT_MS = 2_000;
 
@@ -22,11 +23,17 @@ export function healthRoutes(deps: AppDeps, metrics: AppMetrics): Router {
       ),
     ]);
     const checks = { mongodb: mongo, temporal };
+    // Backpressure that says so: a backlog never makes the API unready (it keeps accepting, and loses nothing),
+    // but the answer tells how far behind the effects are.
+    const backlog = backlogReport(
+      { events: deps.forwarder.stats().owed, lagMs: deps.forwarder.lagMs() },
+      temporal.status === 'up' ? await deps.queueBacklog.read() : {},
+    );
     const down = Object.entries(checks)
       .filter(([, c]) => c.status !== 'up')
       .map(([name]) => name);
     if (down.length === 0) {
-      ctx.body = { status: 'ready', checks };
+      ctx.body = { status: 'ready', checks, backlog };
     } else {
       ctx.status = 503;
       ctx.type = 'application/problem+json';

@@ -6,6 +6,7 @@ import { WorkflowExecutionAlreadyStartedError, type Client } from '@temporalio/c
 import type { BillingTotals } from '../../billing/metrics';
 import type { BillingScope } from '../../billing/subscriber-id';
 import { billingMetricsContract, type BillingMetricsStart, type BillingMetricsWorkflow } from '../../workflows/contracts/billing-metrics';
+import { tenantPriority } from '../fairness';
 import { SEARCH_ATTRIBUTES } from '../search-attributes';
 
 const startOptions = (scope: BillingScope, taskQueue: string) => ({
@@ -14,6 +15,7 @@ const startOptions = (scope: BillingScope, taskQueue: string) => ({
   args: [{ scope }] as [BillingMetricsStart],
   typedSearchAttributes: [{ key: SEARCH_ATTRIBUTES.BillingScope, value: scope }],
   staticSummary: `Billing totals of ${scope}`,
+  priority: tenantPriority(scope),
 });
 
 /** Starts the scope's metrics workflow unless it runs already. */

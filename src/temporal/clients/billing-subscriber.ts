@@ -15,6 +15,7 @@ import {
   type EventReference,
   type SubscriberMessage,
 } from '../../workflows/contracts/billing-subscriber';
+import { tenantPriority } from '../fairness';
 import { SEARCH_ATTRIBUTES } from '../search-attributes';
 import type { Clock } from '../../config/clock';
 
@@ -100,6 +101,7 @@ function startOptions(taskQueue: string, target: { scope: BillingScope; subscrib
       { key: SEARCH_ATTRIBUTES.SubscriberId, value: target.subscriberId },
     ],
     staticSummary: `Billing subscriber ${target.subscriberId} (${target.scope})`,
+    priority: tenantPriority(target.scope),
   };
 }
 

@@ -1,6 +1,7 @@
 /** The outbound-delivery workflow's client: the only code that starts it. */
 import { WorkflowExecutionAlreadyStartedError, WorkflowIdReusePolicy, type Client } from '@temporalio/client';
 import type { Config } from '../../config/config';
+import { tenantPriority } from '../fairness';
 import { SEARCH_ATTRIBUTES } from '../search-attributes';
 import type { OutboundDeliveryInput } from '../../workflows/contracts/outbound-delivery';
 import { outboundDeliveryContract, type OutboundDeliveryWorkflow } from '../../workflows/contracts/outbound-delivery';
@@ -35,6 +36,7 @@ export async function startDelivery(
         { key: SEARCH_ATTRIBUTES.OutboundStatus, value: 'delivering' },
       ],
       staticSummary: `Webhook ${d.eventType} to endpoint ${d.endpointId} (${d.app})`,
+      priority: tenantPriority(`app:${d.app}`),
     });
     return true;
   } catch (err) {
