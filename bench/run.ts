@@ -3,7 +3,8 @@
  * folder), runs each benchmark against a baseline measured in the same run, prints one table and writes
  * bench/results/latest.json. `--only=intake,effect,skills,retrieval,release-notes,import,work` runs a subset.
  * Opt-in benchmarks (OPT_IN) run only when named: `--only=model` needs a local model server it builds once,
- * `--only=changelog` local clones of public repositories (`--changelog-repos=DIR`).
+ * `--only=changelog` local clones of public repositories (`--changelog-repos=DIR`), `--only=soak` is the
+ * 10-minute burst with CPU hogs and a worker kill (bench/soak.ts).
  */
 import { cpus, loadavg } from 'node:os';
 import { benchChangelog } from './changelog';
@@ -16,6 +17,7 @@ import { startBenchStack, type BenchStack, type RunContext } from './lib/stack';
 import { benchReleaseNotesE2e } from './release-notes-e2e';
 import { benchRetrievalScale } from './retrieval-scale';
 import { benchSkillOverhead } from './skill-overhead';
+import { benchSoak } from './soak';
 import { benchTemporalWork } from './temporal-work';
 import { benchWebhookIntake } from './webhook-intake';
 
@@ -41,14 +43,16 @@ const BENCHMARKS: Record<string, (stack: BenchStack, run: RunContext) => Promise
   work: benchTemporalWork,
   model: benchModel,
   changelog: benchChangelog,
+  soak: benchSoak,
 };
 
 /**
  * Not in the default run, each with its extra budget in seconds: `model` builds llama.cpp once and generates
  * on the CPU (minutes per document), and the default run must not need a model; `changelog` needs clones of
- * public repositories (bench/README.md), which the default run must not.
+ * public repositories (bench/README.md), which the default run must not; `soak` runs 10 minutes of burst and CPU
+ * hogs, then drains (bench/soak.ts).
  */
-const OPT_IN: Record<string, number> = { model: 1800, changelog: 600 };
+const OPT_IN: Record<string, number> = { model: 1800, changelog: 600, soak: 1500 };
 
 const log = (msg: string) => process.stderr.write(`[bench] ${msg}\n`);
 
