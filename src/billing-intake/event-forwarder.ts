@@ -35,6 +35,11 @@ export function relayRetryDelay(attempt: number): number {
  */
 export const RELAY_CALLS_IN_FLIGHT = 8;
 /**
+ * Calls one billing scope may have in flight: the rest stay free for other scopes, so another app's event leaves at
+ * once during one app's burst instead of waiting for one of the burst's calls to come back.
+ */
+export const RELAY_CALLS_PER_SCOPE = 6;
+/**
  * Events held in memory while they wait (during a Temporal outage, a burst): about 2 KB each, so some 40 MB at
  * most. Past this only their ids are kept (so the checkpoint stays behind them), and they are read back from the
  * inbox once the queue has drained. The deeper the queue, the more of a subscriber's events leave in one call.
@@ -78,8 +83,9 @@ export class EventForwarder {
   /** Record ids in `waiting`, and how many. */
   private readonly queuedIds = new Set<string>();
   private readonly inFlight = new Set<string>();
-  /** Signal-with-start calls under way (each carries one event, or a batch for one subscriber). */
+  /** Signal-with-start calls under way (each carries one event, or a batch for one subscriber), and by scope. */
   private calls = 0;
+  private readonly scopeCalls = new Map<string, number>();
   private readonly idleWaiters = new Set<() => void>();
   private timers: NodeJS.Timeout[] = [];
   private overflowed = false;
@@ -145,14 +151,19 @@ export class EventForwarder {
 
   private pump(): void {
     while (this.calls < RELAY_CALLS_IN_FLIGHT) {
-      const next = this.waiting.take((key) => this.busy.has(key), takeBatch);
+      const next = this.waiting.take(
+        (key) => this.busy.has(key),
+        takeBatch,
+        (scope) => (this.scopeCalls.get(scope) ?? 0) >= RELAY_CALLS_PER_SCOPE,
+      );
       if (!next) return;
-      this.send(next.key, next.items);
+      this.send(next.key, next.tenant, next.items);
     }
   }
 
-  private send(key: string, batch: WebhookEventRecord[]): void {
+  private send(key: string, scope: string, batch: WebhookEventRecord[]): void {
     this.busy.add(key);
+    this.scopeCalls.set(scope, (this.scopeCalls.get(scope) ?? 0) + 1);
     for (const r of batch) {
       this.queuedIds.delete(r._id);
       this.inFlight.add(r._id);
@@ -170,6 +181,9 @@ export class EventForwarder {
       })
       .finally(() => {
         this.calls -= 1;
+        const left = (this.scopeCalls.get(scope) ?? 1) - 1;
+        if (left > 0) this.scopeCalls.set(scope, left);
+        else this.scopeCalls.delete(scope);
         this.busy.delete(key);
         for (const r of batch) this.inFlight.delete(r._id);
         if (this.inFlight.size === 0 && this.queuedIds.size === 0) for (const wake of this.idleWaiters) wake();

@@ -26,14 +26,19 @@ export class TenantRoundRobin<T> {
 
   /**
    * The first free key of the tenant served longest ago, with the items `cut` takes from the front of its list (at
-   * least one). Null when every waiting key is busy, or nothing waits.
+   * least one); tenants `full` says have their share in flight are passed over. Null when every waiting key is busy
+   * or its tenant full, or nothing waits.
    */
-  take(busy: (key: string) => boolean, cut: (list: T[]) => T[]): { key: string; items: T[] } | null {
+  take(
+    busy: (key: string) => boolean,
+    cut: (list: T[]) => T[],
+    full: (tenant: string) => boolean = () => false,
+  ): { key: string; tenant: string; items: T[] } | null {
     let pick: { tenant: string; keys: Map<string, T[]>; key: string; list: T[] } | null = null;
     let pickAt = Number.POSITIVE_INFINITY;
     for (const [tenant, keys] of this.tenants) {
       const at = this.lastServed.get(tenant) ?? 0;
-      if (at >= pickAt) continue;
+      if (at >= pickAt || full(tenant)) continue;
       for (const [key, list] of keys) {
         if (busy(key)) continue;
         pick = { tenant, keys, key, list };
@@ -48,7 +53,7 @@ export class TenantRoundRobin<T> {
     this.lastServed.set(pick.tenant, ++this.served);
     if (this.lastServed.size > this.tenants.size + PRUNE_SLACK)
       for (const tenant of this.lastServed.keys()) if (!this.tenants.has(tenant)) this.lastServed.delete(tenant);
-    return { key: pick.key, items };
+    return { key: pick.key, tenant: pick.tenant, items };
   }
 
   /** How many tenants have items waiting. */

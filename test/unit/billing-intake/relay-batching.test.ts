@@ -5,7 +5,7 @@
  */
 import assert from 'node:assert/strict';
 import type { Client } from '@temporalio/client';
-import { EventForwarder, RELAY_CALLS_IN_FLIGHT } from '../../../src/billing-intake/event-forwarder';
+import { EventForwarder, RELAY_CALLS_PER_SCOPE } from '../../../src/billing-intake/event-forwarder';
 import { createLogger } from '../../../src/logging/logger';
 import type { Repositories } from '../../../src/store/repositories';
 import type { WebhookEventRecord } from '../../../src/store/webhook-events';
@@ -66,19 +66,19 @@ describe('billing intake: the relay sends a subscriber’s waiting events in one
   it('one signal-with-start for the backlog of one subscriber, in order; single events as before', async () => {
     const t = standIn();
     const forwarder = relayOver(t.client);
-    // Other subscribers take every slot; then five events of one more subscriber wait in the queue.
-    for (let i = 0; i < RELAY_CALLS_IN_FLIGHT; i++) forwarder.forwardSoon(record(`busy-${i}`, 0));
+    // Other subscribers of the scope take every call it may have; then five events of one more subscriber wait.
+    for (let i = 0; i < RELAY_CALLS_PER_SCOPE; i++) forwarder.forwardSoon(record(`busy-${i}`, 0));
     for (let n = 1; n <= 5; n++) forwarder.forwardSoon(record('burst', n));
     await new Promise((r) => setImmediate(r));
-    assert.equal(t.calls.length, RELAY_CALLS_IN_FLIGHT);
+    assert.equal(t.calls.length, RELAY_CALLS_PER_SCOPE);
     assert.ok(
       t.calls.every((c) => c.signal === 'providerEvent' && c.args.length === 2),
       'one event alone: the signal it always was',
     );
     t.releaseAll();
     await new Promise((r) => setImmediate(r));
-    assert.equal(t.calls.length, RELAY_CALLS_IN_FLIGHT + 1, 'the five waiting events left in one call');
-    const batch = t.calls[RELAY_CALLS_IN_FLIGHT]!;
+    assert.equal(t.calls.length, RELAY_CALLS_PER_SCOPE + 1, 'the five waiting events left in one call');
+    const batch = t.calls[RELAY_CALLS_PER_SCOPE]!;
     assert.equal(batch.workflowId, 'billing/app:x/burst');
     assert.equal(batch.signal, 'providerEvents');
     const events = batch.args[0] as [{ id: string }, number][];

@@ -1,11 +1,11 @@
 /**
- * The relay under one app's burst: its waiting room serves billing scopes in turn, so another app's event leaves
- * with the next free call instead of after the whole burst, and each call asks Temporal for the scope's fairness
- * key. Temporal is a stand-in that records each call and answers when told.
+ * The relay under one app's burst: one scope has at most its share of the calls in flight, its waiting room serves
+ * billing scopes in turn, so another app's event leaves at once instead of after the whole burst, and each call asks
+ * Temporal for the scope's fairness key. Temporal is a stand-in that records each call and answers when told.
  */
 import assert from 'node:assert/strict';
 import type { Client } from '@temporalio/client';
-import { EventForwarder, RELAY_CALLS_IN_FLIGHT } from '../../../src/billing-intake/event-forwarder';
+import { EventForwarder, RELAY_CALLS_IN_FLIGHT, RELAY_CALLS_PER_SCOPE } from '../../../src/billing-intake/event-forwarder';
 import { TenantRoundRobin } from '../../../src/billing-intake/tenant-round-robin';
 import { createLogger } from '../../../src/logging/logger';
 import type { Repositories } from '../../../src/store/repositories';
@@ -49,35 +49,50 @@ const eventOf = (scope: BillingScope, subscriber: string, n: number): WebhookEve
 const tick = () => new Promise((r) => setImmediate(r));
 
 describe('billing intake: one app’s burst does not hold up another app’s events in the relay', () => {
-  it("app B's event takes the next free call, ahead of app A's 500 waiting subscribers", async () => {
-    const t = standIn();
-    const repos = {} as Pick<Repositories, 'webhookEvents' | 'relayCheckpoints' | 'deadLetters'>;
-    const relay = new EventForwarder(repos, { get: async () => t.client }, 'q', createLogger(testConfig({ LOG_LEVEL: 'silent' }), 'test'));
-    for (let i = 0; i < 500; i++) relay.forwardSoon(eventOf('app:a', `a${i}`, i));
-    relay.forwardSoon(eventOf('app:b', 'b0', 1_000));
-    await tick();
-    assert.equal(t.calls.length, RELAY_CALLS_IN_FLIGHT);
-    assert.ok(
-      t.calls.every((c) => c.workflowId.startsWith('billing/app:a/')),
-      'the burst came first and takes every call',
+  const relayOver = (client: Client) =>
+    new EventForwarder(
+      {} as Pick<Repositories, 'webhookEvents' | 'relayCheckpoints' | 'deadLetters'>,
+      { get: async () => client },
+      'q',
+      createLogger(testConfig({ LOG_LEVEL: 'silent' }), 'test'),
     );
-    t.releaseFirst();
+
+  it("one app's burst takes at most its share of the calls; app B's events leave at once, then in turn", async () => {
+    const t = standIn();
+    const relay = relayOver(t.client);
+    for (let i = 0; i < 500; i++) relay.forwardSoon(eventOf('app:a', `a${i}`, i));
     await tick();
+    assert.equal(t.calls.length, RELAY_CALLS_PER_SCOPE, "app A's burst has its share in flight, no more");
+    assert.ok(RELAY_CALLS_PER_SCOPE < RELAY_CALLS_IN_FLIGHT);
+    relay.forwardSoon(eventOf('app:b', 'b0', 1_000));
+    relay.forwardSoon(eventOf('app:b', 'b1', 1_001));
     await tick();
-    const next = t.calls[RELAY_CALLS_IN_FLIGHT];
-    assert.equal(next?.workflowId, 'billing/app:b/b0', 'the first call freed goes to app B, not to the 9th of app A');
-    assert.equal(next?.fairnessKey, 'app:b', "the start asks Temporal's task queue for app B's turn too");
+    assert.deepEqual(
+      t.calls.slice(RELAY_CALLS_PER_SCOPE).map((c) => c.workflowId),
+      ['billing/app:b/b0', 'billing/app:b/b1'],
+      "app B's events leave without waiting for any of app A's calls",
+    );
+    assert.equal(t.calls[RELAY_CALLS_PER_SCOPE]?.fairnessKey, 'app:b', "the start asks Temporal's task queue for app B's turn too");
     assert.equal(t.calls[0]?.fairnessKey, 'app:a');
-    // Then app A goes on, oldest subscriber first.
-    t.releaseFirst();
+    relay.forwardSoon(eventOf('app:b', 'b2', 1_002));
     await tick();
-    await tick();
-    assert.equal(t.calls[RELAY_CALLS_IN_FLIGHT + 1]?.workflowId, `billing/app:a/a${RELAY_CALLS_IN_FLIGHT}`);
+    assert.equal(t.calls.length, RELAY_CALLS_IN_FLIGHT, 'every call is taken now');
+    // Calls freed from now on alternate: app A (served longest ago), then app B's next event, then app A again.
+    const freed: string[] = [];
+    for (let n = 0; n < 3; n++) {
+      t.releaseFirst();
+      await tick();
+      await tick();
+      freed.push(t.calls[RELAY_CALLS_IN_FLIGHT + n]!.workflowId);
+    }
+    assert.deepEqual(freed, [`billing/app:a/a${RELAY_CALLS_PER_SCOPE}`, 'billing/app:b/b2', `billing/app:a/a${RELAY_CALLS_PER_SCOPE + 1}`]);
   });
 });
 
 describe('TenantRoundRobin (the relay’s waiting room)', () => {
   const one = <T>(list: T[]) => list.splice(0, 1);
+  const all = <T>(list: T[]) => list.splice(0);
+
   it('serves the tenant served longest ago and, within one, keys in the order their first item came', () => {
     const q = new TenantRoundRobin<string>();
     for (const [tenant, key] of [
@@ -95,28 +110,40 @@ describe('TenantRoundRobin (the relay’s waiting room)', () => {
     assert.equal(q.tenantCount, 0);
   });
 
-  it('passes over a busy key, keeping its items for later and in order; null when only busy keys wait', () => {
+  it('remembers a tenant served while its queue emptied: a newcomer goes first', () => {
+    const q = new TenantRoundRobin<number>();
+    q.push('a', 'a1', 1);
+    assert.equal(q.take(() => false, one)?.key, 'a1');
+    q.push('a', 'a2', 2);
+    q.push('b', 'b1', 3);
+    assert.equal(q.take(() => false, one)?.key, 'b1');
+  });
+
+  it('passes over busy keys and full tenants, keeping their items in order; null when nothing can go', () => {
     const q = new TenantRoundRobin<number>();
     q.push('a', 'k', 1);
     q.push('a', 'k', 2);
     q.push('b', 'm', 3);
     assert.deepEqual(
       q.take((k) => k === 'k', one),
-      { key: 'm', items: [3] },
+      { key: 'm', tenant: 'b', items: [3] },
+    );
+    assert.equal(
+      q.take((k) => k === 'k', all),
+      null,
     );
     assert.equal(
       q.take(
-        (k) => k === 'k',
-        (l) => l.splice(0),
+        () => false,
+        all,
+        (tenant) => tenant === 'a',
       ),
       null,
+      'a full tenant waits',
     );
     assert.deepEqual(
-      q.take(
-        () => false,
-        (l) => l.splice(0),
-      ),
-      { key: 'k', items: [1, 2] },
+      q.take(() => false, all),
+      { key: 'k', tenant: 'a', items: [1, 2] },
     );
   });
 });
