@@ -12,8 +12,11 @@ export interface SupervisedOptions {
   args: string[];
   env: NodeJS.ProcessEnv;
   say(msg: string): void;
-  /** GET this; no 200 `failuresBeforeKill` times in a row (after `graceMs` from a start) kills the process. */
-  liveness?: { url: string; everyMs?: number; failuresBeforeKill?: number; graceMs?: number };
+  /**
+   * GET this every `everyMs` (5 s); no 200 within `timeoutMs` (5 s), `failuresBeforeKill` (3) times in a row, after
+   * `graceMs` (60 s) from a start, kills the process.
+   */
+  liveness?: { url: string; everyMs?: number; timeoutMs?: number; failuresBeforeKill?: number; graceMs?: number };
   /** First restart delay, doubled per restart in a row up to `maxBackoffMs`; reset once a run lasted `stableMs`. */
   backoffMs?: number;
   maxBackoffMs?: number;
@@ -81,12 +84,15 @@ export class Supervised {
 
   private watch(child: ChildProcess, l: NonNullable<SupervisedOptions['liveness']>): void {
     let failures = 0;
+    let checking = false;
     this.probe = setInterval(() => {
-      if (Date.now() - this.startedAt < (l.graceMs ?? 60_000)) return;
-      void fetch(l.url, { signal: AbortSignal.timeout(Math.min(5_000, l.everyMs ?? 5_000)) })
+      if (checking || Date.now() - this.startedAt < (l.graceMs ?? 60_000)) return;
+      checking = true;
+      void fetch(l.url, { signal: AbortSignal.timeout(l.timeoutMs ?? 5_000) })
         .then((res) => res.status === 200)
         .catch(() => false)
         .then((ok) => {
+          checking = false;
           if (child !== this.child || child.exitCode !== null || child.signalCode !== null) return;
           failures = ok ? 0 : failures + 1;
           if (failures >= (l.failuresBeforeKill ?? 3)) {

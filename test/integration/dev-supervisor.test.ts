@@ -69,7 +69,7 @@ describe('dev stack supervisor: a crashed or hung service process is started aga
         ...node('setInterval(() => {}, 1000)'),
         say: (m) => said.push(m),
         backoffMs: 50,
-        liveness: { url, everyMs: 50, failuresBeforeKill: 3, graceMs: 0 },
+        liveness: { url, everyMs: 50, timeoutMs: 10_000, failuresBeforeKill: 3, graceMs: 0 },
       });
       running.push(s);
       s.start();
