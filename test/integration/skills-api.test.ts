@@ -330,7 +330,8 @@ describe('skills with the worker in the API process (API_RUNS_WORKER): eager sta
       workflowId: `skill/${PROJECT}/${id}`,
     } as unknown as InvocationRecord;
     const run = { workflowId: record.workflowId, input: inputOf(record) };
-    const start = () => startInvocationWorkflow(h.temporal.client, h.config.temporal.taskQueue, run, { eagerClient: h.temporal.starter });
+    const start = () =>
+      startInvocationWorkflow(h.temporal.client, h.config.temporal.skillsTaskQueue, run, { eagerClient: h.temporal.starter });
     assert.deepEqual(await start(), { kind: 'started', eager: true });
     assert.deepEqual(await start(), { kind: 'started', eager: false }, 'USE_EXISTING or REJECT_DUPLICATE: the same run');
     await h.temporal.client.workflow.getHandle(record.workflowId).result();
