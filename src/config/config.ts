@@ -325,10 +325,11 @@ export function loadConfig(env: Env): Config {
     worker: {
       // Explicit cap: the SDK derives a default from the heap limit that can exhaust the workflow isolate on small machines.
       maxCachedWorkflows: int('WORKER_MAX_CACHED_WORKFLOWS', 500, 0, 100_000),
-      // Workflow tasks one role's worker holds at once. Few: a task the worker has taken waits in its own first-come
-      // queue (its event loop), one still in Temporal's queue waits in fairness order (src/temporal/fairness.ts);
-      // on two cores more than a handful only queue up in the worker (bench/README.md, soak).
-      maxConcurrentWorkflowTasks: int('WORKER_MAX_CONCURRENT_WORKFLOW_TASKS', 40, 2, 10_000),
+      // Workflow tasks one role's worker holds at once (the SDK's default is 40). Few: a task the worker has taken
+      // waits in its own first-come queue (its event loop, shared with the other role), one still in Temporal's queue
+      // waits in fairness order (src/temporal/fairness.ts); on two cores more only queue up in the worker (soak:
+      // bench/README.md).
+      maxConcurrentWorkflowTasks: int('WORKER_MAX_CONCURRENT_WORKFLOW_TASKS', 8, 2, 10_000),
       maxConcurrentActivities: int('WORKER_MAX_CONCURRENT_ACTIVITIES', 100, 1, 10_000),
       maxConcurrentLocalActivities: int('WORKER_MAX_CONCURRENT_LOCAL_ACTIVITIES', 100, 1, 10_000),
       // Long polls held open per worker. Each is idle until a task arrives; a few suffice for one worker on a

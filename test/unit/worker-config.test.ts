@@ -10,7 +10,7 @@ describe('worker tuning (WORKER_* and API_RUNS_WORKER)', () => {
     assert.equal(c.worker.inApi, false);
     assert.deepEqual(workerTuning(c.worker), {
       maxCachedWorkflows: 500,
-      maxConcurrentWorkflowTaskExecutions: 40,
+      maxConcurrentWorkflowTaskExecutions: 8,
       maxConcurrentActivityTaskExecutions: 100,
       maxConcurrentLocalActivityExecutions: 100,
       maxConcurrentWorkflowTaskPolls: 4,
