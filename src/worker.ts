@@ -135,8 +135,11 @@ export function workerTuning(w: Config['worker']): Partial<WorkerOptions> {
     maxConcurrentWorkflowTaskExecutions: w.maxConcurrentWorkflowTasks,
     maxConcurrentActivityTaskExecutions: w.maxConcurrentActivities,
     maxConcurrentLocalActivityExecutions: w.maxConcurrentLocalActivities,
-    maxConcurrentWorkflowTaskPolls: w.workflowTaskPollers,
-    maxConcurrentActivityTaskPolls: w.activityTaskPollers,
+    // As poller behaviours: SDK 1.24 documents maxConcurrentWorkflowTaskPolls / maxConcurrentActivityTaskPolls but
+    // reads neither, and polls with min(10, slots) pollers, each holding a slot while it waits. With 8 workflow task
+    // slots that left none free, and the server had no slot to hand an eager start to (skills-api.test.ts).
+    workflowTaskPollerBehavior: { type: 'simple-maximum', maximum: w.workflowTaskPollers },
+    activityTaskPollerBehavior: { type: 'simple-maximum', maximum: w.activityTaskPollers },
     stickyQueueScheduleToStartTimeout: w.stickyQueueTimeoutMs,
     maxEagerActivityReservationsPerWorkflowTask: w.eagerActivities,
   };

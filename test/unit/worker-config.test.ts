@@ -13,8 +13,8 @@ describe('worker tuning (WORKER_* and API_RUNS_WORKER)', () => {
       maxConcurrentWorkflowTaskExecutions: 8,
       maxConcurrentActivityTaskExecutions: 100,
       maxConcurrentLocalActivityExecutions: 100,
-      maxConcurrentWorkflowTaskPolls: 4,
-      maxConcurrentActivityTaskPolls: 2,
+      workflowTaskPollerBehavior: { type: 'simple-maximum', maximum: 4 },
+      activityTaskPollerBehavior: { type: 'simple-maximum', maximum: 2 },
       stickyQueueScheduleToStartTimeout: 5_000,
       maxEagerActivityReservationsPerWorkflowTask: 3,
     });
@@ -35,8 +35,8 @@ describe('worker tuning (WORKER_* and API_RUNS_WORKER)', () => {
     assert.deepEqual(
       { ...workerTuning(c.worker), maxCachedWorkflows: undefined, maxConcurrentActivityTaskExecutions: undefined },
       {
-        maxConcurrentWorkflowTaskPolls: 8,
-        maxConcurrentActivityTaskPolls: 3,
+        workflowTaskPollerBehavior: { type: 'simple-maximum', maximum: 8 },
+        activityTaskPollerBehavior: { type: 'simple-maximum', maximum: 3 },
         stickyQueueScheduleToStartTimeout: 2_000,
         maxEagerActivityReservationsPerWorkflowTask: 0,
         maxConcurrentLocalActivityExecutions: 20,
