@@ -154,7 +154,14 @@ export async function startTemporal(opts: TemporalOptions): Promise<RunningTempo
   else args.push('--ui-port', String(uiPort), '--ui-ip', '127.0.0.1');
   for (const sa of SEARCH_ATTRIBUTES) args.push('--search-attribute', `${sa}=Keyword`);
   // Task-queue fairness (src/temporal/fairness.ts): the billing queue dispatches its backlog round-robin by scope.
-  const dynamicConfig = { 'matching.enableFairness': true, ...opts.dynamicConfig };
+  // Fairness holds within a partition, and the server splits a queue into four by default, each polled at random:
+  // one partition is plenty for one machine and makes the order hold across the whole queue (bench/README.md, soak).
+  const dynamicConfig = {
+    'matching.enableFairness': true,
+    'matching.numTaskqueueReadPartitions': 1,
+    'matching.numTaskqueueWritePartitions': 1,
+    ...opts.dynamicConfig,
+  };
   for (const [k, v] of Object.entries(dynamicConfig)) args.push('--dynamic-config-value', `${k}=${JSON.stringify(v)}`);
   log(`starting Temporal dev server on 127.0.0.1:${port}${uiPort ? ` (Web UI http://127.0.0.1:${uiPort})` : ''}`);
   const { child, stop, crash } = spawnServer(bin, args, join(opts.dataDir, 'temporal.log'));
