@@ -8,8 +8,7 @@ import type { Client } from '@temporalio/client';
 import { EventForwarder, RELAY_CALLS_PER_SCOPE } from '../../../src/billing-intake/event-forwarder';
 import { createLogger } from '../../../src/logging/logger';
 import type { Repositories } from '../../../src/store/repositories';
-import type { WebhookEventRecord } from '../../../src/store/webhook-events';
-import { providerEvent } from '../../support/provider-events';
+import { inboxRecord } from './inbox-record';
 import { testConfig } from '../../support/config';
 
 interface Call {
@@ -39,22 +38,7 @@ function standIn() {
   return { client, calls, releaseAll, releaseFirst };
 }
 
-const record = (subscriber: string, n: number): WebhookEventRecord => {
-  const event = providerEvent('RENEWAL', subscriber, { at: Date.UTC(2026, 0, 1) + n, id: `${subscriber}-${n}` });
-  return {
-    _id: `app:x|${event.id}`,
-    scope: 'app:x',
-    eventId: event.id,
-    type: event.type,
-    workflowId: `billing/app:x/${subscriber}`,
-    subscriberId: subscriber,
-    eventJson: JSON.stringify(event),
-    receivedAt: new Date(Date.UTC(2026, 0, 1) + n),
-    acceptedBy: 'test',
-    ignored: false,
-    deliveries: 1,
-  };
-};
+const record = (subscriber: string, n: number) => inboxRecord('app:x', subscriber, n);
 
 /** A relay whose Temporal is the stand-in (no store: nothing here checkpoints or reads back). */
 function relayOver(client: Client): EventForwarder {

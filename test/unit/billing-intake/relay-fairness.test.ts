@@ -9,9 +9,8 @@ import { EventForwarder, RELAY_CALLS_IN_FLIGHT, RELAY_CALLS_PER_SCOPE } from '..
 import { TenantRoundRobin } from '../../../src/billing-intake/tenant-round-robin';
 import { createLogger } from '../../../src/logging/logger';
 import type { Repositories } from '../../../src/store/repositories';
-import type { WebhookEventRecord } from '../../../src/store/webhook-events';
 import type { BillingScope } from '../../../src/billing/subscriber-id';
-import { providerEvent } from '../../support/provider-events';
+import { inboxRecord } from './inbox-record';
 import { testConfig } from '../../support/config';
 
 function standIn() {
@@ -29,22 +28,7 @@ function standIn() {
   return { client, calls, releaseFirst: () => waiting.shift()?.() };
 }
 
-const eventOf = (scope: BillingScope, subscriber: string, n: number): WebhookEventRecord => {
-  const event = providerEvent('INITIAL_PURCHASE', subscriber, { at: Date.UTC(2026, 0, 1) + n, id: `${subscriber}-${n}` });
-  return {
-    _id: `${scope}|${event.id}`,
-    scope,
-    eventId: event.id,
-    type: event.type,
-    workflowId: `billing/${scope}/${subscriber}`,
-    subscriberId: subscriber,
-    eventJson: JSON.stringify(event),
-    receivedAt: new Date(Date.UTC(2026, 0, 1) + n),
-    acceptedBy: 'test',
-    ignored: false,
-    deliveries: 1,
-  };
-};
+const eventOf = (scope: BillingScope, subscriber: string, n: number) => inboxRecord(scope, subscriber, n, 'INITIAL_PURCHASE');
 
 const tick = () => new Promise((r) => setImmediate(r));
 
