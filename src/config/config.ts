@@ -335,7 +335,9 @@ export function loadConfig(env: Env): Config {
       // Long polls held open per worker. Each is idle until a task arrives; a few suffice for one worker on a
       // small machine, and every poll the server holds costs it memory and wake-ups.
       workflowTaskPollers: int('WORKER_WORKFLOW_TASK_POLLERS', 4, 2, 100),
-      activityTaskPollers: int('WORKER_ACTIVITY_TASK_POLLERS', 2, 1, 100),
+      // 10: what SDK 1.24 polled with while it ignored this setting (src/worker.ts); an alias flood fans out to
+      // hundreds of remote signalSubscriber activities, which 2 pollers fetched too slowly.
+      activityTaskPollers: int('WORKER_ACTIVITY_TASK_POLLERS', 10, 1, 100),
       // How long a workflow task waits on this worker's sticky queue before the server hands it to any worker.
       stickyQueueTimeoutMs: int('WORKER_STICKY_QUEUE_TIMEOUT_MS', 5_000, 1_000, 60_000),
       // Activity slots a completed workflow task may reserve for activities the server hands back at once

@@ -14,7 +14,7 @@ describe('worker tuning (WORKER_* and API_RUNS_WORKER)', () => {
       maxConcurrentActivityTaskExecutions: 100,
       maxConcurrentLocalActivityExecutions: 100,
       workflowTaskPollerBehavior: { type: 'simple-maximum', maximum: 4 },
-      activityTaskPollerBehavior: { type: 'simple-maximum', maximum: 2 },
+      activityTaskPollerBehavior: { type: 'simple-maximum', maximum: 10 },
       stickyQueueScheduleToStartTimeout: 5_000,
       maxEagerActivityReservationsPerWorkflowTask: 3,
     });
