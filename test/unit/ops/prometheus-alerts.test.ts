@@ -41,7 +41,7 @@ describe('ops/prometheus-alerts.yml under promtool', function () {
     assert.match(r.stdout, /SUCCESS: \d+ rules found/);
   });
 
-  it('fires the relay backpressure alerts when, and only when, their tests say (ops/prometheus-alerts.test.yml)', () => {
+  it('fires the backpressure alerts when, and only when, their tests say (ops/prometheus-alerts.test.yml)', () => {
     const r = spawnSync(promtool, ['test', 'rules', 'prometheus-alerts.test.yml'], { cwd: ops, encoding: 'utf8' });
     assert.equal(r.status, 0, r.stdout + r.stderr);
   });
