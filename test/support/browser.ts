@@ -4,27 +4,17 @@
  * downloads, and the checks every view gets (no wider than the window).
  */
 import assert from 'node:assert/strict';
-import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Browser, Page } from 'puppeteer-core' with { 'resolution-mode': 'import' };
 import { eventually } from './eventually';
+import { findExecutable } from './find-executable';
 
 export const DESKTOP = { width: 1280, height: 800 };
 export const PHONE = { width: 390, height: 844 };
 
-export function chromiumPath(): string | null {
-  for (const candidate of [process.env.CHROMIUM_PATH, 'chromium', 'chromium-browser']) {
-    if (!candidate) continue;
-    try {
-      return execFileSync('sh', ['-c', 'command -v "$1"', 'sh', candidate], { encoding: 'utf8' }).trim() || null;
-    } catch {
-      /* not this one */
-    }
-  }
-  return null;
-}
+export const chromiumPath = (): string | null => findExecutable([process.env.CHROMIUM_PATH, 'chromium', 'chromium-browser']);
 
 /** The browser, or a skipped suite (a failure with CI=true: a missing browser is never a pass by omission). */
 export async function launchChromium(ctx: Mocha.Context): Promise<Browser> {

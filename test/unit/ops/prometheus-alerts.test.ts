@@ -1,21 +1,10 @@
 import assert from 'node:assert/strict';
-import { execFileSync, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
+import { findExecutable } from '../../support/find-executable';
 import { repoRoot } from '../../support/repo-root';
 
 const ops = join(repoRoot(), 'ops');
-
-function promtoolPath(): string | null {
-  for (const candidate of [process.env.PROMTOOL_PATH, 'promtool']) {
-    if (!candidate) continue;
-    try {
-      return execFileSync('sh', ['-c', 'command -v "$1"', 'sh', candidate], { encoding: 'utf8' }).trim() || null;
-    } catch {
-      /* not this one */
-    }
-  }
-  return null;
-}
 
 /** The alert rules as Prometheus reads and evaluates them: promtool's own parser and rule evaluator. */
 describe('ops/prometheus-alerts.yml under promtool', function () {
@@ -23,7 +12,7 @@ describe('ops/prometheus-alerts.yml under promtool', function () {
   let promtool = '';
 
   before(function () {
-    const found = promtoolPath();
+    const found = findExecutable([process.env.PROMTOOL_PATH, 'promtool']);
     if (!found) {
       // In CI a missing promtool is a failure, never a pass by omission.
       if (process.env.CI === 'true') throw new Error('CI=true and no promtool: bash scripts/ensure-promtool.sh fetches it');
