@@ -10,6 +10,7 @@
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { closeSync, openSync, readFileSync } from 'node:fs';
+import { loadavg } from 'node:os';
 import { join } from 'node:path';
 import { Client, Connection } from '@temporalio/client';
 import { APP_WEBHOOK_PATH } from '../src/contracts/webhook-paths';
@@ -216,10 +217,13 @@ export async function benchSoak(stack: BenchStack): Promise<BenchOutcome> {
       await burst('renewal');
     })();
 
-    // Backpressure as the API reports it, every 10 s.
+    // Backpressure as the API reports it, every 10 s, and the machine's 1-minute load average beside it (the soak's
+    // own processes and hogs included: on 2 cores, 2 hogs alone make 2).
     const readiness: { atS: number; status: string; relayLag: number; billingAge: number | null; billingTasks: number | null }[] = [];
+    const loads: number[] = [];
     const watchReady = (async () => {
       while (nowMs() < soakEnd) {
+        loads.push(loadavg()[0]!);
         const r = await send(agent, `${base}/readyz`, 'GET').catch(() => null);
         if (r?.status === 200) {
           const b = (
@@ -313,6 +317,7 @@ export async function benchSoak(stack: BenchStack): Promise<BenchOutcome> {
     const db = summarize(duringB.filter((p) => !inKill(p)).map((p) => p.ms));
     const dsAll = summarize(duringSkill.map((p) => p.ms));
     const dbAll = summarize(duringB.map((p) => p.ms));
+    const load = summarize(loads);
     const maxOf = (f: (r: (typeof readiness)[number]) => number | null) => Math.max(0, ...readiness.map((r) => f(r) ?? 0));
     const rows = [
       row(NAME, `worker exits other than the kill (${MINUTES} min, ${HOGS} hogs)`, 'count', crashes, { target: '0', met: crashes === 0 }),
@@ -344,6 +349,7 @@ export async function benchSoak(stack: BenchStack): Promise<BenchOutcome> {
       `  probes during the burst, the ${dsAll.n - ds.n} under way while the killed worker was down left out: ${ds.n} skill invocations p50 ${ms(ds.p50)} p95 ${ms(ds.p95)} max ${ms(ds.max)} (quiet: p50 ${ms(qs.p50)} p95 ${ms(qs.p95)}); ${db.n} app B purchases p50 ${ms(db.p50)} p95 ${ms(db.p95)} max ${ms(db.max)} (quiet: p50 ${ms(qb.p50)} p95 ${ms(qb.p95)})`,
       `  all probes, those included: skill p95 ${ms(dsAll.p95)} max ${ms(dsAll.max)}; app B p95 ${ms(dbAll.p95)} max ${ms(dbAll.max)}`,
       `  kill -9 at 40%: ${killed.note}, live after ${ms(killed.backMs)}; worker restarts in all ${workers.reduce((n, w) => n + w.proc.restartCount, 0)}, API restarts ${apiRestarts}; in the services' log: ${corrupted} 'async hook stack has become corrupted', ${timedOut} 'Script execution timed out', ${slowTasks} TMPRL1104`,
+      `  1-min load average during the soak (every 10 s): min ${Math.min(...loads).toFixed(1)} p50 ${load.p50.toFixed(1)} max ${load.max.toFixed(1)}`,
       `  drained ${ms(drainMs)} after the soak; dead letters ${parked}; /readyz backlog: max relay lag ${maxOf((r) => r.relayLag)} s, max billing queue ${maxOf((r) => r.billingTasks)} tasks / ${maxOf((r) => r.billingAge).toFixed(1)} s old, 'lagging' in ${readiness.filter((r) => r.status === 'lagging').length} of ${readiness.length} readings`,
       '  where the probes waited during the soak (p50 / p95 from each workflow history; server and client clocks are one machine):',
       ...Object.entries(stages).map(([k, v]) => `    ${k.padEnd(58)} ${ms(v.p50).padStart(9)} ${ms(v.p95).padStart(9)}   (n ${v.n})`),
@@ -367,6 +373,7 @@ export async function benchSoak(stack: BenchStack): Promise<BenchOutcome> {
         missing,
         parked,
         readiness,
+        loadAverage: load,
         said,
       },
     };
