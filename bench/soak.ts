@@ -401,7 +401,8 @@ async function breakdown(
     'B: signal -> its workflow task started (billing queue)': [],
     'B: task started -> completed (the worker)': [],
     'B: task completed -> seen in the store': [],
-    'skill: POST -> workflow task started (API, skills queue)': [],
+    'skill: POST -> workflow started (the API: checks, record, start)': [],
+    'skill: workflow started -> its task started (skills queue)': [],
     'skill: first task started -> workflow completed (the worker)': [],
     'skill: completed -> answer received (API, Prefer: wait)': [],
   };
@@ -420,10 +421,12 @@ async function breakdown(
     }
     for (const t of skills) {
       const h = await loadHistory(client, t.workflowId).catch(() => []);
+      const begun = first(h, 'WORKFLOW_EXECUTION_STARTED');
       const started = first(h, 'WORKFLOW_TASK_STARTED');
       const completed = first(h, 'WORKFLOW_EXECUTION_COMPLETED');
-      if (!started || !completed) continue;
-      stages['skill: POST -> workflow task started (API, skills queue)']!.push(started.at - t.postAt);
+      if (!begun || !started || !completed) continue;
+      stages['skill: POST -> workflow started (the API: checks, record, start)']!.push(begun.at - t.postAt);
+      stages['skill: workflow started -> its task started (skills queue)']!.push(started.at - begun.at);
       stages['skill: first task started -> workflow completed (the worker)']!.push(completed.at - started.at);
       stages['skill: completed -> answer received (API, Prefer: wait)']!.push(t.doneAt - completed.at);
     }
