@@ -28,7 +28,7 @@ import { loadHistory, type HistoryEvent } from './lib/history';
 import { keepAliveAgent, send } from './lib/http-client';
 import { DAY, envelope, providerEvent } from './lib/provider-events';
 import { ms, row, type BenchOutcome } from './lib/report';
-import { benchJwtSecret, benchToken } from './lib/service';
+import { benchJwtSecret, benchProductionEnv, benchToken } from './lib/service';
 import type { BenchStack } from './lib/stack';
 import { nowMs, sleep, summarize, type Summary } from './lib/stats';
 
@@ -67,6 +67,7 @@ export async function benchSoak(stack: BenchStack): Promise<BenchOutcome> {
     MONGODB_URI: stack.mongoUri,
     MONGODB_DB: dbName,
     JWT_SECRET: benchJwtSecret(),
+    ...benchProductionEnv,
     SKILL_INVOCATIONS_PER_MINUTE: '1000000',
     WORKER_HEALTH_ADDRESS: healthAddress,
     WORKFLOW_BUNDLE_PATH: stack.workflowBundlePath,
@@ -126,7 +127,10 @@ export async function benchSoak(stack: BenchStack): Promise<BenchOutcome> {
     await projects.upsertProject(demo.project.id, { name: demo.project.name, org: demo.org.id }, new Date());
     await new DocumentRepository(store.db, new WholeKindCache()).upsertMany(demo.project.id, demo.documents, new Date());
     const subscribers = store.db.collection<SubscriberRecord>(COLLECTIONS.subscribers);
-    const token = benchToken({ projects: [demo.project.id], apps: ['soak-a', 'soak-b'] });
+    const token = benchToken(
+      { projects: [demo.project.id], apps: ['soak-a', 'soak-b'] },
+      { issuer: benchProductionEnv.JWT_ISSUER, audience: benchProductionEnv.JWT_AUDIENCE },
+    );
     const skill = DEMO_CASES[0]!;
 
     let bCount = 0;

@@ -28,6 +28,16 @@ const JWT_SECRET = randomBytes(32).toString('hex');
 /** The secret benchToken signs with, for a service a benchmark runs as its own processes (bench/soak.ts). */
 export const benchJwtSecret = (): string => JWT_SECRET;
 
+/**
+ * What an API process in production mode refuses to start without (src/config/production.ts), for a benchmark that
+ * runs the API as its own process (bench/soak.ts); its tokens then carry this issuer and audience (benchToken).
+ */
+export const benchProductionEnv = {
+  JWT_ISSUER: 'skills-billing-bench',
+  JWT_AUDIENCE: 'skills-billing-api',
+  METRICS_TOKEN: randomBytes(16).toString('hex'),
+} as const;
+
 export function benchConfig(stack: BenchStack, name: string, overrides: Record<string, string> = {}): Config {
   return loadConfig({
     NODE_ENV: 'production',
@@ -70,8 +80,10 @@ export function benchLogger(name: string): { logger: Logger; warnings: Map<strin
 export const warningNote = (warnings: Map<string, number>) =>
   warnings.size === 0 ? [] : [`  service log warnings/errors: ${[...warnings.entries()].map(([m, n]) => `"${m}" ×${n}`).join(', ')}`];
 
-export const benchToken = (claims: { projects?: string[]; apps?: string[]; roles?: string[] }) =>
-  mintToken(JWT_SECRET, { sub: 'bench', ...claims }, { expiresInSeconds: 3600 });
+export const benchToken = (
+  claims: { projects?: string[]; apps?: string[]; roles?: string[] },
+  pinned: { issuer: string; audience: string } | null = null,
+) => mintToken(JWT_SECRET, { sub: 'bench', ...claims }, { expiresInSeconds: 3600, ...pinned });
 
 export interface Service {
   config: Config;
