@@ -3,7 +3,7 @@
 # node-linux-<arch> package holds the binary; nothing else is downloaded) into the user cache.
 # Not 22: there a workflow activation that outlasts the Temporal SDK's 5-second isolate timeout (a CPU-starved
 # worker) kills the whole worker process with "async hook stack has become corrupted"; on 24 the SDK fails that
-# one workflow task and retries it (README, "The worker under CPU starvation").
+# one workflow task and retries it (docs/deployment.md, "The worker under CPU starvation").
 NODE_LTS_VERSION=24.21.0
 __node_major=$(node -p 'process.versions.node.split(".")[0]' 2>/dev/null || echo 0)
 if [ "$__node_major" -lt 24 ]; then

@@ -55,7 +55,7 @@ export function roleTaskQueue(config: Config, role: WorkerRole): string {
 /**
  * Builds the worker from injected dependencies: the composition the process below and the tests share. Every role
  * registers every workflow and activity: a skill invocation started on the billing queue before the queues were
- * split is finished there (README, "Skills and billing apart").
+ * split is finished there (docs/operations.md, "Skills and billing apart").
  */
 export async function createWorker(setup: WorkerSetup): Promise<ServiceWorker> {
   const roles = setup.roles ?? setup.config.worker.roles;

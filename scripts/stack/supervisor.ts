@@ -2,7 +2,7 @@
  * Keeps a service process of the dev stack running: when it exits (a crash, a `kill -9`) it is started again after
  * a short backoff, and a process whose liveness URL stops answering is killed and started again. Each restart is
  * announced; nothing else of the stack is stopped. Production does the same with the compose file's restart
- * policies and healthchecks (README, "Deploying").
+ * policies and healthchecks (docs/deployment.md, "Deploying with Docker").
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 

@@ -8,7 +8,7 @@ const MAX_FAIRNESS_KEY_BYTES = 64;
  * as its fairness key, and the server dispatches the billing queue's backlog round-robin across keys instead of
  * first-in first-out. One app's burst then waits mostly on itself; another app's event is dispatched in its turn.
  * Set when the workflow starts; its tasks, activities and timers inherit it. Needs a server with fairness on
- * (`matching.enableFairness`; the dev stack turns it on, README "Skills and billing apart"); a server without it
+ * (`matching.enableFairness`; the dev stack turns it on, docs/operations.md "Skills and billing apart"); a server without it
  * ignores the key and keeps FIFO order.
  */
 export function tenantPriority(tenant: string): Priority {

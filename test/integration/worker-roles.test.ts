@@ -1,5 +1,5 @@
 /**
- * Skills and billing on their own task queues (README, "Skills and billing apart"), with real worker processes:
+ * Skills and billing on their own task queues (docs/operations.md, "Skills and billing apart"), with real worker processes:
  * a process with WORKER_ROLES=skills finishes skill invocations and leaves billing events queued (and /readyz says
  * so); one with WORKER_ROLES=billing applies them. Each answers its own liveness on WORKER_HEALTH_ADDRESS. And the
  * upgrade path: an invocation an older API started on the old shared queue (the billing queue's name) is finished
