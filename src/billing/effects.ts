@@ -12,8 +12,12 @@ export type Effect =
    * ids that may name the org, first match wins (absent on effects parked before it existed: `subscriberId`).
    */
   | { kind: 'email_billing_issue'; eventId: string; subscriberId: string; orgIds?: string[] }
-  /** The records under these ids are the same customer as `into` (absent: this record): ask each to mergeInto it. */
-  | { kind: 'merge'; from: string[]; into?: string }
+  /**
+   * The records under these ids are the same customer as `into` (absent: this record): ask each to mergeInto it.
+   * `listed`: the canonical record already lists these ids among its aliases, so one with no state of its own has
+   * nothing to hand over (see mergeInto).
+   */
+  | { kind: 'merge'; from: string[]; into?: string; listed?: true }
   /** This record was merged into `to`: send `to` this state to absorb. Lists the entitlements that move. */
   | { kind: 'transfer_out'; to: string; entitlementIds: string[] }
   /** This record is merged: deliver the input it was given to `to` instead. */

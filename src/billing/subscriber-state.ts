@@ -132,7 +132,7 @@ export function applyEvent(state: SubscriberState, event: BillingEvent, nowMs: n
       effects: [...(others.length > 0 ? [{ kind: 'merge' as const, from: others, into: smallest }] : []), ...mail, ...handedOver.effects],
     };
   }
-  if (learned.length > 0) effects.push({ kind: 'merge', from: learned });
+  if (learned.length > 0) effects.push({ kind: 'merge', from: learned, listed: true });
   effects.push(...entitlementEffects(state, next));
   effects.push(...mail);
   return { state: bookkeep(next, [event.id]), effects };
@@ -155,17 +155,29 @@ export function applyDowngrade(state: SubscriberState, nowMs: number, rules: Rul
  * - canonical, and `canonicalId` is larger: the other record must merge into this one; it is asked to.
  * - already merged: the request is passed on to the record this one was merged into.
  *
+ * A record that has never changed (no event, no merge: version 0) and that the canonical record already lists
+ * (`listed`, from the canonical's own `merge`) merges without handing anything over: its state is the blank one,
+ * which the canonical's absorbing would only add its id to (already there). An alias flood's new ids then cost the
+ * canonical record nothing more than the signals it sent.
+ *
  * `mergedInto` only ever points to a smaller id, so chains cannot close into a circle, and every request ends
  * after finitely many hops with the two customers under the smallest id of the two. Any graph of aliases and
  * transfers, delivered in any order, therefore converges to one canonical record per customer: the smallest id.
  */
-export function mergeInto(state: SubscriberState, canonicalId: string, nowMs: number, rules: RuleSet = CURRENT_RULES): Transition {
+export function mergeInto(
+  state: SubscriberState,
+  canonicalId: string,
+  nowMs: number,
+  rules: RuleSet = CURRENT_RULES,
+  listed = false,
+): Transition {
   if (canonicalId === state.id || canonicalId === state.mergedInto) return { state, effects: [] };
   if (state.mergedInto !== null) return { state, effects: [{ kind: 'merge', from: [state.mergedInto], into: canonicalId }] };
   if (!outranks(canonicalId, state.id)) return { state, effects: [{ kind: 'merge', from: [canonicalId] }] };
   const asOfMs = Math.max(state.asOfMs, nowMs);
   const moving = deriveView(state.subscriptions, asOfMs, false, rulesOf(stamped(state, rules))).entitlements.map((e) => e.id);
   const next = withView({ ...stamped(state, rules), mergedInto: canonicalId, asOfMs });
+  if (listed && state.version === 0) return { state: bookkeep(next, []), effects: [] };
   // No entitlement write for the record that gives way: the ids it paid for travel in the handed-over state
   // (appUserIds), and the canonical record writes them; writing "nothing" here would race with that write.
   return { state: bookkeep(next, []), effects: [{ kind: 'transfer_out', to: canonicalId, entitlementIds: moving }] };

@@ -31,6 +31,8 @@ export interface SubscriberRecord {
   scope: BillingScope;
   subscriberId: string;
   state: () => SubscriberState;
+  /** Whether a merge tells the ids it asks that the canonical record lists them (the run's patch era, v5 on). */
+  tellsListed: () => boolean;
 }
 
 /**
@@ -76,8 +78,11 @@ export function subscriberEffects(record: SubscriberRecord, park: Park) {
       case 'merge': {
         // All at once: one workflow task schedules them, instead of a task (and its history events) each.
         const canonicalId = effect.into ?? subscriberId;
+        const listed = record.tellsListed() && effect.listed === true ? { listed: true as const } : {};
         await Promise.all(
-          effect.from.map((from) => signalSubscriber({ scope, subscriberId: from, message: { kind: 'mergeInto', canonicalId } })),
+          effect.from.map((from) =>
+            signalSubscriber({ scope, subscriberId: from, message: { kind: 'mergeInto', canonicalId, ...listed } }),
+          ),
         );
         break;
       }

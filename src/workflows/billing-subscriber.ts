@@ -114,9 +114,12 @@ async function runSubscriber(input: BillingSubscriberStart): Promise<void> {
     },
     { description: 'Several provider events for this subscriber, in the order received (a relay batch)' },
   );
-  setHandler(mergeIntoSignal, (canonicalId) => void inbox.push({ kind: 'mergeInto', canonicalId }), {
-    description: 'Merge: another record is the canonical one for this customer',
-  });
+  setHandler(
+    mergeIntoSignal,
+    (canonicalId, listed) =>
+      void inbox.push(listed === true ? { kind: 'mergeInto', canonicalId, listed } : { kind: 'mergeInto', canonicalId }),
+    { description: 'Merge: another record is the canonical one for this customer (and whether it lists this id)' },
+  );
   setHandler(absorbSignal, (other) => void inbox.push({ kind: 'absorb', state: other }), {
     description: 'Merge: a record that gave way hands over its state',
   });
@@ -124,19 +127,22 @@ async function runSubscriber(input: BillingSubscriberStart): Promise<void> {
   setHandler(subscriberStateQuery, () => state, { description: "The subscriber's whole state" });
 
   const park = subscriberParking(scope, subscriberId);
-  const effects = subscriberEffects({ scope, subscriberId, state: () => state }, park);
+  const effects = subscriberEffects({ scope, subscriberId, state: () => state, tellsListed: () => v5 }, park);
 
   const wake = new WakeTimer();
   // Decided once, up front, for everything a version changed; runs recorded before keep their behaviour on replay.
   // One short patch id per version, newest asked first, since every id a run asks for lengthens the
   // TemporalChangeVersion search attribute (a cluster's size limit for it can be small: 64 bytes).
+  // v5: a merge tells the ids it asks whether the canonical record lists them, and a record with no state of its
+  // own that is listed sends nothing back (see mergeInto: an alias flood's new records no longer signal it back).
   // v4: the reducer's rules v3 (see RuleSet: ids from every event, pauses, the price paid, flags that end).
   // v3: each batch is counted before its first await (see `fixed`).
   // v2: one timer kept across messages, the record and outbound fan-out in one local activity, bounded batches,
   // the state budget, the grant types' effects and the plausible-time rule (see RuleSet).
-  // A v2, v3 or v4 run has every earlier patch's behaviour, so it asks for none of them.
+  // A v2 to v5 run has every earlier patch's behaviour, so it asks for none of them.
   // When an era's branches may go: ARCHITECTURE.md, "Patch eras and their sunset" (`cli billing-patch-eras`).
-  const v4 = patched(SUBSCRIBER_PATCHES.v4);
+  const v5 = patched(SUBSCRIBER_PATCHES.v5);
+  const v4 = v5 || patched(SUBSCRIBER_PATCHES.v4);
   const v3 = v4 || patched(SUBSCRIBER_PATCHES.v3);
   const v2 = v3 || patched(SUBSCRIBER_PATCHES.v2);
   let rules: RuleSet = v4 ? 'v3' : v2 ? 'v2' : 'v1';
@@ -261,7 +267,7 @@ async function runSubscriber(input: BillingSubscriberStart): Promise<void> {
           ? applyEvent(current, message.event, now, applying)
           : applyEvent(current, withPlausibleTime(message.event, message.receivedAtMs ?? now), now, applying);
       case 'mergeInto':
-        return mergeInto(current, message.canonicalId, now, applying);
+        return mergeInto(current, message.canonicalId, now, applying, v5 && message.listed === true);
       case 'absorb':
         return absorb(current, message.state, now, applying);
     }

@@ -18,6 +18,7 @@ import { eventually } from '../support/eventually';
 import { startHarness, type Harness } from '../support/harness';
 import { envelope, providerEvent } from '../support/provider-events';
 import { adminToken } from '../support/tokens';
+import { replayLiveHistory } from '../support/replay-live';
 
 const APP = `hostile-${randomSuffix()}`;
 const HOOK = `/api/saas/iap/billingprovider/webhook?app=${APP}`;
@@ -310,6 +311,59 @@ describe('billing webhooks: hostile input and acceptance faults (real stack)', (
     await relay.stop();
   });
 
+  it("an alias event's new ids: each new record merges without sending anything back, and both histories replay", async () => {
+    const id = `merge-${randomSuffix()}`;
+    const t = Date.now();
+    const news = [`${id}-alias-a`, `${id}-alias-b`];
+    assert.equal((await post(envelope(providerEvent('INITIAL_PURCHASE', id, { at: t })))).status, 200);
+    assert.equal((await post(envelope(providerEvent('SUBSCRIBER_ALIAS', id, { at: t + 1, aliases: [id, ...news] })))).status, 200);
+    const canonical = h.temporal.client.workflow.getHandle(workflowIdFor(`app:${APP}`, id));
+    const state = await eventually(
+      () => canonical.query(subscriberStateQuery),
+      (st) => st.appliedEventIds.length === 2 && st.aliases.length === 3,
+      { what: 'both events applied', timeoutMs: 30_000, intervalMs: 250 },
+    );
+    assert.deepEqual(state.aliases, [id, ...news].sort());
+    const alias = h.temporal.client.workflow.getHandle(workflowIdFor(`app:${APP}`, news[0]!));
+    const merged = await eventually(
+      () => alias.query(subscriberStateQuery).catch(() => null),
+      (st) => st?.mergedInto === id,
+      { what: 'the new record merged into the canonical one', timeoutMs: 30_000, intervalMs: 250 },
+    );
+    assert.equal(merged!.version, 1, 'the merge is its only change');
+    const activities = (events: { activityTaskScheduledEventAttributes?: { activityType?: { name?: string | null } | null } | null }[]) =>
+      events.flatMap((e) => e.activityTaskScheduledEventAttributes?.activityType?.name ?? []);
+    // Later events for the new id alone reach its record, which forwards each: its only signals out. (Two, one
+    // after the other, so that a replay of its history by code that still sent the absorb sees a different command.)
+    for (const [n, type] of ['INITIAL_PURCHASE', 'RENEWAL'].entries()) {
+      assert.equal((await post(envelope(providerEvent(type, news[0]!, { at: t + 2 + n })))).status, 200);
+      await eventually(
+        () => canonical.query(subscriberStateQuery),
+        (st) => st.appliedEventIds.length === 3 + n,
+        { what: `forwarded event ${n + 1} applied`, timeoutMs: 30_000, intervalMs: 250 },
+      );
+    }
+    const aliasHistory = await alias.fetchHistory();
+    assert.deepEqual(
+      activities(aliasHistory.events ?? []),
+      ['signalSubscriber', 'signalSubscriber'],
+      'the forwards only, no absorb signal sent back: the canonical record already lists it',
+    );
+    // The canonical's fan-out done (one signal per new id), then its history and the new record's replay against
+    // today's code; saved (UPDATE_HISTORIES=1) as the fixtures of this version's merge path.
+    const canonicalHistory = await eventually(
+      () => canonical.fetchHistory(),
+      (hist) => activities(hist.events ?? []).filter((name) => name === 'signalSubscriber').length === news.length,
+      { what: "the canonical's fan-out", timeoutMs: 30_000, intervalMs: 250 },
+    );
+    assert.ok(
+      !(canonicalHistory.events ?? []).some((e) => e.workflowExecutionSignaledEventAttributes?.signalName === 'absorb'),
+      'the canonical record got no absorb',
+    );
+    await replayLiveHistory('merge-canonical', canonical.workflowId, canonicalHistory, { fixture: 'billing-subscriber-merge-canonical' });
+    await replayLiveHistory('merge-listed', alias.workflowId, aliasHistory, { fixture: 'billing-subscriber-merge-listed' });
+  });
+
   it('an alias flood continues as new between events: no run grows far past the history threshold', async function () {
     // Its own deadlines (90 s to apply, 30 s to list) and not the file's 60 s: alone it takes ~45 s, and under the
     // whole suite's load the 60 s ran out while the events were still being applied.
@@ -336,13 +390,15 @@ describe('billing webhooks: hostile input and acceptance faults (real stack)', (
     // The runs as Temporal's visibility lists them, which may trail the newest run by a moment: listed again
     // until every new alias's signal is among them (or the deadline, and the assertions below say what is missing).
     const listRuns = async () => {
-      const found: { events: number; fanOut: number }[] = [];
+      const found: { events: number; fanOut: number; absorbs: number }[] = [];
       for await (const run of h.temporal.client.workflow.list({ query: `WorkflowId = '${workflowIdFor(`app:${APP}`, id)}'` })) {
         const history = await h.temporal.client.workflow.getHandle(run.workflowId, run.runId).fetchHistory();
         const fanOut = (history.events ?? []).filter(
           (e) => e.activityTaskScheduledEventAttributes?.activityType?.name === 'signalSubscriber',
         ).length;
-        found.push({ events: history.events?.length ?? 0, fanOut });
+        // A new alias record has no state to hand back (mergeInto's `listed`): no absorb signal returns.
+        const absorbs = (history.events ?? []).filter((e) => e.workflowExecutionSignaledEventAttributes?.signalName === 'absorb').length;
+        found.push({ events: history.events?.length ?? 0, fanOut, absorbs });
       }
       return found;
     };
@@ -358,6 +414,11 @@ describe('billing webhooks: hostile input and acceptance faults (real stack)', (
     // so the activity count is the measure, not the history length.
     assert.ok(Math.max(...runs.map((r) => r.fanOut)) <= EVENT_LIMITS.ids, `runs: ${shown}`);
     assert.ok(runs.reduce((n, r) => n + r.fanOut, 0) >= 5 * (EVENT_LIMITS.ids - 1), `every new alias was signalled (${shown})`);
+    assert.equal(
+      runs.reduce((n, r) => n + r.absorbs, 0),
+      0,
+      'no new alias record signalled back',
+    );
   });
 
   /** The scope's metrics once its running totals equal the sum of its stored contributions (and `also` holds). */

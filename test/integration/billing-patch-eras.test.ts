@@ -20,7 +20,7 @@ const CHANGE_VERSION = defineSearchAttributeKey('TemporalChangeVersion', 'KEYWOR
 
 interface ErasReport {
   taskQueue: string;
-  counts: Record<'v1' | 'v2' | 'v3' | 'v4', number>;
+  counts: Record<'v1' | 'v2' | 'v3' | 'v4' | 'v5', number>;
   mayGo: string[];
 }
 
@@ -62,7 +62,7 @@ describe('billing patch eras: open subscriber runs per era (cli billing-patch-er
         },
         systemClock,
       );
-    // Each run's first workflow task records the work-v4 patch, and with it the TemporalChangeVersion the count reads.
+    // Each run's first workflow task records the work-v5 patch, and with it the TemporalChangeVersion the count reads.
     const recorded = await eventually(
       () =>
         Promise.all(
@@ -74,9 +74,9 @@ describe('billing patch eras: open subscriber runs per era (cli billing-patch-er
       (all) => all.every((v) => v !== null),
       { timeoutMs: 60_000, what: 'each run’s first workflow task' },
     );
-    assert.deepEqual(recorded, [[SUBSCRIBER_PATCHES.v4], [SUBSCRIBER_PATCHES.v4], [SUBSCRIBER_PATCHES.v4]]);
-    const report = await eventually(eras(queue), (r) => r.counts.v4 === 3, { timeoutMs: 30_000, what: 'three runs in era v4' });
-    assert.deepEqual(report, { taskQueue: queue, counts: { v1: 0, v2: 0, v3: 0, v4: 3 }, mayGo: ['v1', 'v2', 'v3'] });
+    assert.deepEqual(recorded, [[SUBSCRIBER_PATCHES.v5], [SUBSCRIBER_PATCHES.v5], [SUBSCRIBER_PATCHES.v5]]);
+    const report = await eventually(eras(queue), (r) => r.counts.v5 === 3, { timeoutMs: 30_000, what: 'three runs in era v5' });
+    assert.deepEqual(report, { taskQueue: queue, counts: { v1: 0, v2: 0, v3: 0, v4: 0, v5: 3 }, mayGo: ['v1', 'v2', 'v3', 'v4'] });
   });
 
   it('classifies runs by the oldest era they were recorded in, and names only eras no open run needs', async () => {
@@ -91,6 +91,7 @@ describe('billing patch eras: open subscriber runs per era (cli billing-patch-er
       [SUBSCRIBER_PATCHES.v3, SUBSCRIBER_PATCHES.v4],
       [SUBSCRIBER_PATCHES.v4],
       [SUBSCRIBER_PATCHES.v4],
+      [SUBSCRIBER_PATCHES.v5],
     ];
     const handles = [];
     for (const [i, patches] of recorded.entries()) {
@@ -104,7 +105,7 @@ describe('billing patch eras: open subscriber runs per era (cli billing-patch-er
       );
     }
     try {
-      const expected = { v1: 2, v2: 2, v3: 1, v4: 2 };
+      const expected = { v1: 2, v2: 2, v3: 1, v4: 2, v5: 1 };
       const report = await eventually(eras(queue), (r) => JSON.stringify(r.counts) === JSON.stringify(expected), {
         timeoutMs: 30_000,
         what: `counts ${JSON.stringify(expected)}`,
@@ -115,7 +116,7 @@ describe('billing patch eras: open subscriber runs per era (cli billing-patch-er
       await handles[0].terminate('era v1 run gone');
       await handles[1].terminate('era v1 run gone');
       const afterV1 = await eventually(eras(queue), (r) => r.counts.v1 === 0, { timeoutMs: 30_000, what: 'no era v1 run' });
-      assert.deepEqual(afterV1.counts, { v1: 0, v2: 2, v3: 1, v4: 2 });
+      assert.deepEqual(afterV1.counts, { v1: 0, v2: 2, v3: 1, v4: 2, v5: 1 });
       assert.deepEqual(afterV1.mayGo, ['v1']);
       const human = spawnSync(process.execPath, [CLI, 'billing-patch-eras'], {
         env: cliEnv(h, { TEMPORAL_TASK_QUEUE: queue }),
@@ -124,7 +125,8 @@ describe('billing patch eras: open subscriber runs per era (cli billing-patch-er
       assert.equal(human.status, 0, human.stderr);
       assert.match(human.stdout, /^ {2}v1 +0 +no open run needs it: its branches may go/m);
       assert.match(human.stdout, /^ {2}v2 +2 +still needed +\(work-v2\)/m);
-      assert.match(human.stdout, /^ {2}v4 +2 +current/m);
+      assert.match(human.stdout, /^ {2}v4 +2 +still needed +\(work-v4\)/m);
+      assert.match(human.stdout, /^ {2}v5 +1 +current/m);
     } finally {
       for (const handle of handles) await handle.terminate('test over').catch(() => undefined);
     }

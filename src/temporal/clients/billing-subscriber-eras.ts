@@ -21,26 +21,29 @@ export const ERA_MARKS: Record<SubscriberEra, string> = {
   v2: SUBSCRIBER_PATCHES.v2,
   v3: SUBSCRIBER_PATCHES.v3,
   v4: SUBSCRIBER_PATCHES.v4,
+  v5: SUBSCRIBER_PATCHES.v5,
 };
 
 /**
  * Open (running) subscriber runs per era on one task queue. A run's era is the oldest `work-v*` id in its
  * TemporalChangeVersion (a work-v2 or work-v3 run adds work-v4 when it moves to rules v3); a run with none of them
  * is in era v1. Visibility is eventually consistent: a run started a moment ago counts once its first workflow
- * task has recorded its patch (until then it would count as v1), and the four counts are four queries, not one
+ * task has recorded its patch (until then it would count as v1), and the counts are separate queries, not one
  * snapshot.
  */
 export async function countOpenSubscriberRunsByEra(client: Client, taskQueue: string): Promise<EraCounts> {
   const open = `WorkflowType = ${quoted(contract.name)} AND ExecutionStatus = 'Running' AND TaskQueue = ${quoted(taskQueue)}`;
   const changed = (patches: string[]) => `${open} AND TemporalChangeVersion IN (${patches.map(quoted).join(', ')})`;
   const count = async (query: string) => (await client.workflow.count(query)).count;
-  const [all, patched, v2, v3] = await Promise.all([
+  const [all, patched, v2, v3, v5] = await Promise.all([
     count(open),
-    count(changed([SUBSCRIBER_PATCHES.v2, SUBSCRIBER_PATCHES.v3, SUBSCRIBER_PATCHES.v4])),
+    count(changed([SUBSCRIBER_PATCHES.v2, SUBSCRIBER_PATCHES.v3, SUBSCRIBER_PATCHES.v4, SUBSCRIBER_PATCHES.v5])),
     count(changed([SUBSCRIBER_PATCHES.v2])),
     count(changed([SUBSCRIBER_PATCHES.v3])),
+    // A v5 run asks for work-v5 alone (the newer patch short-circuits the older ones).
+    count(changed([SUBSCRIBER_PATCHES.v5])),
   ]);
-  return { v1: Math.max(0, all - patched), v2, v3, v4: Math.max(0, patched - v2 - v3) };
+  return { v1: Math.max(0, all - patched), v2, v3, v4: Math.max(0, patched - v2 - v3 - v5), v5 };
 }
 
 /**

@@ -44,10 +44,10 @@ export async function signalSubscriberWorkflow(
       });
       break;
     case 'mergeInto':
-      await client.workflow.signalWithStart<BillingSubscriberWorkflow, [string]>(workflow, {
+      await client.workflow.signalWithStart<BillingSubscriberWorkflow, [string, boolean?]>(workflow, {
         ...common,
         signal: contract.signals.mergeInto,
-        signalArgs: [message.canonicalId],
+        signalArgs: message.listed === true ? [message.canonicalId, true] : [message.canonicalId],
       });
       break;
     case 'absorb':

@@ -28,7 +28,7 @@ export type BillingSubscriberWorkflow = (input: BillingSubscriberStart) => Promi
 export type SubscriberMessage =
   | { kind: 'event'; event: BillingEvent; receivedAtMs?: number }
   | { kind: 'eventRef'; eventId: string; receivedAtMs?: number }
-  | { kind: 'mergeInto'; canonicalId: string }
+  | { kind: 'mergeInto'; canonicalId: string; listed?: true }
   | { kind: 'absorb'; state: SubscriberState }
   | RedoEffect;
 
@@ -71,8 +71,11 @@ export const EVENT_BATCH_CHARS = 256 * 1024;
 
 /** Events whose acted-on members exceed this many characters of JSON travel as a reference to the inbox. */
 export const INLINE_EVENT_CHARS = 16 * 1024;
-/** Another record is the canonical one for this subscriber: merge into it. */
-export const mergeIntoSignal = defineSignal<[string]>('mergeInto');
+/**
+ * Another record is the canonical one for this subscriber: merge into it. `listed` (true, or absent in signals
+ * sent before it existed): that record already lists this id (see the `merge` effect).
+ */
+export const mergeIntoSignal = defineSignal<[string, boolean?]>('mergeInto');
 /** A record merged into this one hands over its state. */
 export const absorbSignal = defineSignal<[SubscriberState]>('absorb');
 export const redoEffectSignal = defineSignal<[RedoEffect]>('redoEffect');
@@ -102,10 +105,11 @@ export const SUBSCRIBER_PATCHES = {
   v2: 'work-v2',
   v3: 'work-v3',
   v4: 'work-v4',
+  v5: 'work-v5',
   resumeFromStoredState: 'resume-from-stored-state',
   outboundWebhooks: 'outbound-webhooks',
 } as const;
 
 /** The eras, oldest first; the last is what every new run takes. See ARCHITECTURE.md, "Patch eras and their sunset". */
-export const SUBSCRIBER_ERAS = ['v1', 'v2', 'v3', 'v4'] as const;
+export const SUBSCRIBER_ERAS = ['v1', 'v2', 'v3', 'v4', 'v5'] as const;
 export type SubscriberEra = (typeof SUBSCRIBER_ERAS)[number];

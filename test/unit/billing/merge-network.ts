@@ -10,7 +10,9 @@ import { absorb, applyEvent, initialState, mergeInto, type SubscriberState, type
 import type { Rng } from '../../../bench/lib/random';
 
 type Message =
-  { kind: 'event'; event: BillingEvent } | { kind: 'mergeInto'; canonicalId: string } | { kind: 'absorb'; state: SubscriberState };
+  | { kind: 'event'; event: BillingEvent }
+  | { kind: 'mergeInto'; canonicalId: string; listed?: true }
+  | { kind: 'absorb'; state: SubscriberState };
 
 export interface NetworkRun {
   records: Map<string, SubscriberState>;
@@ -57,12 +59,16 @@ export function runNetwork(
       message!.kind === 'event'
         ? applyEvent(state, message!.event, clock)
         : message!.kind === 'mergeInto'
-          ? mergeInto(state, message!.canonicalId, clock)
+          ? mergeInto(state, message!.canonicalId, clock, undefined, message!.listed === true)
           : absorb(state, message!.state, clock);
     records.set(to!, transition.state);
     for (const effect of transition.effects) {
       if (effect.kind === 'merge')
-        for (const from of effect.from) inFlight.push({ to: from, message: { kind: 'mergeInto', canonicalId: effect.into ?? to! } });
+        for (const from of effect.from)
+          inFlight.push({
+            to: from,
+            message: { kind: 'mergeInto', canonicalId: effect.into ?? to!, ...(effect.listed ? { listed: true as const } : {}) },
+          });
       if (effect.kind === 'transfer_out') inFlight.push({ to: effect.to, message: { kind: 'absorb', state: transition.state } });
       if (effect.kind === 'forward' && message!.kind !== 'mergeInto') inFlight.push({ to: effect.to, message: message! });
     }

@@ -15,7 +15,7 @@ describe('merging subscriber records', () => {
       const base = deliver([subEvent('INITIAL_PURCHASE', 'ip', T0, monthly(0))], T0).state;
       const { state, effects } = applyEvent(base, aliasEvent('al1', T0 + DAY, ANON, [ANON, USER, LEGACY]), T0 + DAY);
       assert.deepEqual(state.aliases, [ANON, LEGACY, USER].sort());
-      assert.deepEqual(effects, [{ kind: 'merge', from: [LEGACY] }]);
+      assert.deepEqual(effects, [{ kind: 'merge', from: [LEGACY], listed: true }], 'the new id, which this record now lists');
       assert.equal(state.status, 'active');
       const again = applyEvent(state, aliasEvent('al2', T0 + 2 * DAY, ANON, [ANON, LEGACY]), T0 + 2 * DAY);
       assert.deepEqual(again.effects, [], 'ids already known need no merge');
@@ -57,6 +57,31 @@ describe('merging subscriber records', () => {
         mergeInto(fresh(), 'zz-larger', NOW).effects,
         [{ kind: 'merge', from: ['zz-larger'] }],
         'a larger id is asked to merge here',
+      );
+    });
+
+    it('a listed record that never changed merges without handing anything over; one with a past, or unlisted, hands it over', () => {
+      // The canonical record learned LEGACY from an alias event: it lists it, and says so in its merge.
+      const canonical = applyEvent(deliver(sameSubscription, T0).state, aliasEvent('al1', T0 + DAY, ANON, [ANON, LEGACY]), T0 + DAY);
+      assert.ok(canonical.state.aliases.includes(LEGACY));
+      assert.deepEqual(canonical.effects, [{ kind: 'merge', from: [LEGACY], listed: true }]);
+
+      const blank = mergeInto(fresh('app:acme', LEGACY), ANON, NOW, undefined, true);
+      assert.equal(blank.state.mergedInto, ANON, 'it still points to the canonical record and forwards from now on');
+      assert.deepEqual(blank.effects, [], 'nothing to hand over: absorbing a blank record would change nothing but the version');
+      assert.deepEqual(
+        absorb(canonical.state, fresh('app:acme', LEGACY), NOW).state.aliases,
+        canonical.state.aliases,
+        'what absorbing it would have added is already there',
+      );
+
+      const unlisted = mergeInto(fresh('app:acme', LEGACY), ANON, NOW);
+      assert.deepEqual(unlisted.effects, [{ kind: 'transfer_out', to: ANON, entitlementIds: [] }], 'unlisted: the canonical learns its id');
+      const withPast = mergeInto(deliver(asLegacy(sameSubscription), NOW, fresh('app:acme', LEGACY)).state, ANON, NOW, undefined, true);
+      assert.deepEqual(
+        withPast.effects,
+        [{ kind: 'transfer_out', to: ANON, entitlementIds: ['pro'] }],
+        'a record with events hands them over',
       );
     });
 
@@ -205,7 +230,7 @@ describe('merging subscriber records', () => {
       const b = claim('user-b', 'user-a');
       assert.deepEqual(
         a.effects.filter((e) => e.kind === 'merge'),
-        [{ kind: 'merge', from: ['user-b'] }],
+        [{ kind: 'merge', from: ['user-b'], listed: true }],
       );
       assert.equal(b.state.mergedInto, 'user-a', 'user-b hands itself over as soon as it learns of user-a');
       const aAsked = mergeInto(a.state, 'user-b', NOW);

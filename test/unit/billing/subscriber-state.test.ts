@@ -31,7 +31,7 @@ describe('subscriber state', () => {
       assert.equal(state.mrrContributionMicros, 9_990_000);
       assert.deepEqual(state.aliases, [ANON, USER].sort());
       assert.deepEqual(effects, [
-        { kind: 'merge', from: [USER] },
+        { kind: 'merge', from: [USER], listed: true },
         { kind: 'entitlements_changed', entitlements: state.entitlements },
       ]);
       assert.deepEqual(state.lastEvent, { id: 'ip', type: 'INITIAL_PURCHASE', atMs: T0 });
@@ -282,7 +282,7 @@ describe('subscriber state', () => {
         const base = deliver([purchase()], T0 + DAY).state;
         const event = subEvent(type, `n-${type}`, T0 + 2 * DAY, P1, { aliases: [ANON, 'never-seen'], new_product_id: 'x', price: 0 });
         const { state, effects } = applyEvent(base, event, T0 + 2 * DAY);
-        assert.deepEqual(effects, [{ kind: 'merge', from: ['never-seen'] }]);
+        assert.deepEqual(effects, [{ kind: 'merge', from: ['never-seen'], listed: true }]);
         assert.deepEqual(state.lastEvent, { id: `n-${type}`, type, atMs: T0 + 2 * DAY });
         assert.deepEqual(state.aliases, [ANON, 'never-seen', USER].sort());
         const without = (s: typeof state) => ({ ...canonicalView(s), lastEvent: null, aliases: [] });
