@@ -364,8 +364,12 @@ export class EventForwarder {
     // Bounded: during a Temporal outage the queue does not drain; what is left goes to whoever recovers it.
     const waited = new Promise<void>((resolve) => setTimeout(resolve, STOP_WAIT_MS).unref());
     await Promise.race([Promise.allSettled([this.recovering ?? Promise.resolve(0), this.idle()]), waited]);
-    if (this.unrelayed.size === 0 && this.accepting_.size === 0) await this.checkpoints.remove(this.instanceId).catch(() => undefined);
-    else await this.checkpoint().catch(() => undefined);
+    // Bounded too: a store that does not answer (seen under CPU starvation: a delete unanswered for over a minute)
+    // must not hold the shutdown. A checkpoint left behind goes stale, and a peer re-forwards from it (harmless:
+    // the workflows skip what they applied).
+    const written = this.unrelayed.size === 0 && this.accepting_.size === 0 ? this.checkpoints.remove(this.instanceId) : this.checkpoint();
+    const gaveUp = new Promise<void>((resolve) => setTimeout(resolve, STOP_WAIT_MS).unref());
+    await Promise.race([written.catch(() => undefined), gaveUp]);
   }
 }
 

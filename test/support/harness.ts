@@ -176,7 +176,11 @@ export async function startHarness(
         await w.connection.close();
       }
       await mcpSessions.closeAll();
-      await new Promise<void>((r) => server.close(() => r()));
+      // Connections still open (a stream a dropped client left, a keep-alive one) are ended, not waited for: under
+      // CPU starvation their ends came over a minute late and outlasted the hook.
+      const closed = new Promise<void>((r) => server.close(() => r()));
+      server.closeAllConnections();
+      await closed;
       await forwarder.stop();
       await deliveryLog.stop();
       await temporal.close();
