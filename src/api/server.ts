@@ -11,6 +11,9 @@ import { createApp } from './app';
 import { composeApi } from './compose';
 import { createHttpServer } from './http-server';
 
+/** How long requests under way may take to finish at shutdown before their connections are closed. */
+const SHUTDOWN_GRACE_MS = 10_000;
+
 /**
  * Composition root of the API process: config, one Mongo client, one Temporal handle (its client, and the relay's
  * native client), then listen.
@@ -60,7 +63,12 @@ async function main(): Promise<void> {
     indexes.stop();
     // Their streams would hold server.close open; closing them leaves their invocations running.
     await deps.mcpSessions.closeAll();
-    await new Promise<void>((resolve) => server.close(() => resolve()));
+    // Requests under way get a grace period; an event stream or A2A stream a client keeps open would otherwise hold
+    // the shutdown until it ends (its client reconnects to another instance with Last-Event-ID).
+    const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+    const grace = setTimeout(() => server.closeAllConnections(), SHUTDOWN_GRACE_MS);
+    await closed;
+    clearTimeout(grace);
     await forwarder.stop();
     await deps.deliveryLog.stop();
     await worker?.stop();

@@ -7,6 +7,7 @@
 import assert from 'node:assert/strict';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createHmac } from 'node:crypto';
+import { connect } from 'node:net';
 import { join } from 'node:path';
 import type { MongoClient } from 'mongodb';
 import { mintToken } from '../../src/auth/mint-token';
@@ -211,7 +212,7 @@ describe('production start-up: refuses to start without JWT_ISSUER, JWT_AUDIENCE
     return { child, port, exited, stderr: () => stderr };
   }
 
-  it('names each missing setting and exits 1; with them it serves', async () => {
+  it('names each missing setting and exits 1; with them it serves, and a SIGTERM ends a request under way after its grace', async () => {
     const bare = await start({});
     // It exits when it refuses; one that serves has started without them.
     const outcome = await eventually(
@@ -248,8 +249,21 @@ describe('production start-up: refuses to start without JWT_ISSUER, JWT_AUDIENCE
         fetch(`http://127.0.0.1:${full.port}/v1/console/projects`, { headers: { Authorization: `Bearer ${t}` } }).then((r) => r.status);
       assert.equal(await status(token), 200);
       assert.equal(await status(noAudience), 401);
-    } finally {
+      // A request still under way at SIGTERM (headers never finished, as a stalled client or a held stream leaves
+      // one) gets the shutdown's grace, not the server's 60-second request timeout: the process exits and the
+      // connection is closed well before that timeout could have ended it.
+      const held = connect(full.port, '127.0.0.1');
+      const heldClosed = new Promise<number>((resolve) => held.on('close', () => resolve(Date.now())));
+      held.on('error', () => undefined);
+      await new Promise<void>((resolve) => held.once('connect', () => resolve()));
+      held.write('GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\n');
+      const termAt = Date.now();
       full.child.kill('SIGTERM');
+      await full.exited;
+      const closedAfter = (await heldClosed) - termAt;
+      assert.ok(closedAfter < 40_000, `the held connection closed ${closedAfter} ms after SIGTERM`);
+    } finally {
+      if (full.child.exitCode === null) full.child.kill('SIGTERM');
       await full.exited;
     }
   });
