@@ -1,5 +1,5 @@
-import { randomUUID } from 'node:crypto';
-import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { createHash, randomUUID } from 'node:crypto';
+import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { isIP } from 'node:net';
 import { join } from 'node:path';
 import { CHAIN_PERIODS, nextInChain, type ChainPeriod, type ChainProduct, type ChainState } from '../billing/event-chain';
@@ -10,7 +10,8 @@ import { requireString, type CliCommand } from './command';
 import { apiBase } from './local-api';
 
 /** Chains remembered between runs, beside the dev stack's own files; the oldest are forgotten past this. */
-const CHAIN_FILE = join('.data', 'trigger-chains.json');
+// One file per story, so triggers run at once for different subscribers never overwrite each other's.
+const CHAIN_DIR = join('.data', 'trigger-chains');
 const MAX_CHAINS = 500;
 
 const DEFAULT_PRODUCT = { productId: 'pro_monthly', price: 9.99, currency: 'USD', store: 'APP_STORE', period: 'P1M' as ChainPeriod };
@@ -18,7 +19,7 @@ const DEFAULT_PRODUCT = { productId: 'pro_monthly', price: 9.99, currency: 'USD'
 /**
  * Trying the billing receiver by hand, like `stripe trigger`: each run sends the next event of one subscriber's
  * story (event-chain.ts) to an app's receiver (or the operator's), and remembers the chain in
- * .data/trigger-chains.json of the current folder, so `--type RENEWAL` renews the purchase sent before it and
+ * .data/trigger-chains/ of the current folder, so `--type RENEWAL` renews the purchase sent before it and
  * `--type EXPIRATION` ends that period.
  */
 export const triggerCommand: CliCommand = {
@@ -63,9 +64,8 @@ export const triggerCommand: CliCommand = {
     const overrides = productOverrides(values);
     const environment = environmentOf(values, api);
     const product: ChainProduct = { ...DEFAULT_PRODUCT, entitlementIds: ['pro'], ...overrides, environment };
-    const chains = readChains();
     const key = `${api} ${app === null ? 'operator' : `app:${app}`} ${user}`;
-    const step = nextInChain(type, user, chains[key]?.state ?? null, product, {
+    const step = nextInChain(type, user, readChain(key), product, {
       nowMs: Date.now(),
       newId: () => randomUUID().replace(/-/g, '').slice(0, 20),
       trial: values.trial === true,
@@ -89,8 +89,7 @@ export const triggerCommand: CliCommand = {
       }
     }
     if (ok && step.state) {
-      chains[key] = { state: step.state, updatedAt: Date.now() };
-      writeChains(chains);
+      writeChain(key, step.state);
     }
     if (step.state?.environment === 'SANDBOX')
       process.stdout.write('  note: SANDBOX purchases add no MRR (the provider leaves them out); drop --sandbox to count it\n');
@@ -149,20 +148,27 @@ function describe(event: BillingEvent): string {
   return `${event.type} of subscription ${event.original_transaction_id}, ${period} (${what})${effect[event.type] ? `; ${effect[event.type]}` : ''}`;
 }
 
-function readChains(): Record<string, { state: ChainState; updatedAt: number }> {
-  if (!existsSync(CHAIN_FILE)) return {};
+const chainFile = (key: string) => join(CHAIN_DIR, `${createHash('sha256').update(key).digest('hex').slice(0, 32)}.json`);
+
+function readChain(key: string): ChainState | null {
   try {
-    return JSON.parse(readFileSync(CHAIN_FILE, 'utf8')) as Record<string, { state: ChainState; updatedAt: number }>;
+    const stored = JSON.parse(readFileSync(chainFile(key), 'utf8')) as { key: string; state: ChainState };
+    return stored.key === key ? stored.state : null;
   } catch {
-    return {};
+    return null;
   }
 }
 
-function writeChains(chains: Record<string, { state: ChainState; updatedAt: number }>): void {
-  const kept = Object.entries(chains)
-    .sort((a, b) => b[1].updatedAt - a[1].updatedAt)
-    .slice(0, MAX_CHAINS);
-  mkdirSync('.data', { recursive: true });
-  writeFileSync(`${CHAIN_FILE}.tmp`, JSON.stringify(Object.fromEntries(kept)));
-  renameSync(`${CHAIN_FILE}.tmp`, CHAIN_FILE);
+/** Written whole under a name of this process's own, then renamed; past MAX_CHAINS stories the oldest go. */
+function writeChain(key: string, state: ChainState): void {
+  mkdirSync(CHAIN_DIR, { recursive: true });
+  const tmp = `${chainFile(key)}.${process.pid}.${randomUUID()}.tmp`;
+  writeFileSync(tmp, JSON.stringify({ key, state }));
+  renameSync(tmp, chainFile(key));
+  const stories = readdirSync(CHAIN_DIR).filter((f) => f.endsWith('.json'));
+  if (stories.length <= MAX_CHAINS) return;
+  // Another trigger may prune at the same time: a story already gone counts as newest and is left alone.
+  const age = (f: string) => statSync(join(CHAIN_DIR, f), { throwIfNoEntry: false })?.mtimeMs ?? Infinity;
+  const byAge = stories.map((f) => ({ f, at: age(f) })).sort((a, b) => a.at - b.at);
+  for (const { f } of byAge.slice(0, stories.length - MAX_CHAINS)) rmSync(join(CHAIN_DIR, f), { force: true });
 }

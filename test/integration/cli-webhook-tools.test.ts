@@ -169,6 +169,21 @@ describe('cli trigger and cli listen (real stack)', function () {
     await settled(mrr, (m) => m.activeTrials === 0 && Math.abs(m.mrr.amount - 29.98) < 0.005, 'the conversion adds its price');
   });
 
+  it('trigger run many times at once, for different subscribers: each renewal renews its own purchase', async () => {
+    // As a user scripts a burst: 12 purchases at once, then their 12 renewals at once, in one folder. Each
+    // subscription is what the provider would renew: the renewal names the purchase's transaction.
+    const { slug, authorization } = await connectApp();
+    const users = Array.from({ length: 12 }, (_, i) => `many-${i}`);
+    const transaction = (out: { code: number | null; stdout: string; stderr: string }) => {
+      assert.equal(out.code, 0, out.stdout + out.stderr);
+      return /of subscription (otx_\w+)/.exec(out.stdout)?.[1];
+    };
+    const bought = await Promise.all(users.map((u) => run(triggerArgs('INITIAL_PURCHASE', u, slug, authorization, h.baseUrl))));
+    const renewed = await Promise.all(users.map((u) => run(triggerArgs('RENEWAL', u, slug, authorization, h.baseUrl))));
+    assert.deepEqual(renewed.map(transaction), bought.map(transaction));
+    assert.equal(new Set(bought.map(transaction)).size, users.length);
+  });
+
   it('listen --forward-to registers an endpoint, verifies each delivery’s signature and forwards it; Ctrl-C removes the endpoint', async () => {
     const { slug, authorization } = await connectApp();
     assert.equal((await h.request('PUT', `/v1/apps/${slug}/outbound-access`, { token: admin, body: { enabled: true } })).status, 200);
