@@ -1,5 +1,13 @@
 import type { Client } from '@temporalio/client';
-import { bundleWorkflowCode, NativeConnection, Runtime, Worker, type State, type WorkerOptions } from '@temporalio/worker';
+import {
+  bundleWorkflowCode,
+  GracefulShutdownPeriodExpiredError,
+  NativeConnection,
+  Runtime,
+  Worker,
+  type State,
+  type WorkerOptions,
+} from '@temporalio/worker';
 import type { Db } from 'mongodb';
 import { createActivities, type ActivityDeps } from './activities';
 import { workerMetrics } from './activities/worker-metrics';
@@ -142,6 +150,12 @@ export function workerTuning(w: Config['worker']): Partial<WorkerOptions> {
     activityTaskPollerBehavior: { type: 'simple-maximum', maximum: w.activityTaskPollers },
     stickyQueueScheduleToStartTimeout: w.stickyQueueTimeoutMs,
     maxEagerActivityReservationsPerWorkflowTask: w.eagerActivities,
+    // Without a force time a shutdown could wait forever: after a shutdown request the SDK's core keeps retrying a
+    // local activity that fails (temporalio/sdk-rust#709, closed as intended), and during a store outage the
+    // subscriber's publishSubscriber fails on every attempt, so its workflow task heartbeat on and the worker
+    // never stopped (reproduced: a store client closed under a burst, the worker still running after 3 minutes).
+    shutdownGraceTime: w.shutdownGraceMs,
+    shutdownForceTime: w.shutdownForceMs,
   };
 }
 
@@ -169,8 +183,20 @@ async function main(): Promise<void> {
   const taskQueues = Object.fromEntries([...worker.workers.keys()].map((role) => [role, roleTaskQueue(config, role)]));
   const health = config.worker.healthAddress ? await serveWorkerHealth(config.worker.healthAddress, worker) : null;
   logger.info({ taskQueues, namespace: config.temporal.namespace, health: config.worker.healthAddress }, 'worker started');
-  // Worker.run() resolves after the SDK's own SIGINT/SIGTERM handling has drained in-flight tasks.
-  await worker.run();
+  // Worker.run() resolves after the SDK's own SIGINT/SIGTERM handling has drained in-flight tasks. A stop that
+  // cannot drain ends at WORKER_SHUTDOWN_FORCE_MS (see workerTuning) with GracefulShutdownPeriodExpiredError, or
+  // earlier with the SDK's own teardown error (SDK 1.24: "Workflow execution context should have been disposed
+  // first", when a workflow task still waits on a local activity). Either way the stop was asked for and what is
+  // in flight is retried by Temporal on another worker, as after a crash: exit 0, not as a failed worker.
+  let stopAsked = false;
+  for (const signal of ['SIGINT', 'SIGTERM'] as const) process.once(signal, () => (stopAsked = true));
+  try {
+    await worker.run();
+  } catch (err) {
+    if (!stopAsked && !(err instanceof GracefulShutdownPeriodExpiredError)) throw err;
+    logger.warn({ err }, 'worker stopped with tasks still in flight; Temporal retries them on another worker');
+    process.exit(0);
+  }
   await health?.close();
   mailer?.close();
   await temporal.close();

@@ -96,6 +96,10 @@ export interface Config {
     bundlePath: string | null;
     /** host:port where a worker process answers GET /healthz, its liveness (null: none). */
     healthAddress: string | null;
+    /** After a shutdown request: how long in-flight activities may finish before they are cancelled. */
+    shutdownGraceMs: number;
+    /** After a shutdown request: when the worker stops waiting and the process exits with work still in flight. */
+    shutdownForceMs: number;
   };
   retention: Retention;
   /** How many entries the event log keeps per scope, and in the bucket of deliveries no app can be named for. */
@@ -348,6 +352,11 @@ export function loadConfig(env: Env): Config {
       metricsAddress: hostPort('WORKER_METRICS_ADDRESS'),
       bundlePath: str('WORKFLOW_BUNDLE_PATH'),
       healthAddress: hostPort('WORKER_HEALTH_ADDRESS'),
+      // A stop must end: the SDK keeps retrying a failing local activity after a shutdown request, so during a
+      // store outage an unbounded shutdown never finished (src/worker.ts). What is still in flight at the force
+      // time is retried by Temporal on another worker, as after a crash.
+      shutdownGraceMs: int('WORKER_SHUTDOWN_GRACE_MS', 10_000, 0, 600_000),
+      shutdownForceMs: int('WORKER_SHUTDOWN_FORCE_MS', 30_000, 1_000, 3_600_000),
     },
     retention: {
       // At least 2 days: the provider retries a delivery for up to 24 hours, and a redelivery must still find it.
@@ -373,6 +382,8 @@ export function loadConfig(env: Env): Config {
       manualPerMinute: int('OUTBOUND_WEBHOOKS_MANUAL_PER_MINUTE', 10, 1, 10_000),
     },
   };
+  if (config.worker.shutdownForceMs <= config.worker.shutdownGraceMs)
+    problems.push('WORKER_SHUTDOWN_FORCE_MS must be greater than WORKER_SHUTDOWN_GRACE_MS');
   if (problems.length > 0) throw new ConfigError(problems);
   return config;
 }

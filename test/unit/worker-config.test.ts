@@ -17,6 +17,8 @@ describe('worker tuning (WORKER_* and API_RUNS_WORKER)', () => {
       activityTaskPollerBehavior: { type: 'simple-maximum', maximum: 10 },
       stickyQueueScheduleToStartTimeout: 5_000,
       maxEagerActivityReservationsPerWorkflowTask: 3,
+      shutdownGraceTime: 10_000,
+      shutdownForceTime: 30_000,
     });
   });
 
@@ -29,6 +31,8 @@ describe('worker tuning (WORKER_* and API_RUNS_WORKER)', () => {
       WORKER_EAGER_ACTIVITIES: '0',
       WORKER_MAX_CONCURRENT_LOCAL_ACTIVITIES: '20',
       WORKER_MAX_CONCURRENT_WORKFLOW_TASKS: '6',
+      WORKER_SHUTDOWN_GRACE_MS: '0',
+      WORKER_SHUTDOWN_FORCE_MS: '5000',
       API_RUNS_WORKER: 'true',
     });
     assert.equal(c.worker.inApi, true);
@@ -41,6 +45,8 @@ describe('worker tuning (WORKER_* and API_RUNS_WORKER)', () => {
         maxEagerActivityReservationsPerWorkflowTask: 0,
         maxConcurrentLocalActivityExecutions: 20,
         maxConcurrentWorkflowTaskExecutions: 6,
+        shutdownGraceTime: 0,
+        shutdownForceTime: 5_000,
         maxCachedWorkflows: undefined,
         maxConcurrentActivityTaskExecutions: undefined,
       },
@@ -66,6 +72,13 @@ describe('worker tuning (WORKER_* and API_RUNS_WORKER)', () => {
           'WORKER_EAGER_ACTIVITIES',
           'API_RUNS_WORKER must be true or false',
         ].every((name) => err.message.includes(name)),
+    );
+  });
+
+  it('a shutdown force time must leave the grace period room (it is when the worker stops waiting)', () => {
+    assert.throws(
+      () => loadConfig({ ...base, WORKER_SHUTDOWN_GRACE_MS: '30000', WORKER_SHUTDOWN_FORCE_MS: '30000' }),
+      (err: Error) => err.message.includes('WORKER_SHUTDOWN_FORCE_MS must be greater than WORKER_SHUTDOWN_GRACE_MS'),
     );
   });
 
