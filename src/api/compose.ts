@@ -25,7 +25,7 @@ export function composeApi(input: { config: Config; logger: Logger; db: Db; temp
   const { config, logger, temporal } = input;
   const now = input.now ?? systemClock;
   const repos = createRepositories(input.db);
-  const forwarder = new EventForwarder(repos, temporal.relay, config.temporal.taskQueue, logger);
+  const forwarder = new EventForwarder({ repos, client: temporal.relay, taskQueue: config.temporal.taskQueue, logger });
   return {
     config,
     logger,

@@ -254,16 +254,16 @@ describe('billing webhooks: hostile input and acceptance faults (real stack)', (
   });
 
   it("relay recovery judges peers by the store's clock: an instance whose own clock runs ahead never takes a live peer for dead", async () => {
-    const live = new EventForwarder(h.repos, h.temporal.relay, h.config.temporal.taskQueue, createLogger(h.config, 'test'));
+    const relayOptions = {
+      repos: h.repos,
+      client: h.temporal.relay,
+      taskQueue: h.config.temporal.taskQueue,
+      logger: createLogger(h.config, 'test'),
+    };
+    const live = new EventForwarder(relayOptions);
     await live.checkpoint();
     // An instance whose clock is two minutes ahead of everyone else's.
-    const ahead = new EventForwarder(
-      h.repos,
-      h.temporal.relay,
-      h.config.temporal.taskQueue,
-      createLogger(h.config, 'test'),
-      () => new Date(Date.now() + 120_000),
-    );
+    const ahead = new EventForwarder({ ...relayOptions, now: () => new Date(Date.now() + 120_000) });
     await ahead.recover();
     const kept = await h.db.collection(COLLECTIONS.relayCheckpoints).findOne({ _id: live.instanceId as never });
     assert.ok(kept, "the live peer's checkpoint is still there");
@@ -272,14 +272,13 @@ describe('billing webhooks: hostile input and acceptance faults (real stack)', (
   });
 
   it('the relay holds a bounded number of events in memory and reads the rest back from the inbox', async () => {
-    const relay = new EventForwarder(
-      h.repos,
-      h.temporal.relay,
-      `relay-bound-${randomSuffix()}`,
-      createLogger(h.config, 'test'),
-      () => new Date(),
-      20,
-    );
+    const relay = new EventForwarder({
+      repos: h.repos,
+      client: h.temporal.relay,
+      taskQueue: `relay-bound-${randomSuffix()}`,
+      logger: createLogger(h.config, 'test'),
+      maxQueued: 20,
+    });
     await relay.start();
     const now = new Date();
     const records = Array.from({ length: 60 }, (_, i) => {

@@ -5,7 +5,8 @@
  */
 import assert from 'node:assert/strict';
 import type { Client } from '@temporalio/client';
-import { EventForwarder, RELAY_CALLS_PER_SCOPE } from '../../../src/billing-intake/event-forwarder';
+import { EventForwarder } from '../../../src/billing-intake/event-forwarder';
+import { RELAY_CALLS_PER_SCOPE } from '../../../src/billing-intake/relay-queue';
 import { createLogger } from '../../../src/logging/logger';
 import type { Repositories } from '../../../src/store/repositories';
 import { inboxRecord } from './inbox-record';
@@ -43,7 +44,12 @@ const record = (subscriber: string, n: number) => inboxRecord('app:x', subscribe
 /** A relay whose Temporal is the stand-in (no store: nothing here checkpoints or reads back). */
 function relayOver(client: Client): EventForwarder {
   const repos = {} as Pick<Repositories, 'webhookEvents' | 'relayCheckpoints' | 'deadLetters'>;
-  return new EventForwarder(repos, { get: async () => client }, 'q', createLogger(testConfig({ LOG_LEVEL: 'silent' }), 'test'));
+  return new EventForwarder({
+    repos,
+    client: { get: async () => client },
+    taskQueue: 'q',
+    logger: createLogger(testConfig({ LOG_LEVEL: 'silent' }), 'test'),
+  });
 }
 
 describe('billing intake: the relay sends a subscriber’s waiting events in one signal', () => {

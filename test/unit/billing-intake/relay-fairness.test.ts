@@ -5,7 +5,8 @@
  */
 import assert from 'node:assert/strict';
 import type { Client } from '@temporalio/client';
-import { EventForwarder, RELAY_CALLS_IN_FLIGHT, RELAY_CALLS_PER_SCOPE } from '../../../src/billing-intake/event-forwarder';
+import { EventForwarder } from '../../../src/billing-intake/event-forwarder';
+import { RELAY_CALLS_IN_FLIGHT, RELAY_CALLS_PER_SCOPE } from '../../../src/billing-intake/relay-queue';
 import { TenantRoundRobin } from '../../../src/billing-intake/tenant-round-robin';
 import { createLogger } from '../../../src/logging/logger';
 import type { Repositories } from '../../../src/store/repositories';
@@ -34,12 +35,12 @@ const tick = () => new Promise((r) => setImmediate(r));
 
 describe('billing intake: one app’s burst does not hold up another app’s events in the relay', () => {
   const relayOver = (client: Client) =>
-    new EventForwarder(
-      {} as Pick<Repositories, 'webhookEvents' | 'relayCheckpoints' | 'deadLetters'>,
-      { get: async () => client },
-      'q',
-      createLogger(testConfig({ LOG_LEVEL: 'silent' }), 'test'),
-    );
+    new EventForwarder({
+      repos: {} as Pick<Repositories, 'webhookEvents' | 'relayCheckpoints' | 'deadLetters'>,
+      client: { get: async () => client },
+      taskQueue: 'q',
+      logger: createLogger(testConfig({ LOG_LEVEL: 'silent' }), 'test'),
+    });
 
   it("one app's burst takes at most its share of the calls; app B's events leave at once, then in turn", async () => {
     const t = standIn();

@@ -1,0 +1,147 @@
+import type { Logger } from '../logging/logger';
+import type { RelayCheckpointRepository } from '../store/relay-checkpoints';
+import type { WebhookEventRecord, WebhookEventRepository } from '../store/webhook-events';
+import type { Clock } from '../config/clock';
+
+/**
+ * A checkpoint not refreshed for this long (five missed refreshes of the forwarder's, every 2 s) belongs to a dead
+ * instance, and its events are relayed by the next recovery pass: at most 15 s after the death. Taking a slow peer
+ * for dead costs only a second, harmless relay of its recent events.
+ */
+export const STALE_AFTER_MS = 10_000;
+/** A dead instance's events are read back from the inbox this many at a time. */
+const RECOVERY_PAGE = 500;
+
+export interface RelayLedgerOptions {
+  /** The instance the ledger keeps accounts for: its events are the inbox records it `acceptedBy`. */
+  instanceId: string;
+  checkpoints: Pick<RelayCheckpointRepository, 'save' | 'stale' | 'removeIfUnchanged' | 'remove'>;
+  events: Pick<WebhookEventRepository, 'acceptedSince'>;
+  logger: Logger;
+  now: Clock;
+}
+
+/**
+ * What this API instance owes the subscriber workflows, and what it promises the store about it: its checkpoint,
+ * "every event I accepted before T has reached its workflow". An event is owed from the moment its inbox insert
+ * starts (`accepting`) until it is relayed or parked (`settle`), and the checkpoint never passes an event still
+ * owed: T is the oldest receipt time owed (or now). Nothing is written per event. When an instance dies, a peer
+ * finds its checkpoint stale and re-forwards what it accepted since T (`recover`); relaying twice is harmless,
+ * since the workflow skips event ids it has applied.
+ */
+export class RelayLedger {
+  readonly instanceId: string;
+  /** Inbox inserts under way (ticket → receipt time): the event may be stored before it is handed over. */
+  private readonly inserting = new Map<number, Date>();
+  private nextTicket = 0;
+  /** Stored and handed to the relay, not yet relayed or parked: record id → receipt time. */
+  private readonly unrelayed = new Map<string, Date>();
+  private recovering: Promise<number> | null = null;
+
+  constructor(private readonly options: RelayLedgerOptions) {
+    this.instanceId = options.instanceId;
+  }
+
+  /**
+   * Called before the inbox insert: until `accepted(ticket)`, the checkpoint cannot pass `receivedAt`, so an
+   * event stored just before this instance dies is still found by recovery.
+   */
+  accepting(receivedAt: Date): number {
+    const ticket = this.nextTicket++;
+    this.inserting.set(ticket, receivedAt);
+    return ticket;
+  }
+
+  /** The insert is over (stored and owed, a duplicate, or failed). */
+  accepted(ticket: number): void {
+    this.inserting.delete(ticket);
+  }
+
+  /** A stored event handed to the relay: owed until settled. Owing it again keeps its first receipt time. */
+  owe(id: string, receivedAt: Date): void {
+    if (!this.unrelayed.has(id)) this.unrelayed.set(id, receivedAt);
+  }
+
+  /** Relayed (or parked as a dead letter): no longer owed. */
+  settle(id: string): void {
+    this.unrelayed.delete(id);
+  }
+
+  /** How many stored events are owed. */
+  get owed(): number {
+    return this.unrelayed.size;
+  }
+
+  /** The owed events, id → receipt time (for reading back what the relay could not hold in memory). */
+  owedEvents(): ReadonlyMap<string, Date> {
+    return this.unrelayed;
+  }
+
+  /** Nothing owed and no insert under way: a stopping instance may drop its checkpoint. */
+  get clear(): boolean {
+    return this.unrelayed.size === 0 && this.inserting.size === 0;
+  }
+
+  /** The checkpoint as of `now`: the oldest receipt time still owed, or `now` when nothing is. */
+  safeUntil(now: Date): Date {
+    let safeUntil = now;
+    for (const receivedAt of this.inserting.values()) if (receivedAt < safeUntil) safeUntil = receivedAt;
+    for (const receivedAt of this.unrelayed.values()) if (receivedAt < safeUntil) safeUntil = receivedAt;
+    return safeUntil;
+  }
+
+  /** How long the oldest owed event has waited to be relayed, in ms (0: nothing waits). */
+  lagMs(now: number): number {
+    let oldest = now;
+    for (const at of this.unrelayed.values()) oldest = Math.min(oldest, at.getTime());
+    return now - oldest;
+  }
+
+  /** Persists "everything accepted before T is relayed", T being the oldest event still owed. */
+  async checkpoint(): Promise<void> {
+    await this.options.checkpoints.save(this.instanceId, this.safeUntil(this.options.now()));
+  }
+
+  /**
+   * At shutdown: with nothing owed the checkpoint is removed; otherwise it is written once more and left to go
+   * stale, and a peer relays the rest.
+   */
+  async retire(): Promise<void> {
+    await (this.clear ? this.options.checkpoints.remove(this.instanceId) : this.checkpoint());
+  }
+
+  /**
+   * Re-forwards (through `relay`) what dead instances accepted since their last checkpoint, then retires their
+   * checkpoints; returns how many events. A `relay` that rejects stops the pass and leaves that checkpoint for the
+   * next one. One pass at a time: a call during a pass shares it.
+   */
+  recover(relay: (record: WebhookEventRecord) => Promise<void>): Promise<number> {
+    this.recovering ??= (async () => {
+      const { checkpoints, events, logger } = this.options;
+      let forwarded = 0;
+      try {
+        const dead = await checkpoints.stale(STALE_AFTER_MS);
+        for (const checkpoint of dead.filter((c) => c._id !== this.instanceId)) {
+          for (;;) {
+            const batch = await events.acceptedSince(checkpoint._id, checkpoint.safeUntil, RECOVERY_PAGE);
+            for (const record of batch) await relay(record);
+            forwarded += batch.length;
+            if (batch.length < RECOVERY_PAGE) break;
+            checkpoint.safeUntil = batch[batch.length - 1]!.receivedAt;
+          }
+          await checkpoints.removeIfUnchanged(checkpoint);
+          logger.info({ deadInstance: checkpoint._id, forwarded }, 'relayed the events a stopped API instance had accepted');
+        }
+        return forwarded;
+      } finally {
+        this.recovering = null;
+      }
+    })();
+    return this.recovering;
+  }
+
+  /** The recovery pass under way, if any (a stopping forwarder lets it finish, within its bound). */
+  get recovery(): Promise<number> | null {
+    return this.recovering;
+  }
+}
