@@ -18,8 +18,8 @@ import type { Logger } from '../../src/logging/logger';
 import { ensureIndexes } from '../../src/store/indexes';
 import { connectStore, type Store } from '../../src/store/mongo';
 import { connectTemporalLazy, type ApiTemporalHandle } from '../../src/temporal/client';
-import { createWorker, type ServiceWorker, type WorkerSetup } from '../../src/worker';
-import { runWorkerInApi, type WorkerInApi } from '../../src/api/worker-in-api';
+import { createWorker, type ServiceWorker, type WorkerSetup } from '../../src/worker/worker';
+import { runWorkerInApi, type WorkerInApi } from '../../src/worker/in-api';
 import type { BenchStack } from './stack';
 
 /** A secret made for this run only (the config refuses defaults, rightly). */

@@ -8,7 +8,7 @@ import { parseStoredEvent } from '../store/webhook-events';
 import type { SubscriberState } from '../billing/subscriber-state';
 import type { Entitlement as BillingEntitlement } from '../billing/subscriber-view';
 import { ensureMetricsWorkflow } from '../temporal/clients/billing-metrics';
-import { type SubscriberMessage } from '../workflows/contracts/billing-subscriber';
+import { type SubscriberMessage } from '../contracts/workflows/billing-subscriber';
 import type { DepsOf } from './deps';
 
 /** I/O of the billing workflows: the dashboard projection, operator entitlements, signals between workflows. */

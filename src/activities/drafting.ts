@@ -18,7 +18,7 @@ import {
 } from '../skills/run';
 import type { InvocationContextRepository } from '../store/invocation-contexts';
 import type { ActivityDeps } from './deps';
-import type { SkillInvocationInput } from '../workflows/contracts/skill-invocation';
+import type { SkillInvocationInput } from '../contracts/workflows/skill-invocation';
 import type { DraftOutcome, SkillContextRef } from './skill-types';
 import { whileHeartbeating } from './heartbeat';
 

@@ -7,7 +7,7 @@ import { messageIdFor, signatureHeader, signingSecrets } from '../outbound/signi
 import { startDelivery } from '../temporal/clients/outbound-delivery';
 import { checkUrl, resolveSafely, UnsafeUrlError } from '../outbound/url-guard';
 import { MAX_RESPONSE_BODY_KEPT, pendingDelivery, type EndpointRecord } from '../store/outbound';
-import type { AttemptOutcome } from '../workflows/contracts/outbound-delivery';
+import type { AttemptOutcome } from '../contracts/workflows/outbound-delivery';
 import type { DepsOf } from './deps';
 import { sendOnce } from './send-once';
 

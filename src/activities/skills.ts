@@ -4,7 +4,7 @@ import type { ProjectDocument } from '../skills/documents';
 import { TOTAL_STEPS } from '../skills/invocation-status';
 import type { DepsOf } from './deps';
 import { chatModelFromConfig, createDraftingActivity, rewritePlan } from './drafting';
-import type { SkillInvocationInput } from '../workflows/contracts/skill-invocation';
+import type { SkillInvocationInput } from '../contracts/workflows/skill-invocation';
 import type { DraftOutcome, ProgressUpdate, ResultRevision, SkillContextRef } from './skill-types';
 
 /** Retrieved documents kept in memory between the retrieval and the local drafting step of one invocation. */

@@ -6,7 +6,7 @@ import { connectStore } from '../store/mongo';
 import { connectTemporalLazy } from '../temporal/client';
 import { subscriberDetailsInterceptor } from '../temporal/clients/billing-subscriber';
 import { installSdkLogging } from '../temporal/sdk-logging';
-import { runWorkerInApi } from './worker-in-api';
+import { runWorkerInApi } from '../worker/in-api';
 import { createApp } from './app';
 import { composeApi } from './compose';
 import { createHttpServer } from './http-server';

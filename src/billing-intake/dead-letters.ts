@@ -3,7 +3,7 @@ import type { Effect } from '../billing/effects';
 import type { BillingEvent } from '../billing/provider-events';
 import type { BillingScope } from '../billing/subscriber-id';
 import { DeadLetterRepository, type DeadLetterRecord, type DeadLetterStatus } from '../store/dead-letters';
-import type { SubscriberMessage } from '../workflows/contracts/billing-subscriber';
+import type { SubscriberMessage } from '../contracts/workflows/billing-subscriber';
 import { isPermanentRefusal } from '../temporal/failures';
 import { signalSubscriberWorkflow } from '../temporal/clients/billing-subscriber';
 import { systemClock, type Clock } from '../config/clock';

@@ -1,4 +1,4 @@
-import { EVENT_BATCH_CHARS, EVENT_BATCH_MAX } from '../workflows/contracts/billing-subscriber';
+import { EVENT_BATCH_CHARS, EVENT_BATCH_MAX } from '../contracts/workflows/billing-subscriber';
 import type { WebhookEventRecord } from '../store/webhook-events';
 import { TenantRoundRobin } from './tenant-round-robin';
 

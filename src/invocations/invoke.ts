@@ -9,7 +9,7 @@ import type { ProjectRecord, ProjectRepository } from '../store/projects';
 import { check, type FieldError } from '../contracts/validation';
 import { impossibleInputs } from './data-rules';
 import { withProjectSettings } from './project-settings';
-import { skillWorkflowId, type SkillInvocationInput } from '../workflows/contracts/skill-invocation';
+import { skillWorkflowId, type SkillInvocationInput } from '../contracts/workflows/skill-invocation';
 import { newInvocationId } from './ids';
 import type { RateDecision, RateLimiter } from '../contracts/rate-limit';
 import { TEMPORAL_CALL_TIMEOUT_MS } from '../temporal/failures';

@@ -2,7 +2,7 @@ import { Client, Connection, defaultGrpcRetryOptions, makeGrpcRetryInterceptor, 
 import type { NativeConnection } from '@temporalio/worker';
 import type { Config } from '../config/config';
 import { temporalConnectionOptions } from './connection';
-import { SEARCH_ATTRIBUTES } from './search-attributes';
+import { SEARCH_ATTRIBUTES } from '../contracts/workflows/search-attributes';
 
 export interface TemporalHandle {
   connection: Connection;

@@ -11,7 +11,7 @@ import {
 } from '@temporalio/workflow';
 import { addTotals, mrrAmount, ZERO_TOTALS, type BillingTotals } from '../billing/metrics';
 import type { createActivities } from '../activities';
-import { totalsDeltaSignal, totalsQuery, type BillingMetricsStart } from './contracts/billing-metrics';
+import { totalsDeltaSignal, totalsQuery, type BillingMetricsStart } from '../contracts/workflows/billing-metrics';
 
 type Activities = ReturnType<typeof createActivities>;
 

@@ -4,7 +4,7 @@ import type { Effect } from '../billing/effects';
 import type { BillingScope } from '../billing/subscriber-id';
 import { entitlementTargets, type SubscriberState } from '../billing/subscriber-state';
 import type { createActivities } from '../activities';
-import type { SubscriberMessage } from './contracts/billing-subscriber';
+import type { SubscriberMessage } from '../contracts/workflows/billing-subscriber';
 import type { Park } from './billing-subscriber-parking';
 
 type Activities = ReturnType<typeof createActivities>;

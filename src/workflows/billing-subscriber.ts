@@ -28,7 +28,7 @@ import {
 import { searchStatus, summary } from '../billing/summary';
 import { nextWakeAt } from '../billing/wake-time';
 import type { createActivities } from '../activities';
-import { SEARCH_ATTRIBUTES } from '../temporal/search-attributes';
+import { SEARCH_ATTRIBUTES } from '../contracts/workflows/search-attributes';
 import type { Effect } from '../billing/effects';
 import {
   absorbSignal,
@@ -41,14 +41,14 @@ import {
   type BillingSubscriberStart,
   type EventReference,
   type SubscriberMessage,
-} from './contracts/billing-subscriber';
+} from '../contracts/workflows/billing-subscriber';
 import { deadLetterKey } from '../billing/dead-letter-key';
 import { shieldedFromCancellation } from './cancel-guard';
 import { subscriberEffects } from './billing-subscriber-effects';
 import { subscriberParking } from './billing-subscriber-parking';
 import { Inbox } from './inbox';
 import { WakeTimer } from './wake-timer';
-import { metricsWorkflowId, totalsDeltaSignal } from './contracts/billing-metrics';
+import { metricsWorkflowId, totalsDeltaSignal } from '../contracts/workflows/billing-metrics';
 
 type Activities = ReturnType<typeof createActivities>;
 

@@ -1,8 +1,8 @@
 import { proxyActivities, setCurrentDetails, sleep, upsertSearchAttributes } from '@temporalio/workflow';
 import type { createActivities } from '../activities';
-import { retryDelay } from '../outbound/retry-schedule';
-import { SEARCH_ATTRIBUTES } from '../temporal/search-attributes';
-import type { OutboundDeliveryInput, OutboundStatus } from './contracts/outbound-delivery';
+import { retryDelay } from './retry-schedule';
+import { SEARCH_ATTRIBUTES } from '../contracts/workflows/search-attributes';
+import type { OutboundDeliveryInput, OutboundStatus } from '../contracts/workflows/outbound-delivery';
 
 type Activities = ReturnType<typeof createActivities>;
 

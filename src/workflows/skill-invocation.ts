@@ -11,7 +11,7 @@ import {
 import type { RetryPolicy } from '@temporalio/workflow';
 import type { createActivities } from '../activities';
 import type { DraftOutcome } from '../activities/skill-types';
-import type { SkillInvocationInput, SkillInvocationOutcome } from './contracts/skill-invocation';
+import type { SkillInvocationInput, SkillInvocationOutcome } from '../contracts/workflows/skill-invocation';
 
 type Activities = ReturnType<typeof createActivities>;
 

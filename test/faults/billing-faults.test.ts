@@ -24,7 +24,7 @@ import { MailOutbox } from '../../src/store/mail-outbox';
 import { ProjectRepository } from '../../src/store/projects';
 import type { SubscriberRecord } from '../../src/store/subscribers';
 import { canonicalView } from '../../src/billing/canonical-view';
-import { subscriberStateQuery } from '../../src/workflows/contracts/billing-subscriber';
+import { subscriberStateQuery } from '../../src/contracts/workflows/billing-subscriber';
 import { viewDiff } from './model';
 import { randomSuffix, TEST_JWT_SECRET, TEST_OPERATOR_AUTHORIZATION } from '../support/config';
 import { startSmtpServer, type ReceivedMail } from '../support/smtp';

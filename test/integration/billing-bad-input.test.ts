@@ -9,7 +9,7 @@ import { COLLECTIONS } from '../../src/store/collections';
 import { createRepositories } from '../../src/store/repositories';
 import { eventKey } from '../../src/store/webhook-events';
 import { workflowIdFor } from '../../src/billing/subscriber-id';
-import { subscriberStateQuery } from '../../src/workflows/contracts/billing-subscriber';
+import { subscriberStateQuery } from '../../src/contracts/workflows/billing-subscriber';
 import { MAX_REPORTED_ERRORS } from '../../src/contracts/validation';
 import { EventForwarder } from '../../src/billing-intake/event-forwarder';
 import { createLogger } from '../../src/logging/logger';

@@ -4,7 +4,7 @@ import { signalSubscriberWorkflow } from '../../src/temporal/clients/billing-sub
 import { systemClock } from '../../src/config/clock';
 import type { BillingEvent } from '../../src/billing/provider-events';
 import { DeadLetterRepository } from '../../src/store/dead-letters';
-import { subscriberStateQuery } from '../../src/workflows/contracts/billing-subscriber';
+import { subscriberStateQuery } from '../../src/contracts/workflows/billing-subscriber';
 import { startTemporal, type RunningTemporal } from '../../scripts/stack/servers';
 import { billingClient } from '../support/billing-client';
 import { eventually } from '../support/eventually';

@@ -5,7 +5,7 @@ import { DAY, providerEvent } from '../support/provider-events';
 import { billingSuite } from '../support/billing-client';
 import { randomSuffix } from '../support/config';
 import { replayLiveHistory } from '../support/replay-live';
-import { metricsWorkflowId } from '../../src/workflows/contracts/billing-metrics';
+import { metricsWorkflowId } from '../../src/contracts/workflows/billing-metrics';
 
 // A slug of its own: suites share one Temporal namespace, and workflow ids are derived from the scope.
 const APP = `acme-${randomSuffix()}`;

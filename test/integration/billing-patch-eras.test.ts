@@ -8,7 +8,7 @@ import {
   billingSubscriberContract,
   SUBSCRIBER_PATCHES,
   type BillingSubscriberWorkflow,
-} from '../../src/workflows/contracts/billing-subscriber';
+} from '../../src/contracts/workflows/billing-subscriber';
 import { workflowIdFor } from '../../src/billing/subscriber-id';
 import { randomSuffix } from '../support/config';
 import { eventually } from '../support/eventually';

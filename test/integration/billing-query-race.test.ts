@@ -6,7 +6,7 @@ import { randomSuffix } from '../support/config';
 import { eventually } from '../support/eventually';
 import { replayLiveHistory } from '../support/replay-live';
 import { DAY, providerEvent } from '../support/provider-events';
-import { subscriberStateQuery } from '../../src/workflows/contracts/billing-subscriber';
+import { subscriberStateQuery } from '../../src/contracts/workflows/billing-subscriber';
 
 const APP = `race-${randomSuffix()}`;
 const SLOW_FIRST_QUERY = [require.resolve('../support/slow-first-query')];

@@ -14,12 +14,12 @@ import type { createActivities } from '../../src/activities';
 import { ensureMetricsWorkflow } from '../../src/temporal/clients/billing-metrics';
 import { signalSubscriberWorkflow } from '../../src/temporal/clients/billing-subscriber';
 import { systemClock } from '../../src/config/clock';
-import { billingMetricsContract, type BillingMetricsWorkflow } from '../../src/workflows/contracts/billing-metrics';
+import { billingMetricsContract, type BillingMetricsWorkflow } from '../../src/contracts/workflows/billing-metrics';
 import {
   billingSubscriberContract,
   type BillingSubscriberWorkflow,
   type SubscriberMessage,
-} from '../../src/workflows/contracts/billing-subscriber';
+} from '../../src/contracts/workflows/billing-subscriber';
 
 /** The worker's activities: stubs are checked against them, so renaming or retyping one breaks this file's build. */
 type Activities = ReturnType<typeof createActivities>;

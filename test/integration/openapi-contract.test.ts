@@ -11,7 +11,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import ts from 'typescript';
 import { DeadLetterRepository } from '../../src/store/dead-letters';
-import { outboundDeliveryContract } from '../../src/workflows/contracts/outbound-delivery';
+import { outboundDeliveryContract } from '../../src/contracts/workflows/outbound-delivery';
 import { FAST_OUTBOUND_ENV, TEST_OPERATOR_AUTHORIZATION, randomSuffix } from '../support/config';
 import { eventually } from '../support/eventually';
 import { startHarness, type Harness } from '../support/harness';

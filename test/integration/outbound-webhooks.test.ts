@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { createServer, type IncomingHttpHeaders, type Server, type ServerResponse } from 'node:http';
 import { Webhook } from 'standardwebhooks';
 import { messageIdFor } from '../../src/outbound/signing';
-import { outboundDeliveryWorkflowId } from '../../src/workflows/contracts/outbound-delivery';
+import { outboundDeliveryWorkflowId } from '../../src/contracts/workflows/outbound-delivery';
 import { billingClient } from '../support/billing-client';
 import { FAST_OUTBOUND_ENV, randomSuffix } from '../support/config';
 import { eventually } from '../support/eventually';

@@ -7,7 +7,7 @@ import { startInvocationWorkflow } from '../../src/temporal/clients/skill-invoca
 import { createLogger } from '../../src/logging/logger';
 import { COLLECTIONS } from '../../src/store/collections';
 import type { InvocationRecord } from '../../src/store/invocations';
-import { runWorkerInApi, type WorkerInApi } from '../../src/api/worker-in-api';
+import { runWorkerInApi, type WorkerInApi } from '../../src/worker/in-api';
 import { workflowBundlePath } from '../support/bundle';
 import { eventually } from '../support/eventually';
 import { startHarness, type Harness } from '../support/harness';

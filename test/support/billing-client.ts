@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import type { BillingEvent } from '../../src/billing/provider-events';
-import { subscriberStateQuery } from '../../src/workflows/contracts/billing-subscriber';
+import { subscriberStateQuery } from '../../src/contracts/workflows/billing-subscriber';
 import { eventually } from './eventually';
 import { startHarness, type Harness } from './harness';
 import { envelope } from './provider-events';

@@ -17,7 +17,7 @@ import { ensureIndexes } from '../../src/store/indexes';
 import { connectStore, type Store } from '../../src/store/mongo';
 import { connectTemporalLazy, type ApiTemporalHandle } from '../../src/temporal/client';
 import { subscriberDetailsInterceptor } from '../../src/temporal/clients/billing-subscriber';
-import { createWorker, type ServiceWorker } from '../../src/worker';
+import { createWorker, type ServiceWorker } from '../../src/worker/worker';
 import type { ActivityDeps } from '../../src/activities';
 import { workflowBundlePath } from './bundle';
 import { testConfig } from './config';

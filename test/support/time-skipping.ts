@@ -6,7 +6,7 @@
 import { temporal } from '@temporalio/proto';
 import { TestWorkflowEnvironment } from '@temporalio/testing';
 import { ensureJavaTestServer } from '../../scripts/stack/java-test-server';
-import { SEARCH_ATTRIBUTES } from '../../src/temporal/search-attributes';
+import { SEARCH_ATTRIBUTES } from '../../src/contracts/workflows/search-attributes';
 
 export async function startTimeSkipping(): Promise<TestWorkflowEnvironment> {
   const path = ensureJavaTestServer();

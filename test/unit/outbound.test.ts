@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { Webhook } from 'standardwebhooks';
-import { nominalDelay, retryDelay, type RetrySchedule } from '../../src/outbound/retry-schedule';
+import { nominalDelay, retryDelay, type RetrySchedule } from '../../src/workflows/retry-schedule';
 import { generateEndpointSecret, messageIdFor, signatureHeader } from '../../src/outbound/signing';
 import { checkUrl, refusedAddress, resolveSafely, UnsafeUrlError } from '../../src/outbound/url-guard';
 

@@ -1,7 +1,7 @@
 import Router from '@koa/router';
 import { customerResource } from '../../billing/customer-resource';
 import type { BillingScope } from '../../billing/subscriber-id';
-import { metricsWorkflowId } from '../../workflows/contracts/billing-metrics';
+import { metricsWorkflowId } from '../../contracts/workflows/billing-metrics';
 import type { Context } from 'koa';
 import { sumGroups, type DayGroup } from '../../billing/event-series';
 import { mrrAmount } from '../../billing/metrics';

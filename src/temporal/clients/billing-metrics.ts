@@ -5,9 +5,9 @@
 import { WorkflowExecutionAlreadyStartedError, type Client } from '@temporalio/client';
 import type { BillingTotals } from '../../billing/metrics';
 import type { BillingScope } from '../../billing/subscriber-id';
-import { billingMetricsContract, type BillingMetricsStart, type BillingMetricsWorkflow } from '../../workflows/contracts/billing-metrics';
+import { billingMetricsContract, type BillingMetricsStart, type BillingMetricsWorkflow } from '../../contracts/workflows/billing-metrics';
 import { tenantPriority } from '../fairness';
-import { SEARCH_ATTRIBUTES } from '../search-attributes';
+import { SEARCH_ATTRIBUTES } from '../../contracts/workflows/search-attributes';
 
 const startOptions = (scope: BillingScope, taskQueue: string) => ({
   workflowId: billingMetricsContract.workflowId(scope),

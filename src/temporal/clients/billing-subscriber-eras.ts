@@ -10,7 +10,7 @@ import {
   SUBSCRIBER_ERAS,
   SUBSCRIBER_PATCHES,
   type SubscriberEra,
-} from '../../workflows/contracts/billing-subscriber';
+} from '../../contracts/workflows/billing-subscriber';
 
 export type EraCounts = Record<SubscriberEra, number>;
 export { SUBSCRIBER_ERAS, type SubscriberEra };

@@ -14,9 +14,9 @@ import {
   type BillingSubscriberWorkflow,
   type EventReference,
   type SubscriberMessage,
-} from '../../workflows/contracts/billing-subscriber';
+} from '../../contracts/workflows/billing-subscriber';
 import { tenantPriority } from '../fairness';
-import { SEARCH_ATTRIBUTES } from '../search-attributes';
+import { SEARCH_ATTRIBUTES } from '../../contracts/workflows/search-attributes';
 import type { Clock } from '../../config/clock';
 
 /**

@@ -2,9 +2,9 @@
 import { WorkflowExecutionAlreadyStartedError, WorkflowIdReusePolicy, type Client } from '@temporalio/client';
 import type { Config } from '../../config/config';
 import { tenantPriority } from '../fairness';
-import { SEARCH_ATTRIBUTES } from '../search-attributes';
-import type { OutboundDeliveryInput } from '../../workflows/contracts/outbound-delivery';
-import { outboundDeliveryContract, type OutboundDeliveryWorkflow } from '../../workflows/contracts/outbound-delivery';
+import { SEARCH_ATTRIBUTES } from '../../contracts/workflows/search-attributes';
+import type { OutboundDeliveryInput } from '../../contracts/workflows/outbound-delivery';
+import { outboundDeliveryContract, type OutboundDeliveryWorkflow } from '../../contracts/workflows/outbound-delivery';
 
 /**
  * Starts the delivery workflow of a stored delivery. `first`: the dispatch of an event, which a retried activity

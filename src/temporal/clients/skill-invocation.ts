@@ -7,10 +7,10 @@ import {
   skillInvocationContract,
   type SkillInvocationInput,
   type SkillInvocationWorkflow,
-} from '../../workflows/contracts/skill-invocation';
+} from '../../contracts/workflows/skill-invocation';
 import { TEMPORAL_CALL_TIMEOUT_MS, isAlreadyStarted } from '../failures';
 import { findSkill } from '../../skills/catalog';
-import { SEARCH_ATTRIBUTES } from '../search-attributes';
+import { SEARCH_ATTRIBUTES } from '../../contracts/workflows/search-attributes';
 
 export type StartOutcome =
   /** `eager`: the server handed the first workflow task straight to the worker sharing the starter's connection. */

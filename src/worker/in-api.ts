@@ -4,7 +4,7 @@ import type { Db } from 'mongodb';
 import type { Config } from '../config/config';
 import type { Logger } from '../logging/logger';
 import { createMailer } from '../mail/mailer';
-import { createWorker, type ServiceWorker, type WorkerSetup } from '../worker';
+import { createWorker, type ServiceWorker, type WorkerSetup } from './worker';
 import { temporalConnectionOptions } from '../temporal/connection';
 
 const RETRY_MS = 5_000;

@@ -2,7 +2,7 @@
  * The contract of the `outboundDelivery` workflow (one per delivery; see contract.ts): its id, its input, what
  * an attempt comes to, and the values of its status search attribute. No signals or queries.
  */
-import type { RetrySchedule } from '../../outbound/retry-schedule';
+import type { RetrySchedule } from '../../workflows/retry-schedule';
 import type { WorkflowContract } from './contract';
 
 export interface OutboundDeliveryInput {

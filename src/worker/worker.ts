@@ -9,20 +9,20 @@ import {
   type WorkerOptions,
 } from '@temporalio/worker';
 import type { Db } from 'mongodb';
-import { createActivities, type ActivityDeps } from './activities';
-import { workerMetrics } from './activities/worker-metrics';
-import { loadConfig, type Config, type WorkerRole } from './config/config';
-import { createLogger, type Logger } from './logging/logger';
-import { createMailer, type Mailer } from './mail/mailer';
-import { connectTemporal } from './temporal/client';
-import { subscriberDetailsInterceptor } from './temporal/clients/billing-subscriber';
-import { installSdkLogging } from './temporal/sdk-logging';
-import { ensureIndexes } from './store/indexes';
-import { connectStore } from './store/mongo';
-import { createRepositories } from './store/repositories';
-import { WholeKindCache } from './store/documents';
-import { temporalConnectionOptions } from './temporal/connection';
-import { serveWorkerHealth } from './temporal/worker-health';
+import { createActivities, type ActivityDeps } from '../activities';
+import { workerMetrics } from '../activities/worker-metrics';
+import { loadConfig, type Config, type WorkerRole } from '../config/config';
+import { createLogger, type Logger } from '../logging/logger';
+import { createMailer, type Mailer } from '../mail/mailer';
+import { connectTemporal } from '../temporal/client';
+import { subscriberDetailsInterceptor } from '../temporal/clients/billing-subscriber';
+import { installSdkLogging } from '../temporal/sdk-logging';
+import { ensureIndexes } from '../store/indexes';
+import { connectStore } from '../store/mongo';
+import { createRepositories } from '../store/repositories';
+import { WholeKindCache } from '../store/documents';
+import { temporalConnectionOptions } from '../temporal/connection';
+import { serveWorkerHealth } from '../temporal/worker-health';
 
 export interface WorkerSetup {
   config: Config;
@@ -80,7 +80,7 @@ export async function createWorker(setup: WorkerSetup): Promise<ServiceWorker> {
   // Bundled once for all roles (a prebuilt bundle in production and tests).
   const workflowBundle = setup.workflowBundlePath
     ? { codePath: setup.workflowBundlePath }
-    : await bundleWorkflowCode({ workflowsPath: require.resolve('./workflows'), logger: Runtime.instance().logger });
+    : await bundleWorkflowCode({ workflowsPath: require.resolve('../workflows'), logger: Runtime.instance().logger });
   // Created side by side: under CPU starvation each creation (a workflow thread loading the bundle, the server's
   // namespace check) takes seconds, and a restarted worker should be back soon (the soak, bench/README.md).
   const created = await Promise.allSettled(
