@@ -95,7 +95,7 @@ export interface Service {
   baseUrl: string;
   startWorker(opts?: { interceptors?: WorkerSetup['interceptors'] }): Promise<ServiceWorker>;
   /**
-   * A worker inside the API as API_RUNS_WORKER=true wires it (src/api/worker-in-api.ts): skill starts go through
+   * A worker inside the API as API_RUNS_WORKER=true wires it (src/worker/in-api.ts): skill starts go through
    * its NativeConnection with eager start. Resolves once it runs.
    */
   startWorkerInApi(opts?: { interceptors?: WorkerSetup['interceptors'] }): Promise<void>;

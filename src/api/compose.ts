@@ -41,7 +41,7 @@ export function composeApi(input: { config: Config; logger: Logger; db: Db; temp
       documents: repos.documents,
       limiter: new RateLimiter(config.skills.invocationsPerMinute, 60_000),
       client: temporal.client,
-      // Read per start: a worker in this process sets it once it runs (src/api/worker-in-api.ts).
+      // Read per start: a worker in this process sets it once it runs (src/worker/in-api.ts).
       eagerClient: () => temporal.starter,
       taskQueue: config.temporal.skillsTaskQueue,
       entitlements: config.skills.entitlements,

@@ -88,7 +88,7 @@ export interface Config {
     eagerActivities: number;
     /** Which task queues this worker process serves (WORKER_ROLES): both by default, one each when deployed apart. */
     roles: WorkerRole[];
-    /** Run a worker inside the API process too, so skill starts can be eager (see src/worker.ts). */
+    /** Run a worker inside the API process too, so skill starts can be eager (see src/worker/in-api.ts). */
     inApi: boolean;
     /** host:port where a worker process serves Prometheus metrics (null: none). */
     metricsAddress: string | null;
@@ -339,7 +339,7 @@ export function loadConfig(env: Env): Config {
       // Long polls held open per worker. Each is idle until a task arrives; a few suffice for one worker on a
       // small machine, and every poll the server holds costs it memory and wake-ups.
       workflowTaskPollers: int('WORKER_WORKFLOW_TASK_POLLERS', 4, 2, 100),
-      // 10: what SDK 1.24 polled with while it ignored this setting (src/worker.ts); an alias flood fans out to
+      // 10: what SDK 1.24 polled with while it ignored this setting (src/worker/worker.ts); an alias flood fans out to
       // hundreds of remote signalSubscriber activities, which 2 pollers fetched too slowly.
       activityTaskPollers: int('WORKER_ACTIVITY_TASK_POLLERS', 10, 1, 100),
       // How long a workflow task waits on this worker's sticky queue before the server hands it to any worker.

@@ -9,7 +9,7 @@ export interface TemporalHandle {
   client: Client;
   /**
    * Set while a worker runs in this process on a NativeConnection: a client on that connection, through which
-   * skill invocations are started with eager start (src/api/worker-in-api.ts). Null or absent otherwise.
+   * skill invocations are started with eager start (src/worker/in-api.ts). Null or absent otherwise.
    */
   starter?: Client | null;
   close(): Promise<void>;

@@ -1,7 +1,7 @@
 import { createServer, type Server } from 'node:http';
 import type { State } from '@temporalio/worker';
 
-/** What the health endpoint needs of the process's worker (src/worker.ts's ServiceWorker). */
+/** What the health endpoint needs of the process's worker (src/worker/worker.ts's ServiceWorker). */
 export interface WatchedWorker {
   readonly workers: ReadonlyMap<string, { getState(): State }>;
   getState(): State;

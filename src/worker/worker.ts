@@ -159,7 +159,8 @@ export function workerTuning(w: Config['worker']): Partial<WorkerOptions> {
   };
 }
 
-async function main(): Promise<void> {
+/** The worker process (`node dist/src/worker.js`, src/worker.ts): connects, builds the worker, runs it until a signal. */
+export async function runWorkerProcess(): Promise<void> {
   const config = loadConfig(process.env);
   const logger = createLogger(config, 'worker');
   installSdkLogging(logger, config.worker.metricsAddress);
@@ -203,11 +204,4 @@ async function main(): Promise<void> {
   await connection.close();
   await store.close();
   logger.info('worker stopped');
-}
-
-if (require.main === module) {
-  main().catch((err: unknown) => {
-    process.stderr.write(`worker failed: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`);
-    process.exit(1);
-  });
 }

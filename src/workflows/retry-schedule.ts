@@ -5,13 +5,10 @@
  * Delays grow ×3 from `baseMs` up to `capMs`, each with ±25% jitter so endpoints that failed together do not
  * retry together. Retries are scheduled while the nominal delays so far add up to less than `windowMs`; with
  * the defaults (30 s, 6 h, 24 h) that is 30 s, 1.5 min, 4.5 min, 13.5 min, 40.5 min, 2 h, then 6 h four times:
- * 10 retries, the last about 27 h after the first attempt.
+ * 10 retries, the last about 27 h after the first attempt. The schedule's shape is the delivery workflow's input
+ * (`RetrySchedule`, src/contracts/workflows/outbound-delivery.ts).
  */
-export interface RetrySchedule {
-  baseMs: number;
-  capMs: number;
-  windowMs: number;
-}
+import type { RetrySchedule } from '../contracts/workflows/outbound-delivery';
 
 export const RETRY_FACTOR = 3;
 export const RETRY_JITTER = 0.25;

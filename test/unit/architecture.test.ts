@@ -5,27 +5,29 @@ import { repoRoot } from '../support/repo-root';
 
 /**
  * The layers of ARCHITECTURE.md and what each may import (besides itself): an allow-list, so a new arrow is a
- * decision written down here and there, not an accident. Composition roots wire everything and are exempt.
+ * decision written down here and there, not an accident. The list itself is a layering (checked below: no circle
+ * among the layers), so no layer may import one that stands above it. Composition roots wire everything and are
+ * exempt; nothing but a root imports a root, so they stand on top.
  */
 const MAY_IMPORT: Record<string, string[]> = {
   billing: [],
   skills: [],
   contracts: [],
+  'contracts/workflows': ['billing', 'skills'],
   auth: [],
   config: [],
   logging: ['config'],
   mail: [],
   llm: ['skills'],
   store: ['billing', 'skills', 'auth', 'config', 'mail'],
-  temporal: ['config', 'logging'],
-  'temporal/clients': ['temporal', 'workflows/contracts', 'billing', 'skills', 'config'],
-  'workflows/contracts': ['billing', 'skills', 'outbound'],
-  workflows: ['workflows/contracts', 'billing', 'outbound', 'temporal', 'activities'],
+  temporal: ['config', 'logging', 'contracts/workflows'],
+  'temporal/clients': ['temporal', 'contracts/workflows', 'billing', 'skills', 'config'],
+  workflows: ['contracts/workflows', 'billing', 'activities'],
   outbound: ['billing', 'config', 'contracts', 'store', 'logging', 'temporal/clients'],
   documents: ['contracts', 'skills'],
   git: ['documents', 'skills', 'config'],
-  'billing-intake': ['billing', 'store', 'temporal', 'temporal/clients', 'workflows/contracts', 'logging', 'config'],
-  invocations: ['skills', 'store', 'contracts', 'temporal', 'temporal/clients', 'workflows/contracts', 'config'],
+  'billing-intake': ['billing', 'store', 'temporal', 'temporal/clients', 'contracts/workflows', 'logging', 'config'],
+  invocations: ['skills', 'store', 'contracts', 'temporal', 'temporal/clients', 'contracts/workflows', 'config'],
   activities: [
     'billing',
     'skills',
@@ -37,7 +39,7 @@ const MAY_IMPORT: Record<string, string[]> = {
     'logging',
     'temporal',
     'temporal/clients',
-    'workflows/contracts',
+    'contracts/workflows',
   ],
   api: [
     'auth',
@@ -53,7 +55,7 @@ const MAY_IMPORT: Record<string, string[]> = {
     'store',
     'temporal',
     'temporal/clients',
-    'workflows/contracts',
+    'contracts/workflows',
   ],
   cli: [
     'auth',
@@ -70,15 +72,21 @@ const MAY_IMPORT: Record<string, string[]> = {
     'temporal/clients',
   ],
 };
-/** Where the process is wired: these connect and construct, so they import across layers. */
-const ROOTS = ['worker.ts', 'cli.ts', 'api/server.ts', 'api/compose.ts', 'api/worker-in-api.ts'];
+/**
+ * Where the processes are wired: these connect and construct, so they import across layers. The worker's roots
+ * have a folder of their own (src/worker/, with src/worker.ts the worker process's entry point).
+ */
+const ROOTS = ['worker.ts', 'worker/worker.ts', 'worker/in-api.ts', 'cli.ts', 'api/server.ts', 'api/compose.ts'];
+
+/** The globs of the determinism lint (eslint.config.mjs): exactly the folders the workflow bundle may load from. */
+const WORKFLOW_SAFE = ['src/workflows/**/*.ts', 'src/billing/**/*.ts', 'src/contracts/workflows/**/*.ts'];
 
 /** A module's layer: its top folder under src/, with the workflow contracts and the Temporal clients on floors of their own. */
 function layerOf(file: string): string {
   const parts = file.split('/');
   if (parts.length === 1) return file;
   if (parts[0] === 'temporal' && parts[1] === 'clients') return 'temporal/clients';
-  if (parts[0] === 'workflows' && parts[1] === 'contracts') return 'workflows/contracts';
+  if (parts[0] === 'contracts' && parts[1] === 'workflows') return 'contracts/workflows';
   return parts[0]!;
 }
 
@@ -148,7 +156,7 @@ function valueImportClosure(entry: string): string[] {
 describe('architecture: the layout in ARCHITECTURE.md holds', () => {
   const graph = importGraph();
 
-  it('each layer imports only what ARCHITECTURE.md allows it (an allow-list; composition roots wire everything)', () => {
+  it('each layer imports only what ARCHITECTURE.md allows it, and never a layer above it (an allow-list; composition roots wire everything)', () => {
     const offenders: string[] = [];
     const unknown = new Set<string>();
     for (const [file, targets] of graph) {
@@ -163,6 +171,28 @@ describe('architecture: the layout in ARCHITECTURE.md holds', () => {
     }
     assert.deepEqual([...unknown], [], 'a folder with no entry in MAY_IMPORT (and ARCHITECTURE.md)');
     assert.deepEqual(offenders, []);
+    // The allow-list is a layering: no circle among the layers, so none may import one that stands above it.
+    const circles: string[] = [];
+    const state = new Map<string, 'open' | 'done'>();
+    const stack: string[] = [];
+    const visit = (layer: string) => {
+      state.set(layer, 'open');
+      stack.push(layer);
+      for (const below of MAY_IMPORT[layer] ?? []) {
+        assert.ok(MAY_IMPORT[below], `${layer} may import ${below}, a layer with no entry in MAY_IMPORT`);
+        if (state.get(below) === 'open') circles.push([...stack.slice(stack.indexOf(below)), below].join(' → '));
+        else if (!state.has(below)) visit(below);
+      }
+      stack.pop();
+      state.set(layer, 'done');
+    };
+    for (const layer of Object.keys(MAY_IMPORT)) if (!state.has(layer)) visit(layer);
+    assert.deepEqual(circles, [], 'a circle among the layers of MAY_IMPORT');
+    // Nothing but a root imports a root: the roots stand above every layer.
+    const rootImports = [...graph].flatMap(([file, targets]) =>
+      ROOTS.includes(file) ? [] : targets.filter((t) => ROOTS.includes(t)).map((t) => `${file} → ${t}`),
+    );
+    assert.deepEqual(rootImports, [], 'a module that is no composition root imports one');
   });
 
   it('workflows import activities for their types only (the bundle must not pull activity code in)', () => {
@@ -181,15 +211,16 @@ describe('architecture: the layout in ARCHITECTURE.md holds', () => {
   it('every workflow contract names a workflow the worker registers', () => {
     const src = join(repoRoot(), 'src');
     const exported = [...readFileSync(join(src, 'workflows/index.ts'), 'utf8').matchAll(/export \{ (\w+) \}/g)].map((m) => m[1]);
-    const contracts = readdirSync(join(src, 'workflows/contracts')).filter((f) => f !== 'contract.ts');
-    const named = contracts.map((f) => /\bname: '(\w+)'/.exec(readFileSync(join(src, 'workflows/contracts', f), 'utf8'))?.[1]);
+    const contracts = readdirSync(join(src, 'contracts/workflows')).filter((f) => f !== 'contract.ts' && f !== 'search-attributes.ts');
+    const named = contracts.map((f) => /\bname: '(\w+)'/.exec(readFileSync(join(src, 'contracts/workflows', f), 'utf8'))?.[1]);
     assert.deepEqual(named.sort(), [...exported].sort());
   });
 
-  it('the lint rule for deterministic workflow code covers every module the workflow bundle loads', () => {
+  it('the lint rule for deterministic workflow code covers exactly src/workflows, src/billing and src/contracts/workflows, and every module the workflow bundle loads', () => {
     const config = readFileSync(join(repoRoot(), 'eslint.config.mjs'), 'utf8');
     const block = config.slice(config.indexOf("Workflow code runs in Temporal's deterministic sandbox"));
     const globs = [...(/files: \[([^\]]*)\]/.exec(block)?.[1] ?? '').matchAll(/'([^']+)'/g)].map((m) => m[1]!);
+    assert.deepEqual(globs, WORKFLOW_SAFE);
     const covered = (file: string) =>
       globs.some((g) => (g.endsWith('/**/*.ts') ? `src/${file}`.startsWith(g.slice(0, -'**/*.ts'.length)) : g === `src/${file}`));
     const bundled = valueImportClosure('workflows/index.ts');

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { Webhook } from 'standardwebhooks';
-import { nominalDelay, retryDelay, type RetrySchedule } from '../../src/workflows/retry-schedule';
+import type { RetrySchedule } from '../../src/contracts/workflows/outbound-delivery';
+import { nominalDelay, retryDelay } from '../../src/workflows/retry-schedule';
 import { generateEndpointSecret, messageIdFor, signatureHeader } from '../../src/outbound/signing';
 import { checkUrl, refusedAddress, resolveSafely, UnsafeUrlError } from '../../src/outbound/url-guard';
 

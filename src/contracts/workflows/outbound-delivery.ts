@@ -2,8 +2,14 @@
  * The contract of the `outboundDelivery` workflow (one per delivery; see contract.ts): its id, its input, what
  * an attempt comes to, and the values of its status search attribute. No signals or queries.
  */
-import type { RetrySchedule } from '../../workflows/retry-schedule';
 import type { WorkflowContract } from './contract';
+
+/** When a failed delivery is tried again (src/workflows/retry-schedule.ts reads it): delays grow from `baseMs` to `capMs` while they add up to less than `windowMs`. */
+export interface RetrySchedule {
+  baseMs: number;
+  capMs: number;
+  windowMs: number;
+}
 
 export interface OutboundDeliveryInput {
   app: string;

@@ -30,7 +30,7 @@ export type StartClient = Pick<Client, 'connection'> & { workflow: Pick<Client['
  * a retry with the same Idempotency-Key, there is one run per invocation. A start that may have reached
  * Temporal without an answer is asked again at once: the repeat finds the run or creates it.
  *
- * `eagerClient`: a client on the NativeConnection of a worker in this process (src/api/worker-in-api.ts); the
+ * `eagerClient`: a client on the NativeConnection of a worker in this process (src/worker/in-api.ts); the
  * first attempt goes through it with eager start.
  */
 export async function startInvocationWorkflow(
