@@ -22,7 +22,8 @@ function patchOf(history: History): string | null {
  * Replays a live history against today's code. A history that fails is saved to test-output/ (`name` in the file
  * name) for whoever reads the failure, since only that run produced it. With `fixture` (`billing-subscriber`,
  * `billing-metrics`) and UPDATE_HISTORIES=1, one that passes becomes the offline fixture of its workflow's current
- * version (workflow-replay.test.ts), named for the patch it recorded so earlier versions' files stay.
+ * version (test/unit/workflows/billing-replay.test.ts), named for the patch it recorded so earlier versions' files
+ * stay.
  */
 export async function replayLiveHistory(
   name: string,

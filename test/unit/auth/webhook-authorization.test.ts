@@ -7,7 +7,7 @@ import {
   generateAuthorization,
   graceAfterRotation,
   type AuthorizationDigests,
-} from '../../src/auth/webhook-authorization';
+} from '../../../src/auth/webhook-authorization';
 
 describe('webhook authorization values', () => {
   const now = new Date('2026-11-23T12:00:00Z');

@@ -3,7 +3,7 @@ import { Worker } from '@temporalio/worker';
 import assert from 'node:assert/strict';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { repoRoot } from '../support/repo-root';
+import { repoRoot } from '../../support/repo-root';
 
 const DIR = join(repoRoot(), 'test/fixtures/histories');
 
@@ -30,7 +30,7 @@ describe('workflow replay', function () {
       const saved = JSON.parse(readFileSync(join(DIR, file), 'utf8')) as { workflowId: string; history: unknown };
       // Throws DeterminismViolationError (failing the test) if the code no longer produces the recorded commands.
       await Worker.runReplayHistory(
-        { workflowsPath: require.resolve('../../src/workflows') },
+        { workflowsPath: require.resolve('../../../src/workflows') },
         historyFromJSON(saved.history),
         saved.workflowId,
       );

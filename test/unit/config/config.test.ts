@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
-import { ConfigError, loadConfig } from '../../src/config/config';
-import { productionProblems } from '../../src/config/production';
+import { ConfigError, loadConfig } from '../../../src/config/config';
+import { productionProblems } from '../../../src/config/production';
 
 const base = {
   TEMPORAL_ADDRESS: '127.0.0.1:7233',

@@ -2,7 +2,7 @@ import { historyFromJSON } from '@temporalio/common/lib/proto-utils';
 import { Worker } from '@temporalio/worker';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { repoRoot } from '../support/repo-root';
+import { repoRoot } from '../../support/repo-root';
 
 /**
  * skillInvocation against saved histories, with no server: the run recorded before local activities (every
@@ -19,7 +19,7 @@ describe('skillInvocation replay', function () {
       history: unknown;
     };
     await Worker.runReplayHistory(
-      { workflowsPath: require.resolve('../../src/workflows') },
+      { workflowsPath: require.resolve('../../../src/workflows') },
       historyFromJSON(saved.history),
       saved.workflowId,
     );

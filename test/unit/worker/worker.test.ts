@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
-import { loadConfig } from '../../src/config/config';
-import { workerTuning } from '../../src/worker/worker';
+import { loadConfig } from '../../../src/config/config';
+import { workerTuning } from '../../../src/worker/worker';
 
 const base = { TEMPORAL_ADDRESS: '127.0.0.1:7233', MONGODB_URI: 'mongodb://127.0.0.1:27017', JWT_SECRET: 'x'.repeat(40) };
 

@@ -1,9 +1,9 @@
 import assert from 'node:assert/strict';
 import { Webhook } from 'standardwebhooks';
-import type { RetrySchedule } from '../../src/contracts/workflows/outbound-delivery';
-import { nominalDelay, retryDelay } from '../../src/workflows/retry-schedule';
-import { generateEndpointSecret, messageIdFor, signatureHeader } from '../../src/outbound/signing';
-import { checkUrl, refusedAddress, resolveSafely, UnsafeUrlError } from '../../src/outbound/url-guard';
+import type { RetrySchedule } from '../../../src/contracts/workflows/outbound-delivery';
+import { nominalDelay, retryDelay } from '../../../src/workflows/retry-schedule';
+import { generateEndpointSecret, messageIdFor, signatureHeader } from '../../../src/outbound/signing';
+import { checkUrl, refusedAddress, resolveSafely, UnsafeUrlError } from '../../../src/outbound/url-guard';
 
 const DEFAULTS: RetrySchedule = { baseMs: 30_000, capMs: 6 * 3_600_000, windowMs: 24 * 3_600_000 };
 

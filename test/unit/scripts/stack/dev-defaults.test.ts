@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { devDefaults } from '../../../scripts/stack/dev-defaults';
+import { devDefaults } from '../../../../scripts/stack/dev-defaults';
 
 describe('npm run dev: development defaults, each said at start-up', () => {
   it('allows loopback receivers for outbound webhooks unless .env or the environment says otherwise', () => {

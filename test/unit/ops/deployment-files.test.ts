@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import Ajv from 'ajv';
 import { parse } from 'yaml';
-import { repoRoot } from '../support/repo-root';
+import { repoRoot } from '../../support/repo-root';
 
 const root = repoRoot();
 const configSource = readFileSync(join(root, 'src/config/config.ts'), 'utf8');
