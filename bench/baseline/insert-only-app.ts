@@ -6,12 +6,12 @@
 import Router from '@koa/router';
 import Koa from 'koa';
 import type { Db } from 'mongodb';
-import { WEBHOOK_BODY_LIMIT } from '../../src/api/limits';
-import { createMetrics } from '../../src/api/metrics';
+import { WEBHOOK_BODY_LIMIT } from '../../src/api/http/limits';
+import { createMetrics } from '../../src/api/http/metrics';
 import { errorMiddleware } from '../../src/api/middleware/errors';
 import { readJsonBody } from '../../src/api/middleware/json-body';
 import { requestContext } from '../../src/api/middleware/request-context';
-import { badRequest } from '../../src/api/problem';
+import { badRequest } from '../../src/api/http/problem';
 import { APP_WEBHOOK_PATH } from '../../src/contracts/webhook-paths';
 import type { Logger } from '../../src/logging/logger';
 import { isDuplicateKeyError } from '../../src/store/mongo';

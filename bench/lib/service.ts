@@ -7,7 +7,7 @@ import type { WorkflowClientInterceptor } from '@temporalio/client';
 import { NativeConnection } from '@temporalio/worker';
 import { randomBytes } from 'node:crypto';
 import type { RequestListener, Server } from 'node:http';
-import { createHttpServer } from '../../src/api/http-server';
+import { createHttpServer } from '../../src/api/http/http-server';
 import { createApp } from '../../src/api/app';
 import type { EventForwarder } from '../../src/billing-intake/event-forwarder';
 import { composeApi } from '../../src/api/compose';

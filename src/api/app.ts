@@ -1,7 +1,7 @@
 import Router from '@koa/router';
 import Koa from 'koa';
 import type { AppDeps } from './deps';
-import { createMetrics, registerEventLogMetrics } from './metrics';
+import { createMetrics, registerEventLogMetrics } from './http/metrics';
 import { errorMiddleware } from './middleware/errors';
 import { requestContext } from './middleware/request-context';
 import { noSniff } from './middleware/no-sniff';

@@ -11,8 +11,8 @@ import { RateLimiter } from '../contracts/rate-limit';
 import type { Logger } from '../logging/logger';
 import { createRepositories } from '../store/repositories';
 import { QueueBacklogReader } from '../temporal/queue-backlog';
-import { AppCache } from './app-cache';
-import { McpSessionPool } from './mcp/session-pool';
+import { AppCache } from './access/app-cache';
+import { McpSessionPool } from './agents/mcp/session-pool';
 import type { AppDeps } from './deps';
 import { systemClock, type Clock } from '../config/clock';
 

@@ -9,7 +9,7 @@ import { installSdkLogging } from '../temporal/sdk-logging';
 import { runWorkerInApi } from '../worker/in-api';
 import { createApp } from './app';
 import { composeApi } from './compose';
-import { createHttpServer } from './http-server';
+import { createHttpServer } from './http/http-server';
 
 /** How long requests under way may take to finish at shutdown before their connections are closed. */
 const SHUTDOWN_GRACE_MS = 10_000;

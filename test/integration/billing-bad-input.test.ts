@@ -4,7 +4,7 @@
  */
 import assert from 'node:assert/strict';
 import { EVENT_LIMITS } from '../../src/billing/provider-events';
-import { PAGE_BYTE_BUDGET } from '../../src/api/page-budget';
+import { PAGE_BYTE_BUDGET } from '../../src/api/http/page-budget';
 import { COLLECTIONS } from '../../src/store/collections';
 import { createRepositories } from '../../src/store/repositories';
 import { eventKey } from '../../src/store/webhook-events';

@@ -3,7 +3,7 @@ import { spawn, spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { verifyToken } from '../../src/api/auth';
+import { verifyToken } from '../../src/api/access/auth';
 import { COLLECTIONS } from '../../src/store/collections';
 import { startHarness, type Harness, cliEnv } from '../support/harness';
 import { envelope, providerEvent } from '../support/provider-events';

@@ -9,7 +9,7 @@
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { mcpIdempotencyKey } from '../../src/api/agent-idempotency';
+import { mcpIdempotencyKey } from '../../src/api/agents/agent-idempotency';
 import { systemClock } from '../../src/config/clock';
 import { RateLimiter } from '../../src/contracts/rate-limit';
 import { newInvocationId } from '../../src/invocations/ids';

@@ -1,7 +1,7 @@
 import type { Context, Next } from 'koa';
 import type { Config } from '../../config/config';
-import { TokenError, isAdmin, verifyToken, type Principal } from '../auth';
-import { forbidden, unauthorized } from '../problem';
+import { TokenError, isAdmin, verifyToken, type Principal } from '../access/auth';
+import { forbidden, unauthorized } from '../http/problem';
 
 /**
  * Bearer-token authentication. Verification happens inside the try and `next()` outside it, so an error

@@ -5,7 +5,7 @@ import type { BillingEvent } from '../../billing/provider-events';
 import { resolveSubscriberIds, type BillingScope } from '../../billing/subscriber-id';
 import type { Clock } from '../../config/clock';
 import type { AuthorizationRefusal } from '../../auth/webhook-refusal';
-import { HttpProblem } from '../problem';
+import { HttpProblem } from '../http/problem';
 
 /** What a receiver notes about a delivery as it goes, for its entry in the event log (ctx.state.delivery). */
 export interface DeliveryNotes {

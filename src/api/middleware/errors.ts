@@ -1,6 +1,6 @@
 import type { Context, Next } from 'koa';
 import type { Logger } from '../../logging/logger';
-import { HttpProblem, problemBody } from '../problem';
+import { HttpProblem, problemBody } from '../http/problem';
 
 /**
  * First middleware: turns anything thrown below into application/problem+json. Internal errors are logged

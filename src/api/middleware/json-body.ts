@@ -1,5 +1,5 @@
 import type { Context, Next } from 'koa';
-import { HttpProblem, badRequest } from '../problem';
+import { HttpProblem, badRequest } from '../http/problem';
 
 const BODY_METHODS = new Set(['POST', 'PUT', 'PATCH']);
 

@@ -22,7 +22,7 @@ const rpcMessage: Schema = {
   description: 'A JSON-RPC 2.0 message',
 };
 const rpcError = (description: string) => json(description, ref('JsonRpcResponse'));
-/** The MCP endpoint checks Origin and Host first (DNS rebinding; src/api/mcp/origin-guard.ts). */
+/** The MCP endpoint checks Origin and Host first (DNS rebinding; src/api/agents/mcp/origin-guard.ts). */
 const originRefused = problemRef(
   'A 403 for the token or project; or, before anything else, an Origin (forbidden_origin) or Host (forbidden_host) that is not this service’s (MCP_ALLOWED_ORIGINS, MCP_ALLOWED_HOSTS)',
 );

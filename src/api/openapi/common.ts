@@ -62,7 +62,7 @@ export const bodyErrors = {
 export const headers = {
   location: { Location: { description: 'Where the resource is', schema: { type: 'string' } } },
   retryAfter: { 'Retry-After': { description: 'Seconds to wait before trying again', schema: { type: 'string' } } },
-  /** The IETF HTTPAPI draft's rate-limit fields (draft-ietf-httpapi-ratelimit-headers; src/api/rate-limit-fields.ts). */
+  /** The IETF HTTPAPI draft's rate-limit fields (draft-ietf-httpapi-ratelimit-headers; src/api/access/rate-limit-fields.ts). */
   rateLimit: {
     'RateLimit-Policy': {
       description: 'The limit: `"invocations";q=60;w=60` (q invocations in any w seconds, per caller and project)',

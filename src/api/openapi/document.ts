@@ -1,6 +1,6 @@
 import { problemRef, type OpenApiPart, type Operation } from './common';
 import { problemSchemas } from './problem';
-import { API_VERSION } from '../api-version';
+import { API_VERSION } from '../http/api-version';
 
 const METHODS = ['get', 'put', 'post', 'delete', 'patch'] as const;
 type PathMap = Record<string, Record<string, Operation>>;

@@ -36,7 +36,7 @@ const id = pathParam('id', 'Invocation id');
 export const invocationPart: OpenApiPart = {
   schemas: {
     ...resultSchemas,
-    /** invocation-resource.ts presentInvocation: the polling, waiting, cancelling and streaming answers alike. */
+    /** src/api/resources/invocation-resource.ts presentInvocation: the polling, waiting, cancelling and streaming answers alike. */
     Invocation: withOptional(
       record({
         id: { type: 'string' },

@@ -1,6 +1,6 @@
 import { count, type Schema } from './common';
 
-/** A problem with one member of a request, by JSON pointer (validation.ts FieldError). */
+/** A problem with one member of a request, by JSON pointer (FieldError, src/contracts/validation.ts). */
 export const FIELD_ERROR: Schema = {
   type: 'object',
   required: ['path', 'message'],
@@ -21,7 +21,7 @@ export const READINESS_CHECKS: Schema = {
 };
 
 /**
- * RFC 9457 problem details (problem.ts): every error the API answers. The extension members some problems
+ * RFC 9457 problem details (src/api/http/problem.ts): every error the API answers. The extension members some problems
  * carry are listed too, so a client reads them typed and a validating test notices a new one.
  */
 export const problemSchemas: Record<string, Schema> = {

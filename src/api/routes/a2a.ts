@@ -17,19 +17,19 @@ import {
   taskOf,
   type A2aMessage,
   type A2aTask,
-} from '../a2a/protocol';
-import { blocking, card, messageOf, operationOf, rendering, requestedVersion, versionNaming, type A2aVersion } from '../a2a/wire';
-import { readEnvelope, type JsonRpcId } from '../a2a/json-rpc';
-import { a2aIdempotencyKey } from '../agent-idempotency';
-import { canUseProject } from '../auth';
+} from '../agents/a2a/protocol';
+import { blocking, card, messageOf, operationOf, rendering, requestedVersion, versionNaming, type A2aVersion } from '../agents/a2a/wire';
+import { readEnvelope, type JsonRpcId } from '../agents/a2a/json-rpc';
+import { a2aIdempotencyKey } from '../agents/agent-idempotency';
+import { canUseProject } from '../access/auth';
 import type { AppDeps } from '../deps';
-import { API_BODY_LIMIT } from '../limits';
+import { API_BODY_LIMIT } from '../http/limits';
 import { authenticate, principalOf } from '../middleware/authenticate';
 import { readJsonBody } from '../middleware/json-body';
-import { answerWithEventStream } from '../event-stream';
-import { HttpProblem } from '../problem';
-import { API_VERSION } from '../api-version';
-import { projectForCaller } from '../project-access';
+import { answerWithEventStream } from '../http/event-stream';
+import { HttpProblem } from '../http/problem';
+import { API_VERSION } from '../http/api-version';
+import { projectForCaller } from '../access/project-access';
 
 /** How long a blocking send (0.3 `configuration.blocking`; 1.0 unless `returnImmediately`) holds the answer for a terminal task. */
 const BLOCKING_WAIT_SECONDS = 60;

@@ -1,13 +1,13 @@
 import Router from '@koa/router';
 import type { AppRecord } from '../../store/apps';
 import type { AppDeps } from '../deps';
-import { checkId } from '../ids';
-import { API_BODY_LIMIT } from '../limits';
+import { checkId } from '../http/ids';
+import { API_BODY_LIMIT } from '../http/limits';
 import { authenticate, requireAdmin } from '../middleware/authenticate';
 import { jsonBody } from '../middleware/json-body';
-import { badRequest, conflict, notFound } from '../problem';
+import { badRequest, conflict, notFound } from '../http/problem';
 import { liveGraceDigests } from '../../auth/webhook-authorization';
-import { validate } from '../validation';
+import { validate } from '../http/validation';
 import { APP_BODY_SCHEMA } from '../../contracts/bodies';
 import { APP_WEBHOOK_PATH } from '../../contracts/webhook-paths';
 

@@ -8,14 +8,14 @@ import { mrrAmount } from '../../billing/metrics';
 import { microsToUsd } from '../../billing/mrr';
 import { utcDay } from '../../store/billing-daily';
 import type { SubscriberRecord } from '../../store/subscribers';
-import { requestedScope, workflowLinker } from '../billing-scope';
-import { cursorCodec, parseLimit } from '../cursor';
+import { requestedScope, workflowLinker } from '../access/billing-scope';
+import { cursorCodec, parseLimit } from '../http/cursor';
 import type { AppDeps } from '../deps';
 import { authenticate, principalOf } from '../middleware/authenticate';
-import { listPage } from '../pagination';
-import { timelineEntryBody } from '../timeline-entry';
-import { badRequest, notFound } from '../problem';
-import { validate } from '../validation';
+import { listPage } from '../http/pagination';
+import { timelineEntryBody } from '../resources/timeline-entry';
+import { badRequest, notFound } from '../http/problem';
+import { validate } from '../http/validation';
 import {
   CUSTOMER_ENVIRONMENTS,
   CUSTOMER_SORTS,

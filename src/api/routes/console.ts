@@ -1,7 +1,7 @@
 import Router from '@koa/router';
 import { appScope } from '../../billing/subscriber-id';
-import { isAdmin } from '../auth';
-import { temporalUiFor } from '../billing-scope';
+import { isAdmin } from '../access/auth';
+import { temporalUiFor } from '../access/billing-scope';
 import type { AppDeps } from '../deps';
 import { authenticate, principalOf } from '../middleware/authenticate';
 

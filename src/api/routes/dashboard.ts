@@ -2,7 +2,7 @@ import Router from '@koa/router';
 import type { Context } from 'koa';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { notFound } from '../problem';
+import { notFound } from '../http/problem';
 
 /**
  * The console as built (scripts/build-console.mjs copies web/console/ and the two libraries it loads into

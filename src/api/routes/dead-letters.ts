@@ -2,17 +2,17 @@ import Router from '@koa/router';
 import type { Context } from 'koa';
 import { retryability } from '../../billing-intake/dead-letters';
 import type { DeadLetterRecord, DeadLetterStatus } from '../../store/dead-letters';
-import { requestedScope, workflowLinker } from '../billing-scope';
-import { cursorCodec, parseLimit } from '../cursor';
-import { listPage } from '../pagination';
+import { requestedScope, workflowLinker } from '../access/billing-scope';
+import { cursorCodec, parseLimit } from '../http/cursor';
+import { listPage } from '../http/pagination';
 import type { AppDeps } from '../deps';
 import { authenticate, principalOf, requireAdmin } from '../middleware/authenticate';
 import { jsonBody } from '../middleware/json-body';
-import { API_BODY_LIMIT } from '../limits';
-import { validate } from '../validation';
-import { HttpProblem, badRequest, conflict, notFound } from '../problem';
+import { API_BODY_LIMIT } from '../http/limits';
+import { validate } from '../http/validation';
+import { HttpProblem, badRequest, conflict, notFound } from '../http/problem';
 import { TEMPORAL_CALL_TIMEOUT_MS } from '../../temporal/failures';
-import { mapTemporalError } from '../temporal-errors';
+import { mapTemporalError } from '../http/temporal-errors';
 
 const CURSOR = cursorCodec({ parkedAt: 'date', id: 'string' });
 

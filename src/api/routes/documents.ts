@@ -1,14 +1,14 @@
 import Router from '@koa/router';
 import { DOCUMENT_KINDS, type DocumentKind } from '../../skills/types';
-import { cursorCodec, parseLimit } from '../cursor';
-import { listPage } from '../pagination';
+import { cursorCodec, parseLimit } from '../http/cursor';
+import { listPage } from '../http/pagination';
 import type { AppDeps } from '../deps';
-import { API_BODY_LIMIT } from '../limits';
+import { API_BODY_LIMIT } from '../http/limits';
 import { jsonBody } from '../middleware/json-body';
 import { authenticate } from '../middleware/authenticate';
-import { badRequest } from '../problem';
-import { projectForCaller } from '../project-access';
-import { validate } from '../validation';
+import { badRequest } from '../http/problem';
+import { projectForCaller } from '../access/project-access';
+import { validate } from '../http/validation';
 import { DOCUMENTS_BODY_SCHEMA } from '../../contracts/bodies';
 import { screenDocuments } from '../../documents/screen';
 

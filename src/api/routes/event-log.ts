@@ -10,15 +10,15 @@ import {
   type EventLogEntry,
   type EventLogOutcome,
 } from '../../store/event-log';
-import { isAdmin } from '../auth';
-import { requestedScope, workflowLinker } from '../billing-scope';
-import { cursorCodec, parseLimit } from '../cursor';
+import { isAdmin } from '../access/auth';
+import { requestedScope, workflowLinker } from '../access/billing-scope';
+import { cursorCodec, parseLimit } from '../http/cursor';
 import type { AppDeps } from '../deps';
 import { authenticate, principalOf } from '../middleware/authenticate';
-import { listPage } from '../pagination';
-import { timelineEntryBody } from '../timeline-entry';
-import { badRequest, forbidden, notFound } from '../problem';
-import { validate } from '../validation';
+import { listPage } from '../http/pagination';
+import { timelineEntryBody } from '../resources/timeline-entry';
+import { badRequest, forbidden, notFound } from '../http/problem';
+import { validate } from '../http/validation';
 
 /** The event log's query parameters (limit is checked by parseLimit, app by the scope). */
 export const EVENT_LOG_QUERY_SCHEMA = {

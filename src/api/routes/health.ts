@@ -1,8 +1,8 @@
 import Router from '@koa/router';
 import type { AppDeps } from '../deps';
-import type { AppMetrics } from '../metrics';
+import type { AppMetrics } from '../http/metrics';
 import { digestMatches, digestOf } from '../../auth/webhook-authorization';
-import { HttpProblem, problemBody } from '../problem';
+import { HttpProblem, problemBody } from '../http/problem';
 import { backlogReport } from '../../temporal/queue-backlog';
 
 const READY_TIMEOUT_MS = 2_000;

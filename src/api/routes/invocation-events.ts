@@ -3,11 +3,11 @@ import { isTerminal } from '../../invocations/wait';
 import { isSettled, versionOf } from '../../invocations/follow';
 import type { InvocationRecord } from '../../store/invocations';
 import type { AppDeps } from '../deps';
-import { presentInvocation } from '../invocation-resource';
+import { presentInvocation } from '../resources/invocation-resource';
 import { authenticate } from '../middleware/authenticate';
-import { answerWithEventStream } from '../event-stream';
-import { notFound } from '../problem';
-import { projectForCaller } from '../project-access';
+import { answerWithEventStream } from '../http/event-stream';
+import { notFound } from '../http/problem';
+import { projectForCaller } from '../access/project-access';
 
 /** A stream ends after this long even if the invocation has not (the client reconnects with Last-Event-ID). */
 const MAX_STREAM_MS = 5 * 60_000;

@@ -4,22 +4,22 @@ import { randomUUID } from 'node:crypto';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
 import type { AppDeps } from '../deps';
-import { API_BODY_LIMIT } from '../limits';
-import { mcpOriginGuard } from '../mcp/origin-guard';
-import type { McpSession } from '../mcp/session-pool';
-import { skillToolsServer } from '../mcp/skill-tools';
-import { API_VERSION } from '../api-version';
-import { takeStream } from '../event-stream';
+import { API_BODY_LIMIT } from '../http/limits';
+import { mcpOriginGuard } from '../agents/mcp/origin-guard';
+import type { McpSession } from '../agents/mcp/session-pool';
+import { skillToolsServer } from '../agents/mcp/skill-tools';
+import { API_VERSION } from '../http/api-version';
+import { takeStream } from '../http/event-stream';
 import { authenticate, principalOf } from '../middleware/authenticate';
 import { readJsonBody } from '../middleware/json-body';
-import { badRequest, notFound } from '../problem';
-import { projectForCaller } from '../project-access';
+import { badRequest, notFound } from '../http/problem';
+import { projectForCaller } from '../access/project-access';
 
 /**
  * `/v1/agents/{project}/mcp`: the project's skills as an MCP server over Streamable HTTP (the official SDK's
  * transport). Every request carries the same Bearer token as the rest of the API and is checked against the
  * project; a session is bound to its project and to the token's subject, and counted in that caller's quota
- * (src/api/mcp/session-pool.ts); a GET stream counts in the caller's share of streams. Sessions live in this
+ * (src/api/agents/mcp/session-pool.ts); a GET stream counts in the caller's share of streams. Sessions live in this
  * process (behind a load balancer, route a session's requests to one instance, e.g. by the Mcp-Session-Id header).
  */
 export function mcpRoutes(deps: AppDeps): Router {

@@ -14,16 +14,16 @@ import {
   type EndpointRecord,
   type OutboundCounters,
 } from '../../store/outbound';
-import { canReadApp } from '../auth';
-import { cursorCodec, parseLimit } from '../cursor';
-import { listPage } from '../pagination';
+import { canReadApp } from '../access/auth';
+import { cursorCodec, parseLimit } from '../http/cursor';
+import { listPage } from '../http/pagination';
 import type { AppDeps } from '../deps';
-import { checkId } from '../ids';
-import { API_BODY_LIMIT } from '../limits';
+import { checkId } from '../http/ids';
+import { API_BODY_LIMIT } from '../http/limits';
 import { authenticate, principalOf, requireAdmin } from '../middleware/authenticate';
 import { jsonBody } from '../middleware/json-body';
-import { badRequest, conflict, forbidden, HttpProblem, notFound, unprocessable } from '../problem';
-import { validate } from '../validation';
+import { badRequest, conflict, forbidden, HttpProblem, notFound, unprocessable } from '../http/problem';
+import { validate } from '../http/validation';
 
 const DELIVERY_CURSOR = cursorCodec({ createdAt: 'date', id: 'string' });
 

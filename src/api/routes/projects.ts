@@ -1,12 +1,12 @@
 import Router from '@koa/router';
-import { canUseProject } from '../auth';
+import { canUseProject } from '../access/auth';
 import type { AppDeps } from '../deps';
-import { checkId } from '../ids';
-import { API_BODY_LIMIT } from '../limits';
+import { checkId } from '../http/ids';
+import { API_BODY_LIMIT } from '../http/limits';
 import { jsonBody } from '../middleware/json-body';
 import { authenticate, principalOf, requireAdmin } from '../middleware/authenticate';
-import { forbidden, notFound } from '../problem';
-import { validate } from '../validation';
+import { forbidden, notFound } from '../http/problem';
+import { validate } from '../http/validation';
 import { ORG_BODY_SCHEMA } from '../../contracts/bodies';
 import { PROJECT_SETTINGS_BODY_SCHEMA, type ProjectSettings } from '../../invocations/project-settings';
 import { DEFAULT_LISTING } from '../../skills/release-notes/listing';

@@ -5,7 +5,7 @@ import type { SkillDefinition } from '../../skills/types';
 import type { Entitlement } from '../../store/projects';
 import type { AppDeps } from '../deps';
 import { authenticate } from '../middleware/authenticate';
-import { projectForCaller } from '../project-access';
+import { projectForCaller } from '../access/project-access';
 
 /** The skill catalog as a project sees it: availability depends on the project's entitlements. */
 export function skillCatalogRoutes(deps: AppDeps): Router {

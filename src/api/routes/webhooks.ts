@@ -7,11 +7,11 @@ import { appScope, type BillingScope } from '../../billing/subscriber-id';
 import { appAuthorizes, digestMatches, digestOf } from '../../auth/webhook-authorization';
 import { appRefusal, operatorRefusal } from '../../auth/webhook-refusal';
 import type { AppDeps } from '../deps';
-import { WEBHOOK_BODY_LIMIT } from '../limits';
-import type { AppMetrics } from '../metrics';
+import { WEBHOOK_BODY_LIMIT } from '../http/limits';
+import type { AppMetrics } from '../http/metrics';
 import { deliveryNotes, recordDeliveries } from '../middleware/delivery-log';
 import { readJsonBody } from '../middleware/json-body';
-import { HttpProblem, badRequest, serviceUnavailable } from '../problem';
+import { HttpProblem, badRequest, serviceUnavailable } from '../http/problem';
 import { check } from '../../contracts/validation';
 import { SLUG_RE } from '../../contracts/ids';
 

@@ -12,7 +12,7 @@ export const incidentInputSchema = {
   },
 } as const;
 
-/** The inputs after validation against incidentInputSchema (ajv, src/api/validation.ts). */
+/** The inputs after validation against incidentInputSchema (ajv, src/api/http/validation.ts). */
 export type IncidentRcaInputs = FromSchema<typeof incidentInputSchema>;
 export type Severity = IncidentRcaInputs['severity'];
 

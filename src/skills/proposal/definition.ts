@@ -18,7 +18,7 @@ export const proposalInputSchema = {
   },
 } as const;
 
-/** The inputs after validation against proposalInputSchema (ajv, src/api/validation.ts). */
+/** The inputs after validation against proposalInputSchema (ajv, src/api/http/validation.ts). */
 export type ProposalInputs = FromSchema<typeof proposalInputSchema>;
 export type ProposalFormat = ProposalInputs['format'];
 

@@ -44,7 +44,7 @@ export const releaseNotesInputSchema = {
   },
 } as const;
 
-/** The inputs after validation against releaseNotesInputSchema (ajv, src/api/validation.ts). */
+/** The inputs after validation against releaseNotesInputSchema (ajv, src/api/http/validation.ts). */
 export type ReleaseNotesInputs = FromSchema<typeof releaseNotesInputSchema>;
 export type Tone = NonNullable<ReleaseNotesInputs['tone']>;
 

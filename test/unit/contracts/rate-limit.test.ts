@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { RateLimiter } from '../../../src/contracts/rate-limit';
-import { rateLimitFields } from '../../../src/api/rate-limit-fields';
+import { rateLimitFields } from '../../../src/api/access/rate-limit-fields';
 
 describe('RateLimiter: a sliding window', () => {
   it('allows at most the limit in any window, however the hits are spaced (no burst at a boundary)', () => {
