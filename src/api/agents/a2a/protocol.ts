@@ -57,7 +57,7 @@ export interface A2aTask {
   metadata: Record<string, unknown>;
 }
 
-/** What a card says, in either protocol's shape (cards.ts). */
+/** What a card says, in either protocol's shape (`agentCard` below; wire.ts's `card` for either version). */
 export interface CardFacts {
   name: string;
   description: string;
