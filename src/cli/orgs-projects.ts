@@ -1,5 +1,5 @@
-import { ORG_BODY_SCHEMA } from '../contracts/bodies';
-import { PROJECT_SETTINGS_BODY_SCHEMA, type ProjectSettings } from '../invocations/project-settings';
+import { ORG_BODY_SCHEMA, PROJECT_SETTINGS_BODY_SCHEMA } from '../contracts/bodies';
+import type { ProjectSettings } from '../invocations/project-settings';
 import type { Listing } from '../skills/release-notes/listing';
 import { SLUG_PATTERN, SLUG_RE } from '../contracts/ids';
 import { check } from '../contracts/validation';

@@ -3,24 +3,10 @@
  * `create-project`) and applied to every invocation whose inputs leave them out: today the release notes'
  * listing policy (src/skills/release-notes/listing.ts).
  */
-import { PROJECT_BODY_SCHEMA } from '../contracts/bodies';
-import { LISTING_SCHEMA, type Listing } from '../skills/release-notes/listing';
+import type { Listing } from '../skills/release-notes/listing';
 import type { SkillName } from '../skills/types';
 
-export const RELEASE_NOTES_SETTINGS_SCHEMA = {
-  type: 'object',
-  additionalProperties: false,
-  properties: { listing: LISTING_SCHEMA },
-  description:
-    "The project's release-notes settings: `listing` says what its notes list beyond the changes users see (a release_notes_composer invocation's own `listing` input wins). Left out of a PUT, the project's settings stay as they are",
-} as const;
-
-/** `PUT /v1/projects/{project}`'s body: the project and, optionally, its skill settings. */
-export const PROJECT_SETTINGS_BODY_SCHEMA = {
-  ...PROJECT_BODY_SCHEMA,
-  properties: { ...PROJECT_BODY_SCHEMA.properties, releaseNotes: RELEASE_NOTES_SETTINGS_SCHEMA },
-} as const;
-
+/** What a project's settings hold (the `releaseNotes` of PROJECT_SETTINGS_BODY_SCHEMA, src/contracts/bodies.ts). */
 export interface ProjectSettings {
   releaseNotes?: { listing?: Listing };
 }

@@ -1,14 +1,14 @@
-import { lookup } from 'node:dns/promises';
-import { isIP } from 'node:net';
-import ipaddr from 'ipaddr.js';
-
 /**
  * Where an outbound webhook may be sent. A customer chooses the URL, so without these checks the sender could be
  * pointed at the service's own network (databases, the Temporal frontend, a cloud metadata service). The URL
  * is checked when it is registered and again, after resolving DNS, before every attempt; the request then goes
- * to the address that was checked, so a DNS answer that changes in between cannot swap it.
+ * to the address that was checked, so a DNS answer that changes in between cannot swap it. A URL is at most
+ * MAX_URL_LENGTH long (the endpoint bodies' bound, src/contracts/bodies.ts).
  */
-export const MAX_URL_LENGTH = 2048;
+import { lookup } from 'node:dns/promises';
+import { isIP } from 'node:net';
+import ipaddr from 'ipaddr.js';
+import { MAX_URL_LENGTH } from '../contracts/bodies';
 
 const METADATA_HOSTS = new Set(['metadata.google.internal', 'metadata.goog', 'metadata']);
 

@@ -12,7 +12,7 @@ import { repoRoot } from '../support/repo-root';
 const MAY_IMPORT: Record<string, string[]> = {
   billing: [],
   skills: [],
-  contracts: [],
+  contracts: ['skills'],
   'contracts/workflows': ['billing', 'skills'],
   auth: [],
   config: [],

@@ -1,5 +1,5 @@
 import { CUSTOMER_LIST_QUERY_SCHEMA } from '../routes/billing-dashboard';
-import { DISCARD_SCHEMA } from '../routes/dead-letters';
+import { DISCARD_SCHEMA } from '../../contracts/bodies';
 import {
   authErrors,
   bearer,

@@ -1,6 +1,6 @@
 import { DOCUMENT_KIND_SCHEMAS } from '../../skills/documents';
 import { DOCUMENT_KINDS } from '../../skills/types';
-import { MAX_DOCUMENTS_PER_REQUEST } from '../../contracts/bodies';
+import { DOCUMENTS_BODY_SCHEMA } from '../../contracts/bodies';
 import {
   authErrors,
   bearer,
@@ -38,11 +38,10 @@ export const documentPart: OpenApiPart = {
         mapping: Object.fromEntries(DOCUMENT_KINDS.map((kind) => [kind, `#/components/schemas/Document_${kind}`])),
       },
     },
+    // The route's body schema, with each document described by its kind (the route checks each on its own).
     DocumentUpload: {
-      type: 'object',
-      additionalProperties: false,
-      required: ['documents'],
-      properties: { documents: { type: 'array', minItems: 1, maxItems: MAX_DOCUMENTS_PER_REQUEST, items: ref('Document') } },
+      ...DOCUMENTS_BODY_SCHEMA,
+      properties: { documents: { ...DOCUMENTS_BODY_SCHEMA.properties.documents, items: ref('Document') } },
     },
     DocumentUploadResult: record({
       inserted: count,

@@ -1,5 +1,5 @@
 import { MAX_REDELIVER_BATCH } from '../../outbound/service';
-import { ENDPOINT_CREATE_SCHEMA, ENDPOINT_PATCH_SCHEMA, OUTBOUND_ACCESS_SCHEMA, REDELIVER_FAILED_SCHEMA } from '../routes/outbound';
+import { ENDPOINT_CREATE_SCHEMA, ENDPOINT_PATCH_SCHEMA, OUTBOUND_ACCESS_SCHEMA, REDELIVER_FAILED_SCHEMA } from '../../contracts/bodies';
 import {
   authErrors,
   bearer,

@@ -1,5 +1,4 @@
-import { ORG_BODY_SCHEMA } from '../../contracts/bodies';
-import { PROJECT_SETTINGS_BODY_SCHEMA } from '../../invocations/project-settings';
+import { ORG_BODY_SCHEMA, PROJECT_SETTINGS_BODY_SCHEMA } from '../../contracts/bodies';
 import { LISTING_SCHEMA } from '../../skills/release-notes/listing';
 import {
   authErrors,

@@ -1,6 +1,7 @@
 import Router from '@koa/router';
 import type { Context } from 'koa';
 import { retryability } from '../../billing-intake/dead-letters';
+import { DISCARD_SCHEMA } from '../../contracts/bodies';
 import type { DeadLetterRecord, DeadLetterStatus } from '../../store/dead-letters';
 import { requestedScope, workflowLinker } from '../access/billing-scope';
 import { cursorCodec, parseLimit } from '../http/cursor';
@@ -120,13 +121,3 @@ export function deadLetterRoutes(deps: AppDeps): Router {
 
   return router;
 }
-
-/** Why a dead letter is discarded: said by the operator, kept on the record. */
-export const DISCARD_SCHEMA = {
-  type: 'object',
-  additionalProperties: false,
-  required: ['reason'],
-  properties: {
-    reason: { type: 'string', minLength: 1, maxLength: 500, pattern: '\\S', description: 'Why it is put aside (kept with it)' },
-  },
-} as const;

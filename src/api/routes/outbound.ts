@@ -4,7 +4,7 @@ import type { Registry } from 'prom-client';
 import { Counter } from 'prom-client';
 import { OutboundRefused, type EndpointInput } from '../../outbound/service';
 import { signingSecrets } from '../../outbound/signing';
-import { MAX_URL_LENGTH } from '../../outbound/url-guard';
+import { ENDPOINT_CREATE_SCHEMA, ENDPOINT_PATCH_SCHEMA, OUTBOUND_ACCESS_SCHEMA, REDELIVER_FAILED_SCHEMA } from '../../contracts/bodies';
 import type { AppRecord } from '../../store/apps';
 import {
   MAX_ENDPOINTS_PER_APP,
@@ -26,56 +26,6 @@ import { badRequest, conflict, forbidden, HttpProblem, notFound, unprocessable }
 import { validate } from '../http/validation';
 
 const DELIVERY_CURSOR = cursorCodec({ createdAt: 'date', id: 'string' });
-
-const EVENT_TYPE = { type: 'string', pattern: '^[A-Z][A-Z0-9_]{0,63}$' } as const;
-
-export const OUTBOUND_ACCESS_SCHEMA = {
-  type: 'object',
-  additionalProperties: false,
-  required: ['enabled'],
-  properties: {
-    enabled: { type: 'boolean' },
-    contactEmail: {
-      type: ['string', 'null'],
-      format: 'email',
-      maxLength: 254,
-      description: 'Emailed when an endpoint is disabled automatically',
-    },
-  },
-} as const;
-
-const ENDPOINT_PROPERTIES = {
-  url: { type: 'string', minLength: 1, maxLength: MAX_URL_LENGTH },
-  eventTypes: {
-    type: ['array', 'null'],
-    items: EVENT_TYPE,
-    minItems: 1,
-    maxItems: 32,
-    uniqueItems: true,
-    description: 'Only these types (null or absent: every type)',
-  },
-  description: { type: 'string', maxLength: 500 },
-  disabled: { type: 'boolean' },
-} as const;
-
-export const ENDPOINT_CREATE_SCHEMA = {
-  type: 'object',
-  additionalProperties: false,
-  required: ['url'],
-  properties: ENDPOINT_PROPERTIES,
-} as const;
-export const ENDPOINT_PATCH_SCHEMA = {
-  type: 'object',
-  additionalProperties: false,
-  minProperties: 1,
-  properties: ENDPOINT_PROPERTIES,
-} as const;
-export const REDELIVER_FAILED_SCHEMA = {
-  type: 'object',
-  additionalProperties: false,
-  required: ['since'],
-  properties: { since: { type: 'string', format: 'date-time', maxLength: 40 } },
-} as const;
 
 const ENDPOINT_ID = /^ep_[0-9A-Z]{26}$/;
 const DELIVERY_ID = /^msg_[A-Za-z0-9_-]{1,64}$/;

@@ -7,8 +7,8 @@ import { jsonBody } from '../middleware/json-body';
 import { authenticate, principalOf, requireAdmin } from '../middleware/authenticate';
 import { forbidden, notFound } from '../http/problem';
 import { validate } from '../http/validation';
-import { ORG_BODY_SCHEMA } from '../../contracts/bodies';
-import { PROJECT_SETTINGS_BODY_SCHEMA, type ProjectSettings } from '../../invocations/project-settings';
+import { ORG_BODY_SCHEMA, PROJECT_SETTINGS_BODY_SCHEMA } from '../../contracts/bodies';
+import type { ProjectSettings } from '../../invocations/project-settings';
 import { DEFAULT_LISTING } from '../../skills/release-notes/listing';
 
 /** Orgs and projects: admins create them; project members read their project. */
