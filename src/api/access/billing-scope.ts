@@ -3,7 +3,7 @@ import { appScope, type BillingScope } from '../../billing/subscriber-id';
 import type { Config } from '../../config/config';
 import type { AppRepository } from '../../store/apps';
 import { canReadApp, isAdmin, type Principal } from './auth';
-import { principalOf } from '../middleware/authenticate';
+import { principalOf } from './authenticate';
 import { badRequest, forbidden, notFound } from '../http/problem';
 
 /**

@@ -1,7 +1,7 @@
 import type { Context } from 'koa';
 import type { ProjectRecord, ProjectRepository } from '../../store/projects';
 import { canUseProject } from './auth';
-import { principalOf } from '../middleware/authenticate';
+import { principalOf } from './authenticate';
 import { forbidden, notFound } from '../http/problem';
 
 /**

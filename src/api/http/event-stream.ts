@@ -3,7 +3,7 @@ import { PassThrough } from 'node:stream';
 import type { InvocationService } from '../../invocations/invoke';
 import { TooManyStreams } from '../../invocations/stream-budget';
 import type { Logger } from '../../logging/logger';
-import { principalOf } from '../middleware/authenticate';
+import { principalOf } from '../access/authenticate';
 import { HttpProblem } from './problem';
 
 /** A comment line this often keeps proxies from closing an idle stream. */

@@ -24,7 +24,7 @@ import { a2aIdempotencyKey } from '../agents/agent-idempotency';
 import { canUseProject } from '../access/auth';
 import type { AppDeps } from '../deps';
 import { API_BODY_LIMIT } from '../http/limits';
-import { authenticate, principalOf } from '../middleware/authenticate';
+import { authenticate, principalOf } from '../access/authenticate';
 import { readJsonBody } from '../middleware/json-body';
 import { answerWithEventStream } from '../http/event-stream';
 import { HttpProblem } from '../http/problem';

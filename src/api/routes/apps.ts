@@ -3,7 +3,7 @@ import type { AppRecord } from '../../store/apps';
 import type { AppDeps } from '../deps';
 import { checkId } from '../http/ids';
 import { API_BODY_LIMIT } from '../http/limits';
-import { authenticate, requireAdmin } from '../middleware/authenticate';
+import { authenticate, requireAdmin } from '../access/authenticate';
 import { jsonBody } from '../middleware/json-body';
 import { badRequest, conflict, notFound } from '../http/problem';
 import { liveGraceDigests } from '../../auth/webhook-authorization';

@@ -11,7 +11,7 @@ import type { SubscriberRecord } from '../../store/subscribers';
 import { requestedScope, workflowLinker } from '../access/billing-scope';
 import { cursorCodec, parseLimit } from '../http/cursor';
 import type { AppDeps } from '../deps';
-import { authenticate, principalOf } from '../middleware/authenticate';
+import { authenticate, principalOf } from '../access/authenticate';
 import { listPage } from '../http/pagination';
 import { timelineEntryBody } from '../resources/timeline-entry';
 import { badRequest, notFound } from '../http/problem';

@@ -3,7 +3,7 @@ import { appScope } from '../../billing/subscriber-id';
 import { isAdmin } from '../access/auth';
 import { temporalUiFor } from '../access/billing-scope';
 import type { AppDeps } from '../deps';
-import { authenticate, principalOf } from '../middleware/authenticate';
+import { authenticate, principalOf } from '../access/authenticate';
 
 /** What the operator console's pickers offer: the billing scopes and the projects this token may see. */
 export function consoleRoutes(deps: AppDeps): Router {

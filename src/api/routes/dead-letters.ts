@@ -7,7 +7,7 @@ import { requestedScope, workflowLinker } from '../access/billing-scope';
 import { cursorCodec, parseLimit } from '../http/cursor';
 import { listPage } from '../http/pagination';
 import type { AppDeps } from '../deps';
-import { authenticate, principalOf, requireAdmin } from '../middleware/authenticate';
+import { authenticate, principalOf, requireAdmin } from '../access/authenticate';
 import { jsonBody } from '../middleware/json-body';
 import { API_BODY_LIMIT } from '../http/limits';
 import { validate } from '../http/validation';

@@ -5,7 +5,7 @@ import { listPage } from '../http/pagination';
 import type { AppDeps } from '../deps';
 import { API_BODY_LIMIT } from '../http/limits';
 import { jsonBody } from '../middleware/json-body';
-import { authenticate } from '../middleware/authenticate';
+import { authenticate } from '../access/authenticate';
 import { badRequest } from '../http/problem';
 import { projectForCaller } from '../access/project-access';
 import { validate } from '../http/validation';

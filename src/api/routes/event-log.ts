@@ -14,7 +14,7 @@ import { isAdmin } from '../access/auth';
 import { requestedScope, workflowLinker } from '../access/billing-scope';
 import { cursorCodec, parseLimit } from '../http/cursor';
 import type { AppDeps } from '../deps';
-import { authenticate, principalOf } from '../middleware/authenticate';
+import { authenticate, principalOf } from '../access/authenticate';
 import { listPage } from '../http/pagination';
 import { timelineEntryBody } from '../resources/timeline-entry';
 import { badRequest, forbidden, notFound } from '../http/problem';

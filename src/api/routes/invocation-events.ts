@@ -4,7 +4,7 @@ import { isSettled, versionOf } from '../../invocations/follow';
 import type { InvocationRecord } from '../../store/invocations';
 import type { AppDeps } from '../deps';
 import { presentInvocation } from '../resources/invocation-resource';
-import { authenticate } from '../middleware/authenticate';
+import { authenticate } from '../access/authenticate';
 import { answerWithEventStream } from '../http/event-stream';
 import { notFound } from '../http/problem';
 import { projectForCaller } from '../access/project-access';

@@ -12,7 +12,7 @@ import type { AppDeps } from '../deps';
 import type { AppMetrics } from '../http/metrics';
 import { API_BODY_LIMIT } from '../http/limits';
 import { jsonBody } from '../middleware/json-body';
-import { authenticate, principalOf } from '../middleware/authenticate';
+import { authenticate, principalOf } from '../access/authenticate';
 import { HttpProblem, badRequest, conflict, notFound, unprocessable } from '../http/problem';
 import { presentInvocation as present } from '../resources/invocation-resource';
 import { rateLimitFields } from '../access/rate-limit-fields';

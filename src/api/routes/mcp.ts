@@ -10,7 +10,7 @@ import type { McpSession } from '../agents/mcp/session-pool';
 import { skillToolsServer } from '../agents/mcp/skill-tools';
 import { API_VERSION } from '../http/api-version';
 import { takeStream } from '../http/event-stream';
-import { authenticate, principalOf } from '../middleware/authenticate';
+import { authenticate, principalOf } from '../access/authenticate';
 import { readJsonBody } from '../middleware/json-body';
 import { badRequest, notFound } from '../http/problem';
 import { projectForCaller } from '../access/project-access';

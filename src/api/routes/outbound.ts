@@ -20,7 +20,7 @@ import { listPage } from '../http/pagination';
 import type { AppDeps } from '../deps';
 import { checkId } from '../http/ids';
 import { API_BODY_LIMIT } from '../http/limits';
-import { authenticate, principalOf, requireAdmin } from '../middleware/authenticate';
+import { authenticate, principalOf, requireAdmin } from '../access/authenticate';
 import { jsonBody } from '../middleware/json-body';
 import { badRequest, conflict, forbidden, HttpProblem, notFound, unprocessable } from '../http/problem';
 import { validate } from '../http/validation';

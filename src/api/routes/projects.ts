@@ -4,7 +4,7 @@ import type { AppDeps } from '../deps';
 import { checkId } from '../http/ids';
 import { API_BODY_LIMIT } from '../http/limits';
 import { jsonBody } from '../middleware/json-body';
-import { authenticate, principalOf, requireAdmin } from '../middleware/authenticate';
+import { authenticate, principalOf, requireAdmin } from '../access/authenticate';
 import { forbidden, notFound } from '../http/problem';
 import { validate } from '../http/validation';
 import { ORG_BODY_SCHEMA, PROJECT_SETTINGS_BODY_SCHEMA } from '../../contracts/bodies';

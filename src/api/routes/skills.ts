@@ -4,7 +4,7 @@ import { missingEntitlement } from '../../skills/entitlements';
 import type { SkillDefinition } from '../../skills/types';
 import type { Entitlement } from '../../store/projects';
 import type { AppDeps } from '../deps';
-import { authenticate } from '../middleware/authenticate';
+import { authenticate } from '../access/authenticate';
 import { projectForCaller } from '../access/project-access';
 
 /** The skill catalog as a project sees it: availability depends on the project's entitlements. */

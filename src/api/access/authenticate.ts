@@ -1,6 +1,6 @@
 import type { Context, Next } from 'koa';
 import type { Config } from '../../config/config';
-import { TokenError, isAdmin, verifyToken, type Principal } from '../access/auth';
+import { TokenError, isAdmin, verifyToken, type Principal } from './auth';
 import { forbidden, unauthorized } from '../http/problem';
 
 /**
