@@ -3,19 +3,19 @@ import { PassThrough } from 'node:stream';
 import type { InvocationService } from '../../invocations/invoke';
 import { TooManyStreams } from '../../invocations/stream-budget';
 import type { Logger } from '../../logging/logger';
-import { principalOf } from '../access/authenticate';
 import { HttpProblem } from './problem';
 
 /** A comment line this often keeps proxies from closing an idle stream. */
 const HEARTBEAT_MS = 15_000;
 
 /**
- * Takes one of the caller's streams from the invocation service's one stream limit, or answers 429 (past the
- * caller's share) or 503 (past the process's bound). The answer holding the stream calls the returned release.
+ * Takes one of the caller's streams (`caller`: the token's subject) from the invocation service's one stream
+ * limit, or answers 429 (past the caller's share) or 503 (past the process's bound). The answer holding the
+ * stream calls the returned release.
  */
-export function takeStream(ctx: Context, invocations: InvocationService): () => void {
+export function takeStream(invocations: InvocationService, caller: string): () => void {
   try {
-    return invocations.openStream(principalOf(ctx).sub);
+    return invocations.openStream(caller);
   } catch (err) {
     if (!(err instanceof TooManyStreams)) throw err;
     if (err.scope === 'caller')
@@ -42,10 +42,11 @@ export function takeStream(ctx: Context, invocations: InvocationService): () => 
 export function answerWithEventStream(
   ctx: Context,
   invocations: InvocationService,
+  caller: string,
   what: string,
   produce: (write: (chunk: string) => void, signal: AbortSignal) => Promise<void>,
 ): void {
-  const release = takeStream(ctx, invocations);
+  const release = takeStream(invocations, caller);
   const out = new PassThrough();
   ctx.status = 200;
   ctx.set({ 'Content-Type': 'text/event-stream; charset=utf-8', 'Cache-Control': 'no-cache, no-transform', 'X-Accel-Buffering': 'no' });

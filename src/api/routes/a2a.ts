@@ -269,7 +269,7 @@ export function a2aRoutes(deps: AppDeps): Router {
   function stream(ctx: Context, version: A2aVersion, id: JsonRpcId, start: InvocationRecord): void {
     const render = rendering(version);
     // The service's records carry their results: a completed one is its task's document.
-    answerWithEventStream(ctx, service, 'A2A', async (write, signal) => {
+    answerWithEventStream(ctx, service, principalOf(ctx).sub, 'A2A', async (write, signal) => {
       const event = (result: unknown) => write(`data: ${JSON.stringify({ jsonrpc: '2.0', id, result })}\n\n`);
       event(render.taskEvent(taskOf(start)));
       let last: InvocationRecord | null = null;
@@ -297,7 +297,7 @@ export function a2aRoutes(deps: AppDeps): Router {
 
   /** The stream of a refused message: the failed task, and the end. */
   function streamRefused(ctx: Context, version: A2aVersion, id: JsonRpcId, refused: A2aTask): void {
-    answerWithEventStream(ctx, service, 'A2A', async (write) => {
+    answerWithEventStream(ctx, service, principalOf(ctx).sub, 'A2A', async (write) => {
       write(`data: ${JSON.stringify({ jsonrpc: '2.0', id, result: rendering(version).taskEvent(refused) })}\n\n`);
     });
   }

@@ -4,7 +4,7 @@ import { isSettled, versionOf } from '../../invocations/follow';
 import type { InvocationRecord } from '../../store/invocations';
 import type { AppDeps } from '../deps';
 import { presentInvocation } from '../resources/invocation-resource';
-import { authenticate } from '../access/authenticate';
+import { authenticate, principalOf } from '../access/authenticate';
 import { answerWithEventStream } from '../http/event-stream';
 import { notFound } from '../http/problem';
 import { projectForCaller } from '../access/project-access';
@@ -40,7 +40,7 @@ export function invocationEventRoutes(deps: AppDeps): Router {
       ctx.status = 204;
       return;
     }
-    answerWithEventStream(ctx, service, 'invocation event', async (write, signal) => {
+    answerWithEventStream(ctx, service, principalOf(ctx).sub, 'invocation event', async (write, signal) => {
       const send = (event: string, id: string, data: unknown) => write(`id: ${id}\nevent: ${event}\ndata: ${JSON.stringify(data)}\n\n`);
       write('retry: 2000\n\n');
       let last: InvocationRecord = first;

@@ -53,7 +53,7 @@ export function mcpRoutes(deps: AppDeps): Router {
       connect = () => skillToolsServer(tools, project, caller, { closedByServer: () => created.closedByServer }).connect(transport);
     }
     const open = session;
-    const releaseStream = ctx.method === 'GET' ? takeStream(ctx, deps.invocations) : null;
+    const releaseStream = ctx.method === 'GET' ? takeStream(deps.invocations, caller) : null;
     // Busy from here on (a new session too, while it connects), until the answer ends or the client goes away.
     pool.begin(open, post);
     ctx.res.once('close', () => {
