@@ -353,7 +353,7 @@ export function loadConfig(env: Env): Config {
       bundlePath: str('WORKFLOW_BUNDLE_PATH'),
       healthAddress: hostPort('WORKER_HEALTH_ADDRESS'),
       // A stop must end: the SDK keeps retrying a failing local activity after a shutdown request, so during a
-      // store outage an unbounded shutdown never finished (src/worker.ts). What is still in flight at the force
+      // store outage an unbounded shutdown never finished (src/worker/worker.ts). What is still in flight at the force
       // time is retried by Temporal on another worker, as after a crash.
       shutdownGraceMs: int('WORKER_SHUTDOWN_GRACE_MS', 10_000, 0, 600_000),
       shutdownForceMs: int('WORKER_SHUTDOWN_FORCE_MS', 30_000, 1_000, 3_600_000),

@@ -1,6 +1,6 @@
 /**
  * A worker asked to stop while the store is down must still stop: after a shutdown request the SDK keeps retrying
- * a local activity that fails, so without WORKER_SHUTDOWN_FORCE_MS the process never exited (src/worker.ts's
+ * a local activity that fails, so without WORKER_SHUTDOWN_FORCE_MS the process never exited (src/worker/worker.ts's
  * workerTuning). What it leaves in flight is finished by another worker once the store answers, each event once.
  */
 import assert from 'node:assert/strict';
