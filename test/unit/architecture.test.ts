@@ -23,7 +23,7 @@ const MAY_IMPORT: Record<string, string[]> = {
   temporal: ['config', 'logging', 'contracts/workflows'],
   'temporal/clients': ['temporal', 'contracts/workflows', 'billing', 'skills', 'config'],
   workflows: ['contracts/workflows', 'billing', 'activities'],
-  outbound: ['billing', 'config', 'contracts', 'store', 'logging', 'temporal/clients'],
+  outbound: ['billing', 'config', 'contracts', 'store', 'temporal/clients'],
   documents: ['contracts', 'skills'],
   git: ['documents', 'skills', 'config'],
   'billing-intake': ['billing', 'store', 'temporal', 'temporal/clients', 'contracts/workflows', 'logging', 'config'],
@@ -54,7 +54,6 @@ const MAY_IMPORT: Record<string, string[]> = {
     'skills',
     'store',
     'temporal',
-    'temporal/clients',
     'contracts/workflows',
   ],
   cli: [
