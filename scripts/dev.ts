@@ -5,7 +5,9 @@
  * is, and stops it all on Ctrl-C.
  */
 import { spawnSync } from 'node:child_process';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
+import { bundleWorkflowCode } from '@temporalio/worker';
 import { loadConfig } from '../src/config/config';
 import { mintToken } from '../src/auth/mint-token';
 import { devDefaults } from './stack/dev-defaults';
@@ -54,8 +56,8 @@ async function main(): Promise<void> {
 
   try {
     const env: Record<string, string> = { ...fileEnv, ...stripUndefined(process.env) };
-    // Both in parallel: on a fresh machine each is built once first (minutes), and the builds overlap.
-    const [t, m] = await Promise.all([
+    // All in parallel: on a fresh machine each server is built once first (minutes), and the builds overlap.
+    const [t, m, bundle] = await Promise.all([
       env.TEMPORAL_ADDRESS
         ? null
         : startTemporal({ dataDir: join(dataDir, 'temporal'), persistent: true, port: 7233, uiPort: 8233 }).then(
@@ -65,7 +67,11 @@ async function main(): Promise<void> {
       env.MONGODB_URI
         ? null
         : startMongo({ dataDir: join(dataDir, 'mongo'), port: 27017, syncOnCommit: true }).then((s) => (servers.push(s), s)),
+      // The workflow bundle, built once here for every start of the worker: a worker that bundles at start-up spends
+      // seconds of CPU on it each time the supervisor starts it again.
+      env.WORKFLOW_BUNDLE_PATH ? null : buildWorkflowBundle(join(dataDir, 'workflow-bundle.js')),
     ]);
+    if (bundle) env.WORKFLOW_BUNDLE_PATH = bundle;
     if (t) {
       env.TEMPORAL_ADDRESS = t.address;
       if (t.uiUrl) env.TEMPORAL_UI_URL ??= t.uiUrl;
@@ -90,11 +96,23 @@ async function main(): Promise<void> {
     const base = `http://${config.http.host}:${config.http.port}`;
     // The worker's own liveness (src/temporal/worker-health.ts), on a free loopback port unless set.
     env.WORKER_HEALTH_ADDRESS ??= `127.0.0.1:${await freePort()}`;
+    // The worker has a standby beside it, told to serve when it exits (src/temporal/worker-standby.ts), unless it
+    // serves metrics: two processes cannot bind one WORKER_METRICS_ADDRESS.
+    const standby = env.WORKER_METRICS_ADDRESS ? undefined : { env: { WORKER_STANDBY: 'true' } };
+    if (!standby) say('WORKER_METRICS_ADDRESS is set: no standby worker (a restarted worker starts from scratch)');
     for (const [name, script, liveness] of [
       ['api', 'dist/src/api/server.js', `${base}/healthz`],
       ['worker', 'dist/src/worker.js', `http://${env.WORKER_HEALTH_ADDRESS}/healthz`],
     ] as const) {
-      const child = new Supervised({ name, command: process.execPath, args: [join(root, script)], env, say, liveness: { url: liveness } });
+      const child = new Supervised({
+        name,
+        command: process.execPath,
+        args: [join(root, script)],
+        env,
+        say,
+        liveness: { url: liveness },
+        ...(name === 'worker' ? { standby } : {}),
+      });
       child.start();
       children.push(child);
     }
@@ -129,6 +147,17 @@ async function main(): Promise<void> {
     await stopAll(1);
   }
 }
+
+async function buildWorkflowBundle(path: string): Promise<string> {
+  const { code } = await bundleWorkflowCode({ workflowsPath: require.resolve('../src/workflows'), logger: quietBundler });
+  mkdirSync(resolve(path, '..'), { recursive: true });
+  writeFileSync(path, code);
+  return path;
+}
+
+const noop = () => undefined;
+/** The bundler reports webpack's build summary at info: not for the dev stack's terminal. */
+const quietBundler = { trace: noop, debug: noop, info: noop, warn: noop, error: noop, log: noop };
 
 function stripUndefined(env: NodeJS.ProcessEnv): Record<string, string> {
   return Object.fromEntries(Object.entries(env).filter((e): e is [string, string] => e[1] !== undefined && e[1] !== ''));

@@ -3,8 +3,12 @@
  * a short backoff, and a process whose liveness URL stops answering is killed and started again. Each restart is
  * announced; nothing else of the stack is stopped. Production does the same with the compose file's restart
  * policies and healthchecks (docs/deployment.md, "Deploying with Docker").
+ *
+ * With `standby`, a second process is kept started beside the running one (the worker: src/temporal/worker-standby.ts)
+ * and told to serve when the running one exits, so the restart costs no start-up; a new standby follows.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
+import { STANDBY_READY, STANDBY_SERVE } from '../../src/temporal/worker-standby';
 
 export interface SupervisedOptions {
   name: string;
@@ -23,6 +27,12 @@ export interface SupervisedOptions {
   stableMs?: number;
   /** Where the child's output goes: the terminal (the dev stack), nowhere, or an open file (the soak benchmark). */
   stdio?: 'inherit' | 'ignore' | number;
+  /**
+   * Keep a standby process (started with `env` added and an IPC channel) that serves when the running one exits. A
+   * new standby is started `delayMs` (5 s) after it took over, or after its own exit, times the backoff: a fresh
+   * start costs seconds of CPU, better spent on the process that just took over.
+   */
+  standby?: { env: Record<string, string>; delayMs?: number };
 }
 
 export class Supervised {
@@ -34,6 +44,10 @@ export class Supervised {
   private pending: NodeJS.Timeout | null = null;
   private probe: NodeJS.Timeout | null = null;
   private readonly startWaiters = new Set<(c: ChildProcess) => void>();
+  /** The standby: `ready` once it said its workers are created; `promoted` once told to serve (when ready). */
+  private spare: { child: ChildProcess; ready: boolean; promoted: boolean } | null = null;
+  private spareTimer: NodeJS.Timeout | null = null;
+  private sparesInARow = 0;
 
   constructor(private readonly opts: SupervisedOptions) {}
 
@@ -46,15 +60,80 @@ export class Supervised {
     return this.child?.exitCode === null && this.child.signalCode === null ? this.child.pid : undefined;
   }
 
+  /** The standby's process id while one is kept (started, not yet serving). */
+  get standbyPid(): number | undefined {
+    return this.spare?.child.pid;
+  }
+
+  /** Whether the standby said it is ready to serve (its workers created). */
+  get standbyReady(): boolean {
+    return this.spare?.ready ?? false;
+  }
+
   start(): void {
+    this.adopt(this.spawn(false));
+    if (this.opts.standby && !this.spare && !this.spareTimer) this.startSpare();
+  }
+
+  private spawn(standby: boolean): ChildProcess {
     const { opts } = this;
-    const child = spawn(opts.command, opts.args, { env: opts.env, stdio: ['ignore', opts.stdio ?? 'inherit', opts.stdio ?? 'inherit'] });
+    const out = opts.stdio ?? 'inherit';
+    const child = spawn(opts.command, opts.args, {
+      env: standby ? { ...opts.env, ...opts.standby?.env } : opts.env,
+      stdio: standby ? ['ignore', out, out, 'ipc'] : ['ignore', out, out],
+    });
+    child.on('exit', (code, signal) => {
+      if (child === this.child) this.exited(child, code, signal);
+      else if (child === this.spare?.child) this.spareExited(code, signal);
+    });
+    return child;
+  }
+
+  /** Makes `child` the running process: watched, and announced to whoever waits for the next start. */
+  private adopt(child: ChildProcess): void {
     this.child = child;
     this.startedAt = Date.now();
-    child.on('exit', (code, signal) => this.exited(child, code, signal));
-    if (opts.liveness) this.watch(child, opts.liveness);
+    if (this.opts.liveness) this.watch(child, this.opts.liveness);
     for (const wake of this.startWaiters) wake(child);
     this.startWaiters.clear();
+  }
+
+  private startSpare(): void {
+    const child = this.spawn(true);
+    const spare = { child, ready: false, promoted: false };
+    this.spare = spare;
+    child.on('message', (m: unknown) => {
+      if (typeof m !== 'object' || m === null || (m as { type?: unknown }).type !== STANDBY_READY) return;
+      spare.ready = true;
+      this.sparesInARow = 0;
+      if (spare.promoted) this.serve(spare.child);
+    });
+  }
+
+  private serve(child: ChildProcess): void {
+    if (child.connected) child.send({ type: STANDBY_SERVE });
+  }
+
+  private spareExited(code: number | null, signal: NodeJS.Signals | null): void {
+    this.spare = null;
+    if (this.stopping) return;
+    this.sparesInARow += 1;
+    const delay = this.spareDelay();
+    this.opts.say(`${this.opts.name}'s standby exited (${signal ?? `code ${code}`}); starting another in ${(delay / 1000).toFixed(1)} s`);
+    this.scheduleSpare(delay);
+  }
+
+  private spareDelay(): number {
+    const { opts } = this;
+    return Math.min(opts.maxBackoffMs ?? 8_000, (opts.standby?.delayMs ?? 5_000) * 2 ** Math.max(0, this.sparesInARow - 1));
+  }
+
+  private scheduleSpare(delay: number): void {
+    if (this.spareTimer) clearTimeout(this.spareTimer);
+    this.spareTimer = setTimeout(() => {
+      this.spareTimer = null;
+      if (!this.stopping && !this.spare) this.startSpare();
+    }, delay);
   }
 
   /** Resolves with the next process started (a restart), for tests and the benchmark. */
@@ -70,6 +149,22 @@ export class Supervised {
     const lasted = Date.now() - this.startedAt;
     this.inARow = lasted >= (opts.stableMs ?? 60_000) ? 1 : this.inARow + 1;
     const delay = Math.min(opts.maxBackoffMs ?? 8_000, (opts.backoffMs ?? 500) * 2 ** (this.inARow - 1));
+    const spare = this.spare;
+    if (spare) {
+      // The standby takes over at once (or as soon as it is created); the next standby starts after the backoff.
+      this.spare = null;
+      spare.promoted = true;
+      if (spare.ready) this.serve(spare.child);
+      this.restarts += 1;
+      this.sparesInARow = this.inARow;
+      const next = Math.max(delay, this.spareDelay());
+      opts.say(
+        `${opts.name} exited (${signal ?? `code ${code}`}) after ${Math.round(lasted / 1000)} s; its standby (pid ${spare.child.pid}${spare.ready ? '' : ', still starting'}) serves instead (restart ${this.restarts}); a new standby in ${(next / 1000).toFixed(1)} s`,
+      );
+      this.adopt(spare.child);
+      this.scheduleSpare(next);
+      return;
+    }
     opts.say(
       `${opts.name} exited (${signal ?? `code ${code}`}) after ${Math.round(lasted / 1000)} s; restarting it in ${(delay / 1000).toFixed(1)} s (restart ${this.restarts + 1})`,
     );
@@ -106,17 +201,21 @@ export class Supervised {
     }, l.everyMs ?? 5_000);
   }
 
-  /** Stops it for good: SIGTERM, then SIGKILL after `killAfterMs`. */
+  /** Stops it (and its standby) for good: SIGTERM, then SIGKILL after `killAfterMs`. */
   async stop(killAfterMs = 10_000): Promise<void> {
     this.stopping = true;
     if (this.pending) clearTimeout(this.pending);
     if (this.probe) clearInterval(this.probe);
-    const child = this.child;
-    if (!child || child.exitCode !== null || child.signalCode !== null) return;
-    await new Promise<void>((resolve) => {
-      child.once('exit', () => resolve());
-      child.kill('SIGTERM');
-      setTimeout(() => child.kill('SIGKILL'), killAfterMs).unref();
-    });
+    if (this.spareTimer) clearTimeout(this.spareTimer);
+    await Promise.all([this.child, this.spare?.child].map((c) => c && terminate(c, killAfterMs)));
   }
+}
+
+async function terminate(child: ChildProcess, killAfterMs: number): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return;
+  await new Promise<void>((resolve) => {
+    child.once('exit', () => resolve());
+    child.kill('SIGTERM');
+    setTimeout(() => child.kill('SIGKILL'), killAfterMs).unref();
+  });
 }

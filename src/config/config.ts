@@ -100,6 +100,11 @@ export interface Config {
     shutdownGraceMs: number;
     /** After a shutdown request: when the worker stops waiting and the process exits with work still in flight. */
     shutdownForceMs: number;
+    /**
+     * WORKER_STANDBY=true: a standby the dev stack's supervisor keeps ready beside the running worker (created, polling
+     * nothing) and tells to serve when that one exits (src/temporal/worker-standby.ts).
+     */
+    standby: boolean;
   };
   retention: Retention;
   /** How many entries the event log keeps per scope, and in the bucket of deliveries no app can be named for. */
@@ -357,6 +362,7 @@ export function loadConfig(env: Env): Config {
       // time is retried by Temporal on another worker, as after a crash.
       shutdownGraceMs: int('WORKER_SHUTDOWN_GRACE_MS', 10_000, 0, 600_000),
       shutdownForceMs: int('WORKER_SHUTDOWN_FORCE_MS', 30_000, 1_000, 3_600_000),
+      standby: bool('WORKER_STANDBY', false),
     },
     retention: {
       // At least 2 days: the provider retries a delivery for up to 24 hours, and a redelivery must still find it.

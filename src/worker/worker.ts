@@ -23,6 +23,7 @@ import { createRepositories } from '../store/repositories';
 import { WholeKindCache } from '../store/documents';
 import { temporalConnectionOptions } from '../temporal/connection';
 import { serveWorkerHealth } from '../temporal/worker-health';
+import { awaitPromotion } from '../temporal/worker-standby';
 
 export interface WorkerSetup {
   config: Config;
@@ -161,29 +162,48 @@ export function workerTuning(w: Config['worker']): Partial<WorkerOptions> {
 
 /** The worker process (`node dist/src/worker.js`, src/worker.ts): connects, builds the worker, runs it until a signal. */
 export async function runWorkerProcess(): Promise<void> {
+  // Where a start's time goes (logged with 'worker started'): a restarted worker should serve again within
+  // seconds even on a starved machine (the soak, bench/README.md).
+  const startup = startupClock();
   const config = loadConfig(process.env);
   const logger = createLogger(config, 'worker');
+  const standby = config.worker.standby ? awaitPromotion() : null;
   installSdkLogging(logger, config.worker.metricsAddress);
+  startup.mark('modules');
   // Side by side, for a quick restart (see createWorker). Subscriber workflows its activities start (merges,
   // transfers, forwards) carry console links (static details).
   const [store, connection, temporal] = await Promise.all([
-    connectStore(config.mongo.uri, config.mongo.dbName, 'worker').then(async (s) => (await ensureIndexes(s.db, config.retention), s)),
+    connectStore(config.mongo.uri, config.mongo.dbName, 'worker'),
     NativeConnection.connect(temporalConnectionOptions(config.temporal)),
     connectTemporal(config.temporal, { interceptors: { workflow: [subscriberDetailsInterceptor(config.http.publicBaseUrl)] } }),
   ]);
+  startup.mark('connected');
   const mailer = createMailer(config.smtp.url, config.smtp.from);
-  const worker = await createWorker({
-    config,
-    connection,
-    db: store.db,
-    logger,
-    client: temporal.client,
-    mailer,
-    workflowBundlePath: config.worker.bundlePath ?? undefined,
-  });
+  // The indexes are checked while the workers are created (each loads the workflow bundle, seconds of CPU under
+  // load): creating a worker polls nothing, and nothing runs before both are done.
+  const [, worker] = await Promise.all([
+    ensureIndexes(store.db, config.retention).then(() => startup.mark('indexes')),
+    createWorker({
+      config,
+      connection,
+      db: store.db,
+      logger,
+      client: temporal.client,
+      mailer,
+      workflowBundlePath: config.worker.bundlePath ?? undefined,
+    }).then((w) => (startup.mark('workers created'), w)),
+  ]);
+  if (standby) {
+    logger.info({ startupMs: startup.marks() }, 'worker ready as a standby; it serves when told to');
+    await standby.ready();
+    startup.mark('told to serve');
+  }
   const taskQueues = Object.fromEntries([...worker.workers.keys()].map((role) => [role, roleTaskQueue(config, role)]));
   const health = config.worker.healthAddress ? await serveWorkerHealth(config.worker.healthAddress, worker) : null;
-  logger.info({ taskQueues, namespace: config.temporal.namespace, health: config.worker.healthAddress }, 'worker started');
+  logger.info(
+    { taskQueues, namespace: config.temporal.namespace, health: config.worker.healthAddress, startupMs: startup.marks() },
+    'worker started',
+  );
   // Worker.run() resolves after the SDK's own SIGINT/SIGTERM handling has drained in-flight tasks. A stop that
   // cannot drain ends at WORKER_SHUTDOWN_FORCE_MS (see workerTuning) with GracefulShutdownPeriodExpiredError, or
   // earlier with the SDK's own teardown error (SDK 1.24: "Workflow execution context should have been disposed
@@ -204,4 +224,13 @@ export async function runWorkerProcess(): Promise<void> {
   await connection.close();
   await store.close();
   logger.info('worker stopped');
+}
+
+/** Milliseconds since the process began (Node's own clock origin), at each named step of the start. */
+function startupClock(): { mark(step: string): void; marks(): Record<string, number> } {
+  const marks: Record<string, number> = {};
+  return {
+    mark: (step) => void (marks[step] = Math.round(performance.now())),
+    marks: () => ({ ...marks }),
+  };
 }

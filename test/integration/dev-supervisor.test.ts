@@ -1,7 +1,8 @@
 /**
  * The dev stack's supervisor (scripts/stack/supervisor.ts) with real child processes: one that crashes or is killed
  * with SIGKILL is started again after its backoff and the restart is announced; one whose liveness URL stops
- * answering is killed and started again; stop() ends it for good.
+ * answering is killed and started again; stop() ends it for good. With a standby, the process kept ready beside
+ * the running one serves as soon as that one exits, and a new standby follows.
  */
 import assert from 'node:assert/strict';
 import { createServer, type Server } from 'node:http';
@@ -93,5 +94,65 @@ describe('dev stack supervisor: a crashed or hung service process is started aga
     } finally {
       server.close();
     }
+  });
+
+  it('with a standby: the standby serves at once when the running process is killed, and a new standby follows', async () => {
+    // A stand-in for the worker: as a standby (WORKER_STANDBY) it says it is ready and answers `serve` by saying it
+    // serves; src/temporal/worker-standby.ts is the worker's side of the same messages.
+    const script = `
+      if (process.env.WORKER_STANDBY === 'true') {
+        process.on('message', (m) => { if (m.type === 'serve') process.send({ type: 'serving' }); });
+        process.send({ type: 'standby-ready' });
+      }
+      setInterval(() => {}, 1000);`;
+    const said: string[] = [];
+    const s = new Supervised({
+      name: 'worker',
+      ...node(script),
+      say: (m) => said.push(m),
+      backoffMs: 100,
+      standby: { env: { WORKER_STANDBY: 'true' }, delayMs: 100 },
+    });
+    running.push(s);
+    s.start();
+    const standbyPid = (lines: string[]) => Number(/its standby \(pid (\d+)/.exec(lines.at(-1) ?? '')?.[1]);
+
+    const first = s.pid!;
+    let next = s.nextStart();
+    process.kill(first, 'SIGKILL');
+    const promoted = await next;
+    const serving = new Promise((resolve) => promoted.on('message', (m: { type?: string }) => m.type === 'serving' && resolve(m)));
+    await serving;
+    assert.equal(promoted.pid, standbyPid(said), said.join('\n'));
+    assert.equal(s.pid, promoted.pid);
+    assert.equal(s.restartCount, 1);
+    assert.match(
+      said.at(-1)!,
+      /^worker exited \(SIGKILL\) after \d+ s; its standby \(pid \d+(, still starting)?\) serves instead \(restart 1\); a new standby in 0\.1 s$/,
+    );
+
+    // The next exit finds a new standby, started after the delay.
+    const second = await eventually(
+      async () => s.standbyPid,
+      (pid) => pid !== undefined,
+      { what: 'a new standby' },
+    );
+    next = s.nextStart();
+    process.kill(promoted.pid!, 'SIGKILL');
+    const third = await next;
+    assert.equal(third.pid, second);
+    assert.equal(standbyPid(said), second);
+    assert.equal(s.restartCount, 2);
+
+    // stop() ends the running process and its standby.
+    const spare = await eventually(
+      async () => s.standbyPid,
+      (pid) => pid !== undefined,
+      { what: 'a third standby' },
+    );
+    await s.stop(1_000);
+    assert.equal(s.pid, undefined);
+    assert.throws(() => process.kill(spare!, 0), /ESRCH/);
+    assert.throws(() => process.kill(third.pid!, 0), /ESRCH/);
   });
 });
