@@ -21,7 +21,7 @@ const TYPE_WEIGHTS: [string, number][] = [
   ['NON_RENEWING_PURCHASE', 0.02],
   ['TEST', 0.02],
 ];
-const PRODUCTS = [
+export const PRODUCTS = [
   { id: 'com.acme.pro.monthly', price: 9.99, days: 30 },
   { id: 'com.acme.pro.yearly', price: 79.99, days: 365 },
   { id: 'com.acme.plus.monthly', price: 4.99, days: 30 },
