@@ -16,6 +16,8 @@ import { freePort, startMongo, startTemporal, type RunningServer } from './stack
 import { Supervised } from './stack/supervisor';
 
 const root = resolve(__dirname, '..', '..');
+/** The billing worker's niceness in the dev stack: below skills, not so far that a burst starves it (the soak). */
+const BILLING_WORKER_NICE = 5;
 const say = (msg: string) => process.stdout.write(`[dev] ${msg}\n`);
 
 async function waitReady(url: string, deadlineMs: number): Promise<void> {
@@ -96,22 +98,23 @@ async function main(): Promise<void> {
     const base = `http://${config.http.host}:${config.http.port}`;
     // The worker's own liveness (src/temporal/worker-health.ts), on a free loopback port unless set.
     env.WORKER_HEALTH_ADDRESS ??= `127.0.0.1:${await freePort()}`;
-    // The worker has a standby beside it, told to serve when it exits (src/temporal/worker-standby.ts), unless it
+    // Each worker has a standby beside it, told to serve when it exits (src/temporal/worker-standby.ts), unless it
     // serves metrics: two processes cannot bind one WORKER_METRICS_ADDRESS.
     const standby = env.WORKER_METRICS_ADDRESS ? undefined : { env: { WORKER_STANDBY: 'true' } };
     if (!standby) say('WORKER_METRICS_ADDRESS is set: no standby worker (a restarted worker starts from scratch)');
-    for (const [name, script, liveness] of [
-      ['api', 'dist/src/api/server.js', `${base}/healthz`],
-      ['worker', 'dist/src/worker.js', `http://${env.WORKER_HEALTH_ADDRESS}/healthz`],
-    ] as const) {
+    const workers = await workerProcesses(env, say);
+    for (const p of [
+      { name: 'api', command: process.execPath, args: [join(root, 'dist/src/api/server.js')], env, liveness: `${base}/healthz` },
+      ...workers,
+    ]) {
       const child = new Supervised({
-        name,
-        command: process.execPath,
-        args: [join(root, script)],
-        env,
+        name: p.name,
+        command: p.command,
+        args: p.args,
+        env: p.env,
         say,
-        liveness: { url: liveness },
-        ...(name === 'worker' ? { standby } : {}),
+        liveness: { url: p.liveness },
+        ...(p.name === 'api' ? {} : { standby }),
       });
       child.start();
       children.push(child);
@@ -146,6 +149,41 @@ async function main(): Promise<void> {
     process.stderr.write(`[dev] ${err instanceof Error ? err.message : String(err)}\n`);
     await stopAll(1);
   }
+}
+
+/**
+ * The worker processes: by default one per role, the billing one under `nice` (BILLING_WORKER_NICE), so a burst's
+ * billing work yields the CPU to skill invocations (the soak: skill p95 under a burst, bench/README.md). With
+ * WORKER_ROLES set, one process serving those roles, as before.
+ */
+async function workerProcesses(
+  env: Record<string, string>,
+  say: (m: string) => void,
+): Promise<{ name: string; command: string; args: string[]; env: Record<string, string>; liveness: string }[]> {
+  const script = join(root, 'dist/src/worker.js');
+  const health = (address: string) => `http://${address}/healthz`;
+  if (env.WORKER_ROLES)
+    return [{ name: 'worker', command: process.execPath, args: [script], env, liveness: health(env.WORKER_HEALTH_ADDRESS!) }];
+  const skillsHealth = `127.0.0.1:${await freePort()}`;
+  say(
+    `skills and billing in worker processes of their own, the billing one at nice ${BILLING_WORKER_NICE} (set WORKER_ROLES in .env for one process)`,
+  );
+  return [
+    {
+      name: 'worker(skills)',
+      command: process.execPath,
+      args: [script],
+      env: { ...env, WORKER_ROLES: 'skills', WORKER_HEALTH_ADDRESS: skillsHealth },
+      liveness: health(skillsHealth),
+    },
+    {
+      name: 'worker(billing)',
+      command: 'nice',
+      args: ['-n', String(BILLING_WORKER_NICE), process.execPath, script],
+      env: { ...env, WORKER_ROLES: 'billing' },
+      liveness: health(env.WORKER_HEALTH_ADDRESS!),
+    },
+  ];
 }
 
 async function buildWorkflowBundle(path: string): Promise<string> {
