@@ -8,11 +8,15 @@
  *   bullets are the entries; each entry keeps the PR numbers (`#650`, `/pull/650`, `/issues/650`) and commit
  *   shas (`/commit/<sha>`, `` `abc1234` ``) it names, and its class: from an inline `*Breaking:*` prefix, its
  *   label bullet, or the sub-heading it stands under (classOfHeading).
- * - An entry of the changelog matches an entry of the draft that names one of its PR numbers or shas; an entry
- *   that names none (hand-written changelogs such as express's History.md) matches by its words (Dice
- *   coefficient of their word sets ≥ TEXT_MATCH). An entry is matchable when what it names is in the range
- *   drafted (a PR or commit of it; for an entry without references, a title of the range that its words match):
- *   the recall is over matchable entries only, and how many were not matchable is reported.
+ * - An entry of the changelog matches an entry of the draft that names one of its PR numbers or shas. Where the
+ *   two name no reference of the same kind, by their words (Dice coefficient of their word sets ≥ TEXT_MATCH):
+ *   a hand-written changelog that names none (express's History.md), and a draft entry made from a commit that
+ *   names no PR number where the changelog names the PR (commander.js merges some pull requests by rebasing, so
+ *   their commits reach the default branch without the number). Two entries that name the same security
+ *   advisory (CVE-2024-51999, GHSA-…) are the same change whatever their words. An entry is matchable when what
+ *   it names is in the range drafted (a PR or commit of it; else a title of the range, with no PR number where
+ *   the entry names one, that its words match): the recall is over matchable entries only, and how many were
+ *   not matchable is reported.
  * - Recall = matched matchable changelog entries / matchable ones; precision = draft entries that some changelog
  *   entry matches / draft entries; section agreement = matched pairs whose classes agree / matched pairs whose
  *   changelog class is known; length ratio = draft characters / changelog section characters.
@@ -236,18 +240,35 @@ export function dice(a: ReadonlySet<string>, b: ReadonlySet<string>): number {
 const shaMatch = (a: readonly string[], b: readonly string[]) => a.some((x) => b.some((y) => x.startsWith(y) || y.startsWith(x)));
 const hasRefs = (e: { prs: number[]; shas: string[] }) => e.prs.length > 0 || e.shas.length > 0;
 
+/** Security advisories a text names (CVE-2024-51999, GHSA-pj86-cfqh-vqx6), upper-cased. */
+export function advisoriesOf(text: string): Set<string> {
+  return new Set([...text.matchAll(/\b(CVE-\d{4}-\d{4,7}|GHSA(?:-[0-9a-z]{4}){3})\b/gi)].map((m) => m[1]!.toUpperCase()));
+}
+
+const sameAdvisory = (a: string, b: string) => {
+  const x = advisoriesOf(a);
+  return x.size > 0 && [...advisoriesOf(b)].some((id) => x.has(id));
+};
+
+/** By words: the same advisory, or word sets that overlap at least TEXT_MATCH. */
+const sameWords = (a: string, b: string) => sameAdvisory(a, b) || dice(wordsOf(a), wordsOf(b)) >= TEXT_MATCH;
+
 function sameChange(r: ChangelogEntry, d: DraftEntry): boolean {
-  if (hasRefs(r)) return r.prs.some((n) => d.prs.includes(n)) || shaMatch(r.shas, d.shas);
-  return dice(wordsOf(r.text), wordsOf(d.text)) >= TEXT_MATCH;
+  const comparable = (r.prs.length > 0 && d.prs.length > 0) || (r.shas.length > 0 && d.shas.length > 0);
+  if (comparable) return r.prs.some((n) => d.prs.includes(n)) || shaMatch(r.shas, d.shas);
+  return sameWords(r.text, d.text);
 }
 
 function inRange(r: ChangelogEntry, range: readonly RangeChange[]): boolean {
-  if (hasRefs(r))
-    return range.some(
+  if (
+    hasRefs(r) &&
+    range.some(
       (c) => (c.prNumber !== undefined && r.prs.includes(c.prNumber)) || (c.sha !== undefined && shaMatch(r.shas, [c.sha.slice(0, 7)])),
-    );
-  const words = wordsOf(r.text);
-  return range.some((c) => dice(words, wordsOf(c.title)) >= TEXT_MATCH);
+    )
+  )
+    return true;
+  // By words: a range change that names no PR number where the entry names one (or any, where it names none).
+  return range.some((c) => (r.prs.length === 0 || c.prNumber === undefined) && sameWords(r.text, c.title));
 }
 
 export function scoreDraft(

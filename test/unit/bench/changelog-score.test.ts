@@ -167,6 +167,47 @@ describe('bench: the changelog scorer', () => {
     assert.deepEqual([byWords.matchable, byWords.matched, byWords.draftMatched], [1, 1, 1]);
   });
 
+  it('matches by words where the two entries name no reference of the same kind, and by a security advisory', () => {
+    // commander.js 11.1.0: the pull request was merged by rebasing, so its commit names no PR number.
+    const [v11] = parseChangelog(`## [11.1.0] (2023-10-13)
+
+### Fixed
+
+- TypeScript: add null return type to \`Commands.executableDir()\`, for when not configured ([#1965])
+- TypeScript: add that \`Command.version()\` can also be used as getter ([#1982])
+`);
+    const draft: DraftEntry[] = [
+      { text: 'Fix executableDir() return type', prs: [], shas: ['68a4276'], class: 'fix' },
+      // Same words as the second entry but another PR number: a PR number decides where both name one.
+      { text: 'Add that Command.version() can also be used as getter', prs: [2018], shas: [], class: 'fix' },
+    ];
+    const range = [
+      { title: 'Fix executableDir() return type', sha: '68a42765' },
+      { title: 'Types for version getter (#1982)', prNumber: 1982 },
+      { title: 'Add that Command.version() can also be used as getter (#2018)', prNumber: 2018 },
+    ];
+    const s = scoreDraft(v11!, draft, range, '');
+    assert.deepEqual([s.matchable, s.matched, s.draftEntries, s.draftMatched], [2, 1, 2, 1]);
+    assert.deepEqual(s.extra, ['Add that Command.version() can also be used as getter']);
+    // express 5.2.0 / 5.2.1: History.md and the commit word the fix differently; the advisory is the same.
+    const [fix] = parseChangelog(`5.2.0 / 2025-12-01
+========================
+
+* Security fix for [CVE-2024-51999](https://www.cve.org/CVERecord?id=CVE-2024-51999) ([GHSA-pj86-cfqh-vqx6](https://github.com/expressjs/express/security/advisories/GHSA-pj86-cfqh-vqx6))
+* deps: \`body-parser@^2.2.1\`
+`);
+    const advisory = scoreDraft(
+      fix!,
+      [
+        { text: 'Security patch for CVE-2024-51999', prs: [], shas: ['2f64f68'], class: 'fix' },
+        { text: 'Security patch for CVE-2024-47764', prs: [], shas: ['1111111'], class: 'fix' },
+      ],
+      [{ title: 'sec: security patch for CVE-2024-51999', sha: '2f64f68c' }],
+      '',
+    );
+    assert.deepEqual([advisory.matchable, advisory.matched, advisory.draftMatched], [1, 1, 1]);
+  });
+
   it("reads a draft's entries from its group sections, and finds sections that say nothing", () => {
     const sections = [
       { heading: 'Highlights', markdown: 'Since 1.0.0: 1 fix.', markdownWithCitations: 'Since 1.0.0: 1 fix.' },
