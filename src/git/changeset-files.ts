@@ -5,7 +5,7 @@
  * known to have none. A repository without `.changeset/config.json` in its history has no changesets.
  */
 import type { Changeset } from '../skills/documents';
-import { CHANGESETS_PER_COMMIT, parseChangeset } from './changesets';
+import { CHANGESETS_PER_COMMIT, parseChangeset, type InternalDependencies } from './changesets';
 import { runGit, runGitBytes } from './git-process';
 
 export interface RepositoryChangesets {
@@ -38,7 +38,9 @@ export async function readChangesets(repo: string, starts: readonly string[], pa
     .map((d) => new Date(d).toISOString())
     .sort()[0];
   if (!adopted) return undefined;
-  const packageName = path ? await packageNameAt(repo, path) : undefined;
+  const manifest = path ? await manifestAt(repo, path) : undefined;
+  const packageName = manifest?.name;
+  const internal = manifest ? { names: manifest.dependencies, from: await updateInternalDependencies(repo) } : undefined;
   // Newest first: every commit that adds, edits, moves or deletes a changeset file (the tool moves them into
   // `pre/`, and maintainers fix one up after it landed). A changeset belongs to the commit that first adds it; its
   // text is its newest version, as the tool reads it when it writes the changelog. One deleted by a commit that
@@ -85,12 +87,17 @@ export async function readChangesets(repo: string, starts: readonly string[], pa
   const bySha = new Map<string, Changeset[]>();
   ids.forEach((id, i) => {
     const text = texts[i];
-    const changeset = text === undefined ? undefined : parseChangeset(text, packageName);
+    const changeset = text === undefined ? undefined : parseChangeset(text, packageName, internal);
     const sha = addedBy.get(id)!;
     const theirs = bySha.get(sha) ?? [];
     if (changeset && theirs.length < CHANGESETS_PER_COMMIT) bySha.set(sha, [...theirs, changeset]);
   });
   return { bySha, since: adopted, ...(packageName ? { packageName } : {}) };
+}
+
+/** The commits whose changesets release the package: by a bump of its own, or of its dependencies. */
+export function changesetCommits(found: RepositoryChangesets): Set<string> {
+  return new Set([...found.bySha].filter(([, list]) => list.some((c) => c.bump || c.dependencies?.length)).map(([sha]) => sha));
 }
 
 /** The changesets of a commit: its own, or none (an empty list) when it landed after the repository adopted changesets. */
@@ -99,13 +106,39 @@ export function changesetsOfCommit(found: RepositoryChangesets | undefined, sha:
   return found.bySha.get(sha) ?? (committedAt >= found.since ? [] : undefined);
 }
 
-async function packageNameAt(repo: string, path: string): Promise<string | undefined> {
+/** Dependency names read from one manifest at most (a package.json lists tens). */
+const MANIFEST_DEPENDENCIES_MAX = 1_000;
+
+/**
+ * The package's name and the packages it depends on at run time (`dependencies`, `optionalDependencies`: the
+ * ones whose release makes the changesets tool bump it), from `<path>/package.json` at HEAD. Undefined without a
+ * readable manifest that names the package.
+ */
+async function manifestAt(repo: string, path: string): Promise<{ name: string; dependencies: Set<string> } | undefined> {
   const folder = path.replace(/^\.?\/+|\/+$/g, '');
   try {
-    const manifest = JSON.parse(await runGit(repo, ['show', `HEAD:${folder ? `${folder}/` : ''}package.json`])) as { name?: unknown };
-    return typeof manifest.name === 'string' && manifest.name.length <= 214 ? manifest.name : undefined;
+    const manifest = JSON.parse(await runGit(repo, ['show', `HEAD:${folder ? `${folder}/` : ''}package.json`])) as Record<string, unknown>;
+    const name = manifest.name;
+    if (typeof name !== 'string' || name.length > 214) return undefined;
+    const dependencies = new Set<string>();
+    for (const field of ['dependencies', 'optionalDependencies']) {
+      const deps = manifest[field];
+      if (deps && typeof deps === 'object' && !Array.isArray(deps))
+        for (const dep of Object.keys(deps).slice(0, MANIFEST_DEPENDENCIES_MAX)) dependencies.add(dep);
+    }
+    return { name, dependencies };
   } catch {
     return undefined;
+  }
+}
+
+/** `.changeset/config.json`'s `updateInternalDependencies` at HEAD: "patch" (the tool's default) or "minor". */
+async function updateInternalDependencies(repo: string): Promise<InternalDependencies['from']> {
+  try {
+    const config = JSON.parse(await runGit(repo, ['show', 'HEAD:.changeset/config.json'])) as Record<string, unknown>;
+    return config.updateInternalDependencies === 'minor' ? 'minor' : 'patch';
+  } catch {
+    return 'patch';
   }
 }
 

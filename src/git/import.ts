@@ -11,7 +11,7 @@ import { screenDocuments } from '../documents/screen';
 import type { ProjectDocument } from '../skills/documents';
 import { forgeFromRemote, type Forge } from '../skills/forge';
 import { BranchPullRequests } from './branch-prs';
-import { changesetsOfCommit, readChangesets } from './changeset-files';
+import { changesetCommits, changesetsOfCommit, readChangesets } from './changeset-files';
 import { commitDocument, releaseDocument } from './documents';
 import { gitRecords, runGit } from './git-process';
 import { LOG_FORMAT, parseLogRecord } from './log';
@@ -134,6 +134,9 @@ export async function importGitHistory(options: ImportOptions): Promise<ImportSu
       `changesets: ${[...changesets.bySha.values()].reduce((n, c) => n + c.length, 0)} in ${changesets.bySha.size} commits` +
         (changesets.packageName ? ` (bumps of ${changesets.packageName})` : ''),
     );
+  // With --path, a commit that releases the package by its changesets (its own bump, or a dependency's: "Updated
+  // dependencies") belongs to its history even where it touches no file of the package's folder.
+  const releasing = options.path && changesets ? changesetCommits(changesets) : new Set<string>();
   if (starts.length > 0) {
     // First the people, over the whole history, so each commit names its author's login however late it is learnt.
     const logins = new Logins();
@@ -144,14 +147,24 @@ export async function importGitHistory(options: ImportOptions): Promise<ImportSu
       input,
     ))
       logins.addRecord(record);
-    for await (const record of gitRecords(
-      repo,
-      ['log', '-z', '--encoding=UTF-8', `--format=${LOG_FORMAT}`, '--stdin', ...paths],
-      '\0',
-      input,
-    )) {
+    const read = (args: string[], stdin: string) =>
+      gitRecords(repo, ['log', '-z', '--encoding=UTF-8', `--format=${LOG_FORMAT}`, ...args], '\0', stdin);
+    const seen = new Set<string>();
+    let outside: Map<string, string> | undefined;
+    const records = async function* () {
+      yield* read(['--stdin', ...paths], input);
+      const more = [...releasing].filter((sha) => !seen.has(sha));
+      if (more.length === 0) return;
+      // Their first release, over the whole history (the folder's releases do not walk them).
+      outside = await firstReleases(releases, async (revisions) =>
+        (await runGit(repo, ['rev-list', '--stdin'], `${revisions.join('\n')}\n`)).split('\n').filter(Boolean),
+      );
+      yield* read(['--no-walk=unsorted', '--stdin'], `${more.join('\n')}\n`);
+    };
+    for await (const record of records()) {
       const commit = parseLogRecord(record);
-      const version = versionOf.get(commit.sha);
+      seen.add(commit.sha);
+      const version = versionOf.get(commit.sha) ?? outside?.get(commit.sha);
       summary.commits += 1;
       if (version) summary.released += 1;
       const prNumber = branchPrs.next(commit, prNumberOf(commit.subject), isPrMerge(commit.subject));

@@ -51,7 +51,11 @@ const KIND_FIELDS: Record<DocumentKind, { required: string[]; properties: Record
           type: 'object',
           additionalProperties: false,
           required: ['summary'],
-          properties: { summary: text(5000), bump: { type: 'string', enum: ['major', 'minor', 'patch'] } },
+          properties: {
+            summary: text(5000),
+            bump: { type: 'string', enum: ['major', 'minor', 'patch'] },
+            dependencies: list({ type: 'string', minLength: 1, maxLength: 214 }, 50),
+          },
         },
         20,
       ),

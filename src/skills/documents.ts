@@ -14,6 +14,11 @@ export interface Changeset {
   summary: string;
   /** The bump it gives the project's package; absent when it releases only other packages of the repository. */
   bump?: ChangesetBump;
+  /**
+   * Without a bump of its own: the package's dependencies of the same repository that it releases, for which the
+   * changesets tool bumps the package too and writes "Updated dependencies" into its changelog.
+   */
+  dependencies?: string[];
 }
 
 interface DocumentBase<K extends DocumentKind> {

@@ -44,3 +44,18 @@ export function changesetDetail(summary: string): string | undefined {
   const rest = paragraphs(summary).slice(1).join('\n\n').trim();
   return rest === '' ? undefined : rest;
 }
+
+/**
+ * The package's dependencies of the same repository that the changesets release, when none releases the package
+ * itself: the tool then bumps it (a patch) and writes "Updated dependencies" into its changelog. Each name once,
+ * in the order the changesets name them.
+ */
+export function updatedDependencies(changesets: readonly Changeset[]): string[] {
+  if (releasingChangesets(changesets).length > 0) return [];
+  return [...new Set(changesets.flatMap((c) => c.dependencies ?? []))];
+}
+
+/** The line of a change that only updates dependencies, as the changesets tool words it ("Updated dependencies"). */
+export function updatedDependenciesTitle(names: readonly string[]): string {
+  return `Updated dependencies: ${names.map((n) => `\`${n}\``).join(', ')}`;
+}

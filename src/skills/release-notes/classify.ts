@@ -6,7 +6,7 @@
 import { isMergeCommit, parseHeader, revertOf, type ConventionalHeader } from './conventional';
 import { breakingNote } from './migration';
 import { changeDocuments, type Change } from './changes';
-import { changesetCategory, changesetsOf, releasingChangesets } from './changesets';
+import { changesetCategory, changesetsOf, releasingChangesets, updatedDependencies } from './changesets';
 
 /** `docs`: documentation for users, summarised among the other changes rather than listed. */
 export type Category = 'breaking' | 'feature' | 'improvement' | 'fix' | 'revert' | 'docs' | 'other';
@@ -191,6 +191,8 @@ export function classify(
   if (changesets) {
     const releasing = releasingChangesets(changesets);
     if (releasing.length > 0) return { category: changesetCategory(releasing) };
+    // Its dependencies' release bumps the package (a patch): "Updated dependencies", as the tool lists it.
+    if (updatedDependencies(changesets).length > 0) return { category: 'fix' };
     return { excluded: changesets.length > 0 ? 'its changesets release other packages, not this one' : 'no changeset' };
   }
   const parsed = headerTitles(change).map(parseHeader);

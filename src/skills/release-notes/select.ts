@@ -13,7 +13,15 @@ import type { Forge } from '../forge';
 import { isBot } from './bots';
 import { groupChanges, changeDocuments, type Change } from './changes';
 import { listingOf, type Listing } from './listing';
-import { BUMP_CATEGORY, changesetDetail, changesetsOf, changesetTitle, releasingChangesets } from './changesets';
+import {
+  BUMP_CATEGORY,
+  changesetDetail,
+  changesetsOf,
+  changesetTitle,
+  releasingChangesets,
+  updatedDependencies,
+  updatedDependenciesTitle,
+} from './changesets';
 import { classify, type Category, type Classification } from './classify';
 import { coAuthors, isMergeCommit, isPrMerge, revertOf, tidyTitle, type TicketKeys } from './conventional';
 import { migrationNote } from './migration';
@@ -417,6 +425,11 @@ export function selectReleaseNotes(inputs: ReleaseNotesInputs, docs: readonly Pr
           ...(migration ? { migration } : {}),
         });
       }
+      continue;
+    }
+    const dependencies = updatedDependencies(changesetsOf(change) ?? []);
+    if (dependencies.length > 0) {
+      entries.push({ category: 'fix', change, title: updatedDependenciesTitle(dependencies), authors, version, references });
       continue;
     }
     const migration = verdict.category === 'breaking' ? migrationOf(change) : undefined;

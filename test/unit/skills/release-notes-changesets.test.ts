@@ -14,7 +14,14 @@ import { DEMO_NOW } from './demo';
 import { importInMemory } from './import-in-memory';
 import { retrieve } from './memory-store';
 
-const cli = (version: string) => JSON.stringify({ name: '@acme/cli', version });
+// @acme/config is a dependency the tool bumps @acme/cli for; @acme/git only a development one.
+const cli = (version: string) =>
+  JSON.stringify({
+    name: '@acme/cli',
+    version,
+    dependencies: { '@acme/config': 'workspace:^' },
+    devDependencies: { '@acme/git': 'workspace:*' },
+  });
 const changeset = (bumps: Record<string, string>, summary: string) =>
   `---\n${Object.entries(bumps)
     .map(([p, b]) => `"${p}": ${b}`)
@@ -26,6 +33,7 @@ function build(): GitRepo {
   repo.commitFiles('Initial commit (#1)', {
     'packages/cli/package.json': cli('1.0.0'),
     'packages/git/package.json': '{"name":"@acme/git"}',
+    'packages/config/package.json': '{"name":"@acme/config"}',
   });
   repo.commitFiles('Fix a crash on empty input (#2)', { 'packages/cli/src/input.ts': 'a' });
   repo.tag('@acme/cli@1.0.0');
@@ -74,6 +82,17 @@ function build(): GitRepo {
     'packages/cli/package.json': cli('2.0.0'),
   });
   repo.tag('@acme/cli@2.0.0');
+  // A release of @acme/cli that only its dependency's changeset makes (changesets/changesets' @changesets/cli 2.28.1).
+  repo.commitFiles('Prevent fatal errors with the prettier option (#19)', {
+    'packages/config/src/validate.ts': 'h',
+    '.changeset/curly-cameras-serve.md': changeset({ '@acme/config': 'patch' }, 'Validate the `prettier` option.'),
+  });
+  repo.commitFiles('Version Packages (#20)', {
+    '.changeset/curly-cameras-serve.md': null,
+    'packages/cli/CHANGELOG.md': '# @acme/cli\n\n## 2.0.1\n\n## 2.0.0\n',
+    'packages/cli/package.json': cli('2.0.1'),
+  });
+  repo.tag('@acme/cli@2.0.1');
   return repo;
 }
 
@@ -82,8 +101,8 @@ describe('skills: release notes from changesets (a changesets-shaped monorepo bu
   let docs: ProjectDocument[];
   let said: string[];
   before(async () => ({ docs, said } = await importInMemory(build(), 'acme-cli', { tagPrefixes: ['@acme/cli@'], path: 'packages/cli' })));
-  const notes = (): SkillResult => {
-    const inputs = { fromVersion: '1.0.0', toVersion: '2.0.0' };
+  const notes = (fromVersion = '1.0.0', toVersion = '2.0.0'): SkillResult => {
+    const inputs = { fromVersion, toVersion };
     return selectAndDraft('release_notes_composer', inputs, retrieve(retrievalPlan('release_notes_composer', inputs), docs), DEMO_NOW);
   };
   const sectionOf = (r: SkillResult, heading: string) => r.sections.find((s) => s.heading === heading)?.markdown ?? '';
@@ -91,7 +110,7 @@ describe('skills: release notes from changesets (a changesets-shaped monorepo bu
 
   it('import-git stores each commit’s changesets: the bump of the package at --path, the newest text, none before adoption', () => {
     assert.ok(
-      said.some((l) => /^changesets: 5 in 4 commits \(bumps of @acme\/cli\)$/.test(l)),
+      said.some((l) => /^changesets: 6 in 5 commits \(bumps of @acme\/cli\)$/.test(l)),
       said.join('\n'),
     );
     assert.equal(commit(2).changesets, undefined, 'before .changeset/config.json: not known');
@@ -101,7 +120,12 @@ describe('skills: release notes from changesets (a changesets-shaped monorepo bu
       { summary: 'Packages are now listed in alphabetical order.', bump: 'minor' },
     ]);
     assert.deepEqual(commit(12).changesets, [{ summary: 'Fixed paths with backslashes on Windows.', bump: 'patch' }], 'as fixed up');
-    assert.deepEqual(commit(15).changesets, [{ summary: 'Exported `getCommits`.' }], 'another package only');
+    assert.deepEqual(commit(15).changesets, [{ summary: 'Exported `getCommits`.' }], 'another package only (a development dependency)');
+    assert.deepEqual(
+      commit(19).changesets,
+      [{ summary: 'Validate the `prettier` option.', dependencies: ['@acme/config'] }],
+      'a dependency of the package only',
+    );
     assert.deepEqual(commit(16).changesets, [], 'deleted by hand before the release: withdrawn');
   });
 
@@ -124,5 +148,14 @@ describe('skills: release notes from changesets (a changesets-shaped monorepo bu
     assert.equal(reasons.get(`commit:${commit(14).sha.slice(0, 7)}`), 'no changeset');
     assert.equal(reasons.get(`commit:${commit(15).sha.slice(0, 7)}`), 'its changesets release other packages, not this one');
     assert.equal(reasons.get(`commit:${commit(16).sha.slice(0, 7)}`), 'no changeset');
+  });
+
+  it('lists "Updated dependencies" where only a dependency\'s changeset releases the package, as the tool writes it', () => {
+    const r = notes('2.0.0', '2.0.1');
+    assert.equal(
+      sectionOf(r, 'Fixes'),
+      '- Updated dependencies: `@acme/config` ([#19](https://github.com/acme/tools/pull/19)) by Priya Raman',
+    );
+    assert.ok(!r.markdown.includes('prettier'), "the dependency's own words are its changelog's, not this package's");
   });
 });
