@@ -4,6 +4,7 @@
  * markers); the wording of the title is only a fallback for repositories that do not use conventions.
  */
 import { isMergeCommit, parseHeader, revertOf, type ConventionalHeader } from './conventional';
+import { gitmojiHeader } from './gitmoji';
 import { breakingNote } from './migration';
 import { changeDocuments, type Change } from './changes';
 import { changesetCategory, changesetsOf, releasingChangesets, updatedDependencies } from './changesets';
@@ -27,7 +28,13 @@ const TYPE_CATEGORY: Record<string, Category> = {
 };
 /** Conventional types a maintainer gives a change users see (a bot's `fix(deps): …` is a runtime dependency update). */
 const USER_TYPES = new Set(['feat', 'feature', 'fix', 'bugfix', 'perf']);
-const INTERNAL_TYPES = new Set(['chore', 'ci', 'build', 'test', 'tests', 'refactor', 'style']);
+/** `cleanup` and `lint` are not in the Conventional Commits list, but say what `refactor` and `style` say. */
+const INTERNAL_TYPES = new Set(['chore', 'ci', 'build', 'test', 'tests', 'refactor', 'style', 'cleanup', 'lint']);
+/**
+ * Documentation types: `doc` is how some projects spell `docs` (express's "doc: fix the Contributing.md link"), and
+ * `examples:` says what `docs(examples):` says ("examples: improve view count in cookie-sessions").
+ */
+const DOC_TYPES = new Set(['docs', 'doc', 'examples', 'example']);
 
 const LABEL_CATEGORY: Record<string, Category> = {
   bug: 'fix',
@@ -84,7 +91,10 @@ const RELEASE_WORDS = /\b(prepare|prepares|preparing|prep|release|releases|relea
  * security policy, code of conduct, release process, badges, funding): no user of the package reads them as a change.
  */
 const GOVERNANCE_WORDS =
-  /\b(triage|triager|triagers|captain|captains|emeritus|nominate|nominating|nomination|charter|charters|governance|code of conduct|coc|dco|security policy|security\.md|release[- ]process|technical committee|funding|sponsors?|badges?|threat model|codeowners)\b/i;
+  /\b(triage|triager|triagers|captain|captains|emeritus|nominate|nominating|nomination|charter|charters|governance|code of conduct|coc|dco|security policy|security\.md|release[- ]process|technical committee|funding|sponsors?|badges?|threat model|codeowners|contributor covenant)\b/i;
+/** Wording fallback: the project's people ("Add @UlisesGascon to mime repos", "Remove @x from triagers"). */
+const PEOPLE_CHANGE =
+  /^(add|adds|added|remove|removes|removed|nominate|nominates|promote|promotes|move|moves)\s+@[\w-]+\s+(to|from|as|in)\b/i;
 /** Wording fallback: release housekeeping (the changelog, the release date), which the notes themselves replace. */
 const CHANGELOG_WORDS = /\b(changelog|change log|release notes|release date|history\.md|history file)\b/i;
 /** Wording fallback: titles about the project's own tests or development tools, which users never see. */
@@ -100,8 +110,11 @@ const DEPENDENCY_UPDATE = /^(update|updated|updates|upgrade|upgraded|bump|bumped
 const DEV_DEPENDENCY_WORDS = /\bdev[- ]?dependenc(?:y|ies)\b|\bdevDependencies\b|\bdev[- ]deps?\b/i;
 const TOOLING_WORDS =
   /\b(pull request templates?|issue templates?|pr templates?|github actions?|eslint|tslint|prettier|lint|linting|linter|editorconfig|gitignore|husky|ci|dependabot|renovate|package-lock|lock ?file)\b/i;
-/** Wording fallback: documentation for users, counted with the other changes rather than as a fix or feature. */
-const DOCS_WORDS = /\b(readme|docs|documentation|typos?|examples?|jsdoc|notes?|tips|wording|guide)\b/i;
+/**
+ * Wording fallback: documentation for users, counted with the other changes rather than as a fix or feature; also a
+ * title that says it documents something ("Document beta releases expectations").
+ */
+const DOCS_WORDS = /\b(readme|docs|documentation|typos?|examples?|jsdoc|notes?|tips|wording|guide)\b|^document\s/i;
 /**
  * Wording fallback for a major release: removing or disallowing something, raising a requirement, or throwing
  * where nothing was thrown, is what semver keeps for one, so in a repository without conventions such a title is a breaking change; unless it is
@@ -195,7 +208,8 @@ export function classify(
     if (updatedDependencies(changesets).length > 0) return { category: 'fix' };
     return { excluded: changesets.length > 0 ? 'its changesets release other packages, not this one' : 'no changeset' };
   }
-  const parsed = headerTitles(change).map(parseHeader);
+  // A gitmoji ("💚 …") is read as the type it stands for.
+  const parsed = headerTitles(change).map((t) => parseHeader(t) ?? gitmojiHeader(t));
   if (isBotDependencyBump(change, parsed, labels, isBot)) return { excluded: 'dependency bump by a bot' };
   if (isBreaking(change, parsed, labels)) return { category: 'breaking' };
   const reverts = [...change.pullRequests, ...change.commits]
@@ -211,7 +225,7 @@ export function classify(
   const internalScope = headers[0]?.scope === undefined ? undefined : INTERNAL_SCOPES[headers[0].scope.toLowerCase()];
   if (internalScope && !labels.some((l) => LABEL_CATEGORY[l]) && change.tickets.length === 0) return internalWork(internalScope);
   // The project's own pages (triage team, badges, security policy) are no change to the package, whatever the type.
-  if (GOVERNANCE_WORDS.test(shown)) return { excluded: 'project governance' };
+  if (GOVERNANCE_WORDS.test(shown) || PEOPLE_CHANGE.test(shown)) return { excluded: 'project governance' };
   // A fix or feature of the documentation ("fix(docs): …", "feat(readme): …") is documentation.
   if (headers[0]?.scope !== undefined && DOC_SCOPES.has(headers[0].scope.toLowerCase()) && !labels.some((l) => LABEL_CATEGORY[l]))
     return { category: 'docs' };
@@ -225,7 +239,7 @@ export function classify(
 
   const internal = headers.find((h) => INTERNAL_TYPES.has(h.type));
   if (internal) return internalWork(internal.type === 'tests' ? 'test' : internal.type);
-  const docs = headers.find((h) => h.type === 'docs');
+  const docs = headers.find((h) => DOC_TYPES.has(h.type));
   if (docs) {
     const internalDocs =
       (docs.scope !== undefined && INTERNAL_DOC_SCOPES.has(docs.scope.toLowerCase())) || INTERNAL_DOC_WORDS.test(docs.description);

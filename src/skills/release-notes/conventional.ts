@@ -4,6 +4,7 @@
  * so a title or body of any allowed size takes time proportional to its length.
  */
 import { loginOfEmail } from '../forge';
+import { gitmojiHeader } from './gitmoji';
 import { capitalize, oneSpaced, trimEndOf, trimStartOf } from '../text';
 
 export interface ConventionalHeader {
@@ -187,12 +188,12 @@ function keepsCase(word: string): boolean {
 }
 
 /**
- * A title rewritten for users: no conventional prefix or scope, no PR references, no ticket keys of the
+ * A title rewritten for users: no conventional prefix or scope (nor a gitmoji), no PR references, no ticket keys of the
  * project (see TicketKeys), first letter capitalised unless the title starts with code, no trailing period
  * (the wording adds its own).
  */
 export function tidyTitle(title: string, keys: TicketKeys = { own: [] }): string {
-  const header = parseHeader(title);
+  const header = parseHeader(title) ?? gitmojiHeader(title);
   const ownPrefixes = new Set(keys.own.map(prefixOf));
   const kindOf = (word: string) => refKind(trimEndOf(word, ':,;.', false), keys, ownPrefixes);
   const removable = (word: string) => kindOf(word) !== undefined;

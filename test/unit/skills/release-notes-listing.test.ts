@@ -22,7 +22,7 @@ const INTERNAL = [
   'Remove unused helper',
   'pull request template',
 ];
-const DOCS = ['Fix typos in the README'];
+const DOCS = ['Fix typos in the README', 'Document cleaning up a process tree on Windows'];
 
 describe('skills: release notes list what the project lists (process-runner, built with git)', function () {
   this.timeout(30_000);
@@ -43,7 +43,7 @@ describe('skills: release notes list what the project lists (process-runner, bui
     const r = notes();
     assert.equal(r.markdown, notes({ internalWork: 'omit', docs: 'count' }).markdown);
     for (const t of [...INTERNAL, ...DOCS]) assert.ok(!bullets(r.markdown).some((l) => l.includes(t)), `${t} is not an entry`);
-    assert.match(other(r), /Documentation: 1 change\./);
+    assert.match(other(r), /Documentation: 2 changes\./);
     assert.equal(reasonOf(r, 'Fix flaky test'), 'test');
     assert.equal(reasonOf(r, 'Update dev dependencies'), 'dev dependencies');
   });
@@ -58,7 +58,7 @@ describe('skills: release notes list what the project lists (process-runner, bui
       );
     assert.ok(!r.markdown.includes('Update CHANGELOG'), 'the changelog commit is housekeeping');
     assert.equal(reasonOf(r, 'Update CHANGELOG for 5.0.0'), 'changelog');
-    assert.match(other(r), /Documentation: 1 change\./, 'documentation still counted');
+    assert.match(other(r), /Documentation: 2 changes\./, 'documentation still counted');
   });
 
   it('docs "list" lists each documentation change; "omit" leaves them out with the reason', () => {
