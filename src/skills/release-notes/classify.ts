@@ -11,10 +11,17 @@ import { changesetCategory, changesetsOf, releasingChangesets, updatedDependenci
 
 /** `docs`: documentation for users, summarised among the other changes rather than listed. */
 export type Category = 'breaking' | 'feature' | 'improvement' | 'fix' | 'revert' | 'docs' | 'other';
-/** `internal`: left out as the project's own work (tests, refactors, tooling...), which a project may list (listing.ts). */
-export type Classification = { category: Category } | { excluded: string; internal?: true };
+/**
+ * `internal`: left out as the project's own work, which a project may list (listing.ts): `work` on its code (tests,
+ * refactors, tooling, dev dependencies), or its CI and repository `automation` (workflows and their Node.js matrix,
+ * Dependabot, pull request templates), which no changelog lists even where it lists its own work. `countOnly`: a
+ * documentation change counted in the documentation line even where the project lists documentation one by one
+ * (a typo, grammar or punctuation fix).
+ */
+export type Classification = { category: Category; countOnly?: true } | { excluded: string; internal?: 'work' | 'automation' };
 
-const internalWork = (reason: string): Classification => ({ excluded: reason, internal: true });
+const internalWork = (reason: string): Classification => ({ excluded: reason, internal: 'work' });
+const automation = (reason: string): Classification => ({ excluded: reason, internal: 'automation' });
 
 /** Stronger first: when members disagree, a change is listed where users notice it most. */
 const USER_CATEGORIES: Category[] = ['feature', 'fix', 'improvement'];
@@ -26,6 +33,8 @@ const TYPE_CATEGORY: Record<string, Category> = {
   bugfix: 'fix',
   perf: 'improvement',
 };
+/** Conventional types and scopes for CI (`ci: …`, `fix(ci): …`, a 💚 gitmoji): repository automation. */
+const AUTOMATION_TYPES = new Set(['ci']);
 /** Conventional types a maintainer gives a change users see (a bot's `fix(deps): …` is a runtime dependency update). */
 const USER_TYPES = new Set(['feat', 'feature', 'fix', 'bugfix', 'perf']);
 /** `cleanup` and `lint` are not in the Conventional Commits list, but say what `refactor` and `style` say. */
@@ -72,6 +81,8 @@ const INTERNAL_SCOPES: Record<string, string> = {
   'dev-deps': 'dev dependencies',
   'deps-dev': 'dev dependencies',
 };
+/** Where a typed fix's typo is when it is documentation: the README, docs, examples, comments. */
+const DOC_PLACE = /\b(readme|docs?|documentation|examples?|comments?|jsdoc|guides?)\b|\.md\b/i;
 const INTERNAL_DOC_WORDS = /\b(contributing|readme|adr|internal|developer|architecture decision|runbook|onboarding for engineers)\b/i;
 
 const DEPENDENCY_WORDS = /\b(bump|bumps|update|updates|upgrade|upgrades|pin|lock ?file)\b|\bdeps?\b|dependenc/i;
@@ -108,6 +119,24 @@ const INTERNAL_CHANGE =
 /** Wording fallback: a person's "Update dependencies" names no dependency users could see (a typed `fix(deps): …` does). */
 const DEPENDENCY_UPDATE = /^(update|updated|updates|upgrade|upgraded|bump|bumped)( all| the)? (dev |development )?dependencies\b/i;
 const DEV_DEPENDENCY_WORDS = /\bdev[- ]?dependenc(?:y|ies)\b|\bdevDependencies\b|\bdev[- ]deps?\b/i;
+/**
+ * Wording fallback: CI and repository automation ("Pin GitHub actions with hash", "Add 22.x to node-version", "Drop EOL
+ * node 20 from test matrix", "Watch for npm package updates with dependabot", "Remove unneeded header from Pull
+ * Request template"): tj/commander.js, whose changelog lists its refactors and test-runner changes, lists none of these.
+ */
+const AUTOMATION_WORDS =
+  /\b(ci|continuous integration|github actions?|gha|dependabot|renovate|codeql|appveyor|travis|test matrix|node-version|pull request templates?|issue templates?|pr templates?)\b/i;
+/**
+ * Wording fallback: a fix of typos, grammar or punctuation ("Fix typos", "Fix grammar in docs", "Added missing period
+ * for consistency and readability", "Added a missing semicolon in css styles in examples/auth"): documentation, counted
+ * but never listed one by one (tj/commander.js lists README changes, none of these). Not when it names something the
+ * program shows or users call ("Fix typo in error message", "Fix typos and broken link").
+ */
+const TYPO_FIX =
+  /^(?:fix|fixes|fixed|correct|corrects|corrected|add|adds|added)\s+(?:(?:a|an|the|some|several|minor|small|few|missing)\s+)*(?:typos?|grammar|spelling|misspellings?|punctuation|periods?|commas?|semicolons?|full stops?)\b/i;
+const PROGRAM_WORDS =
+  /\b(errors?|messages?|deprecations?|warnings?|output|options?|flags?|arguments?|api|names?|help|links?|types?|typings)\b/i;
+const isTypoFix = (text: string) => TYPO_FIX.test(text) && !PROGRAM_WORDS.test(text);
 const TOOLING_WORDS =
   /\b(pull request templates?|issue templates?|pr templates?|github actions?|eslint|tslint|prettier|lint|linting|linter|editorconfig|gitignore|husky|ci|dependabot|renovate|package-lock|lock ?file)\b/i;
 /**
@@ -223,12 +252,21 @@ export function classify(
 
   const headers = parsed.filter((h) => h !== undefined);
   const internalScope = headers[0]?.scope === undefined ? undefined : INTERNAL_SCOPES[headers[0].scope.toLowerCase()];
-  if (internalScope && !labels.some((l) => LABEL_CATEGORY[l]) && change.tickets.length === 0) return internalWork(internalScope);
+  if (internalScope && !labels.some((l) => LABEL_CATEGORY[l]) && change.tickets.length === 0)
+    return AUTOMATION_TYPES.has(headers[0]!.scope!.toLowerCase()) ? automation(internalScope) : internalWork(internalScope);
   // The project's own pages (triage team, badges, security policy) are no change to the package, whatever the type.
   if (GOVERNANCE_WORDS.test(shown) || PEOPLE_CHANGE.test(shown)) return { excluded: 'project governance' };
   // A fix or feature of the documentation ("fix(docs): …", "feat(readme): …") is documentation.
   if (headers[0]?.scope !== undefined && DOC_SCOPES.has(headers[0].scope.toLowerCase()) && !labels.some((l) => LABEL_CATEGORY[l]))
     return { category: 'docs' };
+  // A typed fix of a typo or a missing semicolon in the documentation or examples is documentation.
+  if (
+    headers[0] !== undefined &&
+    USER_TYPES.has(headers[0].type) &&
+    isTypoFix(headers[0].description) &&
+    DOC_PLACE.test(headers[0].description)
+  )
+    return { category: 'docs', countOnly: true };
   const explicit = new Set<Category>([
     ...headers.map((h) => TYPE_CATEGORY[h.type]).filter((c) => c !== undefined),
     ...labels.map((l) => LABEL_CATEGORY[l]).filter((c) => c !== undefined),
@@ -238,23 +276,29 @@ export function classify(
   if (userCategory) return { category: userCategory };
 
   const internal = headers.find((h) => INTERNAL_TYPES.has(h.type));
-  if (internal) return internalWork(internal.type === 'tests' ? 'test' : internal.type);
+  if (internal) {
+    const reason = internal.type === 'tests' ? 'test' : internal.type;
+    return AUTOMATION_TYPES.has(internal.type) ? automation(reason) : internalWork(reason);
+  }
   const docs = headers.find((h) => DOC_TYPES.has(h.type));
   if (docs) {
     const internalDocs =
       (docs.scope !== undefined && INTERNAL_DOC_SCOPES.has(docs.scope.toLowerCase())) || INTERNAL_DOC_WORDS.test(docs.description);
-    return internalDocs ? internalWork('internal docs') : { category: 'docs' };
+    if (internalDocs) return internalWork('internal docs');
+    return isTypoFix(docs.description) ? { category: 'docs', countOnly: true } : { category: 'docs' };
   }
   if (changeDocuments(change).every((d) => d.kind === 'commit' && isMergeCommit(d.title))) return { excluded: 'merge commit' };
   if (RELEASE_COMMIT.test(shown.trim()) || RELEASE_WORK.test(shown) || (VERSION_NUMBER.test(shown) && RELEASE_WORDS.test(shown)))
     return { excluded: 'release commit' };
   if (CHANGELOG_WORDS.test(shown)) return { excluded: 'changelog' };
   if (GOVERNANCE_WORDS.test(shown)) return { excluded: 'project governance' };
+  if (AUTOMATION_WORDS.test(shown)) return automation(TEST_WORDS.test(shown) ? 'test' : 'development tooling');
   if (TEST_WORDS.test(shown)) return internalWork('test');
   if (INTERNAL_CHANGE.test(shown)) return internalWork('internal change');
   if (DEV_DEPENDENCY_WORDS.test(shown)) return internalWork('dev dependencies');
   if (DEPENDENCY_UPDATE.test(shown)) return internalWork('dependency update');
   if (TOOLING_WORDS.test(shown)) return internalWork('development tooling');
+  if (isTypoFix(shown)) return { category: 'docs', countOnly: true };
   if (DOCS_WORDS.test(shown)) return { category: 'docs' };
   if (inMajorRelease && REMOVAL_WORDS.test(shown) && !INTERNAL_WORDS.test(shown)) return { category: 'breaking' };
   for (const title of [shown, ...otherTitles()]) {

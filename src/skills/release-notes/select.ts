@@ -29,6 +29,7 @@ import { agreesWith, proposeVersion, type Bump, type Proposal } from './next-ver
 import { People } from './people';
 import { taggedAs } from './plan';
 import { entryReferences, forgeOfDocuments, type Reference } from './references';
+import { joinRepeatedTitles } from './repeats';
 
 export interface Entry {
   category: Category;
@@ -290,13 +291,15 @@ function revertsWithinRange(changes: readonly { change: Change; title: string }[
 }
 
 /**
- * The project's listing policy applied to a verdict: its own work listed under Other changes when it lists it,
- * documentation listed there one by one, or left out.
+ * The project's listing policy applied to a verdict: its own work on the code listed under Other changes when it
+ * lists it (its CI and repository automation never), documentation listed there one by one (a typo fix still only
+ * counted), or left out.
  */
 function listed(verdict: Classification, listing: Required<Listing>): Classification {
-  if ('excluded' in verdict) return verdict.internal && listing.internalWork === 'list' ? { category: 'other' } : verdict;
+  if ('excluded' in verdict) return verdict.internal === 'work' && listing.internalWork === 'list' ? { category: 'other' } : verdict;
   if (verdict.category !== 'docs' || listing.docs === 'count') return verdict;
-  return listing.docs === 'list' ? { category: 'other' } : { excluded: 'documentation (the project lists none)' };
+  if (listing.docs === 'omit') return { excluded: 'documentation (the project lists none)' };
+  return verdict.countOnly ? verdict : { category: 'other' };
 }
 
 /** Why a version is proposed, by the strongest kind of change waiting for a release. */
@@ -397,6 +400,8 @@ export function selectReleaseNotes(inputs: ReleaseNotesInputs, docs: readonly Pr
   });
   const reverted = revertsWithinRange(changes, reasons);
   const entries: Entry[] = [];
+  // Entries in a changeset's own words: one line per changeset, as the tool writes them, never joined.
+  const ownLines = new Set<Entry>();
   for (const { change, title, keys } of changes) {
     if (reverted.has(change)) continue;
     const otherTitles = () => change.commits.filter((c) => !isMergeCommit(c.title)).map((c) => tidyTitle(c.title, keys));
@@ -415,7 +420,7 @@ export function selectReleaseNotes(inputs: ReleaseNotesInputs, docs: readonly Pr
         const category = BUMP_CATEGORY[c.bump];
         // A major changeset's words after its first paragraph are what users must do.
         const migration = category === 'breaking' ? changesetDetail(c.summary) : undefined;
-        entries.push({
+        const entry: Entry = {
           category,
           change,
           title: changesetTitle(c.summary),
@@ -423,13 +428,17 @@ export function selectReleaseNotes(inputs: ReleaseNotesInputs, docs: readonly Pr
           version,
           references,
           ...(migration ? { migration } : {}),
-        });
+        };
+        entries.push(entry);
+        ownLines.add(entry);
       }
       continue;
     }
     const dependencies = updatedDependencies(changesetsOf(change) ?? []);
     if (dependencies.length > 0) {
-      entries.push({ category: 'fix', change, title: updatedDependenciesTitle(dependencies), authors, version, references });
+      const entry: Entry = { category: 'fix', change, title: updatedDependenciesTitle(dependencies), authors, version, references };
+      entries.push(entry);
+      ownLines.add(entry);
       continue;
     }
     const migration = verdict.category === 'breaking' ? migrationOf(change) : undefined;
@@ -445,7 +454,14 @@ export function selectReleaseNotes(inputs: ReleaseNotesInputs, docs: readonly Pr
       ...(migration ? { migration } : {}),
     });
   }
-  const sorted = sortEntries(entries);
+  const sorted = sortEntries(
+    joinRepeatedTitles(
+      entries,
+      (e) => !ownLines.has(e),
+      compareVersions,
+      (e) => ({ ...e, references: entryReferences(e.change, forge) }),
+    ),
+  );
   const contributors = creditContributors(sorted, crediting);
   const firstContributions = firstContributionsOf(
     changes.map((c) => c.change),

@@ -3,7 +3,8 @@
  * PROCESS_RUNNER: a library that follows no convention, with test-only, tooling, dev-dependency, refactoring,
  * changelog and documentation commits). What each switch must do is what docs/skills.md promises: internal work
  * listed under Other changes or left out saying why; documentation counted in one line, listed, or left out;
- * release housekeeping (the changelog, the version commit) never listed.
+ * release housekeeping (the changelog, the version commit) and CI and repository automation (the pull request
+ * template) never listed; a typo fix counted, never listed one by one.
  */
 import assert from 'node:assert/strict';
 import type { ProjectDocument } from '../../../src/skills/documents';
@@ -15,14 +16,12 @@ import { importInMemory } from './import-in-memory';
 import { retrieve } from './memory-store';
 import { PROCESS_RUNNER } from './real-histories';
 
-const INTERNAL = [
-  'Update test coverage for Node.js 26',
-  'Fix flaky test',
-  'Update dev dependencies',
-  'Remove unused helper',
-  'pull request template',
-];
+const INTERNAL = ['Update test coverage for Node.js 26', 'Fix flaky test', 'Update dev dependencies', 'Remove unused helper'];
+/** Repository automation: left out even where internal work is listed. */
+const AUTOMATION = 'pull request template';
 const DOCS = ['Fix typos in the README', 'Document cleaning up a process tree on Windows'];
+/** A typo fix: counted with the documentation even where documentation is listed. */
+const TYPOS = 'Fix typos in the README';
 
 describe('skills: release notes list what the project lists (process-runner, built with git)', function () {
   this.timeout(30_000);
@@ -42,13 +41,13 @@ describe('skills: release notes list what the project lists (process-runner, bui
   it('by default (and with the defaults named) leaves internal work out saying why, and counts documentation in one line', () => {
     const r = notes();
     assert.equal(r.markdown, notes({ internalWork: 'omit', docs: 'count' }).markdown);
-    for (const t of [...INTERNAL, ...DOCS]) assert.ok(!bullets(r.markdown).some((l) => l.includes(t)), `${t} is not an entry`);
+    for (const t of [...INTERNAL, AUTOMATION, ...DOCS]) assert.ok(!bullets(r.markdown).some((l) => l.includes(t)), `${t} is not an entry`);
     assert.match(other(r), /Documentation: 2 changes\./);
     assert.equal(reasonOf(r, 'Fix flaky test'), 'test');
     assert.equal(reasonOf(r, 'Update dev dependencies'), 'dev dependencies');
   });
 
-  it('internalWork "list" lists tests, tooling, dev dependencies and refactors under Other changes, never release housekeeping', () => {
+  it('internalWork "list" lists tests, tooling, dev dependencies and refactors under Other changes, never release housekeeping or CI and repository automation', () => {
     const r = notes({ internalWork: 'list' });
     const listed = bullets(other(r));
     for (const t of INTERNAL)
@@ -56,18 +55,23 @@ describe('skills: release notes list what the project lists (process-runner, bui
         listed.some((l) => l.includes(t)),
         `${t} listed:\n${other(r)}`,
       );
+    assert.ok(!r.markdown.includes(AUTOMATION), 'a pull request template is repository automation');
+    assert.equal(reasonOf(r, 'Remove an unneeded header from the pull request template'), 'development tooling');
     assert.ok(!r.markdown.includes('Update CHANGELOG'), 'the changelog commit is housekeeping');
     assert.equal(reasonOf(r, 'Update CHANGELOG for 5.0.0'), 'changelog');
     assert.match(other(r), /Documentation: 2 changes\./, 'documentation still counted');
   });
 
-  it('docs "list" lists each documentation change; "omit" leaves them out with the reason', () => {
-    const listed = bullets(other(notes({ docs: 'list' })));
-    for (const t of DOCS)
+  it('docs "list" lists each documentation change but counts a typo fix; "omit" leaves them out with the reason', () => {
+    const listing = notes({ docs: 'list' });
+    const listed = bullets(other(listing));
+    for (const t of DOCS.filter((d) => d !== TYPOS))
       assert.ok(
         listed.some((l) => l.includes(t)),
         t,
       );
+    assert.ok(!listed.some((l) => l.includes(TYPOS)), 'a typo fix is not listed one by one');
+    assert.match(other(listing), /Documentation: 1 change\./, 'it is counted');
     const omitted = notes({ docs: 'omit' });
     assert.doesNotMatch(omitted.markdown, /Documentation:/);
     for (const t of DOCS) assert.equal(reasonOf(omitted, t), 'documentation (the project lists none)');
