@@ -13,7 +13,9 @@
  *   a hand-written changelog that names none (express's History.md), and a draft entry made from a commit that
  *   names no PR number where the changelog names the PR (commander.js merges some pull requests by rebasing, so
  *   their commits reach the default branch without the number). Two entries that name the same security
- *   advisory (CVE-2024-51999, GHSA-…) are the same change whatever their words. An entry is matchable when what
+ *   advisory (CVE-2024-51999, GHSA-…) are the same change whatever their words, and so are a bare dependency
+ *   bump ("cookie@0.7.0") and an entry that names that package (express 5.0.1's "Update `cookie` semver lock to
+ *   address CVE-2024-47764"). An entry is matchable when what
  *   it names is in the range drafted (a PR or commit of it; else a title of the range, with no PR number where
  *   the entry names one, that its words match): the recall is over matchable entries only, and how many were
  *   not matchable is reported.
@@ -250,8 +252,33 @@ const sameAdvisory = (a: string, b: string) => {
   return x.size > 0 && [...advisoriesOf(b)].some((id) => x.has(id));
 };
 
-/** By words: the same advisory, or word sets that overlap at least TEXT_MATCH. */
-const sameWords = (a: string, b: string) => sameAdvisory(a, b) || dice(wordsOf(a), wordsOf(b)) >= TEXT_MATCH;
+/**
+ * The package a bare dependency bump names: "cookie@0.7.0", "deps: cookie@0.7.0", "`router@^2.0.0`", "fix(deps):
+ * serve-static@2.0.0"; undefined for anything else. Its words are only the package's name (wordsOf drops the
+ * version's numbers), so a word overlap with a changelog's sentence about the same bump cannot reach TEXT_MATCH.
+ */
+export function bumpedPackage(text: string): string | undefined {
+  const m = /^(?:(?:deps|fix ?\(deps\)|chore ?\(deps\)):?\s*)?`?((?:@[\w.-]+\/)?[\w.-]+)@[\^~]?\d[\w.-]*`?$/i.exec(text.trim());
+  return m?.[1]!.toLowerCase();
+}
+
+/** Whether the text names the package as code ("Update `cookie` semver lock") or at a version ("cookie@0.7.1"). */
+function namesPackage(text: string, name: string): boolean {
+  const lower = text.toLowerCase();
+  return (
+    lower.includes(`\`${name}\``) || lower.includes(`\`${name}@`) || new RegExp(`(^|[\\s:(])${name.replace(/[.]/g, '\\.')}@`).test(lower)
+  );
+}
+
+/** Both about one dependency: one is a bare bump of a package (bumpedPackage) the other names. */
+const samePackage = (a: string, b: string) => {
+  const x = bumpedPackage(a);
+  const y = bumpedPackage(b);
+  return (x !== undefined && namesPackage(b, x)) || (y !== undefined && namesPackage(a, y));
+};
+
+/** By words: the same advisory, the same dependency bumped, or word sets that overlap at least TEXT_MATCH. */
+const sameWords = (a: string, b: string) => sameAdvisory(a, b) || samePackage(a, b) || dice(wordsOf(a), wordsOf(b)) >= TEXT_MATCH;
 
 function sameChange(r: ChangelogEntry, d: DraftEntry): boolean {
   const comparable = (r.prs.length > 0 && d.prs.length > 0) || (r.shas.length > 0 && d.shas.length > 0);

@@ -5,7 +5,14 @@
  */
 import assert from 'node:assert/strict';
 import { releasesToDraft } from '../../../bench/changelog';
-import { draftEntries, emptySections, parseChangelog, scoreDraft, type DraftEntry } from '../../../bench/lib/changelog-score';
+import {
+  bumpedPackage,
+  draftEntries,
+  emptySections,
+  parseChangelog,
+  scoreDraft,
+  type DraftEntry,
+} from '../../../bench/lib/changelog-score';
 
 const RELEASE_PLEASE = `# Changelog
 
@@ -206,6 +213,41 @@ describe('bench: the changelog scorer', () => {
       '',
     );
     assert.deepEqual([advisory.matchable, advisory.matched, advisory.draftMatched], [1, 1, 1]);
+  });
+
+  it('matches a bare dependency bump with an entry naming that package, and only that package', () => {
+    // express 5.0.1: History.md's one line is the commit "cookie@0.7.0" (2027b87); their words share only "cookie".
+    const [patch] = parseChangelog(`5.0.1 / 2024-10-08
+==========
+
+* Update \`cookie\` semver lock to address [CVE-2024-47764](https://nvd.nist.gov/vuln/detail/CVE-2024-47764)
+`);
+    const bump = scoreDraft(
+      patch!,
+      [{ text: 'cookie@0.7.0', prs: [], shas: ['2027b87'], class: 'fix' }],
+      [{ title: 'cookie@0.7.0', sha: '2027b87a' }],
+      '',
+    );
+    assert.deepEqual([bump.matchable, bump.matched, bump.draftEntries, bump.draftMatched], [1, 1, 1, 1]);
+    // express 5.1.0 names its dependencies as code at a version; nyc (a dev dependency) is not among them.
+    const [minor] = parseChangelog(`5.1.0 / 2025-03-31
+========================
+* deps: \`router@^2.2.0\`
+* deps: \`server-static@2.2.0\`
+`);
+    const deps = scoreDraft(
+      minor!,
+      [
+        { text: 'router@^2.0.0', prs: [5885], shas: [], class: 'fix' },
+        { text: 'nyc@^17.1.0', prs: [6122], shas: [], class: 'fix' },
+        { text: 'Fix(deps) serve-staic@2.0.0', prs: [5790], shas: [], class: 'fix' },
+      ],
+      [],
+      '',
+    );
+    assert.deepEqual(deps.extra, ['nyc@^17.1.0', 'Fix(deps) serve-staic@2.0.0'], 'another package, or a misspelt one, is another change');
+    assert.equal(bumpedPackage('deps: `@types/node@20.1.0`'), '@types/node');
+    assert.equal(bumpedPackage('Adopt Node@18 as the minimum supported version'), undefined, 'a sentence is no bump');
   });
 
   it("reads a draft's entries from its group sections, and finds sections that say nothing", () => {
