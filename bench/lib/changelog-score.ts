@@ -15,7 +15,8 @@
  *   their commits reach the default branch without the number). Two entries that name the same security
  *   advisory (CVE-2024-51999, GHSA-…) are the same change whatever their words, and so are a bare dependency
  *   bump ("cookie@0.7.0") and an entry that names that package (express 5.0.1's "Update `cookie` semver lock to
- *   address CVE-2024-47764"). An entry is matchable when what
+ *   address CVE-2024-47764"). A short title whose words a longer changelog sentence all says again (CONTAINED_MATCH)
+ *   is the same change too. An entry is matchable when what
  *   it names is in the range drafted (a PR or commit of it; else a title of the range, with no PR number where
  *   the entry names one, that its words match): the recall is over matchable entries only, and how many were
  *   not matchable is reported.
@@ -277,8 +278,44 @@ const samePackage = (a: string, b: string) => {
   return (x !== undefined && namesPackage(b, x)) || (y !== undefined && namesPackage(a, y));
 };
 
-/** By words: the same advisory, the same dependency bumped, or word sets that overlap at least TEXT_MATCH. */
-const sameWords = (a: string, b: string) => sameAdvisory(a, b) || samePackage(a, b) || dice(wordsOf(a), wordsOf(b)) >= TEXT_MATCH;
+/**
+ * A commit title's words all said again in a changelog's longer sentence: at least this share of the smaller word set
+ * (word endings removed, stemOf) is in the other, and the smaller has at least CONTAINED_MIN_WORDS words. Dice
+ * counts the sentence's other words against the pair ("Add deprecation warnings for redirect arguments undefined" /
+ * express 5.2.0's "A deprecation warning was added when using `res.redirect` with undefined arguments, Express now
+ * emits a warning to help detect calls …": Dice 0.30, every word of the title in the sentence).
+ */
+export const CONTAINED_MATCH = 0.8;
+export const CONTAINED_MIN_WORDS = 3;
+
+/** A word without its plural, past or -ing ending, and a final e ("warnings", "warning" → "warn"; "codes", "code" → "cod"). */
+export function stemOf(word: string): string {
+  let w = word.length > 3 && word.endsWith('s') && !word.endsWith('ss') ? word.slice(0, -1) : word;
+  const ending = ['ing', 'ed', 'es'].find((e) => w.endsWith(e) && w.length - e.length >= 3);
+  if (ending) w = w.slice(0, -ending.length);
+  return w.length > 3 && w.endsWith('e') ? w.slice(0, -1) : w;
+}
+
+/** Share of the smaller set's members that are in the other (the overlap coefficient). */
+export function overlap(a: ReadonlySet<string>, b: ReadonlySet<string>): number {
+  if (a.size === 0 || b.size === 0) return 0;
+  const [small, large] = a.size <= b.size ? [a, b] : [b, a];
+  let shared = 0;
+  for (const w of small) if (large.has(w)) shared++;
+  return shared / small.size;
+}
+
+const stemsOf = (text: string) => new Set([...wordsOf(text)].map(stemOf));
+
+function contained(a: string, b: string): boolean {
+  const x = stemsOf(a);
+  const y = stemsOf(b);
+  return Math.min(x.size, y.size) >= CONTAINED_MIN_WORDS && overlap(x, y) >= CONTAINED_MATCH;
+}
+
+/** By words: the same advisory, the same dependency bumped, word sets that overlap at least TEXT_MATCH, or one contained in the other. */
+const sameWords = (a: string, b: string) =>
+  sameAdvisory(a, b) || samePackage(a, b) || dice(wordsOf(a), wordsOf(b)) >= TEXT_MATCH || contained(a, b);
 
 function sameChange(r: ChangelogEntry, d: DraftEntry): boolean {
   const comparable = (r.prs.length > 0 && d.prs.length > 0) || (r.shas.length > 0 && d.shas.length > 0);

@@ -9,8 +9,10 @@ import {
   bumpedPackage,
   draftEntries,
   emptySections,
+  overlap,
   parseChangelog,
   scoreDraft,
+  stemOf,
   type DraftEntry,
 } from '../../../bench/lib/changelog-score';
 
@@ -213,6 +215,34 @@ describe('bench: the changelog scorer', () => {
       '',
     );
     assert.deepEqual([advisory.matchable, advisory.matched, advisory.draftMatched], [1, 1, 1]);
+  });
+
+  it('matches a short title whose words a longer changelog sentence all says again, and not one sharing a few', () => {
+    // express 5.2.0 and 5.1.0: History.md says each change in a sentence of its own; Dice is 0.30 and 0.36.
+    const [v52] = parseChangelog(`5.2.0 / 2025-12-01
+========================
+
+* deps: \`body-parser@^2.2.1\`
+* A deprecation warning was added when using \`res.redirect\` with undefined arguments, Express now emits a warning to help detect calls that pass undefined as the status or URL and make them easier to fix.
+* Add support for \`Uint8Array\` in \`res.send()\`
+`);
+    const s = scoreDraft(
+      v52!,
+      [
+        { text: 'Add deprecation warnings for redirect arguments undefined', prs: [6405], shas: [], class: 'feature' },
+        { text: 'Added check to support Uint8Array in response sending', prs: [6285], shas: [], class: 'feature' },
+        // Three of its five words are in the sentence about redirects: another change.
+        { text: 'Use req.socket over deprecated req.connection', prs: [6705], shas: [], class: 'other' },
+        { text: 'Add develop to branches', prs: [], shas: ['d546f93'], class: 'feature' },
+      ],
+      [],
+      '',
+    );
+    assert.deepEqual(s.extra, ['Use req.socket over deprecated req.connection', 'Add develop to branches']);
+    assert.equal(stemOf('warnings'), stemOf('warning'));
+    assert.equal(stemOf('added'), stemOf('add'));
+    assert.equal(stemOf('codes'), stemOf('code'));
+    assert.equal(overlap(new Set(['a', 'b', 'c']), new Set(['a', 'b', 'x', 'y', 'z'])), 2 / 3);
   });
 
   it('matches a bare dependency bump with an entry naming that package, and only that package', () => {
