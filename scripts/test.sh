@@ -51,6 +51,14 @@ else
   echo "[test] !!! THE PYTHON CLIENT TEST WILL NOT RUN: openapi-python-client could not be installed (python3 3.11+ with venv, and PyPI, are needed) !!!"
 fi
 
+# The generated-clients test also builds the Python client with openapi-generator 7 (a Java jar from Maven Central,
+# fetched with Maven into the user cache, java and maven from Debian when missing), else that test is skipped loudly.
+if openapi_generator_dir=$(bash scripts/ensure-openapi-generator.sh); then
+  export OPENAPI_GENERATOR_DIR="$openapi_generator_dir"
+else
+  echo "[test] !!! THE OPENAPI-GENERATOR CLIENT TEST WILL NOT RUN: openapi-generator 7 could not be fetched (java, maven and Maven Central, and python3 3.11+ with venv and PyPI, are needed) !!!"
+fi
+
 # The A2A test drives the service with the official Python SDK too (a2a-sdk 1.x and 0.3): installed once from PyPI
 # into the user cache when missing and possible, else those tests are skipped with a loud line.
 if a2a_python_sdk_dir=$(bash scripts/ensure-a2a-python-sdk.sh); then

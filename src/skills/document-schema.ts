@@ -162,7 +162,8 @@ function kindSchema(kind: DocumentKind): JsonSchema {
     additionalProperties: false,
     required: ['kind', 'externalId', 'title', 'body', ...fields.required],
     properties: {
-      kind: { const: kind },
+      // The type beside the const: openapi-generator reads a oneOf's discriminator property by its type.
+      kind: { type: 'string', const: kind },
       externalId: text(200),
       title: text(500),
       body: text(20_000, 0),
