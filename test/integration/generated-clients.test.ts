@@ -6,7 +6,7 @@
  * scripts/ensure-python-client-generator.sh and scripts/ensure-openapi-generator.sh (npm test runs both first).
  */
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -43,41 +43,59 @@ print(json.dumps({
 }))
 `;
 
-function generatorVenv(): string | null {
-  if (process.env.OPENAPI_PYTHON_CLIENT_VENV) return process.env.OPENAPI_PYTHON_CLIENT_VENV;
+/** A tool a script in scripts/ installs: its path from `envVar` when npm test ran the script, else the script's answer now. */
+function ensured(envVar: string, script: string): string | null {
+  if (process.env[envVar]) return process.env[envVar]!;
   // Run alone (not from npm test): install it now, its progress on stderr.
-  const ensured = spawnSync('bash', [join(repoRoot(), 'scripts', 'ensure-python-client-generator.sh')], {
-    encoding: 'utf8',
-    stdio: ['ignore', 'pipe', 'inherit'],
+  const r = spawnSync('bash', [join(repoRoot(), 'scripts', script)], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'] });
+  return r.status === 0 ? r.stdout.trim() : null;
+}
+
+/**
+ * For a describe: the tool, a stack with the demo project and a worker, and a scratch folder; the describe is skipped
+ * loudly when the tool cannot be had (a failure under CI=true).
+ */
+function clientStack(what: string, envVar: string, script: string) {
+  const s = { tool: '', dir: '', h: undefined as unknown as Harness };
+  before(async function () {
+    const found = ensured(envVar, script);
+    if (!found) {
+      if (process.env.CI === 'true') throw new Error(`CI=true and ${what} could not be installed`);
+      console.error(`\n[clients] !!! ${what} is not installed: ITS GENERATED-CLIENT TEST DID NOT RUN !!!\n`);
+      this.skip();
+    }
+    s.tool = found;
+    s.h = await startHarness();
+    await loadDemo(s.h);
+    await s.h.startWorker();
+    s.dir = mkdtempSync(join(tmpdir(), 'generated-client-'));
   });
-  return ensured.status === 0 ? ensured.stdout.trim() : null;
+  after(async () => {
+    await s.h?.close();
+    if (s.dir) rmSync(s.dir, { recursive: true, force: true });
+  });
+  return s;
+}
+
+/** A Python script run asynchronously (the API and the worker it calls run in this process): its JSON answer. */
+async function runPython(python: string, args: string[], env?: NodeJS.ProcessEnv): Promise<unknown> {
+  const child = spawn(python, args, { env });
+  let stdout = '';
+  let stderr = '';
+  child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
+  child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+  const code = await new Promise((r) => child.once('exit', r));
+  assert.equal(code, 0, stderr);
+  return JSON.parse(stdout);
 }
 
 describe('generated clients (openapi-python-client, default options) against the real stack', function () {
   this.timeout(300_000);
-  let h: Harness;
-  let venv = '';
-  let dir = '';
+  const s = clientStack('openapi-python-client', 'OPENAPI_PYTHON_CLIENT_VENV', 'ensure-python-client-generator.sh');
   const member = projectToken([PROJECT]);
-  before(async function () {
-    const found = generatorVenv();
-    if (!found) {
-      if (process.env.CI === 'true') throw new Error('CI=true and openapi-python-client could not be installed');
-      console.error('\n[clients] !!! openapi-python-client is not installed: THE PYTHON CLIENT TEST DID NOT RUN !!!\n');
-      this.skip();
-    }
-    venv = found;
-    h = await startHarness();
-    await loadDemo(h);
-    await h.startWorker();
-    dir = mkdtempSync(join(tmpdir(), 'python-client-'));
-  });
-  after(async () => {
-    await h?.close();
-    if (dir) rmSync(dir, { recursive: true, force: true });
-  });
 
   it('generates a package that compiles, imports, and makes typed calls (a release-notes body without tone)', async () => {
+    const { tool: venv, dir, h } = s;
     writeFileSync(join(dir, 'openapi.json'), (await h.request('GET', '/openapi.json')).text);
     // Its own tools on PATH, as a pipx or venv install has them: the generator formats its output with ruff.
     const env = { ...process.env, PATH: `${join(venv, 'bin')}:${process.env.PATH ?? ''}` };
@@ -94,16 +112,11 @@ describe('generated clients (openapi-python-client, default options) against the
     assert.equal(compiled.status, 0, `no syntax error: ${compiled.stdout}${compiled.stderr}`);
 
     writeFileSync(join(dir, 'call.py'), PYTHON_CLIENT);
-    // Asynchronously: the API and the worker it calls run in this process.
-    const { spawn } = await import('node:child_process');
-    const child = spawn(join(venv, 'bin', 'python'), [join(dir, 'call.py'), project, h.baseUrl, member, PROJECT], { env });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
-    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
-    const code = await new Promise((r) => child.once('exit', r));
-    assert.equal(code, 0, stderr);
-    const out = JSON.parse(stdout) as { skills: string[]; status: string; markdown: string | null };
+    const out = (await runPython(join(venv, 'bin', 'python'), [join(dir, 'call.py'), project, h.baseUrl, member, PROJECT], env)) as {
+      skills: string[];
+      status: string;
+      markdown: string | null;
+    };
     assert.deepEqual(out.skills, ['release_notes_composer', 'proposal_writer', 'incident_rca']);
     assert.equal(out.status, 'completed');
     assert.match(out.markdown ?? '', /^# /);
@@ -152,44 +165,16 @@ with openapi_client.ApiClient(config) as api:
 /** What openapi-generator names an operation's method: its operationId in snake_case. */
 const snakeCase = (id: string) => id.replace(/(?<!^)(?=[A-Z])/g, '_').toLowerCase();
 
-function openapiGeneratorDir(): string | null {
-  if (process.env.OPENAPI_GENERATOR_DIR) return process.env.OPENAPI_GENERATOR_DIR;
-  const ensured = spawnSync('bash', [join(repoRoot(), 'scripts', 'ensure-openapi-generator.sh')], {
-    encoding: 'utf8',
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
-  return ensured.status === 0 ? ensured.stdout.trim() : null;
-}
-
 describe('generated clients (openapi-generator 7, -g python) against the real stack', function () {
   this.timeout(300_000);
-  let h: Harness;
-  let tools = '';
-  let dir = '';
+  const s = clientStack('openapi-generator', 'OPENAPI_GENERATOR_DIR', 'ensure-openapi-generator.sh');
   const member = projectToken([PROJECT]);
-  before(async function () {
-    const found = openapiGeneratorDir();
-    if (!found) {
-      if (process.env.CI === 'true') throw new Error('CI=true and openapi-generator could not be fetched');
-      console.error('\n[clients] !!! openapi-generator is not available: THE OPENAPI-GENERATOR CLIENT TEST DID NOT RUN !!!\n');
-      this.skip();
-    }
-    tools = found;
-    h = await startHarness();
-    await loadDemo(h);
-    await h.startWorker();
-    dir = mkdtempSync(join(tmpdir(), 'openapi-generator-'));
-  });
-  after(async () => {
-    await h?.close();
-    if (dir) rmSync(dir, { recursive: true, force: true });
-  });
 
   /** openapi-generator-cli generate -g python, with `extra` options, into dir/NAME; what it said, less its notices. */
   function generate(name: string, extra: string[]): string[] {
-    const jar = join(tools, 'openapi-generator-cli.jar');
+    const jar = join(s.tool, 'openapi-generator-cli.jar');
     const r = spawnSync('java', ['-jar', jar, 'generate', '-i', 'openapi.json', '-g', 'python', '-o', name, ...extra], {
-      cwd: dir,
+      cwd: s.dir,
       encoding: 'utf8',
       maxBuffer: 64 * 1024 * 1024,
     });
@@ -209,6 +194,7 @@ describe('generated clients (openapi-generator 7, -g python) against the real st
   }
 
   it('by default: every path operation has its method, and the package imports and makes typed calls', async () => {
+    const { tool: tools, dir, h } = s;
     const served = (await h.request('GET', '/openapi.json')).text;
     writeFileSync(join(dir, 'openapi.json'), served);
     assert.deepEqual(generate('client', []), [], 'no warning about the document');
@@ -239,16 +225,12 @@ describe('generated clients (openapi-generator 7, -g python) against the real st
     assert.deepEqual(uncompilable(python, join(dir, 'client')), ['openapi_client/api/outbound_webhook_deliveries_api.py']);
 
     writeFileSync(join(dir, 'call.py'), OPENAPI_GENERATOR_CLIENT);
-    // Asynchronously: the API and the worker it calls run in this process.
-    const { spawn } = await import('node:child_process');
-    const child = spawn(python, [join(dir, 'call.py'), join(dir, 'client'), h.baseUrl, member, PROJECT]);
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
-    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
-    const code = await new Promise((r) => child.once('exit', r));
-    assert.equal(code, 0, stderr);
-    const out = JSON.parse(stdout) as { skills: string[]; releaseKinds: string[]; status: string; markdown: string | null };
+    const out = (await runPython(python, [join(dir, 'call.py'), join(dir, 'client'), h.baseUrl, member, PROJECT])) as {
+      skills: string[];
+      releaseKinds: string[];
+      status: string;
+      markdown: string | null;
+    };
     assert.deepEqual(out.skills, ['release_notes_composer', 'proposal_writer', 'incident_rca']);
     assert.deepEqual(out.releaseKinds, ['DocumentRelease'], 'release documents read as DocumentRelease');
     assert.equal(out.status, 'completed');
@@ -256,6 +238,7 @@ describe('generated clients (openapi-generator 7, -g python) against the real st
   });
 
   it('with --global-property apis,models,supportingFiles (docs/operations.md): every file is valid Python', () => {
+    const { tool: tools, dir } = s;
     // Run after the test above, which fetched the document into dir.
     assert.deepEqual(generate('client-flag', ['--global-property', 'apis,models,supportingFiles']), []);
     const python = join(tools, 'python', 'venv', 'bin', 'python');
