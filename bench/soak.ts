@@ -28,6 +28,7 @@ import { loadHistory, type HistoryEvent } from './lib/history';
 import { keepAliveAgent, send } from './lib/http-client';
 import { DAY, envelope, PRODUCTS, providerEvent } from './lib/provider-events';
 import { ms, row, type BenchOutcome } from './lib/report';
+import { auditTotals } from './lib/totals-audit';
 import { benchJwtSecret, benchProductionEnv, benchToken } from './lib/service';
 import type { BenchStack } from './lib/stack';
 import { nowMs, sleep, summarize, type Summary } from './lib/stats';
@@ -351,6 +352,29 @@ export async function benchSoak(stack: BenchStack): Promise<BenchOutcome> {
     }
     const drainMs = nowMs() - drainStart;
     const totalsMatch = Number.isFinite(totalsAt);
+    if (!totalsMatch) {
+      // Say where the totals part from the model: the records, the deltas sent, or the deltas received.
+      const connection = await Connection.connect({ address: stack.temporalAddress });
+      try {
+        const expectedMicros = new Map(
+          [...lastAcked].map(([n, id]) => [`a-u${n}`, MRR_MICROS[id.startsWith('a-renewal-') ? 'renewal' : 'purchase']]),
+        );
+        const running = await store.db
+          .collection<{ _id: string; mrrMicros: number }>(COLLECTIONS.billingMetrics)
+          .findOne({ _id: appScope('soak-a') });
+        for (const line of await auditTotals({
+          client: new Client({ connection, namespace: 'default' }),
+          subscribers,
+          scope: appScope('soak-a'),
+          expectedMicros,
+          runningMicros: running?.mrrMicros ?? null,
+          sample: Number(process.env.SOAK_AUDIT_SAMPLE ?? 400),
+        }))
+          say(line);
+      } finally {
+        await connection.close();
+      }
+    }
     const parked = await store.db.collection(COLLECTIONS.deadLetters).countDocuments({});
     const crashes = workers.reduce((n, w) => n + w.proc.restartCount, 0) - 1; // the kill accounts for one restart
     const apiRestarts = api.restartCount;
