@@ -3,11 +3,13 @@ import {
   condition,
   continueAsNew,
   getExternalWorkflowHandle,
+  log,
   patched,
   proxyActivities,
   proxyLocalActivities,
   setCurrentDetails,
   setHandler,
+  sleep,
   upsertSearchAttributes,
   workflowInfo,
 } from '@temporalio/workflow';
@@ -51,6 +53,10 @@ import { WakeTimer } from './wake-timer';
 import { metricsWorkflowId, totalsDeltaSignal } from '../contracts/workflows/billing-metrics';
 
 type Activities = ReturnType<typeof createActivities>;
+
+/** A refused totals delta is tried again after 1 s, doubling up to a minute (see signalMetrics). */
+const TOTALS_RETRY_FIRST_MS = 1_000;
+const TOTALS_RETRY_CAP_MS = 60_000;
 
 // The projection and the metrics workflow are retried for as long as it takes: they live in the same store and
 // Temporal as any place a failure could be parked, so parking could not succeed where they fail (the effects and
@@ -343,15 +349,39 @@ async function runSubscriber(input: BillingSubscriberStart): Promise<void> {
     }
   }
 
+  /**
+   * Delivers a totals delta; returns only once the metrics workflow took it, so `counted` never runs ahead of
+   * what the totals hold. The server refuses a signal when there is no metrics workflow yet (the scope's first
+   * subscriber), when it was terminated, or when its current run has taken as many signals as the server allows one
+   * run (`history.maximumSignalsPerExecution`, 10,000 by default: a burst can reach it while the run's workflow
+   * task waits in a backlog). Each refusal starts it if needed and tries again after a durable timer (1 s doubling to
+   * a minute), until the run that follows its continue-as-new takes it. Failing here instead would end this run
+   * with its record stored and its delta lost (the soak's totals stayed above the model by exactly such deltas).
+   * Runs recorded before took the same first two steps and failed on the second refusal, so no patch is needed.
+   */
   async function signalMetrics(delta: BillingTotals): Promise<void> {
     const handle = getExternalWorkflowHandle(metricsWorkflowId(scope));
     try {
       await handle.signal(totalsDeltaSignal, delta);
+      return;
     } catch {
-      // No metrics workflow yet (the scope's first subscriber) or it was terminated: start it, then deliver.
       // Starting it only on failure keeps an activity off every new subscriber's first event.
+    }
+    for (let attempt = 1; ; attempt++) {
       await ensureBillingMetricsWorkflow(scope);
-      await handle.signal(totalsDeltaSignal, delta);
+      try {
+        await handle.signal(totalsDeltaSignal, delta);
+        if (attempt > 1) setCurrentDetails(summary(state));
+        return;
+      } catch (err) {
+        const waitMs = Math.min(TOTALS_RETRY_CAP_MS, TOTALS_RETRY_FIRST_MS * 2 ** Math.min(attempt - 1, 16));
+        const why = err instanceof Error ? err.message : String(err);
+        setCurrentDetails(
+          `${summary(state)} · a totals delta waits: refused ${attempt + 1} times (${why}); next try in ${waitMs / 1000} s`,
+        );
+        log.warn('totals delta refused; trying again', { scope, subscriberId, attempt: attempt + 1, waitMs, error: why });
+        await sleep(waitMs);
+      }
     }
   }
 }

@@ -15,8 +15,14 @@ const startOptions = (scope: BillingScope, taskQueue: string) => ({
   args: [{ scope }] as [BillingMetricsStart],
   typedSearchAttributes: [{ key: SEARCH_ATTRIBUTES.BillingScope, value: scope }],
   staticSummary: `Billing totals of ${scope}`,
-  priority: tenantPriority(scope),
+  // Ahead of the scope's subscriber tasks (priority 1 of the server's default 1–5; they run at the default 3): in a
+  // burst the totals workflow must keep taking its deltas and continuing as new, else one run reaches the server's
+  // signal limit per run and deltas are refused until it catches up (billing-subscriber.ts, signalMetrics).
+  priority: { ...tenantPriority(scope), priorityKey: TOTALS_PRIORITY },
 });
+
+/** Temporal's priority key for the totals workflow and its activities (lower runs sooner; 3 is the default). */
+export const TOTALS_PRIORITY = 1;
 
 /** Starts the scope's metrics workflow unless it runs already. */
 export async function ensureMetricsWorkflow(client: Client, taskQueue: string, scope: BillingScope): Promise<void> {
