@@ -70,25 +70,44 @@ export async function auditTotals(o: {
   // The deltas each sampled subscriber sent, over all its runs, against what its record holds.
   const ids = [...o.expectedMicros.keys()].slice(0, o.sample);
   const off: string[] = [];
+  const refusals: string[] = [];
+  let failedRuns = 0;
   for (const id of ids) {
     const runs = await runsOf(o.client, workflowIdFor(o.scope, id));
-    const sent = runs.reduce(
-      (sum, events) =>
+    // A signal the server refused is recorded as initiated, then failed (with its cause): only the others count.
+    const causes: string[] = [];
+    const sent = runs.reduce((sum, events) => {
+      const failed = new Set<string>();
+      for (const e of events) {
+        const f = e.signalExternalWorkflowExecutionFailedEventAttributes;
+        if (!f) continue;
+        failed.add(String(f.initiatedEventId));
+        causes.push(temporal.api.enums.v1.SignalExternalWorkflowExecutionFailedCause[f.cause ?? 0] ?? String(f.cause));
+      }
+      return (
         sum +
         sumMrr(
-          events.filter((e) => e.signalExternalWorkflowExecutionInitiatedEventAttributes),
+          events.filter((e) => e.signalExternalWorkflowExecutionInitiatedEventAttributes && !failed.has(String(e.eventId))),
           (e) => e.signalExternalWorkflowExecutionInitiatedEventAttributes?.input,
-        ),
-      0,
-    );
+        )
+      );
+    }, 0);
+    refusals.push(...causes);
+    const closed = runs.at(-1)?.find((e) => e.workflowExecutionFailedEventAttributes);
+    if (closed) failedRuns += 1;
     if (sent !== (stored.get(id) ?? 0)) {
       const name = (e: temporal.api.history.v1.IHistoryEvent) =>
         (temporal.api.enums.v1.EventType[e.eventType ?? 0] ?? String(e.eventType)).replace('EVENT_TYPE_', '');
       const shape = runs.map((events) => events.map(name).join(',')).join(' | ');
-      off.push(`${id}: sent ${sent} µ$, record ${stored.get(id) ?? 0} µ$, ${runs.length} run(s): ${shape.slice(0, 600)}`);
+      off.push(`${id}: sent ${sent} µ$, record ${stored.get(id) ?? 0} µ$, ${runs.length} run(s): ${shape.slice(0, 2_000)}`);
     }
   }
-  lines.push(`  ${off.length} of ${ids.length} sampled subscribers sent deltas that do not sum to their record`);
+  const byCause = new Map<string, number>();
+  for (const c of refusals) byCause.set(c, (byCause.get(c) ?? 0) + 1);
+  lines.push(
+    `  ${off.length} of ${ids.length} sampled subscribers sent deltas that do not sum to their record; ${failedRuns} ended failed; ` +
+      `deltas refused: ${refusals.length ? [...byCause].map(([c, n]) => `${n} ${c}`).join(', ') : 'none'}`,
+  );
   for (const l of off.slice(0, 5)) lines.push(`  - ${l}`);
 
   // What the totals workflow received, over all its runs.
