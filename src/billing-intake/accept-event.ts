@@ -78,19 +78,21 @@ export class EventIntake {
     try {
       const result = await this.events.accept(record);
       if (result.fresh) {
-        if (!ignored) this.forwarder.forwardSoon(record);
+        if (!ignored) await this.owe(record, record.receivedAt);
         return { fresh: true, ignored, ignoredReason, conflict: false, ...routing(record), deadLetterId: null };
       }
       // A redelivery. The body accepted first is the event: only it is ever forwarded, so a second body under the
       // same id (another subscriber, another type) has no effect anywhere.
-      const first = result.stored ?? record;
+      const first = result.stored;
       const conflict = !sameEventBody(first.eventJson, record.eventJson);
       const deadLetterId = conflict ? await this.parkConflict(scope, event, first, record) : null;
       // Forwarded again all the same: the first delivery may have been stored and then answered 503 (the driver
       // saw an error after the insert committed), so nothing may have relayed it. The subscriber workflow applies
-      // an event id once, so a second forward has no second effect. With the first receipt time: it is the
-      // event's (event-time.ts orders by it), and it holds the relay's checkpoint back until this is relayed.
-      if (!first.ignored) this.forwarder.forwardSoon({ ...first, acceptedBy: record.acceptedBy });
+      // an event id once, so a second forward has no second effect. The inbox insert re-accepted the record for
+      // this instance (`reacceptedBy`, at this delivery's receipt time), so should this instance die before
+      // relaying it, recovery finds it by this instance's checkpoint; the forward keeps the first receipt time,
+      // the event's own (event-time.ts orders by it).
+      if (!first.ignored) await this.owe(first, record.receivedAt);
       return {
         fresh: false,
         ignored: first.ignored,
@@ -104,6 +106,16 @@ export class EventIntake {
     } finally {
       this.forwarder.accepted(ticket);
     }
+  }
+
+  /**
+   * Hands the stored event to the relay, owed from `owedFrom` (its receipt time by this instance), and waits until
+   * this instance's checkpoint is sure to stand in the store: a peer may have taken this instance for dead while it
+   * stalled and removed it, and an event acknowledged then would be found by no recovery.
+   */
+  private async owe(record: WebhookEventRecord, owedFrom: Date): Promise<void> {
+    this.forwarder.forwardSoon(record, owedFrom);
+    await this.forwarder.assureCheckpoint();
   }
 
   private async parkConflict(

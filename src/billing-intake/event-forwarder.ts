@@ -95,16 +95,27 @@ export class EventForwarder {
     this.ledger.accepted(ticket);
   }
 
-  /** Queues the accepted event for relaying in the background. */
-  forwardSoon(record: WebhookEventRecord): void {
+  /**
+   * Queues the accepted event for relaying in the background; owed from `owedFrom`, the receipt time by which
+   * recovery finds it: its `receivedAt` when this instance accepted it first, its `reacceptedAt` for a redelivery.
+   */
+  forwardSoon(record: WebhookEventRecord, owedFrom: Date = record.receivedAt): void {
     if (this.queue.holds(record._id)) return;
-    this.ledger.owe(record._id, record.receivedAt);
+    this.ledger.owe(record._id, owedFrom);
     // Bounded memory: the event is in the inbox; readBack() fetches it when there is room again.
     if (!this.queue.offer(record)) this.overflowed = true;
   }
 
   /**
-   * After an overflow: reads this instance's own unrelayed events back from the inbox, oldest first, half a
+   * Resolves once this instance's checkpoint is sure to be in the store (relay-ledger.ts, `assureCheckpoint`): the
+   * intake waits for it before acknowledging an event it owes.
+   */
+  assureCheckpoint(): Promise<void> {
+    return this.ledger.assureCheckpoint();
+  }
+
+  /**
+   * After an overflow: reads this instance's unrelayed events back from the inbox by id, oldest owed first, half a
    * queue's worth at a time, until none is left behind.
    */
   private async readBack(): Promise<void> {
@@ -112,11 +123,21 @@ export class EventForwarder {
     this.overflowed = false;
     const owed = [...this.ledger.owedEvents()].filter(([id]) => !this.queue.holds(id));
     if (owed.length === 0) return;
-    const since = owed.reduce((min, [, at]) => (at < min ? at : min), owed[0]![1]);
-    const batch = await this.options.repos.webhookEvents.acceptedSince(this.instanceId, since, Math.ceil(this.maxQueued / 2));
-    const wanted = new Set(owed.map(([id]) => id));
-    for (const record of batch) if (wanted.has(record._id)) this.forwardSoon(record);
-    if (owed.length > batch.length) this.overflowed = true;
+    const ids = owed
+      .sort(([, a], [, b]) => a.getTime() - b.getTime())
+      .slice(0, Math.ceil(this.maxQueued / 2))
+      .map(([id]) => id);
+    const found = await this.options.repos.webhookEvents.getMany(ids);
+    for (const record of found) this.forwardSoon(record);
+    const gone = new Set(ids);
+    for (const record of found) gone.delete(record._id);
+    // Deleted from the inbox while owed (an operator, or retention): nothing is left to relay, and owing it would
+    // hold the checkpoint back for good.
+    for (const id of gone) {
+      this.options.logger.error({ recordId: id }, 'an owed webhook event is no longer in the inbox; it cannot be relayed');
+      this.ledger.settle(id);
+    }
+    if (owed.length > ids.length) this.overflowed = true;
   }
 
   /** One call of the queue: relays the batch, then settles each event or schedules its retry. */
@@ -230,7 +251,7 @@ export class EventForwarder {
     return this.ledger.checkpoint();
   }
 
-  /** Re-forwards what dead instances accepted after their last checkpoint; returns how many events. */
+  /** Re-forwards what dead instances accepted or re-accepted after their last checkpoint; returns how many events. */
   recover(): Promise<number> {
     return this.ledger.recover((record) => this.relay(record));
   }

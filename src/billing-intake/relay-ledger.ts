@@ -6,28 +6,45 @@ import type { Clock } from '../config/clock';
 /**
  * A checkpoint not refreshed for this long (five missed refreshes of the forwarder's, every 2 s) belongs to a dead
  * instance, and its events are relayed by the next recovery pass: at most 15 s after the death. Taking a slow peer
- * for dead costs only a second, harmless relay of its recent events.
+ * for dead costs only a second, harmless relay of its recent events, because a slow instance acknowledges nothing
+ * until it has written its checkpoint again (CHECKPOINT_LEASE_MS).
  */
 export const STALE_AFTER_MS = 10_000;
+/**
+ * A checkpoint this instance wrote less than this long ago, by its own monotonic clock from the moment the write was
+ * sent, is still in the store: a peer takes it for dead only once the store's clock is STALE_AFTER_MS past its
+ * heartbeat, which the store stamped no earlier than the write was sent. An event acknowledged within the lease was
+ * stored before any peer's recovery read of this instance's events can start, so it is relayed either way. Past the
+ * lease (the process stalled, or the store was slow to answer) the checkpoint is written again before acknowledging.
+ * Half of STALE_AFTER_MS: the refresh every 2 s keeps it current, and the rest is margin for clock rates.
+ */
+export const CHECKPOINT_LEASE_MS = STALE_AFTER_MS / 2;
 /** A dead instance's events are read back from the inbox this many at a time. */
 const RECOVERY_PAGE = 500;
 
 export interface RelayLedgerOptions {
-  /** The instance the ledger keeps accounts for: its events are the inbox records it `acceptedBy`. */
+  /**
+   * The instance the ledger keeps accounts for: its events are the inbox records it `acceptedBy`, and the redelivered
+   * ones it re-accepted last (`reacceptedBy`).
+   */
   instanceId: string;
   checkpoints: Pick<RelayCheckpointRepository, 'save' | 'stale' | 'removeIfUnchanged' | 'remove'>;
-  events: Pick<WebhookEventRepository, 'acceptedSince'>;
+  events: Pick<WebhookEventRepository, 'acceptedSince' | 'reacceptedSince'>;
   logger: Logger;
   now: Clock;
+  /** A monotonic clock in ms, for the checkpoint's lease (default `performance.now`): a wall-clock step must not extend it. */
+  monotonicMs?: () => number;
 }
 
 /**
  * What this API instance owes the subscriber workflows, and what it promises the store about it: its checkpoint,
  * "every event I accepted before T has reached its workflow". An event is owed from the moment its inbox insert
  * starts (`accepting`) until it is relayed or parked (`settle`), and the checkpoint never passes an event still
- * owed: T is the oldest receipt time owed (or now). Nothing is written per event. When an instance dies, a peer
- * finds its checkpoint stale and re-forwards what it accepted since T (`recover`); relaying twice is harmless,
- * since the workflow skips event ids it has applied.
+ * owed: T is the oldest receipt time owed (or now); a redelivery this instance acknowledged is owed from its own
+ * receipt time (`reacceptedAt`). Nothing is written per event. When an instance dies, a peer finds its checkpoint
+ * stale and re-forwards what it accepted or re-accepted since T (`recover`); relaying twice is harmless, since the
+ * workflow skips event ids it has applied. Nothing is acknowledged unless the checkpoint is sure to be in the store
+ * (`assureCheckpoint`): a peer that took this instance for dead while it stalled has removed it.
  */
 export class RelayLedger {
   readonly instanceId: string;
@@ -37,9 +54,15 @@ export class RelayLedger {
   /** Stored and handed to the relay, not yet relayed or parked: record id → receipt time. */
   private readonly unrelayed = new Map<string, Date>();
   private recovering: Promise<number> | null = null;
+  private readonly monotonicMs: () => number;
+  /** When the latest checkpoint write that succeeded was sent (monotonic ms); none yet: never. */
+  private leaseFromMs = -Infinity;
+  /** The checkpoint write `assureCheckpoint` waits for, shared by the acknowledgements waiting at once. */
+  private renewal: Promise<void> | null = null;
 
   constructor(private readonly options: RelayLedgerOptions) {
     this.instanceId = options.instanceId;
+    this.monotonicMs = options.monotonicMs ?? (() => performance.now());
   }
 
   /**
@@ -57,7 +80,11 @@ export class RelayLedger {
     this.inserting.delete(ticket);
   }
 
-  /** A stored event handed to the relay: owed until settled. Owing it again keeps its first receipt time. */
+  /**
+   * A stored event handed to the relay: owed until settled, from `receivedAt` (the receipt time by which recovery
+   * finds it: `receivedAt` of a record this instance accepted first, `reacceptedAt` of one it re-accepted). Owing it
+   * again keeps the first time.
+   */
   owe(id: string, receivedAt: Date): void {
     if (!this.unrelayed.has(id)) this.unrelayed.set(id, receivedAt);
   }
@@ -99,7 +126,23 @@ export class RelayLedger {
 
   /** Persists "everything accepted before T is relayed", T being the oldest event still owed. */
   async checkpoint(): Promise<void> {
+    const sentMs = this.monotonicMs();
     await this.options.checkpoints.save(this.instanceId, this.safeUntil(this.options.now()));
+    this.leaseFromMs = Math.max(this.leaseFromMs, sentMs);
+  }
+
+  /**
+   * Resolves once this instance's checkpoint is sure to be in the store, with every event owed or being inserted
+   * at or after it: at once within CHECKPOINT_LEASE_MS of the last write, else after writing it again (one write for
+   * all who wait at once). The intake calls it after storing an event and before acknowledging it. Rejects when the
+   * write fails, or twice took longer than the lease: the event is stored, unacknowledged, and comes again.
+   */
+  async assureCheckpoint(): Promise<void> {
+    for (let writes = 0; this.monotonicMs() - this.leaseFromMs >= CHECKPOINT_LEASE_MS; writes++) {
+      if (writes === 2) throw new Error('the relay checkpoint could not be written within its lease');
+      this.renewal ??= this.checkpoint().finally(() => (this.renewal = null));
+      await this.renewal;
+    }
   }
 
   /**
@@ -111,9 +154,9 @@ export class RelayLedger {
   }
 
   /**
-   * Re-forwards (through `relay`) what dead instances accepted since their last checkpoint, then retires their
-   * checkpoints; returns how many events. A `relay` that rejects stops the pass and leaves that checkpoint for the
-   * next one. One pass at a time: a call during a pass shares it.
+   * Re-forwards (through `relay`) what dead instances accepted or re-accepted since their last checkpoint, then
+   * retires their checkpoints; returns how many events. A `relay` that rejects stops the pass and leaves that
+   * checkpoint for the next one. One pass at a time: a call during a pass shares it.
    */
   recover(relay: (record: WebhookEventRecord) => Promise<void>): Promise<number> {
     this.recovering ??= (async () => {
@@ -122,12 +165,19 @@ export class RelayLedger {
       try {
         const dead = await checkpoints.stale(STALE_AFTER_MS);
         for (const checkpoint of dead.filter((c) => c._id !== this.instanceId)) {
-          for (;;) {
-            const batch = await events.acceptedSince(checkpoint._id, checkpoint.safeUntil, RECOVERY_PAGE);
-            for (const record of batch) await relay(record);
-            forwarded += batch.length;
-            if (batch.length < RECOVERY_PAGE) break;
-            checkpoint.safeUntil = batch[batch.length - 1]!.receivedAt;
+          const pages = [
+            { read: events.acceptedSince.bind(events), at: (r: WebhookEventRecord) => r.receivedAt },
+            { read: events.reacceptedSince.bind(events), at: (r: WebhookEventRecord) => r.reacceptedAt! },
+          ];
+          for (const { read, at } of pages) {
+            // Page by page in time order; a page boundary repeats its last event (harmless).
+            for (let since = checkpoint.safeUntil; ;) {
+              const batch = await read(checkpoint._id, since, RECOVERY_PAGE);
+              for (const record of batch) await relay(record);
+              forwarded += batch.length;
+              if (batch.length < RECOVERY_PAGE) break;
+              since = at(batch[batch.length - 1]!);
+            }
           }
           await checkpoints.removeIfUnchanged(checkpoint);
           logger.info({ deadInstance: checkpoint._id, forwarded }, 'relayed the events a stopped API instance had accepted');

@@ -8,8 +8,9 @@ import { isDuplicateKeyError } from './mongo';
 /**
  * The durable inbox of provider deliveries. An event is acknowledged only after its insert succeeds; the
  * unique _id (scope + event id) makes redeliveries detectable and their effect nil. The relay never updates
- * a record (only a redelivery bumps its count): which ones still need relaying is known from the accepting instance's checkpoint
- * (relay-checkpoints.ts), so the hot path costs one insert.
+ * a record: which ones still need relaying is known from the checkpoint (relay-checkpoints.ts) of the instance that
+ * acknowledged each, so the hot path costs one insert. Only a redelivery updates one, in the same write that counts
+ * it: the instance that acknowledges it owes its relay from then on (`reacceptedBy`, `reacceptedAt`).
  */
 export interface WebhookEventRecord {
   _id: string;
@@ -29,6 +30,15 @@ export interface WebhookEventRecord {
   acceptedBy: string;
   ignored: boolean;
   deliveries: number;
+  /**
+   * The instance that acknowledged its latest redelivery, and that delivery's receipt time by its clock (absent
+   * until one comes). It owes the event's relay as the first did: the first delivery may have been stored and then
+   * answered 503, so that nothing else does, and recovery reads a dead instance's records by these too. A later
+   * redelivery takes them over; its instance owes the relay then (or answered other than 200, and the provider
+   * delivers again).
+   */
+  reacceptedBy?: string;
+  reacceptedAt?: Date;
 }
 
 /** One inbox event, as the timeline reads it. */
@@ -52,15 +62,28 @@ export class WebhookEventRepository {
     return this.db.collection<WebhookEventRecord>(COLLECTIONS.webhookEvents);
   }
 
-  /** Inserts the event; for a (scope, event id) already accepted, the record stored first (null if it vanished). */
-  async accept(record: WebhookEventRecord): Promise<{ fresh: true } | { fresh: false; stored: WebhookEventRecord | null }> {
-    try {
-      await this.coll.insertOne(record);
-      return { fresh: true };
-    } catch (err) {
-      if (!isDuplicateKeyError(err)) throw err;
-      await this.coll.updateOne({ _id: record._id }, { $inc: { deliveries: 1 } }).catch(() => undefined);
-      return { fresh: false, stored: await this.coll.findOne({ _id: record._id }) };
+  /**
+   * Inserts the event. For a (scope, event id) already accepted, counts the redelivery and re-accepts the record in
+   * one write (`reacceptedBy` = `record.acceptedBy`, `reacceptedAt` = `record.receivedAt`), and returns it as it
+   * now stands: its first body, type and receipt time.
+   */
+  async accept(record: WebhookEventRecord): Promise<{ fresh: true } | { fresh: false; stored: WebhookEventRecord }> {
+    // Twice at most: a record found by the insert and gone by the update (its retention ran out in between) is
+    // inserted again.
+    for (let attempt = 0; ; attempt++) {
+      try {
+        await this.coll.insertOne(record);
+        return { fresh: true };
+      } catch (err) {
+        if (!isDuplicateKeyError(err)) throw err;
+        const stored = await this.coll.findOneAndUpdate(
+          { _id: record._id },
+          { $inc: { deliveries: 1 }, $set: { reacceptedBy: record.acceptedBy, reacceptedAt: record.receivedAt } },
+          { returnDocument: 'after' },
+        );
+        if (stored) return { fresh: false, stored };
+        if (attempt > 0) throw new Error(`inbox record ${record._id} is neither insertable nor found`);
+      }
     }
   }
 
@@ -73,8 +96,22 @@ export class WebhookEventRepository {
       .toArray();
   }
 
+  /** The redeliveries an instance acknowledged from `since` on (by `reacceptedAt`), as `acceptedSince` for first ones. */
+  reacceptedSince(instanceId: string, since: Date, limit: number): Promise<WebhookEventRecord[]> {
+    return this.coll
+      .find({ reacceptedBy: instanceId, ignored: false, reacceptedAt: { $gte: since } })
+      .sort({ reacceptedAt: 1 })
+      .limit(limit)
+      .toArray();
+  }
+
   get(scope: BillingScope, eventId: string): Promise<WebhookEventRecord | null> {
     return this.coll.findOne({ _id: eventKey(scope, eventId) });
+  }
+
+  /** The records with these ids (the relay reads back what it owes but could not hold in memory). */
+  getMany(ids: readonly string[]): Promise<WebhookEventRecord[]> {
+    return this.coll.find({ _id: { $in: [...ids] } }).toArray();
   }
 
   /**
@@ -111,5 +148,7 @@ export class WebhookEventRepository {
 
 export const WEBHOOK_EVENT_INDEXES: IndexDescription[] = [
   { key: { acceptedBy: 1, receivedAt: 1 }, name: 'by_relay_instance' },
+  // Sparse: only redelivered records have an entry, so a first insert costs no more than before.
+  { key: { reacceptedBy: 1, reacceptedAt: 1 }, name: 'by_relay_reacceptor', sparse: true },
   { key: { scope: 1, subscriberId: 1, receivedAt: -1 }, name: 'by_subscriber' },
 ];

@@ -196,7 +196,10 @@ describe('query plans: every query on a growing collection uses an index', funct
       assert.equal(res.status, 200, res.text);
       if (res.body.nextCursor) await h.request('GET', `${path}&cursor=${encodeURIComponent(res.body.nextCursor)}`, { token: admin });
     }
-    await new WebhookEventRepository(h.db).acceptedSince('no-such-instance', new Date(now - DAY), 10);
+    const inbox = new WebhookEventRepository(h.db);
+    await inbox.acceptedSince('no-such-instance', new Date(now - DAY), 10);
+    await inbox.reacceptedSince('no-such-instance', new Date(now - DAY), 10);
+    await inbox.getMany(['app:plans|no-such-event']);
     // The event log: refusals (counted and single), every filter alone and together, a time range, a next page,
     // one entry with its body and timeline entry, and the trim of a bucket over its cap.
     await h.request('POST', '/api/saas/iap/billingprovider/webhook?app=plans', { body: {}, headers: { Authorization: 'whsec_wrong' } });
