@@ -165,16 +165,20 @@ export class RelayLedger {
       try {
         const dead = await checkpoints.stale(STALE_AFTER_MS);
         for (const checkpoint of dead.filter((c) => c._id !== this.instanceId)) {
-          const pages = [
-            { read: events.acceptedSince.bind(events), at: (r: WebhookEventRecord) => r.receivedAt },
-            { read: events.reacceptedSince.bind(events), at: (r: WebhookEventRecord) => r.reacceptedAt! },
+          const { _id: instance, safeUntil } = checkpoint;
+          /** Relayed by the first read already: the instance accepted it first, since its checkpoint. */
+          const readFirst = (r: WebhookEventRecord) => r.acceptedBy === instance && r.receivedAt >= safeUntil;
+          const reads = [
+            { read: events.acceptedSince.bind(events), at: (r: WebhookEventRecord) => r.receivedAt, skip: () => false },
+            { read: events.reacceptedSince.bind(events), at: (r: WebhookEventRecord) => r.reacceptedAt!, skip: readFirst },
           ];
-          for (const { read, at } of pages) {
+          for (const { read, at, skip } of reads) {
             // Page by page in time order; a page boundary repeats its last event (harmless).
-            for (let since = checkpoint.safeUntil; ;) {
-              const batch = await read(checkpoint._id, since, RECOVERY_PAGE);
-              for (const record of batch) await relay(record);
-              forwarded += batch.length;
+            for (let since = safeUntil; ;) {
+              const batch = await read(instance, since, RECOVERY_PAGE);
+              const todo = batch.filter((r) => !skip(r));
+              for (const record of todo) await relay(record);
+              forwarded += todo.length;
               if (batch.length < RECOVERY_PAGE) break;
               since = at(batch[batch.length - 1]!);
             }
