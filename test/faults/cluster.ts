@@ -205,7 +205,9 @@ export class Cluster {
     await eventually(
       () => fetch(`${this.apiUrl(i)}/healthz`).then((r) => r.status),
       (s) => s === 200,
-      { what: `api-${i + 1} to listen`, timeoutMs: 30_000, intervalMs: 100 },
+      // 90 s, like Temporal's and the store's restarts above: on a loaded machine (load 15-19, other suites running)
+      // an API start took over 30 s twice, and the suite failed before it checked anything.
+      { what: `api-${i + 1} to listen`, timeoutMs: 90_000, intervalMs: 100 },
     );
   }
 
