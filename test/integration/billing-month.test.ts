@@ -148,7 +148,9 @@ describe('a month of provider traffic through the live stack, against the refere
       (now) => now > lastEnd,
       { what: 'the near-end periods to end', timeoutMs: 30_000, intervalMs: 200 },
     );
-    await settle([month, nearEnds], 'the timers to revoke', 30_000);
+    // As long as the month's settle allows per customer: under load 15-19 (other suites running) 8 of 20 revocations
+    // had not reached the totals 30 s after the last end, each a timer's task, the record, then the totals' task.
+    await settle([month, nearEnds], 'the timers to revoke', 120_000);
     const after = expectWorld(nearEnds, Date.now()).customers;
     assert.equal(after.filter((c) => c.entitlements.length > 0).length, 0, 'the model agrees: every near-end customer lost access');
 
