@@ -47,7 +47,8 @@ describe('cli trigger and cli listen (real stack)', function () {
     let stderr = '';
     child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
     child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
-    return new Promise((resolve) => child.once('exit', (code) => resolve({ code, stdout, stderr })));
+    // 'close', not 'exit': output can still arrive after the process exits (one run lost a line that way).
+    return new Promise((resolve) => child.once('close', (code) => resolve({ code, stdout, stderr })));
   }
 
   async function connectApp(): Promise<{ slug: string; authorization: string }> {
@@ -249,7 +250,7 @@ describe('cli trigger and cli listen (real stack)', function () {
       assert.equal(forwarded.length, 1);
     } finally {
       listener.kill('SIGINT');
-      await new Promise((r) => listener.once('exit', r));
+      await new Promise((r) => listener.once('close', r));
       handler.close();
     }
     assert.match(out, /endpoint removed/);

@@ -85,7 +85,7 @@ describe('operator CLI (against the real store)', () => {
     let sent = '';
     trigger.stdout.on('data', (d: Buffer) => (sent += d.toString()));
     trigger.stderr.on('data', (d: Buffer) => (sent += d.toString()));
-    assert.equal(await new Promise((r) => trigger.once('exit', r)), 0, sent);
+    assert.equal(await new Promise((r) => trigger.once('close', r)), 0, sent);
     assert.match(sent, /^200 .*"duplicate":false/);
     assert.match(sent, /PRODUCTION/, 'a purchase that counts, against the service on this machine');
     // In the app's inbox (this suite runs no worker to apply it).

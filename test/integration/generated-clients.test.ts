@@ -84,7 +84,8 @@ async function runPython(python: string, args: string[], env?: NodeJS.ProcessEnv
   let stderr = '';
   child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
   child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
-  const code = await new Promise((r) => child.once('exit', r));
+  // 'close': the whole output has been read (after 'exit' it may still be arriving).
+  const code = await new Promise((r) => child.once('close', r));
   assert.equal(code, 0, stderr);
   return JSON.parse(stdout);
 }

@@ -78,7 +78,7 @@ describe('Temporal over TLS with client certificates (dev server behind a TLS pr
     let output = '';
     cli.stdout.on('data', (d: Buffer) => (output += d.toString()));
     cli.stderr.on('data', (d: Buffer) => (output += d.toString()));
-    const code = await new Promise<number | null>((resolve) => cli.once('exit', resolve));
+    const code = await new Promise<number | null>((resolve) => cli.once('close', resolve));
     assert.equal(code, 0, output);
   });
 
