@@ -9,6 +9,9 @@ import { billingMetricsContract, type BillingMetricsStart, type BillingMetricsWo
 import { tenantPriority } from '../fairness';
 import { SEARCH_ATTRIBUTES } from '../../contracts/workflows/search-attributes';
 
+/** Temporal's priority key for the totals workflow and its activities (lower runs sooner; 3 is the default). */
+const TOTALS_PRIORITY = 1;
+
 const startOptions = (scope: BillingScope, taskQueue: string) => ({
   workflowId: billingMetricsContract.workflowId(scope),
   taskQueue,
@@ -20,9 +23,6 @@ const startOptions = (scope: BillingScope, taskQueue: string) => ({
   // signal limit per run and deltas are refused until it catches up (billing-subscriber.ts, signalMetrics).
   priority: { ...tenantPriority(scope), priorityKey: TOTALS_PRIORITY },
 });
-
-/** Temporal's priority key for the totals workflow and its activities (lower runs sooner; 3 is the default). */
-export const TOTALS_PRIORITY = 1;
 
 /** Starts the scope's metrics workflow unless it runs already. */
 export async function ensureMetricsWorkflow(client: Client, taskQueue: string, scope: BillingScope): Promise<void> {
