@@ -153,7 +153,7 @@ async function runScenario(
         // What the drafting activity does with a model, in process: one call per section, each answer checked.
         const accepted = new Map<number, string>();
         for (const i of rewriteTargets(c.skill, result)) {
-          const answer = await model.complete(sectionMessages(c.skill, c.inputs as never, result, i, retrieved.docs), {
+          const answer = await model.complete(sectionMessages(c.skill, c.inputs as never, result, i), {
             signal: new AbortController().signal,
           });
           const verdict = acceptSectionAnswer(answer, result.sections[i]!, retrieved.docs, rewriteAnchors(c.skill, c.inputs as never), {

@@ -116,7 +116,7 @@ export function createDraftingActivity(
       }
       const started = Date.now();
       const ask = (jsonMode: boolean) =>
-        model.complete(sectionMessages(input.skill, inputs, draft, index, docs), {
+        model.complete(sectionMessages(input.skill, inputs, draft, index), {
           signal: activity.cancellationSignal,
           timeoutMs,
           responseFormat: jsonMode ? JSON_MODE : preferred,

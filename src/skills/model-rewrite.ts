@@ -1,7 +1,7 @@
 /**
  * A model rewrites a deterministic draft one section at a time, so that a small context window suffices
- * and one bad answer costs one section, not the document. For each section the model sees the section (with
- * its citation markers) and only the documents it cites, and answers {"markdown": string}. The answer is
+ * and one bad answer costs one section, not the document. For each section the model sees the section's text
+ * (with its citation markers) and the skill's instructions, and answers {"markdown": string}. The answer is
  * shown only when it says what the draft says, claim by claim (rewrite-check/); otherwise the draft's section
  * stays and the result says why. Pure: the drafting activity does the calls and keeps the time.
  */
@@ -31,28 +31,22 @@ export const SECTION_ANSWER_SCHEMA = {
 /** Answers longer than this are refused unread: no section is anywhere near it, and parsing costs time. */
 export const MAX_ANSWER_CHARS = 200_000;
 
-/** Keeps a section's prompt inside small context windows (4k tokens) however many documents it cites. */
-const BODY_BUDGET_CHARS = 3_000;
-const BODY_MIN_CHARS = 200;
-const BODY_MAX_CHARS = 800;
-
+/**
+ * What every section's request says besides the skill's instructions. A model is sent the section's text alone, not
+ * the documents it cites: the draft already holds every fact it chose, and with the documents beside it a small
+ * model (Qwen2.5-Coder 1.5B, bench/README.md) copied them into its answer (a lead came back with the entries under
+ * it, an impact with the incident's whole body) on prompts three times as long. Plain text rather than a JSON
+ * payload: asked with JSON, the same model invented entries under a one-line lead.
+ */
 const RULES = [
-  'Rewrite the one section of a document you are given so that it reads well. Facts come only from the section and the documents given; invent nothing.',
-  'Answer with one JSON object and nothing else: {"markdown": string}. The markdown must not start with the section heading.',
-  'Keep every citation marker such as [pr:12] or [ticket:WEB-7] right after the statement it supports, separated by spaces only; cite nothing else.',
-  'Keep one bullet per bullet of the section, in any order; do not add, merge, split or drop bullets or table rows. Numbered steps and table rows keep their order.',
-  'Keep every version, number, date, identifier, name and link exactly as written.',
-  'Keep the meaning of every sentence: keep each "not", "no", "no longer", "may", "likely" and "Hypothesis" where it is, and add none. Drop no sentence and add no claim of your own.',
-].join('\n');
-
-/** Bookkeeping fields that tell a model nothing about the content. */
-const OMITTED_FIELDS = new Set(['externalId', 'createdAt', 'body']);
-
-function documentForPrompt(doc: ProjectDocument, bodyChars: number): Record<string, unknown> {
-  const fields = Object.entries(doc).filter(([k]) => !OMITTED_FIELDS.has(k));
-  const body = doc.body.length > bodyChars ? `${doc.body.slice(0, bodyChars)}…` : doc.body;
-  return { id: citationId(doc), ...Object.fromEntries(fields), body };
-}
+  'You are given one section of a document. Rewrite its text so that it reads well in the requested tone. Say exactly the same things: the same facts, numbers, versions, dates, names, code and links, and the same meaning in every sentence (keep each "not", "no", "no longer", "may", "likely" and "Hypothesis" where it is, and add none). Add nothing, drop nothing.',
+  'Keep every citation marker such as [pr:12] or [incident:INC-1] exactly as written, right after the statement it supports, separated by spaces only; cite nothing else.',
+  'Keep **bold** labels, bullets, numbered steps and table rows as they are: do not add, merge, split or drop any. Numbered steps and table rows keep their order.',
+];
+const LEAD_RULE =
+  'The text is only the introduction of the section: the list under it is not shown and stays as it is. Answer with the introduction only: no list, no bullets.';
+const ANSWER_RULE =
+  'Write Markdown, not HTML. Do not write the section heading. Answer with one JSON object and nothing else: {"markdown": "<the rewritten text>"}.';
 
 /**
  * The most tokens a rewrite of `section` may take: about its own length (a token is some 3–4 characters of
@@ -94,31 +88,20 @@ export function sectionsToRewrite(draft: SkillResult, fixed: readonly string[] =
   );
 }
 
-/** The messages asking for a rewrite of section `index` of `draft`. */
-export function sectionMessages(
-  instructions: string,
-  inputs: object,
-  draft: SkillResult,
-  index: number,
-  documents: readonly ProjectDocument[],
-): ChatMessage[] {
+/** The messages asking for a rewrite of section `index` of `draft`: the skill's instructions, the rules, the text. */
+export function sectionMessages(instructions: string, draft: SkillResult, index: number): ChatMessage[] {
   const section = draft.sections[index]!;
-  const byId = new Map(documents.map((d) => [citationId(d), d]));
-  const docs = section.citations.map((id) => byId.get(id)).filter((d): d is ProjectDocument => d !== undefined);
-  const bodyChars = Math.max(BODY_MIN_CHARS, Math.min(BODY_MAX_CHARS, Math.floor(BODY_BUDGET_CHARS / Math.max(1, docs.length))));
   const part = rewritePart(section.markdownWithCitations);
-  const user = {
-    inputs,
-    document: draft.title,
-    section: { heading: section.heading, markdown: part.sent },
-    ...(part.rest ? { followedBy: 'the section’s entries, which stay as they are: rewrite only this text' } : {}),
-    documents: docs.map((d) => documentForPrompt(d, bodyChars)),
-  };
+  const rules = [...RULES, ...(part.rest ? [LEAD_RULE] : []), ANSWER_RULE];
   return [
-    { role: 'system', content: `${instructions}\n\n${RULES}` },
-    { role: 'user', content: JSON.stringify(user) },
+    { role: 'system', content: `${instructions}\n\n${rules.join('\n')}` },
+    { role: 'user', content: `${SECTION_LABEL}${section.heading}\n${TEXT_LABEL}\n${part.sent}` },
   ];
 }
+
+/** How the user message names the section and its text (sectionMessages); a test's fake model reads them back. */
+export const SECTION_LABEL = 'Section: ';
+export const TEXT_LABEL = 'Text to rewrite:';
 
 /**
  * The model's JSON, tolerating a code fence around it (```json … ```) and raw line breaks or tabs inside its
@@ -171,6 +154,26 @@ function sourcesOf(documents: readonly ProjectDocument[]): Map<string, string> {
   );
 }
 
+/** An HTML element's tag (bounded, so linear): a model asked for Markdown that writes <p>, <br> or <li> is refused. */
+const HTML_TAG = /<\/?(?:p|br|div|span|ul|ol|li|strong|em|b|i|h[1-6]|table|tr|td|th)\b[^<>]{0,200}>/i;
+
+/**
+ * The answer without the section's heading in front of it, where the draft's text has none: a first line that is
+ * only the heading (`## Fix`, `**Fix**`, `Fix:`) or a `Fix:` before the first sentence. The document prints the
+ * heading already, so the model's copy is dropped rather than the whole answer refused; the rest is checked as
+ * any answer is.
+ */
+function withoutHeading(answer: string, heading: string, sent: string): string {
+  const lower = heading.toLowerCase();
+  const firstLine = answer.split('\n', 1)[0]!;
+  const bare = firstLine.replace(/^#{1,6}\s+/, '').replace(/^\*\*(.*)\*\*$/, '$1').replace(/:\s*$/, '').trim();
+  if (bare.toLowerCase() === lower && !sent.startsWith(firstLine)) return answer.slice(firstLine.length).trim();
+  const prefix = `${heading}:`;
+  if (answer.toLowerCase().startsWith(prefix.toLowerCase()) && !sent.toLowerCase().startsWith(prefix.toLowerCase()))
+    return answer.slice(prefix.length).trim();
+  return answer;
+}
+
 export type SectionVerdict =
   | { ok: true; markdown: string; facts: { total: number; kept: number }; unchanged: boolean }
   | { ok: false; reason: string; rule: RewriteRule | 'answer'; facts?: { total: number; kept: number } };
@@ -197,8 +200,13 @@ export function acceptSectionAnswer(
   const markdown = (answer as { markdown?: unknown } | undefined)?.markdown;
   if (answer === undefined) return refuse('the answer is not JSON');
   if (typeof markdown !== 'string' || markdown.trim() === '') return refuse('the answer must be {"markdown": string}');
+  const sent = opts.rest ? rewritePart(section.markdownWithCitations).sent : section.markdownWithCitations;
+  const own = withoutHeading(markdown.trim(), section.heading, sent);
+  const html = HTML_TAG.exec(own);
+  if (html && !sent.includes(html[0])) return refuse(`the answer is HTML (${html[0]}), not Markdown`);
   // The answer replaces the part that was sent (rewritePart): the section's entries, when not sent, follow it.
-  const text = opts.rest ? `${markdown.trim()}\n\n${opts.rest}` : markdown.trim();
+  if (own === '') return refuse('the answer is only the section heading');
+  const text = opts.rest ? `${own}\n\n${opts.rest}` : own;
   if (text.startsWith('#') && text.slice(0, 200).toLowerCase().includes(section.heading.toLowerCase()))
     return refuse('the answer repeats the section heading');
   const unknown = extractCitationIds(text).filter((id) => !section.citations.includes(id));

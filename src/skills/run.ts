@@ -53,15 +53,9 @@ export function rewriteAnchors<S extends SkillName>(skill: S, inputs: SkillInput
   return skillOf(skill).anchors?.(inputs) ?? [];
 }
 
-/** The chat messages asking a model to rewrite section `index` of `draft`; `retrievedDocs` may be everything fetched. */
-export function sectionMessages<S extends SkillName>(
-  skill: S,
-  inputs: SkillInputs[S],
-  draft: SkillResult,
-  index: number,
-  retrievedDocs: readonly ProjectDocument[],
-): ChatMessage[] {
-  return messagesFor(skillOf(skill).instructions(inputs), inputs, draft, index, retrievedDocs);
+/** The chat messages asking a model to rewrite section `index` of `draft`. */
+export function sectionMessages<S extends SkillName>(skill: S, inputs: SkillInputs[S], draft: SkillResult, index: number): ChatMessage[] {
+  return messagesFor(skillOf(skill).instructions(inputs), draft, index);
 }
 
 /**

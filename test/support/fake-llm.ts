@@ -4,6 +4,7 @@
  * answer, or none at all). Used by unit tests of the client and by integration suites via LLM_BASE_URL.
  */
 import { createServer, type IncomingHttpHeaders, type Server, type ServerResponse } from 'node:http';
+import { SECTION_LABEL, TEXT_LABEL } from '../../src/skills/model-rewrite';
 
 export interface LlmRequest {
   at: number;
@@ -167,7 +168,10 @@ export interface SentSection {
 export function sectionOf(request: LlmRequest): SentSection {
   const user = request.body.messages?.find((m) => m.role === 'user');
   if (!user) throw new Error('no user message');
-  return (JSON.parse(user.content) as { section: SentSection }).section;
+  // The service's user message: "Section: <heading>", then "Text to rewrite:" and the text (sectionMessages).
+  const [first, label, ...text] = user.content.split('\n');
+  if (!first?.startsWith(SECTION_LABEL) || label !== TEXT_LABEL) throw new Error(`not a section request: ${user.content.slice(0, 80)}`);
+  return { heading: first.slice(SECTION_LABEL.length), markdown: text.join('\n') };
 }
 
 /** A model answer rewriting the section it was sent: `edit` changes its markdown (by default, adds a framing sentence the checks accept). */

@@ -31,37 +31,30 @@ describe('skills: a model rewrites the draft section by section, checked for fac
   const rn2 = fixture('neutral-1.2.1-2.0.0');
   const rca = fixture('sev1-INC-2025-014');
 
-  it('asks for one section at a time, with the section’s markers and only the documents it cites', () => {
+  it('asks for one section at a time: the skill’s instructions and rules, then the section’s text with its markers', () => {
     const i = rca.at('Root cause');
-    const [system, user] = sectionMessages(rca.c.skill, rca.c.inputs, rca.draft, i, rca.docs);
+    const [system, user] = sectionMessages(rca.c.skill, rca.c.inputs, rca.draft, i);
     assert.match(system!.content, /stays labelled "Hypothesis"/);
-    assert.match(system!.content, /Answer with one JSON object and nothing else: \{"markdown": string\}/);
-    const payload = JSON.parse(user!.content) as { section: { heading: string; markdown: string }; documents: { id: string }[] };
-    assert.equal(payload.section.heading, 'Root cause');
-    assert.equal(payload.section.markdown, rca.draft.sections[i]!.markdownWithCitations);
-    assert.deepEqual(
-      payload.documents.map((d) => d.id),
-      rca.draft.sections[i]!.citations,
-    );
+    assert.match(system!.content, /Answer with one JSON object and nothing else: \{"markdown": "<the rewritten text>"\}/);
+    assert.doesNotMatch(system!.content, /introduction/, 'the whole section is sent, so no lead rule');
+    // Nothing else: the documents stay out, as the draft already holds the facts it chose (a small model copied
+    // documents into its answers).
+    assert.equal(user!.content, `Section: Root cause\nText to rewrite:\n${rca.draft.sections[i]!.markdownWithCitations}`);
   });
 
   it('sends only the lead of a section whose entries follow it: the entries stay as written and follow the answer', () => {
     // Highlights is a summary that cites nothing (it is not sent, see below); Breaking changes leads its entries.
     const i = rn2.at('Breaking changes');
     const section = rn2.draft.sections[i]!;
-    const [, user] = sectionMessages(rn2.c.skill, rn2.c.inputs, rn2.draft, i, rn2.docs);
-    const payload = JSON.parse(user!.content) as { section: { markdown: string }; documents: { id: string }[] };
+    const [system, user] = sectionMessages(rn2.c.skill, rn2.c.inputs, rn2.draft, i);
     const [lead, entries] = [section.markdownWithCitations.split('\n\n')[0]!, section.markdownWithCitations.split('\n\n')[1]!];
-    assert.equal(payload.section.markdown, lead);
+    assert.equal(user!.content, `Section: Breaking changes\nText to rewrite:\n${lead}`);
+    assert.match(system!.content, /only the introduction of the section: the list under it is not shown/);
     const rewritten = lead.replace('These changes need action before upgrading.', 'Act on these changes before you upgrade.');
     assert.notEqual(rewritten, lead);
     const v = acceptSectionAnswer(answer(rewritten), section, rn2.docs, [], { rest: entries });
     assert.ok(v.ok, v.ok ? '' : v.reason);
     assert.equal(v.markdown, `${rewritten}\n\n${entries}`);
-    assert.deepEqual(
-      payload.documents.map((d) => d.id),
-      rn2.draft.sections[i]!.citations,
-    );
   });
 
   it('does not send the sections with nothing to rewrite: the contributors, the changelog link, a summary that cites nothing', () => {
@@ -128,7 +121,19 @@ describe('skills: a model rewrites the draft section by section, checked for fac
     );
   });
 
-  it('refuses what is not the JSON asked for, a repeated heading, or a citation the section does not make', () => {
+  it('drops the section heading a model writes in front of its answer (the document prints it already)', () => {
+    const i = rca.at('Root cause');
+    const section = rca.draft.sections[i]!;
+    const text = section.markdownWithCitations;
+    for (const head of ['## Root cause\n\n', '**Root cause**\n\n', 'Root cause:\n', 'Root cause: ']) {
+      const v = acceptSectionAnswer(answer(`${head}${text}`), section, rca.docs);
+      assert.ok(v.ok, v.ok ? '' : `${JSON.stringify(head)}: ${v.reason}`);
+      assert.equal(v.markdown, text, JSON.stringify(head));
+      assert.equal(v.unchanged, true);
+    }
+  });
+
+  it('refuses what is not the JSON asked for, a bare heading, HTML, or a citation the section does not make', () => {
     const features = rn2.draft.sections[rn2.at('New features')]!;
     const bad = (text: string) => {
       const v = acceptSectionAnswer(text, features, rn2.docs);
@@ -136,7 +141,8 @@ describe('skills: a model rewrites the draft section by section, checked for fac
     };
     assert.equal(bad('Sure! Here it is.'), 'the answer is not JSON');
     assert.equal(bad(JSON.stringify({ text: 'x' })), 'the answer must be {"markdown": string}');
-    assert.equal(bad(answer(`## New features\n\n${features.markdownWithCitations}`)), 'the answer repeats the section heading');
+    assert.equal(bad(answer('## New features')), 'the answer is only the section heading');
+    assert.match(bad(answer(`<p>${features.markdownWithCitations}</p>`)), /^the answer is HTML \(<p>\), not Markdown$/);
     assert.match(bad(answer(`${features.markdownWithCitations} [pr:50]`)), /^it cites pr:50, which the section does not$/);
     assert.ok(
       acceptSectionAnswer(`\`\`\`json\n${answer(features.markdownWithCitations)}\n\`\`\``, features, rn2.docs).ok,
