@@ -45,8 +45,12 @@ const RULES = [
 ];
 const LEAD_RULE =
   'The text is only the introduction of the section: the list under it is not shown and stays as it is. Answer with the introduction only: no list, no bullets.';
+/**
+ * Neither "HTML" nor angle brackets: said either way, the 0.5B model answered `<h2>…</h2>` and `<Bugs we fixed for
+ * you:>` (a template's `<the rewritten text>` taken literally).
+ */
 const ANSWER_RULE =
-  'Write Markdown, not HTML. Do not write the section heading. Answer with one JSON object and nothing else: {"markdown": "<the rewritten text>"}.';
+  'Write Markdown, as the text is written; do not write the section heading. Answer with one JSON object and nothing else: {"markdown": "the rewritten text"}.';
 
 /**
  * The most tokens a rewrite of `section` may take: about its own length (a token is some 3–4 characters of
@@ -154,8 +158,20 @@ function sourcesOf(documents: readonly ProjectDocument[]): Map<string, string> {
   );
 }
 
-/** An HTML element's tag (bounded, so linear): a model asked for Markdown that writes <p>, <br> or <li> is refused. */
-const HTML_TAG = /<\/?(?:p|br|div|span|ul|ol|li|strong|em|b|i|h[1-6]|table|tr|td|th)\b[^<>]{0,200}>/i;
+/**
+ * What Markdown renders as raw HTML: a tag (`<p>`, `</li>`), or anything that reads as one — a small model wrote
+ * `<Bugs we fixed for you:>` and `<hypothesis>…`, which a renderer takes for tags and does not show. Code spans and
+ * autolinks (`<https://…>`) are text. Bounded, so linear.
+ */
+const CODE_SPAN = /`[^`\n]{0,2000}`/g;
+const TAG_LIKE = /<\/?[A-Za-z][^<>\n]{0,200}>/g;
+const AUTOLINK = /^<[A-Za-z][A-Za-z0-9+.-]{1,31}:[^\s<>]*>$|^<[^\s<>@]+@[^\s<>@]+>$/;
+
+/** The first tag-like text of `answer` (outside code spans, not an autolink) that `sent` does not have. */
+function htmlIn(answer: string, sent: string): string | undefined {
+  for (const m of answer.replace(CODE_SPAN, '').matchAll(TAG_LIKE)) if (!AUTOLINK.test(m[0]) && !sent.includes(m[0])) return m[0];
+  return undefined;
+}
 
 /**
  * The answer without the section's heading in front of it, where the draft's text has none: a first line that is
@@ -202,8 +218,8 @@ export function acceptSectionAnswer(
   if (typeof markdown !== 'string' || markdown.trim() === '') return refuse('the answer must be {"markdown": string}');
   const sent = opts.rest ? rewritePart(section.markdownWithCitations).sent : section.markdownWithCitations;
   const own = withoutHeading(markdown.trim(), section.heading, sent);
-  const html = HTML_TAG.exec(own);
-  if (html && !sent.includes(html[0])) return refuse(`the answer is HTML (${html[0]}), not Markdown`);
+  const html = htmlIn(own, sent);
+  if (html) return refuse(`the answer has ${html.length > 40 ? `${html.slice(0, 40)}…` : html}, which Markdown shows as HTML, not text`);
   // The answer replaces the part that was sent (rewritePart): the section's entries, when not sent, follow it.
   if (own === '') return refuse('the answer is only the section heading');
   const text = opts.rest ? `${own}\n\n${opts.rest}` : own;

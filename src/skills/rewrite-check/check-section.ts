@@ -63,6 +63,9 @@ const FRAMING = new Set(
   ),
 );
 
+/** A clause stating what something led to: a claim, whatever words it uses. Fixed words, so linear. */
+const CONSEQUENCE = /,\s+(?:resulting in|leading to|causing|which (?:caused|led to|resulted in|meant))\s/i;
+
 type Violations = RewriteViolation[];
 
 const citing = (signature: string) => signature.split(' ').join(', ');
@@ -392,7 +395,14 @@ function compareSentences(u: Unit, ds: SentenceInfo[], rs: SentenceInfo[], own: 
   // What the rewrite adds: backed by the unit's draft text and sources, or mere framing.
   const backing = contentStems(`${u.draft}\n${u.sources}`);
   const ownBest = own.map(best);
+  const draftStatesConsequence = CONSEQUENCE.test(u.draft);
   own.forEach((r, j) => {
+    // A consequence joined onto a kept sentence is a claim of its own ("…affected all storefronts, resulting in
+    // significant customer inconvenience", the 1.5B model), which the match to the kept sentence would let through.
+    if (!draftStatesConsequence && CONSEQUENCE.test(r.text)) {
+      out.push({ rule: 'unbacked', message: `a sentence in ${u.where} adds a consequence the draft does not state`, sentence: excerpt(r.text) });
+      return;
+    }
     if (ownBest[j]! >= 0 || r.stems.size === 0) return;
     let backed = 0;
     for (const w of r.stems) if (backing.has(w) || FRAMING.has(w)) backed++;

@@ -98,10 +98,12 @@ export function sentences(text: string): string[] {
       out.push(text.slice(start, i));
       start = i + 1;
       inCode = false;
-    } else if (!inCode && (c === '.' || c === '!' || c === '?') && (text[i + 1] === ' ' || text[i + 1] === '\t')) {
+    } else if (!inCode && (c === '.' || c === '!' || c === '?' || c === ':') && (text[i + 1] === ' ' || text[i + 1] === '\t')) {
       let j = i + 1;
       while (j < text.length && (text[j] === ' ' || text[j] === '\t')) j++;
-      if (j < text.length && OPENS.test(text[j]!)) {
+      // After a colon only a capitalised clause starts a sentence ("…for you: You've improved…"), not a list
+      // ("Fixed: a, b") or a quotation.
+      if (j < text.length && (c === ':' ? /[A-Z]/.test(text[j]!) && /[a-z]/.test(text[j + 1] ?? '') : OPENS.test(text[j]!))) {
         out.push(text.slice(start, i + 1));
         start = j;
         i = j - 1;

@@ -35,7 +35,7 @@ describe('skills: a model rewrites the draft section by section, checked for fac
     const i = rca.at('Root cause');
     const [system, user] = sectionMessages(rca.c.skill, rca.c.inputs, rca.draft, i);
     assert.match(system!.content, /stays labelled "Hypothesis"/);
-    assert.match(system!.content, /Answer with one JSON object and nothing else: \{"markdown": "<the rewritten text>"\}/);
+    assert.match(system!.content, /Answer with one JSON object and nothing else: \{"markdown": "the rewritten text"\}/);
     assert.doesNotMatch(system!.content, /introduction/, 'the whole section is sent, so no lead rule');
     // Nothing else: the documents stay out, as the draft already holds the facts it chose (a small model copied
     // documents into its answers).
@@ -142,7 +142,16 @@ describe('skills: a model rewrites the draft section by section, checked for fac
     assert.equal(bad('Sure! Here it is.'), 'the answer is not JSON');
     assert.equal(bad(JSON.stringify({ text: 'x' })), 'the answer must be {"markdown": string}');
     assert.equal(bad(answer('## New features')), 'the answer is only the section heading');
-    assert.match(bad(answer(`<p>${features.markdownWithCitations}</p>`)), /^the answer is HTML \(<p>\), not Markdown$/);
+    assert.equal(bad(answer(`<p>${features.markdownWithCitations}</p>`)), 'the answer has <p>, which Markdown shows as HTML, not text');
+    // What the 0.5B model wrote: tag-like text a renderer hides.
+    const casual = fixture('casual-1.2.1-2.0.0');
+    const fixes = casual.draft.sections[casual.at('Fixes')]!;
+    const [lead, entries] = [fixes.markdownWithCitations.split('\n\n')[0]!, fixes.markdownWithCitations.split('\n\n').slice(1).join('\n\n')];
+    const tagLike = acceptSectionAnswer(answer(`<${lead}>`), fixes, casual.docs, [], { rest: entries });
+    assert.equal(tagLike.ok ? '' : tagLike.reason, `the answer has <${lead}>, which Markdown shows as HTML, not text`);
+    // Code spans and autolinks are text.
+    const code = acceptSectionAnswer(answer(`${lead} Run \`cli --to <version>\` <https://example.com/x>.`), fixes, casual.docs, [], { rest: entries });
+    assert.ok(code.ok || !/HTML/.test(code.reason), code.ok ? '' : code.reason);
     assert.match(bad(answer(`${features.markdownWithCitations} [pr:50]`)), /^it cites pr:50, which the section does not$/);
     assert.ok(
       acceptSectionAnswer(`\`\`\`json\n${answer(features.markdownWithCitations)}\n\`\`\``, features, rn2.docs).ok,
