@@ -39,7 +39,7 @@ export const MAX_ANSWER_CHARS = 200_000;
  * payload: asked with JSON, the same model invented entries under a one-line lead.
  */
 const RULES = [
-  'You are given one section of a document. Rewrite its text so that it reads well in the requested tone. Say exactly the same things: the same facts, numbers, versions, dates, names, code and links, and the same meaning in every sentence (keep each "not", "no", "no longer", "may", "likely" and "Hypothesis" where it is, and add none). Add nothing, drop nothing.',
+  'You are given one section of a document. Rewrite its text so that it reads well in the requested tone: short sentences (at most 20 words each) in the active voice; split a long sentence in two. Say exactly the same things: the same facts, numbers, versions, dates, names, code and links, and the same meaning in every sentence (keep each "not", "no", "no longer", "may", "likely" and "Hypothesis" where it is, and add none). Add nothing, drop nothing.',
   'Keep every citation marker such as [pr:12] or [incident:INC-1] exactly as written, right after the statement it supports, separated by spaces only; cite nothing else.',
   'Keep **bold** labels, bullets, numbered steps and table rows as they are: do not add, merge, split or drop any. Numbered steps and table rows keep their order.',
 ];
@@ -182,7 +182,11 @@ function htmlIn(answer: string, sent: string): string | undefined {
 function withoutHeading(answer: string, heading: string, sent: string): string {
   const lower = heading.toLowerCase();
   const firstLine = answer.split('\n', 1)[0]!;
-  const bare = firstLine.replace(/^#{1,6}\s+/, '').replace(/^\*\*(.*)\*\*$/, '$1').replace(/:\s*$/, '').trim();
+  const bare = firstLine
+    .replace(/^#{1,6}\s+/, '')
+    .replace(/^\*\*(.*)\*\*$/, '$1')
+    .replace(/:\s*$/, '')
+    .trim();
   if (bare.toLowerCase() === lower && !sent.startsWith(firstLine)) return answer.slice(firstLine.length).trim();
   const prefix = `${heading}:`;
   if (answer.toLowerCase().startsWith(prefix.toLowerCase()) && !sent.toLowerCase().startsWith(prefix.toLowerCase()))

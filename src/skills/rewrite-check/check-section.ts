@@ -400,7 +400,11 @@ function compareSentences(u: Unit, ds: SentenceInfo[], rs: SentenceInfo[], own: 
     // A consequence joined onto a kept sentence is a claim of its own ("…affected all storefronts, resulting in
     // significant customer inconvenience", the 1.5B model), which the match to the kept sentence would let through.
     if (!draftStatesConsequence && CONSEQUENCE.test(r.text)) {
-      out.push({ rule: 'unbacked', message: `a sentence in ${u.where} adds a consequence the draft does not state`, sentence: excerpt(r.text) });
+      out.push({
+        rule: 'unbacked',
+        message: `a sentence in ${u.where} adds a consequence the draft does not state`,
+        sentence: excerpt(r.text),
+      });
       return;
     }
     if (ownBest[j]! >= 0 || r.stems.size === 0) return;

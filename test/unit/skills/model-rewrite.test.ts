@@ -146,11 +146,16 @@ describe('skills: a model rewrites the draft section by section, checked for fac
     // What the 0.5B model wrote: tag-like text a renderer hides.
     const casual = fixture('casual-1.2.1-2.0.0');
     const fixes = casual.draft.sections[casual.at('Fixes')]!;
-    const [lead, entries] = [fixes.markdownWithCitations.split('\n\n')[0]!, fixes.markdownWithCitations.split('\n\n').slice(1).join('\n\n')];
+    const [lead, entries] = [
+      fixes.markdownWithCitations.split('\n\n')[0]!,
+      fixes.markdownWithCitations.split('\n\n').slice(1).join('\n\n'),
+    ];
     const tagLike = acceptSectionAnswer(answer(`<${lead}>`), fixes, casual.docs, [], { rest: entries });
     assert.equal(tagLike.ok ? '' : tagLike.reason, `the answer has <${lead}>, which Markdown shows as HTML, not text`);
     // Code spans and autolinks are text.
-    const code = acceptSectionAnswer(answer(`${lead} Run \`cli --to <version>\` <https://example.com/x>.`), fixes, casual.docs, [], { rest: entries });
+    const code = acceptSectionAnswer(answer(`${lead} Run \`cli --to <version>\` <https://example.com/x>.`), fixes, casual.docs, [], {
+      rest: entries,
+    });
     assert.ok(code.ok || !/HTML/.test(code.reason), code.ok ? '' : code.reason);
     assert.match(bad(answer(`${features.markdownWithCitations} [pr:50]`)), /^it cites pr:50, which the section does not$/);
     assert.ok(
