@@ -89,18 +89,25 @@ export class WebhookEventRepository {
 
   /** What an instance accepted from `since` on and may not have relayed (it died): recovery re-forwards these. */
   acceptedSince(instanceId: string, since: Date, limit: number): Promise<WebhookEventRecord[]> {
-    return this.coll
-      .find({ acceptedBy: instanceId, ignored: false, receivedAt: { $gte: since } })
-      .sort({ receivedAt: 1 })
-      .limit(limit)
-      .toArray();
+    return this.owedSince('acceptedBy', 'receivedAt', instanceId, since, limit);
   }
 
   /** The redeliveries an instance acknowledged from `since` on (by `reacceptedAt`), as `acceptedSince` for first ones. */
   reacceptedSince(instanceId: string, since: Date, limit: number): Promise<WebhookEventRecord[]> {
+    return this.owedSince('reacceptedBy', 'reacceptedAt', instanceId, since, limit);
+  }
+
+  /** The unignored records `by` names the instance in, from `since` on by `at`, oldest first (an index each). */
+  private owedSince(
+    by: 'acceptedBy' | 'reacceptedBy',
+    at: 'receivedAt' | 'reacceptedAt',
+    instanceId: string,
+    since: Date,
+    limit: number,
+  ): Promise<WebhookEventRecord[]> {
     return this.coll
-      .find({ reacceptedBy: instanceId, ignored: false, reacceptedAt: { $gte: since } })
-      .sort({ reacceptedAt: 1 })
+      .find({ [by]: instanceId, ignored: false, [at]: { $gte: since } })
+      .sort({ [at]: 1 })
       .limit(limit)
       .toArray();
   }
