@@ -208,5 +208,8 @@ THREADS=${LLAMA_THREADS:-$(nproc 2>/dev/null || echo 2)}
 say "serving $MODEL ($GGUF) on http://127.0.0.1:$PORT/v1 (context $MODEL_CTX tokens, $THREADS threads)"
 # One request at a time, as llama-cpp-python's server does with one model; json_object answers are held to
 # JSON by a grammar. --model_alias names the model in /v1/models; requests naming another still get this one.
+# --interrupt_requests False: by default a new request stops the one being generated, so two skills invoked at
+# once interrupted each other's sections until the service gave up ("other side closed"); queued, each waits.
 exec "$SERVER_DIR/venv/bin/python" -m llama_cpp.server --model "$GGUF" --model_alias "$MODEL" \
-  --host 127.0.0.1 --port "$PORT" --n_ctx "$MODEL_CTX" --n_threads "$THREADS" --n_threads_batch "$THREADS"
+  --host 127.0.0.1 --port "$PORT" --n_ctx "$MODEL_CTX" --n_threads "$THREADS" --n_threads_batch "$THREADS" \
+  --interrupt_requests False
