@@ -2,18 +2,15 @@ import {
   allHandlersFinished,
   condition,
   continueAsNew,
-  getExternalWorkflowHandle,
-  log,
   patched,
   proxyActivities,
   proxyLocalActivities,
   setCurrentDetails,
   setHandler,
-  sleep,
   upsertSearchAttributes,
   workflowInfo,
 } from '@temporalio/workflow';
-import { contributionOf, diffContribution, ZERO_TOTALS, type BillingTotals } from '../billing/metrics';
+import { contributionOf, ZERO_TOTALS } from '../billing/metrics';
 import { withPlausibleTime } from '../billing/event-time';
 import type { BillingEvent, RuleSet } from '../billing/provider-events';
 import { ABSORB_STATE_CHARS, CARRIED_INBOX_CHARS, EVENT_STATE_CHARS, MESSAGES_PER_BATCH, overBudget } from '../billing/state-budget';
@@ -48,20 +45,16 @@ import { deadLetterKey } from '../billing/dead-letter-key';
 import { shieldedFromCancellation } from './cancel-guard';
 import { subscriberEffects } from './billing-subscriber-effects';
 import { subscriberParking } from './billing-subscriber-parking';
+import { subscriberTotals } from './billing-subscriber-totals';
 import { Inbox } from './inbox';
 import { WakeTimer } from './wake-timer';
-import { metricsWorkflowId, totalsDeltaSignal } from '../contracts/workflows/billing-metrics';
 
 type Activities = ReturnType<typeof createActivities>;
-
-/** A refused totals delta is tried again after 1 s, doubling up to a minute (see signalMetrics). */
-const TOTALS_RETRY_FIRST_MS = 1_000;
-const TOTALS_RETRY_CAP_MS = 60_000;
 
 // The projection and the metrics workflow are retried for as long as it takes: they live in the same store and
 // Temporal as any place a failure could be parked, so parking could not succeed where they fail (the effects and
 // parking have their own activities: billing-subscriber-effects.ts, billing-subscriber-parking.ts).
-const { persistSubscriber, ensureBillingMetricsWorkflow } = proxyActivities<Activities>({
+const { persistSubscriber } = proxyActivities<Activities>({
   startToCloseTimeout: '15s',
   retry: { initialInterval: '200ms', maximumInterval: '30s' },
 });
@@ -103,7 +96,7 @@ async function runSubscriber(input: BillingSubscriberStart): Promise<void> {
   const { scope, subscriberId } = input;
   let state = input.carried?.state ?? initialState(scope, subscriberId);
   const inbox = new Inbox<Message>(input.carried?.inbox ?? []);
-  // What this subscriber currently adds to the scope totals; deltas against it go to the metrics workflow.
+  // What the scope totals hold of this subscriber (a run may start owing some: billing-subscriber-totals.ts).
   let counted = input.carried?.counted ?? { ...ZERO_TOTALS };
 
   // Applied changes whose outbound webhooks are still to be dispatched (after the record is stored).
@@ -175,13 +168,18 @@ async function runSubscriber(input: BillingSubscriberStart): Promise<void> {
     }
   }
 
+  const totals = subscriberTotals(scope, subscriberId, { counted, refusals: input.carried?.refusals });
+  // What an earlier run still owed the totals when it continued as new (runs before totals-owed never start so,
+  // and a run that owes nothing does not even await here).
+  if (totals.owes(contributionOf(state))) await totals.resume(contributionOf(state));
+
   // Continue as new when Temporal suggests it, unless the messages still waiting are too large to hand over:
   // they are applied first (the suggestion comes long before the history's hard limits).
   const mayContinueAsNew = () => workflowInfo().continueAsNewSuggested && inbox.chars <= CARRIED_INBOX_CHARS;
 
   for (;;) {
     const timerAt = nextWakeAt(state);
-    const ready = () => inbox.length > 0 || mayContinueAsNew();
+    const ready = () => inbox.length > 0 || mayContinueAsNew() || totals.due;
     let woke: boolean;
     if (v2) {
       // One durable timer to the next change with time alone, kept while that time stays the same.
@@ -232,10 +230,18 @@ async function runSubscriber(input: BillingSubscriberStart): Promise<void> {
     }
     if (state !== before) await publish();
     for (const notice of outbound.splice(0)) await dispatchOutboundEvent(notice);
+    if (totals.due) {
+      await totals.retry(contributionOf(state));
+      setCurrentDetails(totals.details(summary(state)));
+    }
 
     if (mayContinueAsNew()) {
       await condition(allHandlersFinished);
-      await continueAsNew<typeof billingSubscriber>({ scope, subscriberId, carried: { state, inbox: inbox.all(), counted } });
+      await continueAsNew<typeof billingSubscriber>({
+        scope,
+        subscriberId,
+        carried: { state, inbox: inbox.all(), counted: totals.counted, ...(totals.refusals > 0 ? { refusals: totals.refusals } : {}) },
+      });
     }
   }
 
@@ -327,8 +333,8 @@ async function runSubscriber(input: BillingSubscriberStart): Promise<void> {
 
   /**
    * Writes the projection the dashboard reads (and, in one local activity with it, the outbound fan-out),
-   * updates the Temporal UI, and sends the totals delta. Runs written before the local activity keep the two
-   * remote activities they recorded.
+   * updates the Temporal UI, and sends the totals delta (or leaves it owed). Runs written before the local
+   * activity keep the two remote activities they recorded.
    */
   async function publish(): Promise<void> {
     if (v2) {
@@ -336,53 +342,12 @@ async function runSubscriber(input: BillingSubscriberStart): Promise<void> {
     } else {
       await persistSubscriber({ state, workflowId: workflowInfo().workflowId, runId: workflowInfo().runId });
     }
-    setCurrentDetails(summary(state));
     const status = searchStatus(state);
     if (workflowInfo().typedSearchAttributes.get(SEARCH_ATTRIBUTES.BillingStatus) !== status) {
       upsertSearchAttributes([{ key: SEARCH_ATTRIBUTES.BillingStatus, value: status }]);
     }
-    const now = contributionOf(state);
-    const delta = diffContribution(counted, now);
-    if (Object.values(delta).some((v) => v !== 0)) {
-      await signalMetrics(delta);
-      counted = now;
-    }
-  }
-
-  /**
-   * Delivers a totals delta; returns only once the metrics workflow took it, so `counted` never runs ahead of
-   * what the totals hold. The server refuses a signal when there is no metrics workflow yet (the scope's first
-   * subscriber), when it was terminated, or when its current run has taken as many signals as the server allows one
-   * run (`history.maximumSignalsPerExecution`, 10,000 by default: a burst can reach it while the run's workflow
-   * task waits in a backlog). Each refusal starts it if needed and tries again after a durable timer (1 s doubling to
-   * a minute), until the run that follows its continue-as-new takes it. Failing here instead would end this run
-   * with its record stored and its delta lost (the soak's totals stayed above the model by exactly such deltas).
-   * Runs recorded before took the same first two steps and failed on the second refusal, so no patch is needed.
-   */
-  async function signalMetrics(delta: BillingTotals): Promise<void> {
-    const handle = getExternalWorkflowHandle(metricsWorkflowId(scope));
-    try {
-      await handle.signal(totalsDeltaSignal, delta);
-      return;
-    } catch {
-      // Starting it only on failure keeps an activity off every new subscriber's first event.
-    }
-    for (let attempt = 1; ; attempt++) {
-      await ensureBillingMetricsWorkflow(scope);
-      try {
-        await handle.signal(totalsDeltaSignal, delta);
-        if (attempt > 1) setCurrentDetails(summary(state));
-        return;
-      } catch (err) {
-        const waitMs = Math.min(TOTALS_RETRY_CAP_MS, TOTALS_RETRY_FIRST_MS * 2 ** Math.min(attempt - 1, 16));
-        const why = err instanceof Error ? err.message : String(err);
-        setCurrentDetails(
-          `${summary(state)} · a totals delta waits: refused ${attempt + 1} times (${why}); next try in ${waitMs / 1000} s`,
-        );
-        log.warn('totals delta refused; trying again', { scope, subscriberId, attempt: attempt + 1, waitMs, error: why });
-        await sleep(waitMs);
-      }
-    }
+    await totals.publish(contributionOf(state));
+    setCurrentDetails(totals.details(summary(state)));
   }
 }
 

@@ -13,8 +13,11 @@ import type { SubscriberState } from '../../billing/subscriber-state';
 export interface BillingSubscriberStart {
   scope: BillingScope;
   subscriberId: string;
-  /** Set by continue-as-new: the state, the messages not yet applied, and what the scope totals already count. */
-  carried?: { state: SubscriberState; inbox: SubscriberMessage[]; counted: BillingTotals };
+  /**
+   * Set by continue-as-new: the state, the messages not yet applied, and what the scope totals already count;
+   * `refusals`: how many times in a row the totals refused the delta still owed (the next run keeps backing off).
+   */
+  carried?: { state: SubscriberState; inbox: SubscriberMessage[]; counted: BillingTotals; refusals?: number };
 }
 
 /** The workflow's signature, for typed starts by name (importing the workflow module would bundle it). */
@@ -108,6 +111,11 @@ export const SUBSCRIBER_PATCHES = {
   v5: 'work-v5',
   resumeFromStoredState: 'resume-from-stored-state',
   outboundWebhooks: 'outbound-webhooks',
+  /**
+   * Not an era: asked at a run's first refused totals delta, so only runs that had one hold it. Without it (a run
+   * recorded before), the delta is retried in place (billing-subscriber-totals.ts).
+   */
+  totalsOwed: 'totals-owed',
 } as const;
 
 /** The eras, oldest first; the last is what every new run takes. See ARCHITECTURE.md, "Patch eras and their sunset". */
