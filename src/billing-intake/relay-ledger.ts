@@ -173,14 +173,24 @@ export class RelayLedger {
             { read: events.reacceptedSince.bind(events), at: (r: WebhookEventRecord) => r.reacceptedAt!, skip: readFirst },
           ];
           for (const { read, at, skip } of reads) {
-            // Page by page in time order; a page boundary repeats its last event (harmless).
+            // Page by page in time order, from the last page's last time on. The events of that millisecond come
+            // again and are not relayed twice. A full page all in one millisecond cannot move the time on: that
+            // millisecond is read again with twice the page, until it is read whole (else the pass would read the
+            // same page forever).
+            let limit = RECOVERY_PAGE;
+            let boundary = new Set<string>();
             for (let since = safeUntil; ;) {
-              const batch = await read(instance, since, RECOVERY_PAGE);
-              const todo = batch.filter((r) => !skip(r));
+              const batch = await read(instance, since, limit);
+              const todo = batch.filter((r) => !skip(r) && !boundary.has(r._id));
               for (const record of todo) await relay(record);
               forwarded += todo.length;
-              if (batch.length < RECOVERY_PAGE) break;
-              since = at(batch[batch.length - 1]!);
+              if (batch.length < limit) break;
+              const last = at(batch[batch.length - 1]!);
+              const atLast = batch.filter((r) => at(r).getTime() === last.getTime()).map((r) => r._id);
+              if (last.getTime() === since.getTime()) limit *= 2;
+              else limit = RECOVERY_PAGE;
+              boundary = new Set(last.getTime() === since.getTime() ? [...boundary, ...atLast] : atLast);
+              since = last;
             }
           }
           await checkpoints.removeIfUnchanged(checkpoint);

@@ -103,6 +103,24 @@ describe('the relay ledger: what an instance owes and its checkpoint', () => {
     assert.equal(await ledger.recover(async () => assert.fail('nothing is left to relay')), 0);
   });
 
+  it('recovery reads past a full page of events all received in one millisecond, and relays each once', async () => {
+    const store = new MemoryRelayStore();
+    store.storeMs = T0;
+    await store.checkpoints.save('dead', new Date(T0 - 60_000));
+    // 1,200 events in one millisecond (more than two pages), then a few after it.
+    const burst = Array.from({ length: 1_200 }, () => stored('dead', T0 - 50_000));
+    const after = Array.from({ length: 3 }, (_, i) => stored('dead', T0 - 40_000 + i));
+    store.inbox.push(...burst, ...after);
+    store.storeMs = T0 + STALE_AFTER_MS + 1;
+
+    const relayed: string[] = [];
+    const count = await ledgerOver(store, 'me', () => T0).recover(async (r) => void relayed.push(r._id));
+    assert.equal(relayed.length, burst.length + after.length, 'each event relayed once');
+    assert.deepEqual(new Set(relayed), new Set([...burst, ...after].map((r) => r._id)));
+    assert.equal(count, relayed.length);
+    assert.equal(store.saved.has('dead'), false, 'the dead checkpoint is retired');
+  });
+
   it('recovery relays the redeliveries a dead peer re-accepted since its checkpoint, though another instance accepted them first', async () => {
     const store = new MemoryRelayStore();
     await store.checkpoints.save('dead', new Date(T0));
