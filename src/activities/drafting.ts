@@ -3,6 +3,7 @@ import type { Config } from '../config/config';
 import { createChatModel, type ChatModel, type ResponseFormat } from '../llm/chat-client';
 import { isRequestRefused, LLM_FAILURE } from '../llm/failures';
 import { afterModelFailure } from '../llm/model-failure';
+import { createProjectGate } from '../llm/project-gate';
 import type { ProjectDocument } from '../skills/documents';
 import { noRewriteProgress, rewritePart, type RewriteProgress } from '../skills/model-rewrite';
 import type { ModelSectionReport, SkillResult } from '../skills/result';
@@ -75,6 +76,9 @@ export function createDraftingActivity(
   contexts: InvocationContextRepository,
   model: ChatModel | null,
 ) {
+  // This worker's turns at the model, per project (one burst of a project never delays another's rewrite).
+  const { perProject, waitingPerProject } = deps.config.llm;
+  const gate = createProjectGate(perProject, waitingPerProject);
   /** `retrieved`: the documents when the caller already holds them (the local path), else read from the store. */
   return async function draftSkillDocument(
     input: SkillInvocationInput,
@@ -104,16 +108,28 @@ export function createDraftingActivity(
     const anchors = rewriteAnchors(input.skill, inputs);
     let stop: { reason: string } | undefined;
 
-    for (const index of rewriteOrder(draft, targets)) {
-      if (stop) break;
-      if (progress.sections.some((s) => s.index === index)) continue;
+    const todo = rewriteOrder(draft, targets).filter((i) => !progress.sections.some((s) => s.index === i));
+    if (todo.length === 0) return { result: modelResult(input, draft, docs, model.model, targets, progress, stop) };
+    // The project's turn, waited for while a whole section's time is still left in the attempt after it.
+    const waitMs = deadline - Date.now() - deps.config.llm.timeoutMs;
+    const turn = await whileHeartbeating(activity, () =>
+      gate.acquire(input.project, AbortSignal.any([activity.cancellationSignal, AbortSignal.timeout(Math.max(0, waitMs))])),
+    );
+    if ('refused' in turn) {
+      if (activity.cancellationSignal.aborted) throw activity.cancellationSignal.reason;
+      const reason =
+        turn.refused === 'busy'
+          ? `The model was busy with this project's other invocations (${perProject} at a time per worker, ${waitingPerProject} waiting: LLM_REWRITES_PER_PROJECT, LLM_WAITING_PER_PROJECT).`
+          : "The model's turn for this project did not come within the attempt's time.";
+      log.warn({ project: input.project, refused: turn.refused, ...gate.load(input.project) }, 'no turn at the model for this project');
+      return { result: modelResult(input, draft, docs, model.model, targets, progress, { reason }) };
+    }
+    /** Sends one section and records what came of it; the reason the model's part ends here, if it does. */
+    const rewriteSection = async (index: number): Promise<{ reason: string } | undefined> => {
       const heading = draft.sections[index]!.heading;
       const left = deadline - Date.now();
       const timeoutMs = Math.min(deps.config.llm.timeoutMs, left);
-      if (timeoutMs < MIN_MODEL_TIMEOUT_MS) {
-        stop = { reason: `The attempt ran out of time for the model before "${heading}".` };
-        break;
-      }
+      if (timeoutMs < MIN_MODEL_TIMEOUT_MS) return { reason: `The attempt ran out of time for the model before "${heading}".` };
       const started = Date.now();
       const ask = (jsonMode: boolean) =>
         model.complete(sectionMessages(input.skill, inputs, draft, index), {
@@ -148,8 +164,7 @@ export function createDraftingActivity(
           ? `The model did not answer "${heading}" within ${timeoutMs} ms (${timeoutMs === deps.config.llm.timeoutMs ? 'LLM_TIMEOUT_MS, per section' : 'the time left in the attempt'}).`
           : outcome.reason;
         progress.sections.push({ index, heading, outcome: FAILED_OUTCOME(err), reason, durationMs: Date.now() - started });
-        stop = { reason };
-        break;
+        return { reason };
       }
       const verdict = acceptSectionAnswer(answer, draft.sections[index]!, docs, anchors, {
         rest: rewritePart(draft.sections[index]!.markdownWithCitations).rest,
@@ -165,6 +180,15 @@ export function createDraftingActivity(
         progress.sections.push({ ...report, outcome: 'refused', reason: verdict.reason });
       }
       await contexts.saveRewrite(context.contextId, progress);
+      return undefined;
+    };
+    try {
+      for (const index of todo) {
+        stop = await rewriteSection(index);
+        if (stop) break;
+      }
+    } finally {
+      turn.release();
     }
     return { result: modelResult(input, draft, docs, model.model, targets, progress, stop) };
   };

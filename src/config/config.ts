@@ -53,6 +53,8 @@ export interface Config {
   /**
    * `responseFormat`: how the answer's shape is asked for. json_schema: OpenAI's structured outputs (OpenAI, vLLM,
    * Ollama, LiteLLM); json_object: JSON mode with the schema beside it, as llama.cpp's Python server takes it.
+   * `perProject`, `waitingPerProject`: a worker's rewrites of one project at the model at once, and waiting for a
+   * turn (more: the draft stays, with a note); see src/llm/project-gate.ts.
    */
   llm: {
     baseUrl: string | null;
@@ -60,6 +62,8 @@ export interface Config {
     model: string | null;
     timeoutMs: number;
     responseFormat: 'json_schema' | 'json_object';
+    perProject: number;
+    waitingPerProject: number;
   };
   skills: { entitlements: Record<string, string>; invocationsPerMinute: number };
   /**
@@ -319,6 +323,8 @@ export function loadConfig(env: Env): Config {
       model: llmModel,
       timeoutMs: int('LLM_TIMEOUT_MS', 30_000, 100, 600_000),
       responseFormat: oneOf('LLM_RESPONSE_FORMAT', ['json_schema', 'json_object'] as const, 'json_schema'),
+      perProject: int('LLM_REWRITES_PER_PROJECT', 1, 1, 1_000),
+      waitingPerProject: int('LLM_WAITING_PER_PROJECT', 4, 0, 10_000),
     },
     skills: { entitlements, invocationsPerMinute: int('SKILL_INVOCATIONS_PER_MINUTE', 60, 1, 1_000_000) },
     agents: {
