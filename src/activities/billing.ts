@@ -61,7 +61,15 @@ export function createBillingActivities(
     }): Promise<{ state: SubscriberState; counted: BillingTotals } | null> {
       const stored = await subscribers.stored(args.scope, args.subscriberId);
       if (!stored || (args.runId !== undefined && stored.runId === args.runId)) return null;
-      return { state: stored.state, counted: stored.contribution };
+      return { state: stored.state, counted: stored.counted };
+    },
+
+    /**
+     * What the scope totals hold of a subscriber while they refuse its delta, on its record (null once they took
+     * it): a run started from the record (after a termination or reset) then owes the difference, not nothing.
+     */
+    async noteOwedTotals(args: { scope: BillingScope; subscriberId: string; counted: BillingTotals | null }): Promise<void> {
+      await subscribers.setOwedCounted(args.scope, args.subscriberId, args.counted);
     },
 
     /**

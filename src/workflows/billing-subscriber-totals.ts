@@ -12,8 +12,9 @@ type Activities = ReturnType<typeof createActivities>;
 const RETRY_FIRST_MS = 1_000;
 const RETRY_CAP_MS = 60_000;
 
-// Retried for as long as it takes, like the projection (billing-subscriber.ts): it only starts a workflow.
-const { ensureBillingMetricsWorkflow } = proxyActivities<Activities>({
+// Retried for as long as it takes, like the projection (billing-subscriber.ts): they start a workflow, or write
+// one field of the subscriber's record.
+const { ensureBillingMetricsWorkflow, noteOwedTotals } = proxyActivities<Activities>({
   startToCloseTimeout: '15s',
   retry: { initialInterval: '200ms', maximumInterval: '30s' },
 });
@@ -50,7 +51,9 @@ export interface SubscriberTotals {
  * behind, the subscriber goes on applying events, and a durable timer (1 s doubling to a minute) tries again with
  * whatever is owed by then. A run that continues as new carries `counted` and the refusals as they are, and the
  * next run goes on trying on the same schedule, so a metrics workflow that refuses for days neither stops billing
- * nor grows one history past its limit (nor spends a new run's history on tries at once). The delta is never dropped: dropping it would leave the totals off by it for good.
+ * nor grows one history past its limit (nor spends a new run's history on tries at once). While it owes, the
+ * subscriber's record says what the totals hold of it (`owedCounted`), so a run started from the record after a
+ * termination or reset owes the same, not nothing. The delta is never dropped: dropping it would leave the totals off by it for good.
  *
  * Runs whose second refusal was recorded before `totals-owed` retried in place instead, blocking the events after
  * it; they keep that loop on replay.
@@ -63,6 +66,8 @@ export function subscriberTotals(
   let counted = carried.counted;
   let refusals = 0;
   let lastRefusal = '';
+  // The record notes what the totals hold of this subscriber (noteOwedTotals), to be cleared once they took it.
+  let noted = false;
   const timer = new WakeTimer('A refused totals delta is sent again');
   const handle = getExternalWorkflowHandle(metricsWorkflowId(scope));
 
@@ -110,6 +115,10 @@ export function subscriberTotals(
       counted = contribution;
       return true;
     }
+    if (!noted) {
+      await noteOwedTotals({ scope, subscriberId, counted });
+      noted = true;
+    }
     refusals++;
     lastRefusal = refused;
     const waitMs = backoffMs();
@@ -118,10 +127,12 @@ export function subscriberTotals(
     return false;
   }
 
-  const settled = () => {
+  const settled = async () => {
     refusals = 0;
     lastRefusal = '';
     timer.arm(null);
+    if (noted) await noteOwedTotals({ scope, subscriberId, counted: null });
+    noted = false;
   };
 
   return {
@@ -139,7 +150,12 @@ export function subscriberTotals(
     },
     async resume(contribution) {
       if (isZero(diffContribution(counted, contribution))) return;
-      if (!carried.refusals) return void (await send(contribution, false));
+      // Owing at the start: an earlier run noted it on the record (it continued as new, or was ended abnormally).
+      noted = true;
+      if (!carried.refusals) {
+        if (await send(contribution, false)) await settled();
+        return;
+      }
       refusals = carried.refusals;
       lastRefusal = 'refused in the run before';
       timer.arm(Date.now() + backoffMs());
@@ -151,7 +167,7 @@ export function subscriberTotals(
     async retry(contribution) {
       timer.take();
       if (await send(contribution, true)) {
-        settled();
+        await settled();
         log.info('owed totals delta taken', { scope, subscriberId });
       }
     },

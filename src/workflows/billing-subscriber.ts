@@ -171,7 +171,10 @@ async function runSubscriber(input: BillingSubscriberStart): Promise<void> {
   const totals = subscriberTotals(scope, subscriberId, { counted, refusals: input.carried?.refusals });
   // What an earlier run still owed the totals when it continued as new (runs before totals-owed never start so,
   // and a run that owes nothing does not even await here).
-  if (totals.owes(contributionOf(state))) await totals.resume(contributionOf(state));
+  if (totals.owes(contributionOf(state))) {
+    await totals.resume(contributionOf(state));
+    setCurrentDetails(totals.details(summary(state)));
+  }
 
   // Continue as new when Temporal suggests it, unless the messages still waiting are too large to hand over:
   // they are applied first (the suggestion comes long before the history's hard limits).

@@ -83,7 +83,8 @@ describe('billing totals owed while the totals workflow refuses deltas', functio
 
     // The next event of each is applied though its first delta is still refused.
     const t1 = t0 + 1_000;
-    for (const id of ids) await client.deliver(providerEvent('RENEWAL', id, { at: t1, purchasedAt: t1, expiresAt: t1 + 61 * DAY }));
+    const renewals = ids.map((id) => providerEvent('RENEWAL', id, { at: t1, purchasedAt: t1, expiresAt: t1 + 61 * DAY }));
+    for (const renewal of renewals) await client.deliver(renewal);
     for (const id of ids) await client.settled(id, 2);
     assert.equal((await metrics()).activeSubscriptions, 0, 'the totals took nothing yet');
 
@@ -105,15 +106,30 @@ describe('billing totals owed while the totals workflow refuses deltas', functio
     }
     assert.equal((await metrics()).activeSubscriptions, 0, 'still refused');
 
+    // An operator ends one subscriber's run while it owes: the run that starts from its record owes the same.
+    const ended = h.temporal.client.workflow.getHandle(`billing/app:${app}/${ids[0]}`);
+    await ended.terminate('the test ends a run that owes its totals');
+    const record = await h.db.collection('billing_subscribers').findOne({ _id: `app:${app}|${ids[0]}` as never });
+    assert.deepEqual(
+      [record?.owedCounted?.activeSubscriptions, record?.contribution?.activeSubscriptions],
+      [0, 1],
+      'the record says the totals hold none of it yet',
+    );
+
     // The totals take deltas again: ensuring the workflow starts it, and each subscriber's next try delivers what it
     // owes (its timer waits a minute at most). Once none owes anything, the totals are the model's, exactly.
     await blocker.terminate('the test lifts the refusal');
+    // The provider redelivers the ended subscriber's renewal (applied already): its workflow starts from the record.
+    assert.equal((await client.deliver(renewals[0]!)).duplicate, true);
     for (const id of ids) {
       const subscriber = h.temporal.client.workflow.getHandle(`billing/app:${app}/${id}`);
       await eventually(
-        async () => ((await subscriber.query('__temporal_workflow_metadata')) as { currentDetails?: string }).currentDetails ?? '',
-        (d) => d !== '' && !/owed/.test(d),
-        { what: `${id} to owe nothing`, timeoutMs: 150_000, intervalMs: 1_000 },
+        async () => ({
+          details: ((await subscriber.query('__temporal_workflow_metadata')) as { currentDetails?: string }).currentDetails ?? '',
+          record: await h.db.collection('billing_subscribers').findOne({ _id: `app:${app}|${id}` as never }),
+        }),
+        ({ details, record }) => !/owed/.test(details) && record !== null && (record.owedCounted ?? null) === null,
+        { what: `${id} to owe nothing (its details and its record)`, timeoutMs: 150_000, intervalMs: 1_000 },
       );
       assert.equal((await subscriber.query(subscriberStateQuery)).appliedEventIds.length, 2, `${id} applied both events once`);
     }
@@ -125,7 +141,9 @@ describe('billing totals owed while the totals workflow refuses deltas', functio
 
     for (const id of ids) {
       const runs = await runsOf(`billing/app:${app}/${id}`);
-      assert.ok(!runs.some((r) => r.status === 'FAILED' || r.status === 'TERMINATED'), `${id}: ${JSON.stringify(runs)}`);
+      const terminated = runs.filter((r) => r.status === 'TERMINATED').length;
+      assert.ok(!runs.some((r) => r.status === 'FAILED'), `${id}: ${JSON.stringify(runs)}`);
+      assert.equal(terminated, id === ids[0] ? 1 : 0, `${id}: only the run the test ended was terminated`);
       for (const run of runs) {
         const history = await h.temporal.client.workflow.getHandle(`billing/app:${app}/${id}`, run.runId).fetchHistory();
         await replayLiveHistory(`totals-owed-${id}-${run.runId}`, `billing/app:${app}/${id}`, history);
