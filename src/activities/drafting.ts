@@ -106,10 +106,8 @@ export function createDraftingActivity(
     const deadline = attemptDeadline(activity);
     const targets = rewriteTargets(input.skill, draft);
     const anchors = rewriteAnchors(input.skill, inputs);
-    let stop: { reason: string } | undefined;
-
     const todo = rewriteOrder(draft, targets).filter((i) => !progress.sections.some((s) => s.index === i));
-    if (todo.length === 0) return { result: modelResult(input, draft, docs, model.model, targets, progress, stop) };
+    if (todo.length === 0) return { result: modelResult(input, draft, docs, model.model, targets, progress, undefined) };
     // The project's turn, waited for while a whole section's time is still left in the attempt after it.
     const waitMs = deadline - Date.now() - deps.config.llm.timeoutMs;
     const turn = await whileHeartbeating(activity, () =>
@@ -182,6 +180,7 @@ export function createDraftingActivity(
       await contexts.saveRewrite(context.contextId, progress);
       return undefined;
     };
+    let stop: { reason: string } | undefined;
     try {
       for (const index of todo) {
         stop = await rewriteSection(index);

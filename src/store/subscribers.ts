@@ -90,7 +90,7 @@ export class SubscriberRepository {
 
   /**
    * The stored state of a subscriber's record, what it contributes to the totals, and what the totals hold of it
-   * (`counted`: less than `contribution` while a delta is owed), for a run that starts fresh.
+   * (`counted`: not yet `contribution` while a delta is owed), for a run that starts fresh.
    */
   async stored(
     scope: BillingScope,

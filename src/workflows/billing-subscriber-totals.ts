@@ -53,7 +53,7 @@ export interface SubscriberTotals {
  * next run goes on trying on the same schedule, so a metrics workflow that refuses for days neither stops billing
  * nor grows one history past its limit (nor spends a new run's history on tries at once). While it owes, the
  * subscriber's record says what the totals hold of it (`owedCounted`), so a run started from the record after a
- * termination or reset owes the same, not nothing. The delta is never dropped: dropping it would leave the totals off by it for good.
+ * termination or reset owes the same, not nothing. The delta is never dropped: the totals would stay off by it.
  *
  * Runs whose second refusal was recorded before `totals-owed` retried in place instead, blocking the events after
  * it; they keep that loop on replay.
