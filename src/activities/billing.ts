@@ -14,11 +14,19 @@ import type { DepsOf } from './deps';
 /** I/O of the billing workflows: the dashboard projection, operator entitlements, signals between workflows. */
 export function createBillingActivities(
   deps: DepsOf<
-    'subscribers' | 'billingTotals' | 'projects' | 'billingTimeline' | 'billingDaily' | 'webhookEvents',
+    'subscribers' | 'owedTotals' | 'billingTotals' | 'projects' | 'billingTimeline' | 'billingDaily' | 'webhookEvents',
     'config' | 'logger' | 'temporal'
   >,
 ) {
-  const { subscribers, billingTotals: totals, projects, billingTimeline: timeline, billingDaily: daily, webhookEvents } = deps.repos;
+  const {
+    subscribers,
+    owedTotals,
+    billingTotals: totals,
+    projects,
+    billingTimeline: timeline,
+    billingDaily: daily,
+    webhookEvents,
+  } = deps.repos;
   const { now } = deps;
   const taskQueue = deps.config.temporal.taskQueue;
 
@@ -61,15 +69,19 @@ export function createBillingActivities(
     }): Promise<{ state: SubscriberState; counted: BillingTotals } | null> {
       const stored = await subscribers.stored(args.scope, args.subscriberId);
       if (!stored || (args.runId !== undefined && stored.runId === args.runId)) return null;
-      return { state: stored.state, counted: stored.counted };
+      // While the totals refuse its delta, they hold less (or more) of it than the record contributes.
+      const owed = await owedTotals.counted(args.scope, args.subscriberId);
+      return { state: stored.state, counted: owed ?? stored.contribution };
     },
 
     /**
-     * What the scope totals hold of a subscriber while they refuse its delta, on its record (null once they took
-     * it): a run started from the record (after a termination or reset) then owes the difference, not nothing.
+     * What the scope totals hold of a subscriber while they refuse its delta (null once they took it), kept apart
+     * (owed-totals.ts): a run started from the record (after a termination or reset) then owes the difference, not
+     * nothing, and operators see the subscribers that owe.
      */
     async noteOwedTotals(args: { scope: BillingScope; subscriberId: string; counted: BillingTotals | null }): Promise<void> {
-      await subscribers.setOwedCounted(args.scope, args.subscriberId, args.counted);
+      if (args.counted) await owedTotals.note(args.scope, args.subscriberId, args.counted, now());
+      else await owedTotals.clear(args.scope, args.subscriberId);
     },
 
     /**

@@ -30,7 +30,7 @@ import { consoleRoutes } from './routes/console';
 export function createApp(deps: AppDeps) {
   const app = new Koa({ proxy: deps.config.http.trustProxy });
   const metrics = createMetrics(
-    { parkedDeadLetters: () => deps.repos.deadLetters.parkedByScope() },
+    { parkedDeadLetters: () => deps.repos.deadLetters.parkedByScope(), owedTotals: () => deps.repos.owedTotals.countByScope() },
     { owed: () => deps.forwarder.stats().owed, lagMs: () => deps.forwarder.lagMs() },
     deps.queueBacklog,
   );

@@ -24,6 +24,8 @@ export const COLLECTIONS = {
   eventLogCounters: 'billing_event_log_counters',
   outbox: 'mail_outbox',
   deadLetters: 'dead_letters',
+  /** Subscribers whose totals delta is refused, while it lasts (owed-totals.ts). */
+  owedTotals: 'billing_totals_owed',
   outboundEndpoints: 'outbound_webhook_endpoints',
   outboundDeliveries: 'outbound_webhook_deliveries',
   outboundCounters: 'outbound_webhook_counters',

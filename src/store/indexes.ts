@@ -4,6 +4,7 @@ import { BILLING_EVENT_DAY_INDEXES } from './billing-event-series';
 import { BILLING_TIMELINE_INDEXES } from './billing-timeline';
 import { COLLECTIONS } from './collections';
 import { DEAD_LETTER_INDEXES } from './dead-letters';
+import { OWED_TOTALS_INDEXES } from './owed-totals';
 import { EVENT_LOG_INDEXES } from './event-log';
 import { backfillFirstContributions, backfillSearchTerms, DOCUMENT_INDEXES, FIRST_CONTRIBUTION_INDEXES } from './documents';
 import { INVOCATION_INDEXES } from './invocations';
@@ -32,6 +33,7 @@ export const INDEXES: Record<string, IndexDescription[]> = {
   [COLLECTIONS.eventLog]: EVENT_LOG_INDEXES,
   [COLLECTIONS.outbox]: [{ key: { createdAt: -1 }, name: 'newest' }],
   [COLLECTIONS.deadLetters]: DEAD_LETTER_INDEXES,
+  [COLLECTIONS.owedTotals]: OWED_TOTALS_INDEXES,
   [COLLECTIONS.outboundEndpoints]: OUTBOUND_ENDPOINT_INDEXES,
   [COLLECTIONS.outboundDeliveries]: OUTBOUND_DELIVERY_INDEXES,
 };

@@ -13,6 +13,7 @@ import { MailOutbox } from './mail-outbox';
 import { pingStore } from './mongo';
 import { DeliveryRepository, EndpointRepository, OutboundCounters } from './outbound';
 import { ProjectRepository } from './projects';
+import { OwedTotalsRepository } from './owed-totals';
 import { RelayCheckpointRepository } from './relay-checkpoints';
 import { SubscriberRepository } from './subscribers';
 import { WebhookEventRepository } from './webhook-events';
@@ -35,6 +36,7 @@ export function createRepositories(db: Db, options: { documentCache?: WholeKindC
     relayCheckpoints: new RelayCheckpointRepository(db),
     deadLetters: new DeadLetterRepository(db),
     subscribers: new SubscriberRepository(db),
+    owedTotals: new OwedTotalsRepository(db),
     billingTotals: new BillingTotalsRepository(db, billingDaily),
     billingDaily,
     billingTimeline: new BillingTimelineRepository(db, webhookEvents),

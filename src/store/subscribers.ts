@@ -23,11 +23,6 @@ export interface SubscriberRecord extends Partial<CustomerListKeys> {
   downgradeAt?: Date | null;
   /** What this subscriber adds to the scope totals (the full recompute sums these). */
   contribution: BillingTotals;
-  /**
-   * While the totals refuse its delta (billing-subscriber-totals.ts): what they hold of it, which a run that starts
-   * from this record owes the difference to. Absent or null: they hold `contribution`.
-   */
-  owedCounted?: BillingTotals | null;
   summary: string;
   workflowId: string;
   /** The workflow run that wrote it (absent on records written before runs were named). */
@@ -88,30 +83,13 @@ export class SubscriberRepository {
     }
   }
 
-  /**
-   * The stored state of a subscriber's record, what it contributes to the totals, and what the totals hold of it
-   * (`counted`: not yet `contribution` while a delta is owed), for a run that starts fresh.
-   */
+  /** The stored state of a subscriber's record and what it contributes to the totals, for a run that starts fresh. */
   async stored(
     scope: BillingScope,
     id: string,
-  ): Promise<{ state: SubscriberState; contribution: BillingTotals; counted: BillingTotals; runId: string | null } | null> {
-    const record = await this.coll.findOne(
-      { _id: subscriberKey(scope, id) },
-      { projection: { state: 1, contribution: 1, owedCounted: 1, runId: 1 } },
-    );
-    if (!record?.state) return null;
-    return {
-      state: record.state,
-      contribution: record.contribution,
-      counted: record.owedCounted ?? record.contribution,
-      runId: record.runId ?? null,
-    };
-  }
-
-  /** Notes what the totals hold of a subscriber while they refuse its delta (null: they took it). */
-  async setOwedCounted(scope: BillingScope, id: string, counted: BillingTotals | null): Promise<void> {
-    await this.coll.updateOne({ _id: subscriberKey(scope, id) }, { $set: { owedCounted: counted } });
+  ): Promise<{ state: SubscriberState; contribution: BillingTotals; runId: string | null } | null> {
+    const record = await this.coll.findOne({ _id: subscriberKey(scope, id) }, { projection: { state: 1, contribution: 1, runId: 1 } });
+    return record?.state ? { state: record.state, contribution: record.contribution, runId: record.runId ?? null } : null;
   }
 
   /**

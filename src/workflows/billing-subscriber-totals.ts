@@ -52,8 +52,8 @@ export interface SubscriberTotals {
  * whatever is owed by then. A run that continues as new carries `counted` and the refusals as they are, and the
  * next run goes on trying on the same schedule, so a metrics workflow that refuses for days neither stops billing
  * nor grows one history past its limit (nor spends a new run's history on tries at once). While it owes, the
- * subscriber's record says what the totals hold of it (`owedCounted`), so a run started from the record after a
- * termination or reset owes the same, not nothing. The delta is never dropped: the totals would stay off by it.
+ * store says what the totals hold of it (store/owed-totals.ts: operators see it on /metrics), so a run started from
+ * the subscriber's record after a termination or reset owes the same, not nothing. The delta is never dropped: the totals would stay off by it.
  *
  * Runs whose second refusal was recorded before `totals-owed` retried in place instead, blocking the events after
  * it; they keep that loop on replay.

@@ -109,12 +109,8 @@ describe('billing totals owed while the totals workflow refuses deltas', functio
     // An operator ends one subscriber's run while it owes: the run that starts from its record owes the same.
     const ended = h.temporal.client.workflow.getHandle(`billing/app:${app}/${ids[0]}`);
     await ended.terminate('the test ends a run that owes its totals');
-    const record = await h.db.collection('billing_subscribers').findOne({ _id: `app:${app}|${ids[0]}` as never });
-    assert.deepEqual(
-      [record?.owedCounted?.activeSubscriptions, record?.contribution?.activeSubscriptions],
-      [0, 1],
-      'the record says the totals hold none of it yet',
-    );
+    assert.equal((await h.repos.owedTotals.counted(`app:${app}`, ids[0]!))?.activeSubscriptions, 0, 'the totals hold none of it yet');
+    assert.match((await h.request('GET', '/metrics')).text, new RegExp(`billing_totals_owed\\{scope="app:${app}"\\} ${SUBSCRIBERS}`));
 
     // The totals take deltas again: ensuring the workflow starts it, and each subscriber's next try delivers what it
     // owes (its timer waits a minute at most). Once none owes anything, the totals are the model's, exactly.
@@ -126,10 +122,10 @@ describe('billing totals owed while the totals workflow refuses deltas', functio
       await eventually(
         async () => ({
           details: ((await subscriber.query('__temporal_workflow_metadata')) as { currentDetails?: string }).currentDetails ?? '',
-          record: await h.db.collection('billing_subscribers').findOne({ _id: `app:${app}|${id}` as never }),
+          owed: await h.repos.owedTotals.counted(`app:${app}`, id),
         }),
-        ({ details, record }) => !/owed/.test(details) && record !== null && (record.owedCounted ?? null) === null,
-        { what: `${id} to owe nothing (its details and its record)`, timeoutMs: 150_000, intervalMs: 1_000 },
+        ({ details, owed }) => !/owed/.test(details) && owed === null,
+        { what: `${id} to owe nothing (its details and the store)`, timeoutMs: 150_000, intervalMs: 1_000 },
       );
       assert.equal((await subscriber.query(subscriberStateQuery)).appliedEventIds.length, 2, `${id} applied both events once`);
     }

@@ -75,6 +75,7 @@ describe('metrics operators alert on (a real worker process, the API)', () => {
       'billing_relay_backlog',
       'billing_relay_lag_seconds',
       'billing_dead_letters_parked',
+      'billing_totals_owed',
       'http_request_duration_seconds',
     ])
       assert.match(apiPage, new RegExp(`# TYPE ${name} `), name);

@@ -4,6 +4,7 @@ import type { DeliveryLog } from '../../billing-intake/delivery-log';
 /** Reads from the store at scrape time (parked work is written by workers as well as by this process). */
 export interface StoreGauges {
   parkedDeadLetters(): Promise<Array<{ scope: string; count: number }>>;
+  owedTotals(): Promise<Array<{ scope: string; count: number }>>;
 }
 
 /** This process's relay from the webhook inbox to the workflows (billing-intake/event-forwarder.ts). */
@@ -53,6 +54,18 @@ export function createMetrics(store?: StoreGauges, relay?: RelayGauges, queues?:
       async collect() {
         // A store outage leaves the last values: /metrics itself keeps answering.
         const rows = await store.parkedDeadLetters().catch(() => null);
+        if (!rows) return;
+        this.reset();
+        for (const row of rows) this.set({ scope: row.scope }, row.count);
+      },
+    });
+    new Gauge({
+      name: 'billing_totals_owed',
+      help: "Subscribers whose totals delta the scope's totals workflow refuses (owed, tried again), by scope",
+      labelNames: ['scope'] as const,
+      registers: [registry],
+      async collect() {
+        const rows = await store.owedTotals().catch(() => null);
         if (!rows) return;
         this.reset();
         for (const row of rows) this.set({ scope: row.scope }, row.count);
