@@ -1,14 +1,11 @@
 import assert from 'node:assert/strict';
-import { join } from 'node:path';
-import { startTemporal, type RunningTemporal } from '../../scripts/stack/servers';
 import { metricsWorkflowId } from '../../src/contracts/workflows/billing-metrics';
 import { subscriberStateQuery } from '../../src/contracts/workflows/billing-subscriber';
 import { billingClient } from '../support/billing-client';
 import { eventually } from '../support/eventually';
-import { startHarness, type Harness } from '../support/harness';
 import { DAY, providerEvent } from '../support/provider-events';
 import { replayLiveHistory } from '../support/replay-live';
-import { adminToken } from '../support/tokens';
+import { signalLimitedStack } from '../support/signal-limited-stack';
 
 /**
  * A scope's totals workflow that refuses every delta for a long time (here: a run that has taken as many signals
@@ -25,41 +22,19 @@ const MONTHLY_USD = 9.99;
 
 describe('billing totals owed while the totals workflow refuses deltas', function () {
   this.timeout(300_000);
-  let temporal: RunningTemporal;
-  let h: Harness;
   const app = 'totals-owed';
-  const admin = adminToken();
-
-  before(async () => {
-    temporal = await startTemporal({
-      dataDir: join(process.env.TEST_DATA_DIR ?? '/tmp', `totals-owed-temporal-${Date.now()}`),
-      persistent: false,
-      headless: true,
-      dynamicConfig: {
-        'history.maximumSignalsPerExecution': SIGNALS_PER_RUN,
-        'limit.historyCount.suggestContinueAsNew': 60,
-      },
-    });
-    h = await startHarness({ TEMPORAL_ADDRESS: temporal.address });
-  });
-  after(async () => {
-    await h?.close();
-    await temporal?.stop();
-  });
-
-  const metrics = async () => {
-    const res = await h.request('GET', `/v1/billing/metrics?app=${app}`, { token: admin });
-    assert.equal(res.status, 200, res.text);
-    return res.body as { activeSubscriptions: number; mrr: { amount: number } };
-  };
+  const stack = signalLimitedStack(app, { signalsPerRun: SIGNALS_PER_RUN, continueAsNewAfter: 60 });
+  const metrics = () => stack.metrics(app);
   const runsOf = async (workflowId: string) => {
     const runs: { runId: string; status: string }[] = [];
-    for await (const run of h.temporal.client.workflow.list({ query: `WorkflowId = "${workflowId}"` }))
+    for await (const run of stack.h().temporal.client.workflow.list({ query: `WorkflowId = "${workflowId}"` }))
       runs.push({ runId: run.runId, status: run.status.name });
     return runs;
   };
 
   it('applies every event while a delta is refused, continues as new owing it, and the totals equal the model once they take deltas again', async () => {
+    const h = stack.h();
+    const admin = stack.admin;
     const created = await h.request('POST', '/v1/apps', { token: admin, body: { slug: app, name: app } });
     assert.equal(created.status, 201, created.text);
     const client = billingClient(h, app, () => created.body.authorization as string);

@@ -1,11 +1,8 @@
 import assert from 'node:assert/strict';
-import { join } from 'node:path';
-import { startTemporal, type RunningTemporal } from '../../scripts/stack/servers';
 import { billingClient } from '../support/billing-client';
 import { eventually } from '../support/eventually';
-import { startHarness, type Harness } from '../support/harness';
 import { DAY, providerEvent } from '../support/provider-events';
-import { adminToken } from '../support/tokens';
+import { signalLimitedStack } from '../support/signal-limited-stack';
 
 /**
  * Temporal refuses a signal to a run that has taken `history.maximumSignalsPerExecution` of them (10,000 by
@@ -23,50 +20,31 @@ const TWO_MONTHLY_MICROS = 9_990_000 / 2;
 
 describe('billing totals when Temporal refuses a delta (the signal limit per run)', function () {
   this.timeout(240_000);
-  let temporal: RunningTemporal;
-  let h: Harness;
   const app = 'signal-limit';
-  const admin = adminToken();
-
-  before(async () => {
-    temporal = await startTemporal({
-      dataDir: join(process.env.TEST_DATA_DIR ?? '/tmp', `signal-limit-temporal-${Date.now()}`),
-      persistent: false,
-      headless: true,
-      dynamicConfig: {
-        'history.maximumSignalsPerExecution': SIGNALS_PER_RUN,
-        'limit.historyCount.suggestContinueAsNew': 20,
-      },
-    });
-    h = await startHarness({ TEMPORAL_ADDRESS: temporal.address });
-  });
-  after(async () => {
-    await h?.close();
-    await temporal?.stop();
-  });
-
-  const metrics = async () => {
-    const res = await h.request('GET', `/v1/billing/metrics?app=${app}`, { token: admin });
-    assert.equal(res.status, 200, res.text);
-    return res.body as { activeSubscriptions: number; mrr: { amount: number } };
-  };
+  const stack = signalLimitedStack(app, { signalsPerRun: SIGNALS_PER_RUN, continueAsNewAfter: 20 });
+  const metrics = () => stack.metrics(app);
   const failedSubscriberRuns = async () => {
     let n = 0;
-    for await (const _ of h.temporal.client.workflow.list({ query: 'WorkflowType = "billingSubscriber" AND ExecutionStatus = "Failed"' }))
+    for await (const _ of stack
+      .h()
+      .temporal.client.workflow.list({ query: 'WorkflowType = "billingSubscriber" AND ExecutionStatus = "Failed"' }))
       n++;
     return n;
   };
   /** Deltas the server refused, over every run of every subscriber (a run may have continued as new since). */
   const refusedSignals = async () => {
     let n = 0;
-    for await (const run of h.temporal.client.workflow.list({ query: 'WorkflowType = "billingSubscriber"' })) {
-      const history = await h.temporal.client.workflow.getHandle(run.workflowId, run.runId).fetchHistory();
+    const { client } = stack.h().temporal;
+    for await (const run of client.workflow.list({ query: 'WorkflowType = "billingSubscriber"' })) {
+      const history = await client.workflow.getHandle(run.workflowId, run.runId).fetchHistory();
       n += (history.events ?? []).filter((e) => e.signalExternalWorkflowExecutionFailedEventAttributes).length;
     }
     return n;
   };
 
   it('applies every delta once, whatever the server refuses first: the totals equal the model after a purchase burst and a renewal burst', async () => {
+    const h = stack.h();
+    const admin = stack.admin;
     const created = await h.request('POST', '/v1/apps', { token: admin, body: { slug: app, name: app } });
     assert.equal(created.status, 201, created.text);
     const client = billingClient(h, app, () => created.body.authorization as string);

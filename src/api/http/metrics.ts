@@ -46,31 +46,28 @@ export function createMetrics(store?: StoreGauges, relay?: RelayGauges, queues?:
     registers: [registry],
   });
   if (store) {
-    new Gauge({
-      name: 'billing_dead_letters_parked',
-      help: 'Billing events and effects parked as dead letters and not yet retried, by scope',
-      labelNames: ['scope'] as const,
-      registers: [registry],
-      async collect() {
-        // A store outage leaves the last values: /metrics itself keeps answering.
-        const rows = await store.parkedDeadLetters().catch(() => null);
-        if (!rows) return;
-        this.reset();
-        for (const row of rows) this.set({ scope: row.scope }, row.count);
-      },
-    });
-    new Gauge({
-      name: 'billing_totals_owed',
-      help: "Subscribers whose totals delta the scope's totals workflow refuses (owed, tried again), by scope",
-      labelNames: ['scope'] as const,
-      registers: [registry],
-      async collect() {
-        const rows = await store.owedTotals().catch(() => null);
-        if (!rows) return;
-        this.reset();
-        for (const row of rows) this.set({ scope: row.scope }, row.count);
-      },
-    });
+    /** A count per scope, read from the store at scrape time; a store outage leaves the last values. */
+    const perScope = (name: string, help: string, read: () => Promise<Array<{ scope: string; count: number }>>) =>
+      new Gauge({
+        name,
+        help,
+        labelNames: ['scope'] as const,
+        registers: [registry],
+        async collect() {
+          const rows = await read().catch(() => null);
+          if (!rows) return;
+          this.reset();
+          for (const row of rows) this.set({ scope: row.scope }, row.count);
+        },
+      });
+    perScope('billing_dead_letters_parked', 'Billing events and effects parked as dead letters and not yet retried, by scope', () =>
+      store.parkedDeadLetters(),
+    );
+    perScope(
+      'billing_totals_owed',
+      "Subscribers whose totals delta the scope's totals workflow refuses (owed, tried again), by scope",
+      () => store.owedTotals(),
+    );
   }
   if (relay) {
     new Gauge({
