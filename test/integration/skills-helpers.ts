@@ -1,5 +1,8 @@
 /** Shared steps of the skills integration suites: load the demo, invoke, poll, and check a result's shape. */
 import assert from 'node:assert/strict';
+import { cpSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import type { temporal } from '@temporalio/proto';
 import { defaultDemoDir, seedDemo } from '../../src/cli/seed-demo';
 import { COLLECTIONS } from '../../src/store/collections';
@@ -11,6 +14,17 @@ export const PROJECT = 'acme-web';
 /** The demo project, loaded into the suite's own database by the code `seed-demo` runs. */
 export function loadDemo(h: Harness) {
   return seedDemo(h.repos, defaultDemoDir(), new Date(), () => undefined);
+}
+
+/** The demo project, and a copy of it under each of `others` (same org, same documents), for suites with several. */
+export async function loadDemoWith(h: Harness, others: string[]) {
+  const dir = mkdtempSync(join(tmpdir(), 'demo-projects-'));
+  cpSync(defaultDemoDir(), dir, { recursive: true });
+  for (const project of others) {
+    cpSync(join(dir, PROJECT), join(dir, project), { recursive: true });
+    writeFileSync(join(dir, project, 'project.json'), JSON.stringify({ project, name: project, org: 'acme' }));
+  }
+  return seedDemo(h.repos, dir, new Date(), () => undefined);
 }
 
 export function invoke(

@@ -1,14 +1,11 @@
 import assert from 'node:assert/strict';
-import { cpSync, mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { defaultDemoDir, seedDemo } from '../../src/cli/seed-demo';
 import { eventually } from '../support/eventually';
 import { rewrite, startFakeLlm, type FakeLlm } from '../support/fake-llm';
 import { startHarness, type Harness } from '../support/harness';
 import { projectToken } from '../support/tokens';
+import { loadDemoWith, PROJECT } from './skills-helpers';
 
-const BUSY = 'acme-web';
+const BUSY = PROJECT;
 const QUIET = 'beta-web';
 /** How long the model takes per section, here: long enough for the burst's rewrites to overlap. */
 const MODEL_MS = 500;
@@ -36,11 +33,7 @@ describe('the model shared by projects (one worker, one endpoint)', function () 
       LLM_WAITING_PER_PROJECT: '1',
     });
     // The demo project twice: as itself, and copied under another name.
-    const dir = mkdtempSync(join(tmpdir(), 'two-projects-'));
-    cpSync(defaultDemoDir(), dir, { recursive: true });
-    cpSync(join(dir, BUSY), join(dir, QUIET), { recursive: true });
-    writeFileSync(join(dir, QUIET, 'project.json'), JSON.stringify({ project: QUIET, name: 'Beta Web', org: 'acme' }));
-    await seedDemo(h.repos, dir, new Date(), () => undefined);
+    await loadDemoWith(h, [QUIET]);
     await h.startWorker();
     llm.handle(async (req) => {
       inFlight++;

@@ -11,6 +11,7 @@ import {
 import { TEMPORAL_CALL_TIMEOUT_MS, isAlreadyStarted } from '../failures';
 import { findSkill } from '../../skills/catalog';
 import { SEARCH_ATTRIBUTES } from '../../contracts/workflows/search-attributes';
+import { tenantPriority } from '../fairness';
 
 export type StartOutcome =
   /** `eager`: the server handed the first workflow task straight to the worker sharing the starter's connection. */
@@ -56,6 +57,8 @@ export async function startInvocationWorkflow(
             { key: SEARCH_ATTRIBUTES.Skill, value: input.skill },
           ],
           staticSummary: `${findSkill(input.skill)?.title ?? input.skill} for ${input.project}: ${summarizeInputs(input.inputs)}`,
+          // The project is the skills queue's fairness key: one project's burst waits mostly on itself.
+          priority: tenantPriority(`project:${input.project}`),
         }),
       );
       return { kind: 'started', eager: handle.eagerlyStarted === true };
