@@ -143,7 +143,7 @@ export class DocumentRepository {
     const cached = this.cache.get(key, revision);
     if (cached) return [...cached];
     const rows = await this.query(project, query);
-    this.cache.set(key, revision, rows);
+    this.cache.set(key, revision, rows, project);
     return [...rows];
   }
 
@@ -381,11 +381,14 @@ export async function backfillFirstContributions(db: Db, batch = 1000): Promise<
 const FIRST_CONTRIBUTIONS_MIGRATION = 'documents.firstContributions';
 
 /**
- * Whole-kind reads kept in memory, each valid for one revision of its kind, least recently used dropped
- * first, bounded by the number of documents held. Rows are shared between callers: treat them as read-only.
+ * Whole-kind reads kept in memory, each valid for one revision of its kind, bounded by the number of documents held
+ * (an empty read counts as one, so the entries are bounded too). Shared by every project on a worker, and fair to
+ * them: past the bound, the project holding the most gives up its least recently used read first, so one project's
+ * reads never push out a project that holds less. Rows are shared between callers: treat them as read-only.
  */
 export class WholeKindCache {
-  private readonly entries = new Map<string, { revision: number; rows: readonly ProjectDocument[] }>();
+  private readonly entries = new Map<string, { revision: number; rows: readonly ProjectDocument[]; project: string }>();
+  private readonly heldBy = new Map<string, number>();
   private held = 0;
 
   constructor(private readonly maxDocuments = 20_000) {}
@@ -398,19 +401,40 @@ export class WholeKindCache {
     return entry.rows;
   }
 
-  set(key: string, revision: number, rows: readonly ProjectDocument[]): void {
+  /** Keeps `project`'s read under `key`, then gives up reads (the largest holder's oldest first) past the bound. */
+  set(key: string, revision: number, rows: readonly ProjectDocument[], project: string): void {
     if (rows.length > this.maxDocuments) return;
-    const old = this.entries.get(key);
-    if (old) {
-      this.held -= old.rows.length;
-      this.entries.delete(key);
-    }
-    this.entries.set(key, { revision, rows });
-    this.held += rows.length;
-    for (const [k, e] of this.entries) {
-      if (this.held <= this.maxDocuments) break;
-      this.entries.delete(k);
-      this.held -= e.rows.length;
+    this.drop(key);
+    this.entries.set(key, { revision, rows, project });
+    this.count(project, weight(rows));
+    while (this.held > this.maxDocuments) {
+      const largest = [...this.heldBy].reduce((a, b) => (b[1] > a[1] ? b : a))[0];
+      for (const [k, e] of this.entries) {
+        if (e.project !== largest) continue;
+        this.drop(k);
+        break;
+      }
     }
   }
+
+  /** Documents held per project (for tests and logs). */
+  holding(project: string): number {
+    return this.heldBy.get(project) ?? 0;
+  }
+
+  private drop(key: string): void {
+    const entry = this.entries.get(key);
+    if (!entry) return;
+    this.entries.delete(key);
+    this.count(entry.project, -weight(entry.rows));
+  }
+
+  private count(project: string, n: number): void {
+    this.held += n;
+    const now = (this.heldBy.get(project) ?? 0) + n;
+    if (now > 0) this.heldBy.set(project, now);
+    else this.heldBy.delete(project);
+  }
 }
+
+const weight = (rows: readonly ProjectDocument[]) => Math.max(1, rows.length);
