@@ -9,7 +9,7 @@ import assert from 'node:assert/strict';
 import { eventually } from '../support/eventually';
 import { startHarness, type Harness } from '../support/harness';
 import { projectToken } from '../support/tokens';
-import { loadDemoWith, PROJECT } from './skills-helpers';
+import { loadDemoWith, PROJECT, startIncidentRca } from './skills-helpers';
 
 const BURST = 30;
 const CALM = 'calm-web';
@@ -23,14 +23,7 @@ describe("skills fairness: a burst of one project does not hold up another proje
   });
   after(async () => h?.close());
 
-  const start = async (project: string) => {
-    const res = await h.request('POST', `/v1/agents/${project}/skills/incident_rca`, {
-      token,
-      body: { incidentId: 'INC-2025-022', severity: 'SEV-3' },
-    });
-    assert.equal(res.status, 202, res.text);
-    return res.body.id as string;
-  };
+  const start = (project: string) => startIncidentRca(h, token, project);
   const completed = async (project: string, ids: string[]) => {
     let n = 0;
     for (const id of ids) {

@@ -27,6 +27,16 @@ export async function loadDemoWith(h: Harness, others: string[]) {
   return seedDemo(h.repos, dir, new Date(), () => undefined);
 }
 
+/** Starts the demo's SEV-3 incident RCA in `project` (202) and returns the invocation's id. */
+export async function startIncidentRca(h: Harness, token: string, project: string): Promise<string> {
+  const res = await h.request('POST', `/v1/agents/${project}/skills/incident_rca`, {
+    token,
+    body: { incidentId: 'INC-2025-022', severity: 'SEV-3' },
+  });
+  assert.equal(res.status, 202, res.text);
+  return res.body.id as string;
+}
+
 export function invoke(
   h: Harness,
   token: string,

@@ -3,7 +3,7 @@ import { eventually } from '../support/eventually';
 import { rewrite, startFakeLlm, type FakeLlm } from '../support/fake-llm';
 import { startHarness, type Harness } from '../support/harness';
 import { projectToken } from '../support/tokens';
-import { loadDemoWith, PROJECT } from './skills-helpers';
+import { loadDemoWith, PROJECT, startIncidentRca } from './skills-helpers';
 
 const BUSY = PROJECT;
 const QUIET = 'beta-web';
@@ -49,14 +49,7 @@ describe('the model shared by projects (one worker, one endpoint)', function () 
     await llm?.close();
   });
 
-  const start = async (project: string) => {
-    const res = await h.request('POST', `/v1/agents/${project}/skills/incident_rca`, {
-      token,
-      body: { incidentId: 'INC-2025-022', severity: 'SEV-3' },
-    });
-    assert.equal(res.status, 202, res.text);
-    return res.body.id as string;
-  };
+  const start = (project: string) => startIncidentRca(h, token, project);
   const final = (project: string, id: string) =>
     eventually(
       () => h.request('GET', `/v1/agents/${project}/invocations/${id}`, { token }),
