@@ -8,9 +8,8 @@ import { WakeTimer } from './wake-timer';
 
 type Activities = ReturnType<typeof createActivities>;
 
-/** A refused totals delta is tried again after 1 s, doubling up to a minute. */
-const RETRY_FIRST_MS = 1_000;
-const RETRY_CAP_MS = 60_000;
+/** The wait before the next try after `refusals` refusals in a row: 1 s, doubling up to a minute. */
+const backoffMs = (refusals: number) => Math.min(60_000, 1_000 * 2 ** Math.min(refusals - 1, 16));
 
 // Retried for as long as it takes, like the projection (billing-subscriber.ts): they start a workflow, or write
 // one field of the subscriber's record.
@@ -26,13 +25,13 @@ export interface SubscriberTotals {
   readonly refusals: number;
   /** A refused delta waits for its next try, and its timer went off. */
   readonly due: boolean;
+  /** The totals lack some of `contribution`. */
+  owes(contribution: BillingTotals): boolean;
   /**
-   * A run's start: when it owes what an earlier run could not send, the next try is timed as that run's would
+   * A run's start, when it owes() what an earlier run could not send: the next try is timed as that run's would
    * have been (sent at once when the refusals are not known).
    */
   resume(contribution: BillingTotals): Promise<void>;
-  /** The totals lack some of `contribution`. */
-  owes(contribution: BillingTotals): boolean;
   /** Sends what the totals lack of `contribution`, unless a refused delta waits for its timer (it is sent then). */
   publish(contribution: BillingTotals): Promise<void>;
   /** The timer of a refused delta went off: sends what is owed now. */
@@ -80,13 +79,12 @@ export function subscriberTotals(
     }
   };
   const isZero = (delta: BillingTotals) => Object.values(delta).every((v) => v === 0);
-  const backoffMs = () => Math.min(RETRY_CAP_MS, RETRY_FIRST_MS * 2 ** Math.min(refusals - 1, 16));
 
   /** Runs recorded before `totals-owed`: the same tries, in place, until one is taken. */
   async function retryInPlace(delta: BillingTotals, firstRefusal: string): Promise<void> {
     let why = firstRefusal;
     for (let attempt = 2; ; attempt++) {
-      const waitMs = Math.min(RETRY_CAP_MS, RETRY_FIRST_MS * 2 ** Math.min(attempt - 2, 16));
+      const waitMs = backoffMs(attempt - 1);
       log.warn('totals delta refused; trying again', { scope, subscriberId, attempt, waitMs, error: why });
       await sleep(waitMs);
       await ensureBillingMetricsWorkflow(scope);
@@ -121,7 +119,7 @@ export function subscriberTotals(
     }
     refusals++;
     lastRefusal = refused;
-    const waitMs = backoffMs();
+    const waitMs = backoffMs(refusals);
     log.warn('totals delta refused; owed and tried again later', { scope, subscriberId, refusals, waitMs, error: refused });
     timer.arm(Date.now() + waitMs);
     return false;
@@ -149,7 +147,6 @@ export function subscriberTotals(
       return !isZero(diffContribution(counted, contribution));
     },
     async resume(contribution) {
-      if (isZero(diffContribution(counted, contribution))) return;
       // Owing at the start: an earlier run noted it on the record (it continued as new, or was ended abnormally).
       noted = true;
       if (!carried.refusals) {
@@ -158,7 +155,7 @@ export function subscriberTotals(
       }
       refusals = carried.refusals;
       lastRefusal = 'refused in the run before';
-      timer.arm(Date.now() + backoffMs());
+      timer.arm(Date.now() + backoffMs(refusals));
     },
     async publish(contribution) {
       if (refusals > 0) return; // its timer sends it, with whatever else is owed by then
